@@ -1,0 +1,38 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""robot_dynamics: exact, fast dynamics of serial robot arms.
+
+Example::
+
+    import numpy as np
+    import robot_dynamics as rd
+
+    model = rd.load_model('puma560')                 # or RobotModel.from_urdf(path)
+    q = np.zeros(model.dof)
+    tau = rd.inverse_dynamics(model, q, q, q)          # gravity torques at q = 0
+    M = rd.mass_matrix(model, q)
+
+Arrays are (n,) for one state or (N, n) for a batch; see :mod:`robot_dynamics.api`.
+"""
+
+from robot_dynamics import solvers
+from robot_dynamics.api import (
+    cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_torques,
+    gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
+    mass_matrix_dot, potential_energy, static_torques, tip_pose, total_energy,
+)
+from robot_dynamics.errors import DHError, ModelError, SolverError, URDFError
+from robot_dynamics.integrators import SimulationError, simulate, step
+from robot_dynamics.model import ModelWarning, RobotModel
+from robot_dynamics.resources import BUNDLED_MODELS, data_path, load_model
+
+__version__ = '0.1.0'
+
+__all__ = [
+    'BUNDLED_MODELS', 'DHError', 'ModelError', 'ModelWarning', 'RobotModel', 'SimulationError',
+    'SolverError', 'URDFError', 'cholesky_solve', 'coriolis_matrix', 'coriolis_torques',
+    'data_path', 'forward_dynamics', 'friction_torques', 'gravity_torques', 'inverse_dynamics',
+    'jacobian', 'kinetic_energy', 'load_model', 'mass_matrix', 'mass_matrix_dot',
+    'potential_energy', 'simulate', 'solvers', 'static_torques', 'step', 'tip_pose',
+    'total_energy',
+]

@@ -1,0 +1,120 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Time integration of the forward dynamics (Craig §6.12, seed 002 §7).
+
+The state is ``(q, qd)``; the commanded torque is held constant over a step (zero-order hold,
+as a digital controller applies it). Integrators:
+
+- ``'euler'``: explicit Euler as in Craig 6.117 (``q += qd dt + ½ qdd dt²``, ``qd += qdd dt``);
+- ``'semi_implicit_euler'``: symplectic Euler (``qd += qdd dt`` then ``q += qd dt``);
+- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from robot_dynamics.api import _batch, forward_dynamics, total_energy
+
+
+class SimulationError(ArithmeticError):
+    """The simulated state became non-finite or its energy ran away."""
+
+
+def _euler(accel, q, qd, dt):
+    qdd = accel(q, qd)
+    return q + qd * dt + 0.5 * qdd * dt * dt, qd + qdd * dt, qdd
+
+
+def _semi_implicit_euler(accel, q, qd, dt):
+    qdd = accel(q, qd)
+    qd_next = qd + qdd * dt
+    return q + qd_next * dt, qd_next, qdd
+
+
+def _rk4(accel, q, qd, dt):
+    """Seed 002 §7: h1 = ε g(y), h2 = ε g(y + h1/2), h3 = ε g(y + h2/2), h4 = ε g(y + h3)."""
+    k1_q, k1_v = qd, accel(q, qd)
+    k2_q, k2_v = qd + 0.5 * dt * k1_v, accel(q + 0.5 * dt * k1_q, qd + 0.5 * dt * k1_v)
+    k3_q, k3_v = qd + 0.5 * dt * k2_v, accel(q + 0.5 * dt * k2_q, qd + 0.5 * dt * k2_v)
+    k4_q, k4_v = qd + dt * k3_v, accel(q + dt * k3_q, qd + dt * k3_v)
+    q_next = q + dt / 6.0 * (k1_q + 2 * k2_q + 2 * k3_q + k4_q)
+    qd_next = qd + dt / 6.0 * (k1_v + 2 * k2_v + 2 * k3_v + k4_v)
+    return q_next, qd_next, k1_v
+
+
+INTEGRATORS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4}
+
+
+def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
+    """Advance ``(q, qd)`` by ``dt`` seconds under constant ``tau``; returns ``q, qd, qdd``.
+
+    ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
+    when the new state is not finite.
+    """
+    if integrator not in INTEGRATORS:
+        raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
+    if not (np.isfinite(dt) and dt > 0):
+        raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+    a, _ = _batch(model, q=q, qd=qd, tau=tau)
+    tau_ = a['tau']
+
+    def accel(q_, qd_):
+        return forward_dynamics(model, q_, qd_, tau_, f_tip=f_tip, solver=solver)
+
+    q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt)
+    if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
+        raise SimulationError('state became NaN/inf: the step dt is too large for these '
+                              'torques, or the torques are unbounded')
+    shape = np.shape(q)
+    return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
+
+
+def apply_position_limits(model, q, qd):
+    """Hard stops: clamp ``q`` (n,) to the joint limits and stop motion into a limit."""
+    q_clamped = np.clip(q, model.lower_limit, model.upper_limit)
+    into_stop = ((q <= model.lower_limit) & (qd < 0)) | ((q >= model.upper_limit) & (qd > 0))
+    return q_clamped, np.where(into_stop, 0.0, qd)
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """A simulated trajectory: times (T,), and (T, n) positions, velocities, accelerations,
+    applied torques; ``energy`` (T,) is the total mechanical energy."""
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    energy: np.ndarray
+
+
+def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver=None,
+             energy_limit=None):
+    """Integrate the forward dynamics from ``(q0, qd0)`` for ``duration`` seconds.
+
+    ``torque`` is an array (n,) held constant, or a function ``torque(t, q, qd) -> (n,)``
+    evaluated at the start of each step. ``energy_limit`` (J), if given, stops the run with
+    :class:`SimulationError` when the total energy exceeds it (runaway detection).
+    """
+    steps = int(round(duration / dt))
+    q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
+    _batch(model, q0=q, qd0=qd)
+    torque_fn = torque if callable(torque) else (lambda t, q, qd, _tau=np.asarray(torque,
+                                                                                 float): _tau)
+    n = model.dof
+    out = {name: np.zeros((steps + 1, n)) for name in ('q', 'qd', 'qdd', 'tau')}
+    for k in range(steps + 1):
+        t = k * dt
+        tau = np.asarray(torque_fn(t, q, qd), dtype=float)
+        out['q'][k], out['qd'][k], out['tau'][k] = q, qd, tau
+        if k == steps:
+            out['qdd'][k] = forward_dynamics(model, q, qd, tau, solver=solver)
+            break
+        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver)
+        if energy_limit is not None and total_energy(model, q, qd) > energy_limit:
+            raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t + dt:.4f} s:'
+                                  ' the simulation is running away')
+    energy = total_energy(model, out['q'], out['qd'])
+    return Trajectory(t=np.arange(steps + 1) * dt, energy=energy, **out)

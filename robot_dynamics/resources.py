@@ -1,0 +1,66 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Locate the package's bundled files (URDFs, DH YAML, configs, launch files).
+
+Search order: the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), the installed
+share directory of the running Python prefix (``pip install .``), then the source tree.
+"""
+
+import os
+import sys
+
+PACKAGE = 'robot_dynamics'
+
+BUNDLED_MODELS = {
+    'two_link': 'urdf/two_link.urdf',
+    'puma560': 'urdf/puma560.urdf',
+    'puma560_dh': 'config/puma560_dh.yaml',
+    'stanford': 'urdf/stanford.urdf',
+    'stanford_dh': 'config/stanford_dh.yaml',
+    'renaud_6r': 'config/renaud_6r_dh.yaml',
+    'iiwa7': 'urdf/iiwa7.urdf',
+    'ur5': 'urdf/ur5.urdf',
+}
+
+
+def _candidates():
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        yield get_package_share_directory(PACKAGE)
+    except Exception:  # no ROS environment, or the package is not in the index
+        pass
+    for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, os.environ.get('VIRTUAL_ENV'))):
+        if prefix:
+            yield os.path.join(prefix, 'share', PACKAGE)
+    yield os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def share_directory():
+    """The first existing directory that holds the package's data (``urdf/`` inside)."""
+    for candidate in _candidates():
+        if os.path.isdir(os.path.join(candidate, 'urdf')):
+            return candidate
+    raise FileNotFoundError('robot_dynamics data files not found: install the package '
+                            '(pip install . or colcon build) or run from the source tree')
+
+
+def data_path(relative):
+    """Absolute path of a bundled file such as ``'urdf/puma560.urdf'``."""
+    path = os.path.join(share_directory(), relative)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f'bundled file {relative!r} not found in {share_directory()}')
+    return path
+
+
+def load_model(name_or_path, **kwargs):
+    """A model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path."""
+    from robot_dynamics.model import RobotModel
+    path = name_or_path
+    if name_or_path in BUNDLED_MODELS:
+        path = data_path(BUNDLED_MODELS[name_or_path])
+    elif not os.path.exists(str(name_or_path)):
+        raise FileNotFoundError(f'model {name_or_path!r} is neither a file nor a bundled model; '
+                                f'bundled models: {", ".join(sorted(BUNDLED_MODELS))}')
+    if str(path).endswith(('.yaml', '.yml')):
+        return RobotModel.from_dh(path, **kwargs)
+    return RobotModel.from_urdf(path, **kwargs)

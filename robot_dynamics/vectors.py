@@ -1,0 +1,58 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Batched 3-vector helpers: every vector is an array (N, 3), every rotation (N, 3, 3).
+
+They keep the recursions readable (``cross(w, v)`` rather than an einsum) and work for real
+and complex arrays alike (the Coriolis matrix differentiates by complex step).
+"""
+
+import numpy as np
+
+
+def cross(a, b):
+    """Row-wise cross product of (N, 3) arrays."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+
+
+def rotate(R, v):
+    """``R v`` for a stack of rotations (N, 3, 3) and vectors (N, 3)."""
+    return np.einsum('...ij,...j->...i', R, v)
+
+
+def rotate_back(R, v):
+    """``Rᵀ v``: express in the child frame a vector given in the parent frame."""
+    return np.einsum('...ji,...j->...i', R, v)
+
+
+def skew(v):
+    """The cross-product matrix ``[v×]`` (..., 3, 3) of vectors (..., 3)."""
+    z = np.zeros_like(v[..., 0])
+    return np.stack((np.stack((z, -v[..., 2], v[..., 1]), -1),
+                     np.stack((v[..., 2], z, -v[..., 0]), -1),
+                     np.stack((-v[..., 1], v[..., 0], z), -1)), -2)
+
+
+def axis_rotation(axis, angle):
+    """Rotation by ``angle`` (N,) about the unit ``axis`` (3,): Rodrigues' formula, (N, 3, 3)."""
+    K = skew(np.asarray(axis, dtype=float))
+    s, c = np.sin(angle)[:, None, None], np.cos(angle)[:, None, None]
+    return np.eye(3) + s * K + (1 - c) * (K @ K)
+
+
+def rpy_matrix(rpy):
+    """URDF roll-pitch-yaw (fixed X, then Y, then Z axes) to a rotation matrix (3, 3)."""
+    r, p, y = rpy
+    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                     [-sp, cp * sr, cp * cr]])
+
+
+def matrix_rpy(R):
+    """Inverse of :func:`rpy_matrix` (roll, pitch, yaw), robust at pitch = ±90°."""
+    pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
+    if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
+        return np.array([np.arctan2(-R[1, 2], R[1, 1]), pitch, 0.0])
+    return np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])

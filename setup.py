@@ -1,0 +1,58 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""ament_python package setup: a library, ROS 2 nodes, launch files, configs and URDFs."""
+
+from glob import glob
+import os
+import sys
+
+from setuptools import find_packages, setup
+
+package_name = 'robot_dynamics'
+
+NODE_EXECUTABLES = {
+    'dynamics_node': 'robot_dynamics.nodes.dynamics_node:main',
+    'simulation_node': 'robot_dynamics.nodes.simulation_node:main',
+    'computed_torque_controller': 'robot_dynamics.nodes.computed_torque_controller:main',
+    'trajectory_publisher': 'robot_dynamics.nodes.trajectory_publisher:main',
+    'robot_dynamics_bringup': 'robot_dynamics.nodes.bringup:main',
+}
+
+data_files = [
+    ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+    ('share/' + package_name, ['package.xml']),
+    ('share/' + package_name + '/launch', glob('launch/*.launch.py')),
+    ('share/' + package_name + '/config', glob('config/*.yaml')),
+    ('share/' + package_name + '/urdf', glob('urdf/*.urdf')),
+]
+
+# A wheel (plain `pip install .`) puts console scripts in bin/ only; `ros2 run` and launch look
+# in lib/<package>/. Ship small forwarding scripts there. colcon's setuptools install already
+# honours setup.cfg's install_scripts, so only wheels need them.
+if 'bdist_wheel' in sys.argv:
+    data_files.append(('lib/' + package_name,
+                       sorted(glob(os.path.join('resource', 'lib_wrappers', '*')))))
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test', 'test.*']),
+    data_files=data_files,
+    install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'urdf_parser_py', 'matplotlib'],
+    zip_safe=True,
+    maintainer='robot_dynamics maintainers',
+    maintainer_email='maintainers@robot-dynamics.invalid',
+    description='Real-time dynamics of serial robot arms for ROS 2 and Python.',
+    license='Apache-2.0',
+    python_requires='>=3.10',
+    extras_require={
+        'test': ['pytest', 'hypothesis', 'pin', 'flake8', 'pydocstyle'],
+    },
+    entry_points={
+        'console_scripts': [f'{name} = {target}' for name, target in NODE_EXECUTABLES.items()]
+        + ['robot-dynamics = robot_dynamics.cli:main'],
+        'robot_dynamics.solvers': [
+            'rnea = robot_dynamics.rnea:SOLVER',
+        ],
+    },
+)

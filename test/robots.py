@@ -1,0 +1,68 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Seeded random serial robots and states for the tests."""
+
+import numpy as np
+
+from robot_dynamics import RobotModel
+
+
+def random_rotation(rng):
+    """A uniformly random rotation matrix (QR of a Gaussian matrix, sign-fixed)."""
+    Q, R = np.linalg.qr(rng.normal(size=(3, 3)))
+    Q = Q @ np.diag(np.sign(np.diag(R)))
+    if np.linalg.det(Q) < 0:
+        Q[:, 0] = -Q[:, 0]
+    return Q
+
+
+def random_inertia(rng, mass):
+    """A physical inertia about the centre of mass (principal moments obey the triangle rule)."""
+    moments = rng.uniform(0.2, 1.0, size=3)
+    moments = np.array([moments[0] + moments[1], moments[1] + moments[2],
+                        moments[0] + moments[2]]) * mass * 0.05
+    R = random_rotation(rng)
+    return R @ np.diag(moments) @ R.T
+
+
+def random_model(rng, n, prismatic_fraction=0.3, friction=False, rotor=False, name='random'):
+    """A random serial chain of ``n`` joints: random placements, axes and inertias."""
+    types = ['prismatic' if rng.random() < prismatic_fraction else 'revolute' for _ in range(n)]
+    axes = rng.normal(size=(n, 3))
+    masses = rng.uniform(0.5, 5.0, size=n)
+    fields = dict(
+        joint_types=types,
+        axis=axes / np.linalg.norm(axes, axis=1)[:, None],
+        placement_rotation=[random_rotation(rng) for _ in range(n)],
+        placement_translation=rng.uniform(-0.4, 0.4, size=(n, 3)),
+        mass=masses,
+        com=rng.uniform(-0.2, 0.2, size=(n, 3)),
+        inertia=[random_inertia(rng, m) for m in masses],
+        tip_rotation=random_rotation(rng),
+        tip_translation=rng.uniform(-0.2, 0.2, size=3),
+        name=name,
+    )
+    if friction:
+        fields.update(viscous_friction=rng.uniform(0, 2, n), coulomb_friction=rng.uniform(0, 1, n))
+    if rotor:
+        fields.update(rotor_inertia=rng.uniform(0, 1e-4, n), gear_ratio=rng.uniform(10, 100, n))
+    return RobotModel(**fields)
+
+
+def random_state(rng, n, N=None):
+    """Random ``q, qd, qdd`` of shape (n,) or (N, n)."""
+    shape = (n,) if N is None else (N, n)
+    return (rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape),
+            rng.uniform(-5, 5, shape))
+
+
+def pinocchio_configuration(pin_model, q):
+    """Map joint values (n,) to Pinocchio's configuration (continuous joints use cos, sin)."""
+    config = np.zeros(pin_model.nq)
+    for joint in list(pin_model.joints)[1:]:
+        value = q[joint.idx_v]
+        if joint.nq == 2:
+            config[joint.idx_q:joint.idx_q + 2] = np.cos(value), np.sin(value)
+        else:
+            config[joint.idx_q] = value
+    return config
