@@ -16,9 +16,9 @@ Schema (YAML or dict)::
         type: revolute             # or prismatic
         a: 0.0                     # link length, m
         alpha: 1.5707963           # link twist, rad
-        d: 0.0                     # link offset, m (constant for a revolute joint)
-        theta: 0.0                 # joint angle, rad (constant for a prismatic joint)
-        offset: 0.0                # q = 0 corresponds to theta = offset (or d = offset)
+        d: 0.0                     # link offset, m (prismatic: its value at q = 0)
+        theta: 0.0                 # joint angle, rad (constant; prismatic joints only)
+        offset: 0.0                # revolute: θ = q + offset; prismatic: d = q + d + offset
         mass: 0.0                  # kg
         com: [0, 0, 0]             # centre of mass in the convention's link frame i, m
         inertia: [ixx, iyy, izz, ixy, iyz, ixz]   # about the com, link-frame axes, kg m²
@@ -145,7 +145,7 @@ def _fixed_part(link, convention):
     if revolute:
         along_z = _transform(_rot_z(offset), [0, 0, d])       # Rz(offset) Tz(d) commutes with Rz
     else:
-        along_z = _transform(_rot_z(theta), [0, 0, offset])   # Rz(θ) Tz(offset) commutes with Tz
+        along_z = _transform(_rot_z(theta), [0, 0, d + offset])  # commutes with Tz(q)
     if convention == 'standard':
         return np.eye(4), along_z @ _transform(_rot_x(alpha), [a, 0, 0])
     return _transform(_rot_x(alpha), [a, 0, 0]) @ along_z, np.eye(4)

@@ -79,8 +79,11 @@ def apply_position_limits(model, q, qd):
 
 @dataclass(frozen=True)
 class Trajectory:
-    """A simulated trajectory: times (T,), and (T, n) positions, velocities, accelerations,
-    applied torques; ``energy`` (T,) is the total mechanical energy."""
+    """A simulated trajectory.
+
+    ``t`` (T,) times; ``q``, ``qd``, ``qdd``, ``tau`` (T, n) positions, velocities,
+    accelerations and applied torques; ``energy`` (T,) the total mechanical energy.
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -101,8 +104,8 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     steps = int(round(duration / dt))
     q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
     _batch(model, q0=q, qd0=qd)
-    torque_fn = torque if callable(torque) else (lambda t, q, qd, _tau=np.asarray(torque,
-                                                                                 float): _tau)
+    constant = None if callable(torque) else np.asarray(torque, dtype=float)
+    torque_fn = torque if callable(torque) else (lambda t, q, qd: constant)
     n = model.dof
     out = {name: np.zeros((steps + 1, n)) for name in ('q', 'qd', 'qdd', 'tau')}
     for k in range(steps + 1):

@@ -47,8 +47,8 @@ def tip_pose(model, q):
     """Base-frame pose of the tool frame: ``R`` (N, 3, 3), ``p`` (N, 3)."""
     R_all, p_all = body_poses(model, q)
     R_n, p_n = R_all[:, -1], p_all[:, -1]
-    return R_n @ model.tip_rotation, p_n + rotate(R_n, np.broadcast_to(model.tip_translation,
-                                                                        p_n.shape))
+    tip_offset = np.broadcast_to(model.tip_translation, p_n.shape)
+    return R_n @ model.tip_rotation, p_n + rotate(R_n, tip_offset)
 
 
 def jacobian(model, q, frame='base'):

@@ -188,7 +188,7 @@ class RobotModel:
     # ------------------------------------------------------------------ properties
     @property
     def dof(self):
-        """Number of moving joints ``n``."""
+        """Return the number of moving joints ``n``."""
         return len(self.joint_types)
 
     @property
@@ -203,7 +203,7 @@ class RobotModel:
 
     @property
     def has_friction(self):
-        """True if any joint has viscous or Coulomb friction."""
+        """Tell whether any joint has viscous or Coulomb friction."""
         return bool(np.any(self.viscous_friction) or np.any(self.coulomb_friction))
 
     @property

@@ -36,7 +36,7 @@ def _candidates():
 
 
 def share_directory():
-    """The first existing directory that holds the package's data (``urdf/`` inside)."""
+    """Return the first existing directory that holds the package's data (``urdf/`` inside)."""
     for candidate in _candidates():
         if os.path.isdir(os.path.join(candidate, 'urdf')):
             return candidate
@@ -53,7 +53,7 @@ def data_path(relative):
 
 
 def load_model(name_or_path, **kwargs):
-    """A model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path."""
+    """Load a model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path."""
     from robot_dynamics.model import RobotModel
     path = name_or_path
     if name_or_path in BUNDLED_MODELS:

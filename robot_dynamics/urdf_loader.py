@@ -84,11 +84,11 @@ def _link_body(link):
     if inertial is None:
         return None
     R, p = _pose(inertial.origin)
-    I = inertial.inertia
-    if I is None:
+    moments = inertial.inertia
+    if moments is None:
         raise URDFError(f'link {link.name!r}: <inertial> has no <inertia>; add '
                         '<inertia ixx= iyy= izz= ixy= ixz= iyz=/>')
-    values = [I.ixx, I.iyy, I.izz, I.ixy, I.iyz, I.ixz]
+    values = [moments.ixx, moments.iyy, moments.izz, moments.ixy, moments.iyz, moments.ixz]
     mass = inertial.mass
     if mass is None or any(v is None for v in values):
         raise URDFError(f'link {link.name!r}: <inertial> needs <mass value=> and all six '
@@ -127,14 +127,23 @@ def _check_graph(robot):
 
 
 def _leaves(robot, start):
-    found, stack = [], [start]
+    """Leaves below ``start`` that end a chain of moving joints.
+
+    A leaf hanging off by fixed joints only (a sensor or camera link) is dropped when another
+    leaf's chain passes through the same moving joints and further.
+    """
+    found, stack = {}, [(start, ())]
     while stack:
-        link = stack.pop()
+        link, moving = stack.pop()
         children = robot.child_map.get(link, [])
         if not children:
-            found.append(link)
-        stack.extend(child for _, child in children)
-    return sorted(found)
+            found[link] = moving
+        for joint_name, child in children:
+            kind = robot.joint_map[joint_name].type
+            stack.append((child, moving if kind == 'fixed' else moving + (joint_name,)))
+    return sorted(leaf for leaf, path in found.items()
+                  if not any(len(other) > len(path) and other[:len(path)] == path
+                             for other in found.values()))
 
 
 def _chain(robot, base, tip):

@@ -23,11 +23,11 @@ def _origin(R, p):
 
 
 def _inertial(mass, com, inertia):
-    I = inertia
+    i_ = inertia
     return (f'    <inertial>\n      <origin xyz="{" ".join(repr(float(v)) for v in com)}" '
             f'rpy="0 0 0"/>\n      <mass value="{_f(mass)}"/>\n'
-            f'      <inertia ixx="{_f(I[0, 0])}" ixy="{_f(I[0, 1])}" ixz="{_f(I[0, 2])}" '
-            f'iyy="{_f(I[1, 1])}" iyz="{_f(I[1, 2])}" izz="{_f(I[2, 2])}"/>\n    </inertial>\n')
+            f'      <inertia ixx="{_f(i_[0, 0])}" ixy="{_f(i_[0, 1])}" ixz="{_f(i_[0, 2])}" '
+            f'iyy="{_f(i_[1, 1])}" iyz="{_f(i_[1, 2])}" izz="{_f(i_[2, 2])}"/>\n    </inertial>\n')
 
 
 def model_to_urdf(model, comment=''):
@@ -52,7 +52,8 @@ def model_to_urdf(model, comment=''):
             'revolute' if np.isfinite(model.lower_limit[i]) else 'continuous')
         limit_attrs = []
         if kind != 'continuous' and np.isfinite(model.lower_limit[i]):
-            limit_attrs += [f'lower="{_f(model.lower_limit[i])}"', f'upper="{_f(model.upper_limit[i])}"']
+            limit_attrs += [f'lower="{_f(model.lower_limit[i])}"',
+                            f'upper="{_f(model.upper_limit[i])}"']
         limit_attrs.append(f'effort="{_num(model.effort_limit[i]) or 0}"')
         limit_attrs.append(f'velocity="{_num(model.velocity_limit[i]) or 0}"')
         axis = ' '.join(repr(float(v)) for v in model.axis[i])

@@ -27,7 +27,7 @@ def rotate_back(R, v):
 
 
 def skew(v):
-    """The cross-product matrix ``[v×]`` (..., 3, 3) of vectors (..., 3)."""
+    """Return the cross-product matrix ``[v×]`` (..., 3, 3) of vectors (..., 3)."""
     z = np.zeros_like(v[..., 0])
     return np.stack((np.stack((z, -v[..., 2], v[..., 1]), -1),
                      np.stack((v[..., 2], z, -v[..., 0]), -1),

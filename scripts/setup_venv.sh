@@ -31,3 +31,4 @@ if [ -d test/fixtures/example_solver_plugin ]; then
   "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall --no-build-isolation \
     test/fixtures/example_solver_plugin >/dev/null
 fi
+rm -rf build ./*.egg-info test/fixtures/*/build test/fixtures/*/*.egg-info

@@ -8,7 +8,7 @@ from robot_dynamics import RobotModel
 
 
 def random_rotation(rng):
-    """A uniformly random rotation matrix (QR of a Gaussian matrix, sign-fixed)."""
+    """Draw a uniformly random rotation matrix (QR of a Gaussian matrix, sign-fixed)."""
     Q, R = np.linalg.qr(rng.normal(size=(3, 3)))
     Q = Q @ np.diag(np.sign(np.diag(R)))
     if np.linalg.det(Q) < 0:
@@ -17,7 +17,7 @@ def random_rotation(rng):
 
 
 def random_inertia(rng, mass):
-    """A physical inertia about the centre of mass (principal moments obey the triangle rule)."""
+    """Draw a physical inertia about the centre of mass (principal moments obey the triangle rule)."""
     moments = rng.uniform(0.2, 1.0, size=3)
     moments = np.array([moments[0] + moments[1], moments[1] + moments[2],
                         moments[0] + moments[2]]) * mass * 0.05
@@ -26,7 +26,7 @@ def random_inertia(rng, mass):
 
 
 def random_model(rng, n, prismatic_fraction=0.3, friction=False, rotor=False, name='random'):
-    """A random serial chain of ``n`` joints: random placements, axes and inertias."""
+    """Build a random serial chain of ``n`` joints: random placements, axes and inertias."""
     types = ['prismatic' if rng.random() < prismatic_fraction else 'revolute' for _ in range(n)]
     axes = rng.normal(size=(n, 3))
     masses = rng.uniform(0.5, 5.0, size=n)
@@ -43,7 +43,8 @@ def random_model(rng, n, prismatic_fraction=0.3, friction=False, rotor=False, na
         name=name,
     )
     if friction:
-        fields.update(viscous_friction=rng.uniform(0, 2, n), coulomb_friction=rng.uniform(0, 1, n))
+        fields.update(viscous_friction=rng.uniform(0, 2, n),
+                      coulomb_friction=rng.uniform(0, 1, n))
     if rotor:
         fields.update(rotor_inertia=rng.uniform(0, 1e-4, n), gear_ratio=rng.uniform(10, 100, n))
     return RobotModel(**fields)

@@ -86,13 +86,13 @@ BUILTIN_SOLVERS = {
 
 
 def available():
-    """Sorted names of every registered solver."""
+    """Return the sorted names of every registered solver."""
     _load_entry_points()
     return sorted(_registry)
 
 
 def get(name=None):
-    """The :class:`Solver` registered under ``name`` (default: the reference ``'rnea'``)."""
+    """Return the :class:`Solver` registered under ``name`` (default: the reference ``'rnea'``)."""
     if isinstance(name, Solver):
         return name
     _load_entry_points()
