@@ -11,15 +11,17 @@ import sys
 
 PACKAGE = 'robot_dynamics'
 
+# Bundled models (name -> file); docs/models.md gives the source of every number.
 BUNDLED_MODELS = {
-    'two_link': 'urdf/two_link.urdf',
-    'puma560': 'urdf/puma560.urdf',
+    'two_link': 'urdf/two_link.urdf',            # Craig §6.7 point-mass arm, x-z plane
+    'two_link_dh': 'config/two_link_dh.yaml',    # the same arm, Craig's modified DH
+    'puma560': 'urdf/puma560.urdf',              # Armstrong-Khatib-Burdick / Corke
     'puma560_dh': 'config/puma560_dh.yaml',
-    'stanford': 'urdf/stanford.urdf',
+    'stanford': 'urdf/stanford.urdf',            # Paul 1981 / Corke, joint 3 prismatic
     'stanford_dh': 'config/stanford_dh.yaml',
-    'renaud_6r': 'config/renaud_6r_dh.yaml',
-    'iiwa7': 'urdf/iiwa7.urdf',
-    'ur5': 'urdf/ur5.urdf',
+    'renaud_6r': 'config/renaud_6r_dh.yaml',     # seed 001 example, modified DH
+    'panda': 'urdf/panda.urdf',                  # Franka Panda, Gaz et al. 2019 inertials
+    'ur5': 'urdf/ur5.urdf',                      # UR5, UR's published DH and inertials
 }
 
 
