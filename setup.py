@@ -53,6 +53,8 @@ setup(
         + ['robot-dynamics = robot_dynamics.cli:main'],
         'robot_dynamics.solvers': [
             'rnea = robot_dynamics.rnea:SOLVER',
+            'lagrange_euler = robot_dynamics.solvers.lagrange_euler:SOLVER',
+            'generalized_dalembert = robot_dynamics.solvers.generalized_dalembert:SOLVER',
         ],
     },
 )

@@ -82,6 +82,8 @@ def _register_builtins():
 
 BUILTIN_SOLVERS = {
     'rnea': 'robot_dynamics.rnea:SOLVER',
+    'lagrange_euler': 'robot_dynamics.solvers.lagrange_euler:SOLVER',
+    'generalized_dalembert': 'robot_dynamics.solvers.generalized_dalembert:SOLVER',
 }
 
 
