@@ -1,0 +1,85 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The ``robot-dynamics`` command line (also ``python -m robot_dynamics``).
+
+One module per family of subcommands; each has ``add_parsers(subparsers, formatter)`` that
+registers its subcommands with a ``handler(args) -> exit code``. User errors (a missing
+file, a wrong number of joint values, an unknown solver, a malformed YAML field) print one
+line naming the file or field and the fix, and exit with code 2.
+"""
+
+import argparse
+import sys
+
+import numpy as np
+import yaml
+
+from robot_dynamics import errors
+from robot_dynamics.cli import benchmark, dynamics, inspection, simulation, trajectory
+from robot_dynamics.cli.common import CLIError
+from robot_dynamics.integrators import SimulationError
+
+PROG = 'robot-dynamics'
+
+EPILOG = """\
+examples:
+  robot-dynamics info puma560
+  robot-dynamics torque puma560 --q 0,0.5,-0.3,0,0.2,0 --qd 0.1,0,0,0,0,0 --qdd 0,0,0,0,0,0
+  robot-dynamics mass-matrix my_arm.urdf --q 0 0.5 1.0
+  robot-dynamics gravity arm_dh.yaml --deg --q 0 30 -20 --json
+  robot-dynamics verify puma560
+  robot-dynamics opcount --n-max 12 puma560
+  robot-dynamics simulate puma560 --torque zero --duration 2 -o out/fall
+  robot-dynamics trajectory puma560 move.yaml -o out/move
+  robot-dynamics benchmark puma560
+
+MODEL is a URDF file, a DH YAML file or a bundled model name. Run
+`robot-dynamics SUBCOMMAND --help` for each subcommand's options and examples.
+"""
+
+USER_ERRORS = (errors.ModelError, errors.SolverError, errors.SingularityError, SimulationError,
+               CLIError, ValueError, FileNotFoundError, OSError, np.linalg.LinAlgError,
+               yaml.YAMLError)
+
+
+def build_parser():
+    """Build the argument parser with every subcommand."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog=PROG, formatter_class=formatter, epilog=EPILOG,
+        description='Dynamics of serial robot arms: inverse and forward dynamics, mass '
+                    'matrix, gravity, simulation, trajectories, solver checks and timings.')
+    parser.add_argument('--version', action='version',
+                        version=f'%(prog)s {_version()}')
+    subparsers = parser.add_subparsers(dest='command', metavar='SUBCOMMAND')
+    subparsers.required = True
+    for module in (inspection, dynamics, simulation, trajectory, benchmark):
+        module.add_parsers(subparsers, formatter)
+    return parser
+
+
+def _version():
+    from robot_dynamics import __version__
+    return __version__
+
+
+def one_line(exc):
+    """Return the exception's message on one line."""
+    text = str(exc)
+    if isinstance(exc, FileNotFoundError) and exc.filename and exc.strerror:
+        text = f'{exc.filename}: {exc.strerror}; check the path'
+    return ' '.join(text.split()) or type(exc).__name__
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code (0 ok, 1 limits exceeded, 2 user error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except USER_ERRORS as exc:
+        print(f'{PROG} {args.command}: error: {one_line(exc)}', file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f'{PROG} {args.command}: interrupted', file=sys.stderr)
+        return 130

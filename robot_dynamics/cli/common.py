@@ -1,0 +1,152 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Shared pieces of the command line: model loading, vector arguments, tables, JSON."""
+
+import json
+import math
+import os
+import re
+import warnings
+
+import numpy as np
+
+import robot_dynamics as rd
+
+MODEL_HELP = ('a URDF file, a DH YAML file, or a bundled model name (%s)'
+              % ', '.join(sorted(rd.BUNDLED_MODELS)))
+
+
+class CLIError(ValueError):
+    """A user error: printed as one line, exit code 2."""
+
+
+def add_model_argument(parser, optional=False):
+    """Add the positional MODEL argument."""
+    if optional:
+        parser.add_argument('model', metavar='MODEL', nargs='?', help=MODEL_HELP)
+    else:
+        parser.add_argument('model', metavar='MODEL', help=MODEL_HELP)
+
+
+def add_vector_argument(parser, flag, what, required=False):
+    """Add ``--flag V [V ...]``: n numbers separated by commas and/or spaces."""
+    default = '' if required else ' (default: zeros)'
+    parser.add_argument(flag, nargs='+', metavar='V', required=required,
+                        help=f'{what}: one value per joint, comma- or space-separated{default}')
+
+
+def load_model(name_or_path):
+    """Load a model; its warnings go to stderr as one line each (``info`` lists them too)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', rd.ModelWarning)
+        model = rd.load_model(name_or_path)
+    for warning in caught:
+        if not issubclass(warning.category, rd.ModelWarning):
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    return model
+
+
+def parse_numbers(flag, tokens, count, names=None):
+    """Parse ``tokens`` (strings with commas/spaces) into ``count`` floats, or fail in one line."""
+    if tokens is None:
+        return None
+    text = ' '.join(tokens)
+    parts = [p for p in re.split(r'[,\s]+', text.strip()) if p]
+    values = []
+    for part in parts:
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise CLIError(f'{flag}: {part!r} is not a number; give {count} numbers separated '
+                           'by commas or spaces') from None
+    if len(values) != count:
+        target = f' (one per joint of {list(names)})' if names is not None else ''
+        raise CLIError(f'{flag}: expected {count} values{target}, got {len(values)}; '
+                       f'give exactly {count} numbers')
+    array = np.array(values)
+    if not np.all(np.isfinite(array)):
+        raise CLIError(f'{flag}: values must be finite numbers, got {values}')
+    return array
+
+
+def joint_vector(model, flag, tokens, degrees=False, default_zero=True):
+    """Return an (n,) joint vector from ``--flag`` tokens (revolute entries from degrees)."""
+    values = parse_numbers(flag, tokens, model.dof, model.joint_names)
+    if values is None:
+        if not default_zero:
+            raise CLIError(f'{flag}: required; give {model.dof} values for joints '
+                           f'{list(model.joint_names)}')
+        return np.zeros(model.dof)
+    return to_radians(model, values) if degrees else values
+
+
+def to_radians(model, values):
+    """Convert the revolute entries of a joint vector (or (N, n) array) from deg to rad."""
+    return np.where(model.is_revolute, np.radians(values), values)
+
+
+def from_radians(model, values):
+    """Convert the revolute entries of a joint vector (or (N, n) array) from rad to deg."""
+    return np.where(model.is_revolute, np.degrees(values), values)
+
+
+def effort_units(model):
+    """'N m' for revolute joints, 'N' for prismatic ones (n,)."""
+    return ['N m' if r else 'N' for r in model.is_revolute]
+
+
+def format_number(value, precision):
+    """Fixed-point text with ``precision`` decimals; 'inf'/'-inf' for unbounded values."""
+    value = float(value)
+    if math.isinf(value):
+        return 'inf' if value > 0 else '-inf'
+    text = f'{value:.{precision}f}'
+    return '0.' + '0' * precision if re.fullmatch(r'-0\.0*', text) else text
+
+
+def format_table(headers, rows):
+    """Plain-text table: first column left-aligned, the others right-aligned."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+
+    def line(row):
+        return '  '.join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+    rule = '  '.join('-' * w for w in widths)
+    return '\n'.join([line(cells[0]), rule] + [line(row) for row in cells[1:]])
+
+
+def jsonable(value):
+    """Arrays to lists, non-finite floats to None (JSON has no inf), recursively."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def print_json(payload):
+    """Print ``payload`` as indented JSON (floats round-trip exactly)."""
+    print(json.dumps(jsonable(payload), indent=2))
+
+
+def output_prefix(path, default):
+    """Output prefix without extension; its parent directory is created."""
+    prefix = path or default
+    root, ext = os.path.splitext(prefix)
+    if ext.lower() in ('.png', '.csv'):
+        prefix = root
+    parent = os.path.dirname(prefix)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    return prefix

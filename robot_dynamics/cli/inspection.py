@@ -1,0 +1,187 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""``info``, ``verify`` and ``opcount``: what a model is, and how the solvers compare."""
+
+import importlib
+
+import numpy as np
+
+import robot_dynamics as rd
+from robot_dynamics.cli.common import (
+    CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
+    print_json,
+)
+
+INFO_EPILOG = """\
+examples:
+  robot-dynamics info puma560
+  robot-dynamics info my_arm.urdf --deg
+  robot-dynamics info arm_dh.yaml --json
+
+Lists every moving joint (type, axis in its own frame, position/velocity/effort limits,
+viscous and Coulomb friction, reflected rotor inertia = rotor_inertia * gear_ratio²), every
+link's mass and centre of mass, the total mass, gravity, and the model's warnings.
+"""
+
+VERIFY_EPILOG = """\
+examples:
+  robot-dynamics verify puma560
+  robot-dynamics verify my_arm.urdf --json
+
+Runs every registered solver on random states of the model and compares it with the
+reference RNEA and the Lagrange-Euler formulation; prints the largest discrepancy per
+solver. Exit code 1 if a solver disagrees beyond the tolerance.
+"""
+
+OPCOUNT_EPILOG = """\
+examples:
+  robot-dynamics opcount
+  robot-dynamics opcount --n-max 12
+  robot-dynamics opcount puma560
+
+Prints the multiplication/addition counts of the seed papers' tables next to the counted
+closed-form formulas, for n = 1 … N-MAX joints; with MODEL, the counts for that model.
+"""
+
+
+def add_parsers(subparsers, formatter):
+    """Register ``info``, ``verify`` and ``opcount``."""
+    info = subparsers.add_parser('info', help='joints, limits, friction, masses, warnings',
+                                 description='Describe a model.', epilog=INFO_EPILOG,
+                                 formatter_class=formatter)
+    add_model_argument(info)
+    info.add_argument('--deg', action='store_true', help='revolute limits in degrees')
+    info.add_argument('--json', action='store_true', help='machine-readable JSON output')
+    info.set_defaults(handler=run_info)
+
+    verify = subparsers.add_parser('verify', help='check every solver against the reference',
+                                   description='Compare every registered solver.',
+                                   epilog=VERIFY_EPILOG, formatter_class=formatter)
+    add_model_argument(verify)
+    verify.add_argument('--json', action='store_true', help='machine-readable JSON output')
+    verify.set_defaults(handler=run_verify)
+
+    opcount = subparsers.add_parser('opcount', help='operation counts of the formulations',
+                                    description='Operation counts: seed tables and formulas.',
+                                    epilog=OPCOUNT_EPILOG, formatter_class=formatter)
+    add_model_argument(opcount, optional=True)
+    opcount.add_argument('--n-max', type=int, default=12, metavar='N',
+                         help='largest number of joints in the table (default 12)')
+    opcount.set_defaults(handler=run_opcount)
+
+
+# ---------------------------------------------------------------------- info
+def model_summary(model, degrees=False):
+    """Return a dict describing ``model`` (the ``info`` output)."""
+    def position(values):
+        return from_radians(model, values) if degrees else np.asarray(values)
+    joints = []
+    for i, name in enumerate(model.joint_names):
+        joints.append({
+            'name': name, 'type': model.joint_types[i], 'axis': model.axis[i],
+            'lower': position(model.lower_limit)[i], 'upper': position(model.upper_limit)[i],
+            'velocity_limit': position(model.velocity_limit)[i],
+            'effort_limit': model.effort_limit[i],
+            'viscous_friction': model.viscous_friction[i],
+            'coulomb_friction': model.coulomb_friction[i],
+            'rotor_inertia': model.rotor_inertia[i], 'gear_ratio': model.gear_ratio[i],
+            'reflected_inertia': model.reflected_inertia[i],
+        })
+    links = [{'name': name, 'mass': model.mass[i], 'com': model.com[i],
+              'inertia': model.inertia[i]} for i, name in enumerate(model.link_names)]
+    return {'name': model.name, 'source': model.source, 'dof': model.dof,
+            'base_link': model.base_link, 'tip_link': model.tip_link,
+            'gravity': model.gravity, 'total_mass': model.total_mass,
+            'angle_unit': 'deg' if degrees else 'rad', 'joints': joints, 'links': links,
+            'warnings': list(model.warnings)}
+
+
+def run_info(args):
+    """Print the model description."""
+    model = load_model(args.model)
+    summary = model_summary(model, args.deg)
+    if args.json:
+        print_json(summary)
+        return 0
+
+    def num(x, digits=4):
+        return format_number(x, digits)
+    unit = summary['angle_unit']
+    print(f'model {model.name}: {model.dof} moving joints, base {model.base_link!r}, '
+          f'tip {model.tip_link!r}')
+    if model.source:
+        print(f'source: {model.source}')
+    print(f'gravity: {model.gravity.tolist()} m/s²\n')
+    rows = [(j['name'], j['type'], ' '.join(num(a, 3) for a in j['axis']), num(j['lower']),
+             num(j['upper']), num(j['velocity_limit']), num(j['effort_limit']),
+             num(j['viscous_friction']), num(j['coulomb_friction']),
+             num(j['reflected_inertia'], 6)) for j in summary['joints']]
+    print(f'joints (limits in {unit}, m; velocity {unit}/s, m/s; effort N m, N):')
+    print(format_table(['joint', 'type', 'axis', 'lower', 'upper', 'velocity', 'effort',
+                        'viscous', 'coulomb', 'rotor'], rows))
+    print('\nlinks (mass kg, centre of mass m in the link frame):')
+    rows = [(link['name'], num(link['mass']), ' '.join(num(c) for c in link['com']))
+            for link in summary['links']]
+    print(format_table(['link', 'mass', 'com'], rows))
+    print(f'\ntotal mass: {num(model.total_mass)} kg')
+    print('warnings: ' + ('none' if not model.warnings else ''))
+    for warning in model.warnings:
+        print(f'  - {warning}')
+    return 0
+
+
+# ---------------------------------------------------------------------- verify
+def run_verify(args):
+    """Print the largest discrepancy of every solver (rd.verify)."""
+    model = load_model(args.model)
+    report = _verify(model)
+    if args.json:
+        print_json(report)
+    else:
+        print(f'model {model.name}: {model.dof} joints, {report["states"]} random states, '
+              f'tolerance {report["tolerance"]:.1e}')
+        rows = [(r['solver'], r['reference'], f'{r["max_abs_error"]:.3e}',
+                 'ok' if r['ok'] else 'FAIL') for r in report['results']]
+        print(format_table(['solver', 'compared with', 'max |error|', 'status'], rows))
+    return 0 if all(r['ok'] for r in report['results']) else 1
+
+
+def _verify(model, states=20, tolerance=1e-9):
+    """Largest |τ_solver - τ_rnea| over random states (temporary, until rd.verify lands)."""
+    if hasattr(rd, 'verify'):
+        return _from_library_report(rd.verify(model))
+    rng = np.random.default_rng(0)
+    shape = (states, model.dof)
+    q, qd, qdd = (rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape),
+                  rng.uniform(-5, 5, shape))
+    reference = rd.inverse_dynamics(model, q, qd, qdd)
+    scale = max(1.0, float(np.abs(reference).max()))
+    results = []
+    for name in rd.solvers.available():
+        error = float(np.abs(rd.inverse_dynamics(model, q, qd, qdd, solver=name)
+                             - reference).max())
+        results.append({'solver': name, 'reference': 'rnea', 'max_abs_error': error,
+                        'ok': error <= tolerance * scale})
+    return {'model': model.name, 'states': states, 'tolerance': tolerance,
+            'results': results}
+
+
+def _from_library_report(report):  # pragma: no cover - replaced when rd.verify lands
+    return report
+
+
+# ---------------------------------------------------------------------- opcount
+def run_opcount(args):
+    """Print the operation-count tables (robot_dynamics.opcount)."""
+    try:
+        opcount = importlib.import_module('robot_dynamics.opcount')
+    except ImportError:
+        raise CLIError('opcount: robot_dynamics.opcount is not available in this '
+                       'installation; upgrade robot_dynamics') from None
+    if args.n_max < 1:
+        raise CLIError(f'--n-max: must be >= 1, got {args.n_max}')
+    print(opcount.table_markdown(args.n_max))
+    if args.model:
+        model = load_model(args.model)
+        print(opcount.model_markdown(model))
+    return 0
