@@ -1,0 +1,339 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""ROS 2 node: feed-forward torques, gravity torques and mass matrix of a serial arm.
+
+Subscribes to ``joint_states`` and ``~/desired_trajectory``; publishes
+``~/feedforward_torques`` = ID(q_d, qd_d, qdd_d), ``~/gravity_torques`` = G(q) and
+``~/mass_matrix`` = M(q) (see docs/ros.md for every topic, parameter and service). The node only
+converts messages and calls :mod:`robot_dynamics.api`.
+"""
+
+import time
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from geometry_msgs.msg import InertiaStamped
+from rcl_interfaces.msg import SetParametersResult
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import (DurabilityPolicy, QoSProfile, ReliabilityPolicy,
+                       qos_profile_sensor_data)
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray, String
+from std_srvs.srv import SetBool, Trigger
+from trajectory_msgs.msg import JointTrajectory
+
+import robot_dynamics as rd
+from robot_dynamics.nodes.common import (Statistics, declare_double_array,
+                                         declare_model_parameters, descriptor, joint_order,
+                                         model_from_parameters, model_with_overrides,
+                                         parameter_value, run)
+from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
+                                              joint_state_to_arrays, matrix_to_array,
+                                              stamp_to_seconds, vector_to_array)
+from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
+
+PUBLISH_MODES = ('on_message', 'timer')
+QOS_CHOICES = ('sensor_data', 'reliable')
+# robot_state_publisher publishes the URDF once, reliable and transient-local; desired
+# trajectories use the same QoS so that a late subscriber still gets the last one.
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+class DynamicsNode(Node):
+    """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory."""
+
+    def __init__(self, node_name='dynamics_node', **kwargs):
+        super().__init__(node_name, **kwargs)
+        self._declare_parameters()
+        self.statistics = Statistics()
+        self.dropped = 0
+        self.last_error = ''
+        self.model = None          # effective model: source + payload + overrides + gravity
+        self._source_model = None
+        self._urdf_from_topic = None
+        self._payload = None
+        self._trajectory = None
+        self._state = None          # (q, qd, state_time) in model order
+        self._solver = self.get_parameter('solver').value
+        self._gravity_on = self.get_parameter('gravity_compensation').value
+
+        self.add_on_set_parameters_callback(self._validate_parameters)
+        self.add_post_set_parameters_callback(self._apply_parameters)
+        self._create_interfaces()
+        self._load_model()
+
+    # ------------------------------------------------------------------ setup
+    def _declare_parameters(self):
+        declare_model_parameters(self)
+        self.declare_parameter('joints', Parameter.Type.STRING_ARRAY,
+                               descriptor('output joint order; unset: model order'))
+        self.declare_parameter('solver', 'rnea', descriptor(
+            'inverse-dynamics solver name', additional=f'one of {rd.solvers.available()}'))
+        self.declare_parameter('gravity', [0.0, 0.0, -9.81],
+                               descriptor('gravity vector in the base frame, m/s^2 (3 values)'))
+        self.declare_parameter('gravity_compensation', True, descriptor(
+            'include gravity in the outputs (service ~/enable_gravity_compensation)'))
+        for name, text in (('viscous_friction', 'viscous friction per joint, N m s/rad'),
+                           ('coulomb_friction', 'Coulomb friction per joint, N m'),
+                           ('rotor_inertia', 'rotor inertia per joint, kg m^2')):
+            declare_double_array(self, name, text + '; unset: from the model')
+        self.declare_parameter('publish_mode', 'on_message', descriptor(
+            "'on_message': compute on every joint_states message; 'timer': at publish_rate",
+            read_only=True, additional=f'one of {PUBLISH_MODES}'))
+        self.declare_parameter('publish_rate', 100.0, descriptor(
+            'output rate in timer mode, Hz', read_only=True, low=0.1, high=10000.0))
+        self.declare_parameter('stale_timeout', 0.5, descriptor(
+            'publish nothing once the joint state is older than this, s', low=1e-4, high=3600.0))
+        self.declare_parameter('joint_states_qos', 'sensor_data', descriptor(
+            'QoS of the joint_states subscription', read_only=True,
+            additional=f'one of {QOS_CHOICES}'))
+        self.declare_parameter('diagnostics_period', 1.0, descriptor(
+            'period of /diagnostics messages, s', read_only=True, low=0.01, high=3600.0))
+
+    def _create_interfaces(self):
+        qos_name = self.get_parameter('joint_states_qos').value
+        if qos_name not in QOS_CHOICES:
+            raise ValueError(f'joint_states_qos: {qos_name!r} is not one of {QOS_CHOICES}')
+        state_qos = qos_profile_sensor_data if qos_name == 'sensor_data' else 10
+        mode = self.get_parameter('publish_mode').value
+        if mode not in PUBLISH_MODES:
+            raise ValueError(f'publish_mode: {mode!r} is not one of {PUBLISH_MODES}')
+        self._on_message = mode == 'on_message'
+
+        self.create_subscription(JointState, 'joint_states', self._on_joint_state, state_qos)
+        self.create_subscription(JointTrajectory, '~/desired_trajectory', self._on_trajectory,
+                                 LATCHED)
+        self.create_subscription(InertiaStamped, '~/payload', self._on_payload, 10)
+        self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
+        self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
+                                                     10)
+        self.pub_gravity = self.create_publisher(Float64MultiArray, '~/gravity_torques', 10)
+        self.pub_mass = self.create_publisher(Float64MultiArray, '~/mass_matrix', 10)
+        self.pub_feedforward_js = self.create_publisher(JointState, '~/feedforward_joint_states',
+                                                        10)
+        self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
+        self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.create_service(SetBool, '~/enable_gravity_compensation', self._on_enable_gravity)
+        self.create_service(Trigger, '~/reload_model', self._on_reload)
+        if not self._on_message:
+            self.create_timer(1.0 / self.get_parameter('publish_rate').value, self._on_timer)
+        self.create_timer(self.get_parameter('diagnostics_period').value,
+                          self._publish_diagnostics)
+
+    # ------------------------------------------------------------------ model
+    def _load_model(self):
+        """(Re)load the source model from the parameters; False if it is not available yet."""
+        try:
+            source = model_from_parameters(self, self._urdf_from_topic)
+            if source is None:
+                self.get_logger().info('waiting for the model on the robot_description topic')
+                return False
+            self._set_model(source, self._payload)
+        except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
+            self._error(f'model not loaded: {exc}')
+            return False
+        self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
+                               f'{list(self.model.joint_names)}, solver {self._solver!r}')
+        return True
+
+    def _set_model(self, source, payload, overrides=None):
+        """Build the effective model; raise (leaving the current one) if anything is invalid."""
+        model = source if payload is None else source.with_payload(*payload)
+        model = model_with_overrides(model, self, overrides)
+        gravity = (overrides or {}).get('gravity', self.get_parameter('gravity').value)
+        model = model.with_gravity(np.asarray(gravity, dtype=float))
+        requested = (overrides or {}).get('joints', parameter_value(self, 'joints'))
+        names, order = joint_order(model, requested)
+        if self.model is None or self.model.joint_names != model.joint_names:
+            self._state, self._trajectory = None, None   # joint set changed: start afresh
+        self._source_model, self._payload, self.model = source, payload, model
+        self._no_gravity_model = model.with_gravity(np.zeros(3))
+        self.output_names, self._output_order = names, order
+
+    def _on_description(self, msg):
+        if self.get_parameter('robot_description').value or not msg.data:
+            return
+        if self._source_model is not None and self._urdf_from_topic == msg.data:
+            return
+        self._urdf_from_topic = msg.data
+        self._load_model()
+
+    def _on_payload(self, msg):
+        m, c = msg.inertia.m, msg.inertia.com
+        inertia = [msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy,
+                   msg.inertia.iyz, msg.inertia.ixz]
+        payload = (m, [c.x, c.y, c.z], inertia)
+        if self._source_model is None:
+            return self._drop('payload before the model was loaded')
+        if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
+            return self._drop('payload contains NaN or inf')
+        try:
+            self._set_model(self._source_model, payload)
+        except Exception as exc:  # noqa: BLE001
+            return self._drop(f'payload rejected: {exc}')
+        self.get_logger().info(f'payload of {m} kg applied to the tip link')
+
+    # ------------------------------------------------------------------ parameters
+    def _validate_parameters(self, parameters):
+        overrides = {p.name: p.value for p in parameters}
+        if 'solver' in overrides and overrides['solver'] not in rd.solvers.available():
+            return SetParametersResult(
+                successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
+                f"solvers: {', '.join(rd.solvers.available())}")
+        gravity = overrides.get('gravity')
+        if gravity is not None and (len(gravity) != 3 or not np.all(np.isfinite(gravity))):
+            return SetParametersResult(successful=False,
+                                       reason='gravity: give 3 finite values, m/s^2')
+        model_fields = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction',
+                        'rotor_inertia'}
+        if self._source_model is not None and model_fields & set(overrides):
+            try:  # build the would-be model to validate, then discard it
+                probe = self._source_model if self._payload is None \
+                    else self._source_model.with_payload(*self._payload)
+                probe = model_with_overrides(probe, self, overrides)
+                joint_order(probe, overrides.get('joints', parameter_value(self, 'joints')))
+            except Exception as exc:  # noqa: BLE001
+                return SetParametersResult(successful=False, reason=str(exc))
+        return SetParametersResult(successful=True)
+
+    def _apply_parameters(self, parameters):
+        names = {p.name for p in parameters}
+        if 'solver' in names:
+            self._solver = self.get_parameter('solver').value
+            self.get_logger().info(f'solver switched to {self._solver!r}')
+        if 'gravity_compensation' in names:
+            self._gravity_on = self.get_parameter('gravity_compensation').value
+        if self._source_model is not None and names & {'gravity', 'joints', 'viscous_friction',
+                                                       'coulomb_friction', 'rotor_inertia'}:
+            self._set_model(self._source_model, self._payload)
+
+    # ------------------------------------------------------------------ services
+    def _on_enable_gravity(self, request, response):
+        self.set_parameters([Parameter('gravity_compensation', value=bool(request.data))])
+        response.success = True
+        response.message = f"gravity compensation {'enabled' if request.data else 'disabled'}"
+        return response
+
+    def _on_reload(self, request, response):
+        response.success = self._load_model()
+        response.message = (f'loaded {self.model.name!r} ({self.model.dof} joints)'
+                            if response.success else self.last_error or 'waiting for the model')
+        return response
+
+    # ------------------------------------------------------------------ inputs
+    def _on_joint_state(self, msg):
+        self.statistics.arrival()
+        if self.model is None:
+            return self._drop('joint state before the model was loaded')
+        try:
+            q, qd, _ = joint_state_to_arrays(msg, self.model.joint_names)
+        except BadMessage as exc:
+            return self._drop(f'joint_states dropped: {exc}')
+        stamp = stamp_to_seconds(msg.header.stamp)
+        state_time = stamp if stamp > 0 else self._now()
+        if self._now() - state_time > self.get_parameter('stale_timeout').value:
+            return self._drop(f'joint_states dropped: stamp is {self._now() - state_time:.3f} s '
+                              'old (stale_timeout)')
+        self._state = (q, qd, state_time)
+        if self._on_message:
+            self._compute_and_publish()
+
+    def _on_trajectory(self, msg):
+        if self.model is None:
+            return self._drop('trajectory before the model was loaded')
+        try:
+            self._trajectory = DesiredTrajectory.from_message(
+                msg, self.model.joint_names, self.get_clock().now().nanoseconds)
+        except BadMessage as exc:
+            self._drop(f'desired_trajectory rejected: {exc}')
+
+    def _on_timer(self):
+        if self._state is not None:
+            self._compute_and_publish()
+
+    # ------------------------------------------------------------------ outputs
+    def compute(self, q, qd, now_ns):
+        """Feed-forward (n,), gravity (n,) and mass matrix (n, n) in model joint order.
+
+        The desired trajectory is sampled at clock time ``now_ns`` (integer nanoseconds).
+        """
+        model = self.model if self._gravity_on else self._no_gravity_model
+        gravity = rd.gravity_torques(model, q, solver=self._solver)
+        mass = rd.mass_matrix(model, q)
+        if self._trajectory is None:
+            feedforward = gravity  # no desired motion: hold the arm against gravity
+        else:
+            q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
+            feedforward = rd.inverse_dynamics(model, q_d, qd_d, qdd_d, solver=self._solver)
+        return feedforward, gravity, mass
+
+    def _compute_and_publish(self):
+        q, qd, state_time = self._state
+        now = self.get_clock().now()
+        if now.nanoseconds * 1e-9 - state_time > self.get_parameter('stale_timeout').value:
+            return  # stale: publish nothing (diagnostics report it)
+        start = time.perf_counter()
+        try:
+            feedforward, gravity, mass = self.compute(q, qd, now.nanoseconds)
+        except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
+            return self._error(f'computation failed: {exc}')
+        self.statistics.durations.append(time.perf_counter() - start)
+        if not (np.all(np.isfinite(feedforward)) and np.all(np.isfinite(gravity))
+                and np.all(np.isfinite(mass))):
+            return self._error('computation produced NaN/inf; nothing published')
+        order = self._output_order
+        stamp = now.to_msg()   # the time at which the desired trajectory was sampled
+        self.pub_feedforward.publish(vector_to_array(feedforward[order]))
+        self.pub_gravity.publish(vector_to_array(gravity[order]))
+        self.pub_mass.publish(matrix_to_array(mass[np.ix_(order, order)]))
+        self.pub_feedforward_js.publish(joint_state_message(self.output_names, stamp,
+                                                            effort=feedforward[order]))
+        self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
+                                                        effort=gravity[order]))
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _now(self):
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _drop(self, reason):
+        self.dropped += 1
+        self.last_error = reason
+        self.get_logger().warning(reason, throttle_duration_sec=1.0)
+
+    def _error(self, reason):
+        self.last_error = reason
+        self.get_logger().error(reason, throttle_duration_sec=1.0)
+
+    def _publish_diagnostics(self):
+        mean, p99, worst = self.statistics.summary()
+        status = DiagnosticStatus(name=f'{self.get_name()}: dynamics',
+                                  hardware_id=self.model.name if self.model else '')
+        stale = self._state is None or \
+            self._now() - self._state[2] > self.get_parameter('stale_timeout').value
+        if self.model is None:
+            status.level, status.message = DiagnosticStatus.ERROR, 'no model'
+        elif stale:
+            status.level, status.message = DiagnosticStatus.WARN, 'no recent joint state'
+        else:
+            status.level, status.message = DiagnosticStatus.OK, 'publishing'
+        values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
+                  'compute_time_mean_ms': f'{mean * 1e3:.4f}',
+                  'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
+                  'compute_time_max_ms': f'{worst * 1e3:.4f}',
+                  'dropped_messages': str(self.dropped), 'last_error': self.last_error,
+                  'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
+        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self.get_clock().now().to_msg()
+        self.pub_diagnostics.publish(array)
+
+
+def main(args=None):
+    """Console-script entry point ``dynamics_node``."""
+    run(DynamicsNode, args)
+
+
+if __name__ == '__main__':
+    main()

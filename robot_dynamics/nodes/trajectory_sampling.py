@@ -1,0 +1,41 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""A received ``JointTrajectory`` anchored in time, sampled with the library's interpolation."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_to_arrays
+from robot_dynamics.trajectory import sample_waypoints
+
+
+@dataclass(frozen=True)
+class DesiredTrajectory:
+    """Waypoints (in model joint order) and the clock time ``start_ns`` of time_from_start 0.
+
+    Clock times are integer nanoseconds, as in ROS, so that elapsed times are exact.
+    """
+
+    start_ns: int
+    times: np.ndarray
+    positions: np.ndarray
+    velocities: np.ndarray = None
+    accelerations: np.ndarray = None
+
+    @classmethod
+    def from_message(cls, msg, joint_names, receipt_ns):
+        """Convert ``msg``; a zero ``header.stamp`` means "start on receipt" (ROS convention)."""
+        times, positions, velocities, accelerations = trajectory_to_arrays(msg, joint_names)
+        stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
+        return cls(stamp_ns if stamp_ns > 0 else receipt_ns, times, positions, velocities,
+                   accelerations)
+
+    def elapsed(self, now_ns):
+        """Seconds since the trajectory's start at clock time ``now_ns``."""
+        return (now_ns - self.start_ns) * 1e-9
+
+    def sample(self, now_ns):
+        """Desired ``q, qd, qdd`` (n,) at clock time ``now_ns``; holds the ends."""
+        return sample_waypoints(self.times, self.positions, self.velocities,
+                                self.accelerations, self.elapsed(now_ns))

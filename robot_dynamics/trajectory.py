@@ -1,0 +1,120 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Joint-space trajectories: sampling of waypoint trajectories and standard test motions.
+
+A waypoint trajectory is a time vector ``times`` (K,) in seconds, strictly increasing, and
+``positions`` (K, n) with optional ``velocities`` and ``accelerations`` (K, n), as in a ROS
+``trajectory_msgs/JointTrajectory``. Between two waypoints it is interpolated by
+
+- a quintic Hermite polynomial when velocities and accelerations are given (position, velocity
+  and acceleration continuous; Craig §7.3, eq. 7.18–7.19 for the boundary conditions),
+- a cubic Hermite polynomial when only velocities are given (Craig eq. 7.11),
+- a straight line otherwise (velocity = slope, acceleration zero).
+
+Before the first waypoint the trajectory holds the first position and after the last one it
+holds the last position, both at rest. Pure numpy: the ROS nodes call it, it never imports ROS.
+"""
+
+import numpy as np
+
+
+def _hermite_quintic(p0, v0, a0, p1, v1, a1, T, s):
+    """Quintic through (p, v, a) at both ends of a segment of length T, evaluated at s ∈ [0, T]."""
+    c0, c1, c2 = p0, v0, a0 / 2.0
+    # Craig eq. 7.19: the three top coefficients from the end conditions.
+    d = p1 - (c0 + c1 * T + c2 * T ** 2)
+    dv = v1 - (c1 + 2 * c2 * T)
+    da = a1 - 2 * c2
+    c3 = (10 * d - 4 * dv * T + 0.5 * da * T ** 2) / T ** 3
+    c4 = (-15 * d + 7 * dv * T - da * T ** 2) / T ** 4
+    c5 = (6 * d - 3 * dv * T + 0.5 * da * T ** 2) / T ** 5
+    position = c0 + s * (c1 + s * (c2 + s * (c3 + s * (c4 + s * c5))))
+    velocity = c1 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))
+    acceleration = 2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))
+    return position, velocity, acceleration
+
+
+def _hermite_cubic(p0, v0, p1, v1, T, s):
+    """Cubic through (p, v) at both ends of a segment of length T (Craig eq. 7.11)."""
+    c2 = (3 * (p1 - p0) - (2 * v0 + v1) * T) / T ** 2
+    c3 = (-2 * (p1 - p0) + (v0 + v1) * T) / T ** 3
+    position = p0 + s * (v0 + s * (c2 + s * c3))
+    velocity = v0 + s * (2 * c2 + s * 3 * c3)
+    acceleration = 2 * c2 + 6 * c3 * s
+    return position, velocity, acceleration
+
+
+def check_waypoints(times, positions, velocities=None, accelerations=None):
+    """Validate and convert a waypoint trajectory; raise ``ValueError`` naming the problem."""
+    times = np.asarray(times, dtype=float).reshape(-1)
+    positions = np.atleast_2d(np.asarray(positions, dtype=float))
+    if positions.shape[0] != times.size or times.size == 0:
+        raise ValueError(f'trajectory: {times.size} times but {positions.shape[0]} position '
+                         'rows; give one time_from_start per point and at least one point')
+    if np.any(np.diff(times) <= 0):
+        raise ValueError('trajectory: time_from_start must increase strictly from point to '
+                         'point')
+    arrays = {'times': times, 'positions': positions}
+    for name, value in (('velocities', velocities), ('accelerations', accelerations)):
+        if value is not None:
+            value = np.atleast_2d(np.asarray(value, dtype=float))
+            if value.shape != positions.shape:
+                raise ValueError(f'trajectory: {name} have shape {value.shape}, positions '
+                                 f'{positions.shape}; give all or none per point')
+        arrays[name] = value
+    for name, value in arrays.items():
+        if value is not None and not np.all(np.isfinite(value)):
+            raise ValueError(f'trajectory: {name} contain NaN or inf')
+    return arrays['times'], positions, arrays['velocities'], arrays['accelerations']
+
+
+def sample_waypoints(times, positions, velocities, accelerations, t):
+    """Desired ``(q, qd, qdd)`` (n,) each at time ``t`` (s, same origin as ``times``)."""
+    times, positions, velocities, accelerations = check_waypoints(
+        times, positions, velocities, accelerations)
+    rest = np.zeros(positions.shape[1])
+    if t <= times[0]:
+        return positions[0].copy(), rest, rest.copy()
+    if t >= times[-1]:
+        return positions[-1].copy(), rest, rest.copy()
+    k = int(np.searchsorted(times, t, side='right')) - 1          # times[k] <= t < times[k+1]
+    T, s = times[k + 1] - times[k], t - times[k]
+    p0, p1 = positions[k], positions[k + 1]
+    if velocities is not None and accelerations is not None:
+        return _hermite_quintic(p0, velocities[k], accelerations[k],
+                                p1, velocities[k + 1], accelerations[k + 1], T, s)
+    if velocities is not None:
+        return _hermite_cubic(p0, velocities[k], p1, velocities[k + 1], T, s)
+    slope = (p1 - p0) / T
+    return p0 + slope * s, slope, rest
+
+
+def standard_waypoints(model, move_time=1.0, amplitude=0.5, moves=4):
+    """A standard point-to-point test motion for ``model`` within its joint limits.
+
+    Returns ``times`` (K,), ``positions``, ``velocities``, ``accelerations`` (K, n): a home
+    posture (0, or the middle of the range where 0 is outside the limits) followed by ``moves``
+    rest-to-rest moves of ``move_time`` seconds, alternately ``+amplitude`` and ``-amplitude``
+    (rad or m, shrunk to 40 % of the free range on each side) about home, ending at home.
+    With zero velocity and acceleration at every waypoint, the quintic Hermite interpolation
+    of :func:`sample_waypoints` makes each move the classic quintic (minimum-jerk) profile.
+    """
+    lower, upper = model.lower_limit, model.upper_limit
+    home = np.where((lower <= 0) & (upper >= 0), 0.0,
+                    np.where(np.isfinite(lower + upper), 0.5 * (lower + upper), lower))
+    room_up = np.minimum(amplitude, 0.4 * (upper - home))
+    room_down = np.minimum(amplitude, 0.4 * (home - lower))
+    targets = [home]
+    for k in range(moves - 1):
+        sign = 1.0 if k % 2 == 0 else -1.0
+        targets.append(home + (room_up if sign > 0 else -room_down) * _pattern(model.dof, k))
+    targets.append(home)
+    positions = np.array(targets)
+    times = move_time * np.arange(len(targets))
+    zeros = np.zeros_like(positions)
+    return times, positions, zeros, zeros.copy()
+
+
+def _pattern(n, k):
+    """Per-joint weights in [0.5, 1] that differ between moves, so joints do not move alike."""
+    return 0.75 + 0.25 * np.cos(np.arange(n) * 1.3 + k * 0.7)
