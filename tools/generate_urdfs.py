@@ -46,7 +46,7 @@ def generate(name):
 
 
 def _without_round_off(model):
-    """The model with |x| < 1e-14 set to 0 (cos(pi/2) round-off), for a readable URDF."""
+    """Return the model with |x| < 1e-14 set to 0 (cos(pi/2) round-off), for readable URDF."""
     fields = ('placement_rotation', 'placement_translation', 'com', 'inertia', 'tip_rotation',
               'tip_translation')
     with warnings.catch_warnings():
