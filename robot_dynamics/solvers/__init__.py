@@ -84,6 +84,11 @@ BUILTIN_SOLVERS = {
     'rnea': 'robot_dynamics.rnea:SOLVER',
     'lagrange_euler': 'robot_dynamics.solvers.lagrange_euler:SOLVER',
     'generalized_dalembert': 'robot_dynamics.solvers.generalized_dalembert:SOLVER',
+    'lwp_base': 'robot_dynamics.solvers.lwp_base:SOLVER',
+    'lwp_link': 'robot_dynamics.solvers.lwp_link:SOLVER',
+    'turney_mudge_lee': 'robot_dynamics.solvers.turney_mudge_lee:SOLVER',
+    'renaud': 'robot_dynamics.solvers.renaud:SOLVER',
+    'craig': 'robot_dynamics.solvers.craig:SOLVER',
 }
 
 
