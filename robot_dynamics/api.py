@@ -182,16 +182,19 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     bias; a solver name uses that solver for both (M by strobing).
     """
     a, single = _batch(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
-    q_, qd_ = a['q'], a['qd']
+    return _out(_forward_dynamics(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver), single)
+
+
+def _forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
+    """Unchecked batch forward dynamics (N, n) → (N, n); see :func:`forward_dynamics`."""
     solver_ = solvers.get(solver)
-    bias = solver_(model, q_, qd_, np.zeros_like(q_), model.gravity, a['f_tip']) \
-        + _friction(model, qd_)
+    bias = solver_(model, q, qd, np.zeros_like(q), model.gravity, f_tip) + _friction(model, qd)
     if solver is None:
-        M = mass_matrix_crba(model, q_)
+        M = mass_matrix_crba(model, q)
     else:
-        M = strobe_mass_matrix(model, q_, solver_)
+        M = strobe_mass_matrix(model, q, solver_)
     M = M + np.diag(model.reflected_inertia)
-    return _out(cholesky_solve(M, a['tau'] - bias), single)
+    return cholesky_solve(M, tau - bias)
 
 
 def cholesky_solve(M, b):

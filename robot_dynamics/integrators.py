@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from robot_dynamics.api import _batch, forward_dynamics, total_energy
+from robot_dynamics.api import _batch, _forward_dynamics, forward_dynamics, total_energy
 
 
 class SimulationError(ArithmeticError):
@@ -56,16 +56,20 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
         raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
-    a, _ = _batch(model, q=q, qd=qd, tau=tau)
-    tau_ = a['tau']
+    a, _ = _batch(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
+    tau_, f_tip_ = a['tau'], a['f_tip']
 
     def accel(q_, qd_):
-        return forward_dynamics(model, q_, qd_, tau_, f_tip=f_tip, solver=solver)
+        if not (np.all(np.isfinite(q_)) and np.all(np.isfinite(qd_))):
+            raise SimulationError('state became NaN/inf within the step: dt is too large for '
+                                  'these torques, or the torques are unbounded')
+        return _forward_dynamics(model, q_, qd_, tau_, f_tip_, solver)
 
-    q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt)
+    with np.errstate(over='ignore', invalid='ignore'):
+        q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt)
     if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
-        raise SimulationError('state became NaN/inf: the step dt is too large for these '
-                              'torques, or the torques are unbounded')
+        raise SimulationError('state became NaN/inf: dt is too large for these torques, or '
+                              'the torques are unbounded')
     shape = np.shape(q)
     return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
 
