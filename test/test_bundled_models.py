@@ -131,11 +131,15 @@ def test_dh_and_urdf_files_are_the_same_robot(urdf_name, dh_name):
     rng = np.random.default_rng(7)
     q, qd, qdd = random_state(rng, from_dh.dof, N=10)
     f_tip = rng.normal(size=(10, 6))
-    for function, args in ((rd.inverse_dynamics, (q, qd, qdd, f_tip)),
-                           (rd.mass_matrix, (q,)), (rd.gravity_torques, (q,)),
+    f_tip_urdf = f_tip
+    if urdf_name == 'two_link':      # URDF world = Rx(π/2) · Craig's world, tool frames alike
+        turn = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])
+        f_tip_urdf = np.hstack([f_tip[:, :3] @ turn.T, f_tip[:, 3:] @ turn.T])
+    assert np.allclose(rd.inverse_dynamics(from_urdf, q, qd, qdd, f_tip=f_tip_urdf),
+                       rd.inverse_dynamics(from_dh, q, qd, qdd, f_tip=f_tip),
+                       rtol=0, atol=1e-10)
+    for function, args in ((rd.mass_matrix, (q,)), (rd.gravity_torques, (q,)),
                            (rd.friction_torques, (qd,))):
-        if function is rd.inverse_dynamics and urdf_name == 'two_link':
-            args = args[:3]          # the two tool frames differ by a turn (Craig x-y vs x-z)
         assert np.allclose(function(from_urdf, *args), function(from_dh, *args),
                            rtol=0, atol=1e-10), function.__name__
 
