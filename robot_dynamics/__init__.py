@@ -25,6 +25,7 @@ from robot_dynamics.errors import DHError, ModelError, SolverError, URDFError
 from robot_dynamics.integrators import SimulationError, simulate, step
 from robot_dynamics.model import ModelWarning, RobotModel
 from robot_dynamics.resources import BUNDLED_MODELS, data_path, load_model
+from robot_dynamics.verify import VerificationReport, verify
 
 __version__ = '0.1.0'
 
@@ -34,5 +35,5 @@ __all__ = [
     'data_path', 'forward_dynamics', 'friction_torques', 'gravity_torques', 'inverse_dynamics',
     'jacobian', 'kinetic_energy', 'load_model', 'mass_matrix', 'mass_matrix_dot',
     'potential_energy', 'simulate', 'solvers', 'static_torques', 'step', 'tip_pose',
-    'total_energy',
+    'total_energy', 'verify', 'VerificationReport',
 ]

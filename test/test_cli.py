@@ -79,6 +79,22 @@ def test_torque_table_matches_inverse_dynamics(arm, capsys):
     assert rows['joint1'].endswith(' N m') and rows['joint3'].endswith(' N')   # prismatic
 
 
+@pytest.mark.parametrize('name', ['two_link', 'puma560', 'puma560_dh', 'stanford'])
+def test_torque_on_bundled_models(capsys, name):
+    model = rd.load_model(name)
+    rng = np.random.default_rng(3)
+    q, qd, qdd = rng.uniform(-1, 1, (3, model.dof)).tolist()
+    code, out, _ = run(capsys, 'torque', name, '--q', ','.join(map(repr, q)), '--qd',
+                       *map(repr, qd), '--qdd', ' '.join(map(repr, qdd)), '--precision', 8)
+    assert code == 0 and f'model {model.name}' in out
+    printed = np.array(table_column(out, 2), dtype=float)
+    np.testing.assert_allclose(printed, rd.inverse_dynamics(model, q, qd, qdd), rtol=0,
+                               atol=0.6e-8)
+    code, out, _ = run(capsys, 'gravity', name, '--q', *map(repr, q), '--json')
+    np.testing.assert_allclose(json.loads(out)['gravity_torques'], rd.gravity_torques(model, q),
+                               rtol=0, atol=1e-12)
+
+
 def test_torque_json_degrees_tip_wrench_and_solvers(arm, capsys):
     path, model = arm
     f_tip = [1.0, -2.0, 3.0, 0.1, 0.2, -0.3]
@@ -153,7 +169,35 @@ def test_verify_reports_every_solver(arm, capsys):
     assert all(r['ok'] and r['max_abs_error'] < 1e-9 for r in report['results'])
 
 
+def test_opcount_table_and_model_counts(capsys):
+    from robot_dynamics import opcount
+    code, out, _ = run(capsys, 'opcount', '--n-max', 6, 'two_link')
+    assert code == 0
+    assert opcount.table_markdown(6) in out
+    model = rd.load_model('two_link')
+    rows = {line.split('|')[1].strip(' `'): line.split('|')[2:4]
+            for line in out.split('Counts for two_link')[1].splitlines() if line.startswith('| `')}
+    assert set(rows) == set(rd.solvers.available())
+    for name, (mul, add) in rows.items():
+        tally = opcount.count_operations(name, model)
+        assert (int(mul), int(add)) == (tally.mul, tally.add)
+
+
 # ---------------------------------------------------------------------- files
+def test_simulate_gravity_hold_bundled_puma(capsys, tmp_path):
+    model = rd.load_model('puma560')
+    q0_deg = [10, -40, 30, 5, 20, -15]
+    prefix = tmp_path / 'puma_hold'
+    code, out, _ = run(capsys, 'simulate', 'puma560', '--torque', 'gravity', '--deg', '--q0',
+                       *q0_deg, '--duration', 0.1, '--dt', 0.002, '-o', prefix, '--no-plot',
+                       '--no-progress')
+    assert code == 0
+    header, data = read_csv(f'{prefix}.csv')
+    assert header[1:7] == [f'q_{name}' for name in model.joint_names]
+    assert data.shape == (51, 1 + 4 * 6 + 1)
+    assert np.abs(data[:, 1:7] - np.radians(q0_deg)).max() < 1e-6
+
+
 def test_simulate_gravity_hold_keeps_still(arm, capsys, tmp_path):
     path, model = arm
     q0 = [0.4, -0.9, 0.2]

@@ -9,6 +9,8 @@ line naming the file or field and the fix, and exit with code 2.
 """
 
 import argparse
+import os
+import re
 import sys
 
 import numpy as np
@@ -71,12 +73,21 @@ def one_line(exc):
     return ' '.join(text.split()) or type(exc).__name__
 
 
+# A value such as '-0.5,1.2' or '-1e-3' starts with '-' but is no option: argparse only
+# recognises plain negative numbers ('-0.5') by itself. A leading space keeps it a value.
+_NEGATIVE_VALUE = re.compile(r'^-\.?[0-9]')
+
+
 def main(argv=None):
     """Run the command line; returns the exit code (0 ok, 1 limits exceeded, 2 user error)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args([' ' + a if _NEGATIVE_VALUE.match(a) else a for a in argv])
     try:
         return args.handler(args)
+    except BrokenPipeError:                       # output piped into `head` and cut short
+        sys.stdout = open(os.devnull, 'w')
+        return 0
     except USER_ERRORS as exc:
         print(f'{PROG} {args.command}: error: {one_line(exc)}', file=sys.stderr)
         return 2

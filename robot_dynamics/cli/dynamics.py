@@ -15,7 +15,7 @@ examples:
   robot-dynamics torque two_link --q 0.3 0.2 --f-tip 0 0 10 0 0 0
 
 Revolute values are rad, rad/s, rad/s² (deg, deg/s, deg/s² with --deg); prismatic values
-are m, m/s, m/s². Negative first values need the '=' form: --q=-0.5,1.0.
+are m, m/s, m/s². Lists may start with a negative value: --q -0.5,1.0 or --q -0.5 1.0.
 --f-tip is the wrench [fx fy fz nx ny nz] the tool exerts on its environment, in the tool
 frame (N, N m). Torques include gravity, friction and rotor inertia.
 """

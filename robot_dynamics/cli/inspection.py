@@ -2,8 +2,6 @@
 # Licensed under the Apache License, Version 2.0
 """``info``, ``verify`` and ``opcount``: what a model is, and how the solvers compare."""
 
-import importlib
-
 import numpy as np
 
 import robot_dynamics as rd
@@ -66,7 +64,7 @@ def add_parsers(subparsers, formatter):
                                     epilog=OPCOUNT_EPILOG, formatter_class=formatter)
     add_model_argument(opcount, optional=True)
     opcount.add_argument('--n-max', type=int, default=12, metavar='N',
-                         help='largest number of joints in the table (default 12)')
+                         help='largest number of joints in the table, >= 6 (default 12)')
     opcount.set_defaults(handler=run_opcount)
 
 
@@ -172,16 +170,30 @@ def _from_library_report(report):  # pragma: no cover - replaced when rd.verify 
 
 # ---------------------------------------------------------------------- opcount
 def run_opcount(args):
-    """Print the operation-count tables (robot_dynamics.opcount)."""
-    try:
-        opcount = importlib.import_module('robot_dynamics.opcount')
-    except ImportError:
-        raise CLIError('opcount: robot_dynamics.opcount is not available in this '
-                       'installation; upgrade robot_dynamics') from None
-    if args.n_max < 1:
-        raise CLIError(f'--n-max: must be >= 1, got {args.n_max}')
+    """Print the operation-count table, and with MODEL the counts for that model."""
+    from robot_dynamics import opcount
+    if args.n_max < 6:
+        raise CLIError(f'--n-max: must be >= 6 (the fitted formulas need the points and the '
+                       f'table compares at n = 6), got {args.n_max}')
+    print(f'Operation counts for one state, general n-link arms, n = 1 … {args.n_max}:\n')
     print(opcount.table_markdown(args.n_max))
     if args.model:
         model = load_model(args.model)
-        print(opcount.model_markdown(model))
+        print(f'\nCounts for {model.name} ({model.dof} joints, one state, the model\'s own '
+              'constants):\n')
+        print(model_counts_markdown(model))
     return 0
+
+
+def model_counts_markdown(model):
+    """Markdown table of multiplications and additions of every solver on ``model``."""
+    from robot_dynamics import opcount
+    lines = ['| solver | multiplications | additions |', '|---|---|---|']
+    for name in rd.solvers.available():
+        try:
+            tally = opcount.count_operations(name, model)
+        except Exception as exc:  # a solver that cannot run on counted numbers
+            lines.append(f'| `{name}` | cannot be counted: {" ".join(str(exc).split())} | |')
+            continue
+        lines.append(f'| `{name}` | {tally.mul} | {tally.add} |')
+    return '\n'.join(lines)

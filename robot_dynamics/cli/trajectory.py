@@ -4,7 +4,6 @@
 
 import numpy as np
 import yaml
-from scipy.interpolate import BPoly, make_interp_spline
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
@@ -174,6 +173,7 @@ def _column_order(path, names, model):
 # ---------------------------------------------------------------------- interpolation
 def interpolate(kind, times, positions, velocities, accelerations, degree, t):
     """Positions, velocities, accelerations (T, n) of the smooth motion at times ``t`` (T,)."""
+    from scipy.interpolate import BPoly, make_interp_spline     # 0.4 s import: only when used
     k = 5 if degree == 'quintic' else 3
     n = positions.shape[1]
     if kind == 'waypoints' and velocities is not None:
