@@ -1,0 +1,292 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""ROS 2 node: a simulated arm that integrates the forward dynamics of a robot model.
+
+Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_commands`` by name)
+are saturated at the effort limits and held for ``dt`` steps of
+:func:`robot_dynamics.integrators.step`; position limits act as hard stops. The node publishes
+``joint_states`` (effort = applied torque) and optionally ``/clock``. See docs/ros.md.
+"""
+
+import time
+
+import numpy as np
+from builtin_interfaces.msg import Time
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rcl_interfaces.msg import SetParametersResult
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import qos_profile_sensor_data
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from std_srvs.srv import SetBool, Trigger
+
+import robot_dynamics as rd
+from robot_dynamics.integrators import INTEGRATORS, apply_position_limits
+from robot_dynamics.nodes.common import (declare_model_parameters, descriptor, joint_order,
+                                         model_from_parameters, parameter_value, run)
+from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
+                                              joint_efforts_by_name, joint_state_message)
+
+
+class SimulationNode(Node):
+    """Integrates ``M(q) qdd + V + G + F = tau`` at a fixed step, paced by wall time."""
+
+    def __init__(self, node_name='simulation_node', **kwargs):
+        super().__init__(node_name, **kwargs)
+        self._declare_parameters()
+        source = model_from_parameters(self)
+        if source is None:
+            raise ValueError('simulation_node needs a model: set robot_description, '
+                             'urdf_file, dh_file or model')
+        gravity = np.asarray(self.get_parameter('gravity').value, dtype=float)
+        self.model = source.with_gravity(gravity)
+        self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
+        self.dt = self.get_parameter('dt').value
+        self.publish_period = 1.0 / self.get_parameter('publish_rate').value
+        self.steps_per_publish = max(1, int(round(self.publish_period / self.dt)))
+        self.dropped = 0
+        self.error = ''
+        self.step_count = 0
+        self.reset()
+        self.add_on_set_parameters_callback(self._validate_parameters)
+
+        self.pub_joint_states = self.create_publisher(JointState, 'joint_states', 10)
+        self.pub_clock = (self.create_publisher(Clock, '/clock', 10)
+                          if self.get_parameter('publish_clock').value else None)
+        self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.create_subscription(Float64MultiArray, '~/effort_commands', self._on_effort_array,
+                                 10)
+        self.create_subscription(JointState, '~/joint_commands', self._on_joint_command,
+                                 qos_profile_sensor_data)
+        self.create_service(Trigger, '~/reset', self._on_reset)
+        self.create_service(SetBool, '~/pause', self._on_pause)
+        self.create_timer(self.get_parameter('tick_period').value, self._on_tick)
+        self.create_timer(1.0, self._publish_diagnostics)
+        self._publish_state()
+
+    def _declare_parameters(self):
+        declare_model_parameters(self)
+        self.declare_parameter('joints', Parameter.Type.STRING_ARRAY, descriptor(
+            'joint order of ~/effort_commands and joint_states; unset: model order',
+            read_only=True))
+        self.declare_parameter('gravity', [0.0, 0.0, -9.81], descriptor(
+            'gravity vector in the base frame, m/s^2', read_only=True))
+        self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
+                                                      low=1e-6, high=0.1))
+        self.declare_parameter('integrator', 'rk4', descriptor(
+            'integration scheme', additional=f'one of {sorted(INTEGRATORS)}'))
+        self.declare_parameter('publish_rate', 100.0, descriptor(
+            'joint_states rate in simulated time, Hz', read_only=True, low=0.1, high=1e5))
+        self.declare_parameter('publish_clock', False, descriptor(
+            'publish /clock so that other nodes can use use_sim_time', read_only=True))
+        self.declare_parameter('real_time_factor', 1.0, descriptor(
+            'simulated seconds per wall second; 0: as fast as possible', low=0.0, high=1000.0))
+        self.declare_parameter('lockstep', False, descriptor(
+            'after each joint_states message, wait (up to lockstep_timeout wall seconds) for '
+            'a new command before stepping on: deterministic closed loops'))
+        self.declare_parameter('lockstep_timeout', 0.1, descriptor(
+            'longest wait for a command in lockstep mode, wall s', low=0.0, high=60.0))
+        self.declare_parameter('tick_period', 0.001, descriptor(
+            'wall period of the stepping timer, s', read_only=True, low=1e-4, high=1.0))
+        self.declare_parameter('initial_positions', Parameter.Type.DOUBLE_ARRAY, descriptor(
+            'initial joint positions in `joints` order; unset: zeros (clipped to the limits)'))
+        self.declare_parameter('command_timeout', 0.5, descriptor(
+            'apply zero torque once the last command is older than this, simulated s',
+            low=0.0, high=3600.0))
+        self.declare_parameter('max_energy', 1e6, descriptor(
+            'stop when the total energy exceeds this, J (runaway detection)', low=0.0,
+            high=1e300))
+        self.declare_parameter('energy_tolerance', 10.0, descriptor(
+            'stop when the energy exceeds the initial energy plus the input work by more '
+            'than this, J (runaway detection)', low=0.0, high=1e300))
+
+    def _validate_parameters(self, parameters):
+        for parameter in parameters:
+            if parameter.name == 'integrator' and parameter.value not in INTEGRATORS:
+                return SetParametersResult(
+                    successful=False, reason=f'integrator: unknown {parameter.value!r}; use '
+                    f'one of {sorted(INTEGRATORS)}')
+            if parameter.name == 'initial_positions' and \
+                    len(parameter.value) != self.model.dof:
+                return SetParametersResult(
+                    successful=False, reason=f'initial_positions: give {self.model.dof} values')
+        return SetParametersResult(successful=True)
+
+    # ------------------------------------------------------------------ state
+    def reset(self):
+        """Back to the initial state at rest, time 0, no command, not failed or paused."""
+        initial = parameter_value(self, 'initial_positions')
+        q0 = np.zeros(self.model.dof)
+        if initial:
+            if len(initial) != self.model.dof:
+                raise ValueError(f'initial_positions: give {self.model.dof} values')
+            q0[self._order] = initial
+        self.q, _ = apply_position_limits(self.model, q0, np.zeros(self.model.dof))
+        self.qd = np.zeros(self.model.dof)
+        self.tau = np.zeros(self.model.dof)
+        self.sim_time = 0.0
+        self.paused = False
+        self.failed = False
+        self.error = ''
+        self._command = np.zeros(self.model.dof)
+        self._command_time = None
+        self._new_command = False
+        self._published_at_wall = time.monotonic()
+        self._energy_start = rd.total_energy(self.model, self.q, self.qd)
+        self._work_in = 0.0
+        self._anchor()
+
+    def _anchor(self):
+        """Restart real-time pacing from now (after a reset, a pause or an overrun)."""
+        self._wall_anchor = time.monotonic()
+        self._sim_anchor = self.sim_time
+
+    # ------------------------------------------------------------------ commands
+    def _on_effort_array(self, msg):
+        try:
+            values = array_to_vector(msg, self.model.dof)
+        except BadMessage as exc:
+            return self._drop(f'effort_commands dropped: {exc}')
+        command = np.zeros(self.model.dof)
+        command[self._order] = values
+        self._set_command(command)
+
+    def _on_joint_command(self, msg):
+        try:
+            command = joint_efforts_by_name(msg, self.model.joint_names)
+        except BadMessage as exc:
+            return self._drop(f'joint_commands dropped: {exc}')
+        self._set_command(command)
+
+    def _set_command(self, command):
+        self._command = command
+        self._command_time = self.sim_time
+        self._new_command = True
+
+    def applied_torque(self):
+        """The command saturated at the effort limits; zero once it is older than the timeout."""
+        timeout = self.get_parameter('command_timeout').value
+        if self._command_time is None or self.sim_time - self._command_time > timeout:
+            return np.zeros(self.model.dof)
+        limit = self.model.effort_limit
+        return np.clip(self._command, -limit, limit)
+
+    # ------------------------------------------------------------------ stepping
+    def _on_tick(self):
+        if self.paused or self.failed:
+            return
+        if self.get_parameter('lockstep').value and not self._new_command and \
+                time.monotonic() - self._published_at_wall < \
+                self.get_parameter('lockstep_timeout').value:
+            return
+        steps = self.steps_per_publish - self.step_count % self.steps_per_publish
+        factor = self.get_parameter('real_time_factor').value
+        if factor > 0:
+            target = self._sim_anchor + (time.monotonic() - self._wall_anchor) * factor
+            behind = int((target - self.sim_time) / self.dt + 1e-9)
+            if behind > 10 * self.steps_per_publish:
+                self._anchor()          # cannot keep up: run as fast as possible, no debt
+            steps = min(steps, behind)
+        if steps <= 0:
+            return
+        self.advance(steps)
+
+    def advance(self, steps):
+        """Integrate ``steps`` steps of ``dt``; publish when a publish instant is reached."""
+        integrator = self.get_parameter('integrator').value
+        for _ in range(steps):
+            tau = self.applied_torque()
+            try:
+                q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator)
+            except (rd.SimulationError, np.linalg.LinAlgError, ValueError) as exc:
+                return self._fail(f'integration failed at t = {self.sim_time:.4f} s: {exc}')
+            self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
+            self.q, self.qd = apply_position_limits(self.model, q, qd)
+            self.tau = tau
+            self.sim_time = round(self.sim_time + self.dt, 12)
+            self.step_count += 1
+            if self.step_count % self.steps_per_publish == 0:
+                if self._check_runaway():
+                    self._publish_state()
+                return
+
+    def _check_runaway(self):
+        """False (after stopping) if the state is not finite or the energy ran away."""
+        if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
+            return self._fail('state became NaN/inf')
+        energy = rd.total_energy(self.model, self.q, self.qd)
+        if not np.isfinite(energy) or energy > self.get_parameter('max_energy').value:
+            return self._fail(f'total energy {energy:.3g} J exceeds max_energy')
+        excess = energy - self._energy_start - self._work_in
+        if excess > self.get_parameter('energy_tolerance').value:
+            return self._fail(f'energy grew {excess:.3g} J more than the work put in: the '
+                              'integration is unstable (reduce dt or use rk4)')
+        return True
+
+    def _fail(self, reason):
+        self.failed = True
+        self.error = reason
+        self.get_logger().error(f'simulation stopped: {reason}; call ~/reset to restart')
+        self._publish_diagnostics()
+        return False
+
+    # ------------------------------------------------------------------ outputs
+    def _publish_state(self):
+        seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
+        stamp = Time(sec=seconds, nanosec=nanoseconds)
+        if self.pub_clock is not None:
+            self.pub_clock.publish(Clock(clock=stamp))
+        order = self._order
+        self.pub_joint_states.publish(joint_state_message(
+            self.joint_names, stamp, self.q[order], self.qd[order], self.tau[order]))
+        self._new_command = False
+        self._published_at_wall = time.monotonic()
+
+    def _publish_diagnostics(self):
+        elapsed = time.monotonic() - self._wall_anchor
+        factor = (self.sim_time - self._sim_anchor) / elapsed if elapsed > 0 else 0.0
+        status = DiagnosticStatus(name=f'{self.get_name()}: simulation',
+                                  hardware_id=self.model.name)
+        if self.failed:
+            status.level, status.message = DiagnosticStatus.ERROR, self.error
+        elif self.paused:
+            status.level, status.message = DiagnosticStatus.OK, 'paused'
+        else:
+            status.level, status.message = DiagnosticStatus.OK, 'running'
+        values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
+                  'dropped_messages': str(self.dropped), 'last_error': self.error,
+                  'integrator': self.get_parameter('integrator').value}
+        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self.get_clock().now().to_msg()
+        self.pub_diagnostics.publish(array)
+
+    # ------------------------------------------------------------------ services
+    def _on_reset(self, request, response):
+        self.reset()
+        self._publish_state()
+        response.success, response.message = True, 'reset to the initial state'
+        return response
+
+    def _on_pause(self, request, response):
+        self.paused = bool(request.data)
+        if not self.paused:
+            self._anchor()
+        response.success = True
+        response.message = 'paused' if self.paused else 'running'
+        return response
+
+    def _drop(self, reason):
+        self.dropped += 1
+        self.get_logger().warning(reason, throttle_duration_sec=1.0)
+
+
+def main(args=None):
+    """Console-script entry point ``simulation_node``."""
+    run(SimulationNode, args)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,167 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""simulation_node over real rclpy/DDS: physics against the library, services, failures."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+rclpy = pytest.importorskip('rclpy')
+
+from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
+from rclpy.parameter import Parameter  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+from std_msgs.msg import Float64MultiArray  # noqa: E402
+from std_srvs.srv import SetBool, Trigger  # noqa: E402
+
+import robot_dynamics as rd  # noqa: E402
+from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
+from robots import random_model  # noqa: E402
+
+
+@pytest.fixture(scope='module')
+def model():
+    """A 3-joint revolute arm with friction, rotors, position and effort limits."""
+    base = random_model(np.random.default_rng(11), 3, prismatic_fraction=0.0, friction=True,
+                        rotor=True, name='arm3')
+    limited = base.replace(lower_limit=[-2.0, -1.5, -2.5], upper_limit=[2.0, 1.5, 2.5],
+                           effort_limit=[40.0, 30.0, 20.0], velocity_limit=[5.0, 5.0, 5.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        return rd.RobotModel.from_urdf(limited.to_urdf())
+
+
+class SimProbe:
+    """Sends commands to and records joint_states from one simulation node."""
+
+    def __init__(self, ros, model, **parameters):
+        overrides = [Parameter('robot_description', value=model.to_urdf()),
+                     Parameter('real_time_factor', value=0.0)]
+        overrides += [Parameter(k, value=v) for k, v in parameters.items()]
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', rd.ModelWarning)
+            self.sim = ros.add(SimulationNode(namespace=ros.namespace,
+                                              parameter_overrides=overrides))
+        self.ros = ros
+        self.node = ros.node('probe')
+        base = f'{ros.namespace}/simulation_node'
+        self.states = []
+        self.node.create_subscription(JointState, 'joint_states', self.states.append, 100)
+        self.efforts = self.node.create_publisher(Float64MultiArray, f'{base}/effort_commands',
+                                                  10)
+        self.reset = self.node.create_client(Trigger, f'{base}/reset')
+        self.pause = self.node.create_client(SetBool, f'{base}/pause')
+        assert ros.spin_until(lambda: self.sim.pub_joint_states.get_subscription_count() > 0
+                              and self.efforts.get_subscription_count() > 0)
+
+    def command(self, values):
+        """Publish an effort command and spin until the simulator has it."""
+        before = self.sim._command_time
+        self.efforts.publish(Float64MultiArray(data=[float(v) for v in values]))
+        assert self.ros.spin_until(lambda: self.sim._command_time is not before
+                                   and self.sim._command_time != before)
+
+    def wait_time(self, seconds, timeout=10.0):
+        """Spin until a joint state at simulated time >= ``seconds`` arrived."""
+        return self.ros.spin_until(lambda: self.states and stamp(self.states[-1]) >= seconds
+                                   - 1e-9, timeout)
+
+
+def stamp(msg):
+    """Header stamp in seconds."""
+    return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+
+
+def test_rest_without_gravity_stays_put(ros, model):
+    q0 = [0.3, -0.4, 0.5]
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], initial_positions=q0)
+    assert probe.wait_time(0.2)
+    for msg in probe.states:
+        np.testing.assert_array_equal(msg.position, q0)
+        np.testing.assert_array_equal(msg.velocity, [0.0, 0.0, 0.0])
+
+
+def test_falls_under_gravity_as_the_library_predicts(ros, model):
+    q0 = np.array([0.3, -0.4, 0.5])
+    model = model.replace(coulomb_friction=np.zeros(3))   # smooth, for the Taylor check
+    probe = SimProbe(ros, model, initial_positions=q0.tolist(), dt=1e-3, publish_rate=100.0)
+    assert probe.wait_time(0.3)
+    by_time = {round(stamp(m), 6): m for m in probe.states}
+    first = by_time[0.01]
+    # Short-time check against the forward dynamics: q(t) = q0 + ½ qdd0 t² + O(t³).
+    qdd0 = rd.forward_dynamics(model, q0, np.zeros(3), np.zeros(3))
+    assert np.linalg.norm(qdd0) > 1.0
+    np.testing.assert_allclose(np.array(first.position) - q0, 0.5 * qdd0 * 0.01 ** 2,
+                               rtol=0.05, atol=1e-7)
+    # Whole run against the library's simulate() with the same integrator and step.
+    reference = rd.simulate(model, q0, np.zeros(3), np.zeros(3), 0.3, dt=1e-3)
+    final = by_time[0.3]
+    np.testing.assert_allclose(final.position, reference.q[300], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(final.velocity, reference.qd[300], rtol=0, atol=1e-12)
+
+
+def test_effort_saturation_timeout_and_stops(ros, model):
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], command_timeout=0.05,
+                     initial_positions=[1.9, 0.0, 0.0])
+    probe.sim.paused = True
+    probe.command([100.0, -5.0, 1.0])
+    probe.sim.paused = False
+    assert probe.wait_time(0.04)
+    np.testing.assert_array_equal(probe.states[-1].effort, [40.0, -5.0, 1.0])   # saturated
+    assert probe.wait_time(0.1)
+    np.testing.assert_array_equal(probe.states[-1].effort, [0.0, 0.0, 0.0])     # timed out
+    # Position stop: a constant push drives joint 1 into its upper limit and holds it there.
+    probe.sim.set_parameters([Parameter('command_timeout', value=100.0)])
+    probe.command([40.0, 0.0, 0.0])
+    assert probe.wait_time(0.6, timeout=20.0)
+    assert probe.states[-1].position[0] == pytest.approx(2.0, abs=1e-12)
+    assert all(m.position[0] <= 2.0 for m in probe.states)
+
+
+def test_reset_and_pause_services(ros, model):
+    q0 = [0.1, 0.2, 0.3]
+    probe = SimProbe(ros, model, initial_positions=q0)
+    assert probe.wait_time(0.1)
+    response = ros.call(probe.pause, SetBool.Request(data=True))
+    assert response.success and probe.sim.paused
+    frozen = probe.sim.sim_time
+    ros.spin_for(0.2)
+    assert probe.sim.sim_time == frozen
+    ros.call(probe.pause, SetBool.Request(data=False))
+    assert probe.wait_time(frozen + 0.05)
+    assert not np.allclose(probe.states[-1].position, q0)
+    probe.states.clear()
+    response = ros.call(probe.reset, Trigger.Request())
+    assert response.success
+    assert ros.spin_until(lambda: any(stamp(m) == 0.0 for m in probe.states))
+    restarted = [m for m in probe.states if stamp(m) == 0.0][0]
+    np.testing.assert_array_equal(restarted.position, q0)
+
+
+def test_blow_up_stops_without_publishing_garbage(ros, model):
+    unlimited = model.replace(effort_limit=np.full(3, np.inf))
+    probe = SimProbe(ros, unlimited)
+    diagnostics = []
+    from diagnostic_msgs.msg import DiagnosticArray
+    probe.node.create_subscription(DiagnosticArray, '/diagnostics', diagnostics.append, 10)
+    assert probe.wait_time(0.02)
+    probe.command([1e300, -1e300, 1e300])
+    assert ros.spin_until(lambda: probe.sim.failed)
+    count = len(probe.states)
+    ros.spin_for(0.2)
+    assert len(probe.states) == count, 'published after the failure'
+    for msg in probe.states:
+        assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
+    assert ros.spin_until(lambda: any(
+        s.level == DiagnosticStatus.ERROR and s.name.endswith('simulation')
+        for a in diagnostics for s in a.status), timeout=3.0)
+
+
+def test_energy_runaway_is_detected(ros, model):
+    # Explicit Euler with a coarse step adds energy to a swinging arm at every step.
+    frictionless = model.without_joint_effects()
+    probe = SimProbe(ros, frictionless, integrator='euler', dt=0.02, publish_rate=50.0,
+                     initial_positions=[1.0, 1.0, 1.0], energy_tolerance=1.0)
+    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
+    assert 'energy' in probe.sim.error
