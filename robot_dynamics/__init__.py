@@ -24,6 +24,7 @@ from robot_dynamics.api import (
 from robot_dynamics.errors import DHError, ModelError, SolverError, URDFError
 from robot_dynamics.integrators import SimulationError, simulate, step
 from robot_dynamics.model import ModelWarning, RobotModel
+from robot_dynamics.opcount import operation_counts
 from robot_dynamics.resources import BUNDLED_MODELS, data_path, load_model
 from robot_dynamics.verify import VerificationReport, verify
 

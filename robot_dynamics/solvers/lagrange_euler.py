@@ -87,13 +87,19 @@ def _trace_product(A, B):
     return (A * B).sum(axis=(-2, -1))
 
 
-def _velocity_bracket(U2_j, qd, extent):
+def velocity_products(qd):
+    """``{(k, m): w_km}`` for ``k ≤ m``: ``q̇_k²`` and ``2 q̇_k q̇_m`` (N,), formed once."""
+    n = qd.shape[1]
+    return {(k, m): qd[:, k] * qd[:, m] if k == m else 2 * qd[:, k] * qd[:, m]
+            for k in range(n) for m in range(k, n)}
+
+
+def _velocity_bracket(U2_j, products, extent):
     """``Σ_k Σ_m U_jkm q̇_k q̇_m`` (N, 4, 4) for link j, using ``U_jkm = U_jmk``."""
     total = 0
     for k in range(extent):
         for m in range(k, extent):
-            weight = qd[:, k] * qd[:, m] if k == m else 2 * qd[:, k] * qd[:, m]
-            total = total + U2_j[k][m] * weight[:, None, None]
+            total = total + U2_j[k][m] * products[k, m][:, None, None]
     return total
 
 
@@ -139,8 +145,9 @@ def lagrange_coriolis(model, q, qd):
     n = q_.shape[1]
     _, U, U2 = transform_derivatives(model, q_)
     h = np.zeros(q_.shape, dtype=np.result_type(q_, qd_))
+    products = velocity_products(qd_)
     for j in range(n):
-        bracket = _velocity_bracket(U2[j], qd_, j + 1) @ pseudo_inertia(model, j)
+        bracket = _velocity_bracket(U2[j], products, j + 1) @ pseudo_inertia(model, j)
         for i in range(j + 1):
             h[:, i] = h[:, i] + _trace_product(bracket, U[j][i])
     return h[0] if single else h
@@ -181,8 +188,9 @@ def lagrange_euler(model, q, qd, qdd, gravity, f_tip=None):
     N, n = q.shape
     _, U, U2 = transform_derivatives(model, q)
     tau = _gravity_terms(model, U, gravity, q.shape, np.result_type(q, qd, qdd, float))
+    products = velocity_products(qd)                                 # q̇_k q̇_m, once
     for j in range(n):
-        bracket = _velocity_bracket(U2[j], qd, j + 1)                # Appendix: Σ U q̇ q̇
+        bracket = _velocity_bracket(U2[j], products, j + 1)          # Appendix: Σ U q̇ q̇
         for k in range(j + 1):
             bracket = bracket + U[j][k] * qdd[:, k, None, None]      # … + Σ U q̈
         bracket = bracket @ pseudo_inertia(model, j)                 # [ … ] J_j

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Print the measured operation counts of every registered solver as a markdown table.
+
+Usage: ``python scripts/opcount_table.py [--n-max 12] [--solver NAME ...] [--raw]``. Each
+solver runs on counting scalars for general n-link revolute arms, n = 1 … n-max; the exact
+polynomial in n is printed beside the published one (see robot_dynamics/opcount.py).
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+
+from robot_dynamics import opcount  # noqa: E402
+
+
+def main(argv=None):
+    """Parse arguments and print the table (and, with --raw, the counts per n)."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--n-max', type=int, default=12, help='largest number of links')
+    parser.add_argument('--solver', action='append', help='only this solver (repeatable)')
+    parser.add_argument('--raw', action='store_true', help='also print the counts per n')
+    args = parser.parse_args(argv)
+    print(opcount.table_markdown(n_max=args.n_max, solvers=args.solver))
+    if args.raw:
+        for name, counts in opcount.operation_counts(args.solver, args.n_max).items():
+            print(f"\n{name}: n = {counts['n']}\n  mul = {counts['mul']}\n"
+                  f"  add = {counts['add']}")
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
