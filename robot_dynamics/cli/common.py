@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+import sys
 import warnings
 
 import numpy as np
@@ -35,15 +36,31 @@ def add_vector_argument(parser, flag, what, required=False):
                         help=f'{what}: one value per joint, comma- or space-separated{default}')
 
 
-def load_model(name_or_path):
-    """Load a model; its warnings go to stderr as one line each (``info`` lists them too)."""
+def load_model_and_warnings(name_or_path):
+    """Load a model; return it and every warning raised while loading (one line each).
+
+    The warnings are the model's own (:attr:`RobotModel.warnings`: massless links, inertias
+    that violate the triangle inequality, …) followed by the loader's (URDF parser notes).
+    """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
         model = rd.load_model(name_or_path)
+    messages = list(model.warnings)
     for warning in caught:
         if not issubclass(warning.category, rd.ModelWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
+        elif str(warning.message) not in messages:
+            messages.append(str(warning.message))
+    return model, [' '.join(m.split()) for m in messages]
+
+
+def load_model(name_or_path):
+    """Load a model; if it has warnings, say so in one line on stderr (``info`` lists them)."""
+    model, _ = load_model_and_warnings(name_or_path)
+    if model.warnings:
+        print(f'robot-dynamics: note: model {model.name!r} has {len(model.warnings)} '
+              f'warning(s); see `robot-dynamics info {name_or_path}`', file=sys.stderr)
     return model
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
-    print_json,
+    load_model_and_warnings, print_json,
 )
 
 INFO_EPILOG = """\
@@ -96,8 +96,9 @@ def model_summary(model, degrees=False):
 
 def run_info(args):
     """Print the model description."""
-    model = load_model(args.model)
+    model, found = load_model_and_warnings(args.model)
     summary = model_summary(model, args.deg)
+    summary['warnings'] = found
     if args.json:
         print_json(summary)
         return 0
@@ -122,8 +123,8 @@ def run_info(args):
             for link in summary['links']]
     print(format_table(['link', 'mass', 'com'], rows))
     print(f'\ntotal mass: {num(model.total_mass)} kg')
-    print('warnings: ' + ('none' if not model.warnings else ''))
-    for warning in model.warnings:
+    print('warnings: ' + ('none' if not found else ''))
+    for warning in found:
         print(f'  - {warning}')
     return 0
 
