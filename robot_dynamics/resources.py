@@ -2,8 +2,10 @@
 # Licensed under the Apache License, Version 2.0
 """Locate the package's bundled files (URDFs, DH YAML, configs, launch files).
 
-Search order: the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), the installed
-share directory of the running Python prefix (``pip install .``), then the source tree.
+Search order: the source tree next to the imported package (a checkout: its files are the
+current ones), the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), then the share
+directory of the running Python prefix (``pip install .``). An installed package has no
+``urdf/`` beside it, so it always reads its installed copy.
 """
 
 import os
@@ -26,6 +28,7 @@ BUNDLED_MODELS = {
 
 
 def _candidates():
+    yield os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
         from ament_index_python.packages import get_package_share_directory
         yield get_package_share_directory(PACKAGE)
@@ -34,7 +37,6 @@ def _candidates():
     for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, os.environ.get('VIRTUAL_ENV'))):
         if prefix:
             yield os.path.join(prefix, 'share', PACKAGE)
-    yield os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def share_directory():
