@@ -201,7 +201,8 @@ def violations(t, values, limit, joint_names, what, low=None):
     found = []
     for j, name in enumerate(joint_names):
         lower = -limit[j] if low is None else low[j]
-        outside = (values[:, j] > limit[j]) | (values[:, j] < lower)
+        slack = 1e-9 * max(1.0, abs(lower), abs(limit[j]))        # a waypoint on a limit is in
+        outside = (values[:, j] > limit[j] + slack) | (values[:, j] < lower - slack)
         if not outside.any():
             continue
         edges = np.flatnonzero(np.diff(np.concatenate([[0], outside.astype(int), [0]])))
@@ -257,16 +258,21 @@ class _Motion:
         self.t, self.q, self.qd, self.qdd, self.tau = t, q, qd, qdd, tau
 
 
+def _exceeded(found, joint):
+    kinds = dict.fromkeys(v['quantity'] for v in found if v['joint'] == joint)
+    return ','.join(kinds) or '-'
+
+
 def _print_report(model, args, degree, t, qd, tau, found, written):
     print(f'{model.name}: {args.file}, {degree} interpolation, {t.size} samples over '
           f'{t[-1] - t[0]:.4f} s')
     rows = [(name, format_number(np.abs(qd[:, j]).max(), 4),
              format_number(model.velocity_limit[j], 4), format_number(np.abs(tau[:, j]).max(), 4),
              format_number(model.effort_limit[j], 4),
-             'EXCEEDED' if any(v['joint'] == name for v in found) else 'ok')
+             _exceeded(found, name))
             for j, name in enumerate(model.joint_names)]
     print(format_table(['joint', 'peak |qd|', 'qd limit', 'peak |tau|', 'effort limit',
-                        'limits'], rows))
+                        'exceeded'], rows))
     if not found:
         print('all samples within the position, velocity and effort limits')
     for v in found:
