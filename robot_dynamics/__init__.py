@@ -21,7 +21,11 @@ from robot_dynamics.api import (
     gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
     mass_matrix_dot, potential_energy, static_torques, tip_pose, total_energy,
 )
-from robot_dynamics.errors import DHError, ModelError, SolverError, URDFError
+from robot_dynamics.cartesian import (
+    cartesian_coriolis_centrifugal, cartesian_dynamics, cartesian_mass_matrix,
+    coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
+)
+from robot_dynamics.errors import DHError, ModelError, SingularityError, SolverError, URDFError
 from robot_dynamics.integrators import SimulationError, simulate, step
 from robot_dynamics.model import ModelWarning, RobotModel
 from robot_dynamics.opcount import operation_counts
@@ -36,5 +40,7 @@ __all__ = [
     'data_path', 'forward_dynamics', 'friction_torques', 'gravity_torques', 'inverse_dynamics',
     'jacobian', 'kinetic_energy', 'load_model', 'mass_matrix', 'mass_matrix_dot',
     'potential_energy', 'simulate', 'solvers', 'static_torques', 'step', 'tip_pose',
-    'total_energy', 'verify', 'VerificationReport',
+    'total_energy', 'verify', 'VerificationReport', 'operation_counts',
+    'SingularityError', 'cartesian_coriolis_centrifugal', 'cartesian_dynamics',
+    'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
 ]
