@@ -163,14 +163,26 @@ def test_info_lists_joints_masses_and_warnings(arm, capsys, tmp_path):
     assert code == 0 and 'warnings: none' in out and err == ''
 
 
-def test_verify_reports_every_solver(arm, capsys):
-    path, _ = arm
-    code, out, _ = run(capsys, 'verify', path, '--json')
+def test_verify_reports_every_solver_and_fails_a_wrong_one(arm, capsys, monkeypatch):
+    path, model = arm
+    code, out, _ = run(capsys, 'verify', path, '--json', '--samples', 5)
     assert code == 0
     report = json.loads(out)
-    solvers = {r['solver'] for r in report['results']}
-    assert set(rd.solvers.available()) <= solvers
-    assert all(r['ok'] and r['max_abs_error'] < 1e-9 for r in report['results'])
+    expected = rd.verify(model, samples=5)
+    assert [r['solver'] for r in report['results']] == rd.solvers.available()
+    for printed, result in zip(report['results'], expected.results):
+        assert printed['max_abs_error'] == result.max_abs_error < 1e-9
+    assert report['ok'] and set(report['lagrange_terms']) == set(expected.lagrange_terms)
+
+    def off_by_gravity(model, q, qd, qdd, gravity, f_tip=None):
+        return rd.solvers.get('rnea')(model, q, qd, qdd, 1.001 * gravity, f_tip)
+    rd.solvers.available()
+    monkeypatch.setitem(rd.solvers._registry, 'off_by_gravity',
+                        rd.solvers.Solver('off_by_gravity', off_by_gravity))
+    code, out, _ = run(capsys, 'verify', path, '--samples', 5)
+    assert code == 1 and 'DISAGREEMENT' in out
+    assert [line.split()[-1] for line in out.splitlines()
+            if line.startswith('off_by_gravity')] == ['FAIL']
 
 
 def test_opcount_table_and_model_counts(capsys):

@@ -26,9 +26,11 @@ examples:
   robot-dynamics verify puma560
   robot-dynamics verify my_arm.urdf --json
 
-Runs every registered solver on random states of the model and compares it with the
-reference RNEA and the Lagrange-Euler formulation; prints the largest discrepancy per
-solver. Exit code 1 if a solver disagrees beyond the tolerance.
+Runs every registered solver on random states of the model (random velocities,
+accelerations and tip wrench) and prints its largest discrepancy from the reference
+recursive Newton-Euler, and of its strobed mass matrix from the composite-rigid-body one;
+then the Lagrange-Euler M(q), C(q, qd) qd and G(q) against Newton-Euler's. Exit code 1 if
+anything disagrees beyond the tolerance (relative to max(1, |reference|)).
 """
 
 OPCOUNT_EPILOG = """\
@@ -56,6 +58,11 @@ def add_parsers(subparsers, formatter):
                                    description='Compare every registered solver.',
                                    epilog=VERIFY_EPILOG, formatter_class=formatter)
     add_model_argument(verify)
+    verify.add_argument('--samples', type=int, default=20, metavar='N',
+                        help='random states (default 20)')
+    verify.add_argument('--seed', type=int, default=0, help='random seed (default 0)')
+    verify.add_argument('--tolerance', type=float, default=1e-9,
+                        help='largest accepted relative error (default 1e-9)')
     verify.add_argument('--json', action='store_true', help='machine-readable JSON output')
     verify.set_defaults(handler=run_verify)
 
@@ -131,42 +138,28 @@ def run_info(args):
 
 # ---------------------------------------------------------------------- verify
 def run_verify(args):
-    """Print the largest discrepancy of every solver (rd.verify)."""
+    """Print the largest discrepancy of every solver (:func:`robot_dynamics.verify`)."""
     model = load_model(args.model)
-    report = _verify(model)
+    if args.samples < 1:
+        raise CLIError(f'--samples: must be >= 1, got {args.samples}')
+    report = rd.verify(model, samples=args.samples, seed=args.seed, tolerance=args.tolerance)
     if args.json:
-        print_json(report)
-    else:
-        print(f'model {model.name}: {model.dof} joints, {report["states"]} random states, '
-              f'tolerance {report["tolerance"]:.1e}')
-        rows = [(r['solver'], r['reference'], f'{r["max_abs_error"]:.3e}',
-                 'ok' if r['ok'] else 'FAIL') for r in report['results']]
-        print(format_table(['solver', 'compared with', 'max |error|', 'status'], rows))
-    return 0 if all(r['ok'] for r in report['results']) else 1
-
-
-def _verify(model, states=20, tolerance=1e-9):
-    """Largest |τ_solver - τ_rnea| over random states (temporary, until rd.verify lands)."""
-    if hasattr(rd, 'verify'):
-        return _from_library_report(rd.verify(model))
-    rng = np.random.default_rng(0)
-    shape = (states, model.dof)
-    q, qd, qdd = (rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape),
-                  rng.uniform(-5, 5, shape))
-    reference = rd.inverse_dynamics(model, q, qd, qdd)
-    scale = max(1.0, float(np.abs(reference).max()))
-    results = []
-    for name in rd.solvers.available():
-        error = float(np.abs(rd.inverse_dynamics(model, q, qd, qdd, solver=name)
-                             - reference).max())
-        results.append({'solver': name, 'reference': 'rnea', 'max_abs_error': error,
-                        'ok': error <= tolerance * scale})
-    return {'model': model.name, 'states': states, 'tolerance': tolerance,
-            'results': results}
-
-
-def _from_library_report(report):  # pragma: no cover - replaced when rd.verify lands
-    return report
+        print_json(dict(report, ok=report.ok))
+        return 0 if report.ok else 1
+    print(f'model {model.name}: {model.dof} joints, {report.states} random states with tip '
+          f'wrench (seed {report.seed}); errors relative to max(1, |reference|), tolerance '
+          f'{report.tolerance:.0e}')
+    rows = [(r.solver, f'{r.max_abs_error:.3e}', f'{r.torque_error:.3e}',
+             f'{r.mass_matrix_error:.3e}', 'ok' if r.ok else 'FAIL') for r in report.results]
+    print(format_table(['solver', 'max |tau - tau_rnea|', 'relative', 'M strobed vs CRBA',
+                        'status'], rows))
+    if report.lagrange_terms:
+        print('\nLagrange-Euler terms against Newton-Euler (relative):')
+        print(format_table(['term', 'error', 'status'], [
+            (term, f'{error:.3e}', 'ok' if error <= report.tolerance else 'FAIL')
+            for term, error in report.lagrange_terms.items()]))
+    print('\nall solvers agree' if report.ok else '\nDISAGREEMENT beyond the tolerance')
+    return 0 if report.ok else 1
 
 
 # ---------------------------------------------------------------------- opcount
