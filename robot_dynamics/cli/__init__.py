@@ -18,7 +18,7 @@ import yaml
 
 from robot_dynamics import errors
 from robot_dynamics.cli import benchmark, dynamics, inspection, simulation, trajectory
-from robot_dynamics.cli.common import CLIError
+from robot_dynamics.cli.common import CLIError, NOTES
 from robot_dynamics.integrators import SimulationError
 
 PROG = 'robot-dynamics'
@@ -83,8 +83,12 @@ def main(argv=None):
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args([' ' + a if _NEGATIVE_VALUE.match(a) else a for a in argv])
+    NOTES.clear()
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        for note in NOTES:
+            print(f'{PROG}: note: {note}', file=sys.stderr)
+        return code
     except BrokenPipeError:                       # output piped into `head` and cut short
         sys.stdout = open(os.devnull, 'w')
         return 0

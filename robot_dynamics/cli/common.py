@@ -6,7 +6,6 @@ import json
 import math
 import os
 import re
-import sys
 import warnings
 
 import numpy as np
@@ -55,12 +54,16 @@ def load_model_and_warnings(name_or_path):
     return model, [' '.join(m.split()) for m in messages]
 
 
+# One-line notes printed on stderr after a command succeeds (not after an error).
+NOTES = []
+
+
 def load_model(name_or_path):
-    """Load a model; if it has warnings, say so in one line on stderr (``info`` lists them)."""
+    """Load a model; if it has warnings, note it for stderr (``info`` lists them)."""
     model, _ = load_model_and_warnings(name_or_path)
     if model.warnings:
-        print(f'robot-dynamics: note: model {model.name!r} has {len(model.warnings)} '
-              f'warning(s); see `robot-dynamics info {name_or_path}`', file=sys.stderr)
+        NOTES.append(f'model {model.name!r} has {len(model.warnings)} warning(s); see '
+                     f'`robot-dynamics info {name_or_path}`')
     return model
 
 
