@@ -46,12 +46,19 @@ from robot_dynamics.model import RobotModel
 #: DH convention each formulation assumes (others: standard, the distal frames of 002/003).
 CONVENTIONS = {'craig': 'modified', 'renaud': 'modified', 'rnea': 'modified'}
 
+#: Formulations counted beside the registered solvers (not registered themselves).
+VARIANTS = {
+    'lagrange_euler_explicit': 'robot_dynamics.solvers.lagrange_euler:lagrange_euler_explicit',
+}
+
 #: Published counts: solver -> [(source, multiplications, additions)], coefficients of n^k,
 #: highest power first.
 F = Fraction
 PUBLISHED = {
     'lagrange_euler': [
         ('seed 002 Table 1 (Lagrange)', [F(81, 6), F(165, 2), 5, 0], [F(40, 3), 58, F(-64, 3), 0]),
+    ],
+    'lagrange_euler_explicit': [
         ('seed 003 Table 3 (Lagrange-Euler)', [F(128, 3), F(512, 3), F(739, 3), F(160, 3), 0],
          [F(98, 3), F(781, 6), F(559, 3), F(245, 6), 0]),
         ('Craig §6.13 (Lagrangian, after Hollerbach)', [32, 86, 171, 53, -128],
@@ -291,6 +298,58 @@ def general_arm(n, convention='standard', seed=0):
                                'gravity': [0.4, -0.3, -9.8], 'links': links})
 
 
+def renaud_example_arm(seed=0):
+    """Renaud's 6R example (seed 001, Fig. 6 and its parameter table), modified DH.
+
+    ``α = 0, π/2, 0, π/2, -π/2, π/2``; ``a_2`` and ``r_4`` the only non-zero lengths; each
+    centre of mass on one axis of its frame (z, x, y, z, y, z) and no products of inertia, as the
+    paper assumes; masses, lengths and moments random; gravity along ``-z_0``. Rotations are
+    rounded so that ``cos(π/2)`` is an exact zero, as in the paper's analytical form.
+    """
+    rng = np.random.default_rng(seed)
+    alpha = [0.0, np.pi / 2, 0.0, np.pi / 2, -np.pi / 2, np.pi / 2]
+    a_len = [0.0, 0.0, rng.uniform(0.3, 0.6), 0.0, 0.0, 0.0]
+    d_len = [0.0, 0.0, 0.0, rng.uniform(0.3, 0.6), 0.0, 0.0]
+    com_axis = [2, 0, 1, 2, 1, 2]
+    links = []
+    for i in range(6):
+        com = [0.0, 0.0, 0.0]
+        com[com_axis[i]] = rng.uniform(0.02, 0.2)
+        links.append(dict(a=a_len[i], alpha=alpha[i], d=d_len[i], mass=rng.uniform(1.0, 5.0),
+                          com=com, inertia=rng.uniform(0.1, 0.3, 3).tolist() + [0, 0, 0]))
+    model = RobotModel.from_dh({'name': 'renaud_6R', 'convention': 'modified', 'links': links})
+
+    def exact(x):
+        x = np.array(x)
+        x[np.abs(x) < 1e-12] = 0.0
+        unit = np.abs(np.abs(x) - 1.0) < 1e-12
+        x[unit] = np.sign(x[unit])
+        return x
+    return model.replace(placement_rotation=exact(model.placement_rotation),
+                         placement_translation=exact(model.placement_translation),
+                         com=exact(model.com), inertia=exact(model.inertia),
+                         tip_rotation=exact(model.tip_rotation))
+
+
+#: Renaud's own count for his 6R example (seed 001): iterative steps, then by inspection.
+RENAUD_EXAMPLE = ((181, 127), (164, 115))
+
+
+def example_table_markdown(solvers=None, seed=0):
+    """Markdown table: every solver's count on :func:`renaud_example_arm` (one state)."""
+    model = renaud_example_arm(seed)
+    names = sorted(_solvers.available() + list(VARIANTS)) if solvers is None else solvers
+    (mul, add), (mul_min, add_min) = RENAUD_EXAMPLE
+    lines = ["| solver | multiplications | additions | Renaud's published count |",
+             '|---|---|---|---|']
+    for name in names:
+        tally = count_operations(name, model, seed=seed)
+        paper = (f'{mul} / {add} (after inspection {mul_min} / {add_min})'
+                 if name == 'renaud' else '')
+        lines.append(f'| `{name}` | {tally.mul} | {tally.add} | {paper} |')
+    return '\n'.join(lines)
+
+
 # ---------------------------------------------------------------------- counting a solver
 def count_operations(solver, model, seed=0, check=True, by_line=False):
     """Run ``solver`` once (N = 1) on counted states; return its :class:`Tally`.
@@ -299,7 +358,7 @@ def count_operations(solver, model, seed=0, check=True, by_line=False):
     With ``check`` the counted torque must equal the float torque to 1e-9 (relative); with
     ``by_line`` the tally is also split by source line.
     """
-    solver = _solvers.get(solver)
+    solver = _resolve(solver)
     n = model.dof
     rng = np.random.default_rng(seed)
     states = [rng.uniform(-1.5, 1.5, size=(1, n)) for _ in range(3)]
@@ -314,6 +373,17 @@ def count_operations(solver, model, seed=0, check=True, by_line=False):
             raise AssertionError(f'solver {solver.name!r}: counted torque {got} differs from '
                                  f'the float torque {expected}')
     return tally
+
+
+def _resolve(solver):
+    """A registered solver, a :data:`VARIANTS` name, or a :class:`Solver`/function."""
+    if isinstance(solver, str) and solver in VARIANTS:
+        from importlib import import_module
+        module, attribute = VARIANTS[solver].split(':')
+        return _solvers.Solver(solver, getattr(import_module(module), attribute))
+    if callable(solver) and not isinstance(solver, _solvers.Solver):
+        return _solvers.Solver(getattr(solver, '__name__', 'solver'), solver)
+    return _solvers.get(solver)
 
 
 def fit_polynomial(ns, values, max_degree=4):
@@ -423,7 +493,7 @@ def operation_counts(solvers=None, n_max=12, seed=0):
 
     See :func:`solver_counts` for the entries.
     """
-    names = _solvers.available() if solvers is None else list(solvers)
+    names = sorted(_solvers.available() + list(VARIANTS)) if solvers is None else list(solvers)
     return {name: solver_counts(name, n_max, seed) for name in names}
 
 

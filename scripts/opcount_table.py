@@ -25,6 +25,8 @@ def main(argv=None):
     parser.add_argument('--raw', action='store_true', help='also print the counts per n')
     args = parser.parse_args(argv)
     print(opcount.table_markdown(n_max=args.n_max, solvers=args.solver))
+    print("\nRenaud's 6R example (seed 001, Fig. 6), one state:\n")
+    print(opcount.example_table_markdown(solvers=args.solver))
     if args.raw:
         for name, counts in opcount.operation_counts(args.solver, args.n_max).items():
             print(f"\n{name}: n = {counts['n']}\n  mul = {counts['mul']}\n"

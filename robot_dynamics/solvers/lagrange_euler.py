@@ -201,6 +201,23 @@ def lagrange_euler(model, q, qd, qdd, gravity, f_tip=None):
     return tau
 
 
+def lagrange_euler_explicit(model, q, qd, qdd, gravity, f_tip=None):
+    """Rigid-body torques (N, n) from the explicit coefficients: ``τ = D q̈ + h + c``.
+
+    Seed 003 eq. 2.5: every ``D_ik`` (2.11), every ``h_ikm`` (2.14) and ``c_i`` (2.15) formed
+    first, then combined with ``q̈`` and ``q̇_k q̇_m`` — the quartic route that seed 003 Table 3
+    counts. Same signature as :func:`lagrange_euler`; not registered (it exists to be counted
+    and as a check of the coefficients).
+    """
+    D = lagrange_mass_matrix(model, q)
+    h = lagrange_coriolis_coefficients(model, q)
+    tau = np.einsum('nik,nk->ni', D, qdd) + np.einsum('nikm,nk,nm->ni', h, qd, qd) \
+        + lagrange_gravity(model, q, gravity)
+    if f_tip is not None:
+        tau = tau + np.einsum('nji,nj->ni', jacobian(model, q, 'tip'), f_tip)
+    return tau
+
+
 SOLVER = Solver(
     name='lagrange_euler',
     function=lagrange_euler,
