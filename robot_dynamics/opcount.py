@@ -376,7 +376,7 @@ def count_operations(solver, model, seed=0, check=True, by_line=False):
 
 
 def _resolve(solver):
-    """A registered solver, a :data:`VARIANTS` name, or a :class:`Solver`/function."""
+    """Return the solver for a registered name, a :data:`VARIANTS` name or a function."""
     if isinstance(solver, str) and solver in VARIANTS:
         from importlib import import_module
         module, attribute = VARIANTS[solver].split(':')
