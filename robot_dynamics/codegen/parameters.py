@@ -1,0 +1,161 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Inertial parameters of each body, kept symbolic, and their regrouping.
+
+Body i's ten standard parameters at the origin O_i of its modified-DH frame {i}' (joint axis
+``z_i``), in seed 001's notation: mass ``m^i`` (``M``), first moment ``u^i = m^i d_ii``
+(``MX, MY, MZ``) and second moment ``k^i = φ^i - m^i d̂_ii d̂_ii`` (Huygens; ``XX, XY, XZ, YY,
+YZ, ZZ``, the inertia about O_i; the paper's ``a, b, c = XX, YY, ZZ`` and ``f, e, d = -XY,
+-XZ, -YZ``). A parameter whose value is zero in the model is a *structural zero* and stays 0;
+every other one is a symbol ``XX1``, ``MY3``, ... (bodies numbered from 1 as in the paper).
+
+Each parameter is a :class:`dict` ``{symbol: coefficient}`` (a linear form of the symbols), so
+that regrouping stays exact and symbolic. Regrouping moves the part of body j that cannot be
+told apart from body j-1 onto body j-1 (it leaves the Lagrangian unchanged, hence every joint
+torque):
+
+- ``'augmented'`` (seed 001, relation 0): across a revolute joint j, the mass of bodies
+  j … n concentrated at O_j joins body j-1 (Renaud's augmented body ``m*, u*, k*``);
+- ``'base'`` (the paper's conclusion; Khalil-Kleinfinger's base parameters): across a
+  revolute joint j also the first moment ``MZ_j`` along the axis and the part
+  ``YY_j (E - z zᵀ)`` of the inertia (``XX_j`` becomes ``XX_j - YY_j``); across a prismatic
+  joint the whole rotational inertia. Across joint 1 the moved part goes to the fixed base
+  and vanishes.
+- ``'none'``: the standard parameters.
+"""
+
+import numpy as np
+
+NAMES = ('XX', 'XY', 'XZ', 'YY', 'YZ', 'ZZ', 'MX', 'MY', 'MZ', 'M')
+_K_INDEX = {'XX': (0, 0), 'XY': (0, 1), 'XZ': (0, 2), 'YY': (1, 1), 'YZ': (1, 2),
+            'ZZ': (2, 2)}
+REGROUPINGS = ('none', 'augmented', 'base')
+
+
+def standard_parameters(frames):
+    """Numeric standard parameters per body: list of dicts name -> value (frames {i}')."""
+    values = []
+    for i in range(len(frames.mass)):
+        m, c = frames.mass[i], frames.com[i]
+        K = frames.inertia[i] + m * (c @ c * np.eye(3) - np.outer(c, c))   # Huygens, at O_i
+        entry = {name: K[index] for name, index in _K_INDEX.items()}
+        entry.update(MX=m * c[0], MY=m * c[1], MZ=m * c[2], M=m)
+        values.append(entry)
+    return values
+
+
+def _form(coefficient, name):
+    return {name: coefficient} if coefficient != 0 else {}
+
+
+def _add(*forms):
+    total = {}
+    for form in forms:
+        for name, coefficient in form.items():
+            total[name] = total.get(name, 0.0) + coefficient
+    return {k: v for k, v in total.items() if abs(v) > 1e-13}
+
+
+def _scale(c, form):
+    c = float(c)
+    if abs(c) < 1e-14:
+        return {}
+    return {name: c * v for name, v in form.items()}
+
+
+class BodyParameters:
+    """Linear forms ``m`` (dict), ``u`` (3 dicts) and ``K`` (3x3 dicts, symmetric)."""
+
+    def __init__(self, m, u, K):
+        self.m, self.u, self.K = m, u, K
+
+
+def symbolic_bodies(values, tolerance=1e-12):
+    """One :class:`BodyParameters` per body; zeros of ``values`` are structural zeros."""
+    scale = max(1.0, max(abs(v) for entry in values for v in entry.values()))
+    bodies = []
+    for i, entry in enumerate(values):
+        def form(name):
+            return _form(1.0, f'{name}{i + 1}') if abs(entry[name]) > tolerance * scale else {}
+        K = [[None] * 3 for _ in range(3)]
+        for name, (r, c) in _K_INDEX.items():
+            K[r][c] = K[c][r] = form(name)
+        bodies.append(BodyParameters(form('M'), [form('MX'), form('MY'), form('MZ')], K))
+    return bodies
+
+
+def _transfer(parent, P, p, mass, first_moment_z, inertia):
+    """Add to ``parent`` a part of the child body (frame at rotation P, origin p in parent).
+
+    The part: point mass ``mass`` at the child origin, first moment ``first_moment_z`` along
+    the child's z axis, pure rotational inertia ``inertia`` (3x3 forms, child frame, any
+    point). Parallel-axis theorem for a distribution with a first moment about the child
+    origin: ``K' = K + m(|p|²E - ppᵀ) + 2(p·u)E - p uᵀ - u pᵀ``.
+    """
+    w = P[:, 2]
+    u_rel = [_scale(w[k], first_moment_z) for k in range(3)]
+    parent.m = _add(parent.m, mass)
+    parent.u = [_add(parent.u[k], _scale(p[k], mass), u_rel[k]) for k in range(3)]
+    p_dot_u = _add(*(_scale(p[k], u_rel[k]) for k in range(3)))
+    for r in range(3):
+        for c in range(3):
+            rotated = _add(*(_scale(P[r, a] * P[c, b], inertia[a][b])
+                             for a in range(3) for b in range(3)))
+            shift = _scale((p @ p) * (r == c) - p[r] * p[c], mass)
+            dipole = _add(_scale(2.0 * (r == c), p_dot_u), _scale(-p[r], u_rel[c]),
+                          _scale(-p[c], u_rel[r]))
+            parent.K[r][c] = _add(parent.K[r][c], rotated, shift, dipole)
+
+
+def regroup(bodies, frames, mode):
+    """Apply the regrouping ``mode`` (see module docstring) from the tip to the base."""
+    if mode not in REGROUPINGS:
+        raise ValueError(f"regroup must be one of {REGROUPINGS}, got {mode!r}")
+    empty = [[{} for _ in range(3)] for _ in range(3)]
+    for j in reversed(range(len(bodies))):
+        body = bodies[j]
+        parent = bodies[j - 1] if j > 0 else BodyParameters({}, [{}, {}, {}], empty)
+        P, p = np.asarray(frames.P[j]), np.asarray(frames.p[j])
+        if mode == 'none' or (mode == 'augmented' and j == 0):
+            continue
+        if frames.revolute[j]:
+            mz = body.u[2] if mode == 'base' else {}
+            yy = body.K[1][1] if mode == 'base' else {}
+            part = [[_scale((r == c) * (r < 2), yy) for c in range(3)] for r in range(3)]
+            _transfer(parent, P, p, body.m, mz, part)
+            body.m = {}
+            if mode == 'base':
+                body.u[2] = {}
+                body.K[0][0] = _add(body.K[0][0], _scale(-1.0, yy))
+                body.K[1][1] = {}
+        elif mode == 'base':
+            _transfer(parent, P, p, {}, {}, body.K)
+            body.K = [[{} for _ in range(3)] for _ in range(3)]
+    return bodies
+
+
+def form_text(form):
+    """Readable text of a linear form, e.g. ``MY5 - MZ6``."""
+    if not form:
+        return '0'
+    parts = []
+    for name, c in sorted(form.items(), key=lambda item: (item[0][2:], item[0])):
+        sign = '-' if c < 0 else '+'
+        magnitude = abs(c)
+        term = name if abs(magnitude - 1) < 1e-15 else f'{magnitude!r}*{name}'
+        parts.append((sign, term))
+    text = ('-' if parts[0][0] == '-' else '') + parts[0][1]
+    for sign, term in parts[1:]:
+        text += f' {sign} {term}'
+    return text
+
+
+def evaluate(form, values):
+    """Numeric value of a linear form given ``values`` {symbol: value}."""
+    return float(sum(c * values[name] for name, c in form.items()))
+
+
+def symbol_values(values):
+    """Map ``XX1 ...`` symbols to numbers, from :func:`standard_parameters` output."""
+    return {f'{name}{i + 1}': float(v) for i, entry in enumerate(values)
+            for name, v in entry.items()}
