@@ -253,16 +253,24 @@ def apply(B, c):
     return vector(*(lincomb(c, (B[..., k, 0], B[..., k, 1], B[..., k, 2])) for k in range(3)))
 
 
-def acceleration_operator(w, dw):
+def omega_products(w):
+    """Return ``δ = ω ⊗ ω`` as its six distinct products ``(xx, yy, zz, xy, xz, yz)``, each (N,).
+
+    Seed 001 relation (2): 6 multiplications, reused by ``b_i`` and the gyroscopic moment.
+    """
+    wx, wy, wz = w[..., 0], w[..., 1], w[..., 2]
+    return (wx * wx, wy * wy, wz * wz, wx * wy, wx * wz, wy * wz)
+
+
+def acceleration_operator(w, dw, delta=None):
     """Return the operator ``A = [ω̇×] + [ω×][ω×]`` (N, 3, 3) with ``A b = ω̇ × b + ω × (ω × b)``.
 
     Seed 002 §5 (Turney-Mudge-Lee's A_i) and seed 001 relations (2), (4) (Renaud's ``b_i``
-    from ``δ_i = ω ⊗ ω``): 6 multiplications and 9 additions.
+    from ``δ_i = ω ⊗ ω``, passed as ``delta`` when already formed): 6 multiplications and 9
+    additions.
     """
-    wx, wy, wz = w[..., 0], w[..., 1], w[..., 2]
+    dxx, dyy, dzz, dxy, dxz, dyz = omega_products(w) if delta is None else delta
     ax, ay, az = dw[..., 0], dw[..., 1], dw[..., 2]
-    dxx, dyy, dzz = wx * wx, wy * wy, wz * wz
-    dxy, dxz, dyz = wx * wy, wx * wz, wy * wz
     rows = ((-(dyy + dzz), dxy - az, dxz + ay),
             (dxy + az, -(dzz + dxx), dyz - ax),
             (dxz - ay, dyz + ax, -(dxx + dyy)))

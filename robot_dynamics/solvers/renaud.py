@@ -41,8 +41,8 @@ import numpy as np
 
 from robot_dynamics.solvers import Solver
 from robot_dynamics.solvers.frames import (
-    acceleration_operator, apply, const_cross, const_rotate, cross_z, proximal_frames, rotate,
-    rotate_back, then_rz, z_times,
+    acceleration_operator, apply, const_cross, const_rotate, cross_z, lincomb, omega_products,
+    proximal_frames, rotate, rotate_back, then_rz, vector, z_times,
 )
 from robot_dynamics.vectors import cross, skew
 
@@ -51,11 +51,17 @@ _cache = weakref.WeakKeyDictionary()
 
 @dataclass(frozen=True)
 class AugmentedBodies:
-    """Moments of the augmented bodies at O_i in R_i (relation 0): m* (n,), u* (n, 3), k*."""
+    """Moments of the augmented bodies at O_i in R_i (relation 0): m* (n,), u* (n, 3), k*.
+
+    ``gyro`` (n, 3, 6): constant coefficients of ``ω × (k* ω)`` on the products
+    ``δ = (xx, yy, zz, xy, xz, yz)`` of relation (2), so that term needs no new product of
+    velocities (for a diagonal k*, one multiplication per component).
+    """
 
     m_star: np.ndarray
     u_star: np.ndarray
     k_star: np.ndarray
+    gyro: np.ndarray
 
 
 def augmented_bodies(model):
@@ -74,9 +80,26 @@ def augmented_bodies(model):
                 m_star[i] += m_star[i + 1]                                     # (0)
                 u_star[i] += m_star[i + 1] * fr.p[i + 1]                       # (0a)
                 k_star[i] -= m_star[i + 1] * p_hat @ p_hat                     # (0b)
-        bodies = AugmentedBodies(m_star, _clean(u_star), _clean(k_star))
+        k_star = _clean(k_star)
+        bodies = AugmentedBodies(m_star, _clean(u_star), k_star,
+                                 np.array([_gyroscopic_coefficients(k) for k in k_star]))
         _cache[model] = bodies
     return bodies
+
+
+def _gyroscopic_coefficients(k):
+    """Coefficients (3, 6) of ``ω × (k ω)`` on ``δ = (xx, yy, zz, xy, xz, yz)``.
+
+    ``(ω × k ω)_c = Σ_j k[c+2, j] δ[c+1, j] - k[c+1, j] δ[c+2, j]`` (indices mod 3).
+    """
+    index = {(0, 0): 0, (1, 1): 1, (2, 2): 2, (0, 1): 3, (0, 2): 4, (1, 2): 5}
+    coefficients = np.zeros((3, 6))
+    for c in range(3):
+        u, v = (c + 1) % 3, (c + 2) % 3
+        for j in range(3):
+            coefficients[c, index[tuple(sorted((u, j)))]] += k[v, j]
+            coefficients[c, index[tuple(sorted((v, j)))]] -= k[u, j]
+    return _clean(coefficients)
 
 
 def _clean(array):
@@ -93,6 +116,7 @@ def renaud(model, q, qd, qdd, gravity, f_tip=None):
     dtype = np.result_type(q, qd, qdd, float)
     R = [None] * n                                          # R_{i-1,i}
     w, a, b, alpha = [None] * n, [None] * n, [None] * n, [None] * n
+    delta = [None] * n
     p_next = [None] * n                                     # p_{i-1,i}(i-1) for prismatic i
 
     # Forward recursion, i = 1 … n: relations (1)-(6).
@@ -115,7 +139,8 @@ def renaud(model, q, qd, qdd, gravity, f_tip=None):
             w[i], a[i] = w_in, a_in
             t = 2 * cross_z(w_in, qd[:, i]) + z_times(qdd[:, i])                  # (5)
             alpha[i] = t + r_in                                                   # (6c)
-        b[i] = acceleration_operator(w[i], a[i])                                  # (2), (4)
+        delta[i] = omega_products(w[i])                                          # (2)
+        b[i] = acceleration_operator(w[i], a[i], delta[i])                        # (4)
         if i + 1 < n:
             if fr.revolute[i + 1]:
                 r_prev = alpha[i] + apply(b[i], fr.p[i + 1])                      # (6a)
@@ -133,7 +158,8 @@ def renaud(model, q, qd, qdd, gravity, f_tip=None):
         e_next = e
         e = e_next + apply(b[i], aug.u_star[i])                                   # (7a)
         k_star = aug.k_star[i]
-        nm = nm + const_rotate(k_star, a[i]) + cross(w[i], const_rotate(k_star, w[i])) \
+        gyroscopic = vector(*(lincomb(aug.gyro[i][c], delta[i]) for c in range(3)))
+        nm = nm + const_rotate(k_star, a[i]) + gyroscopic \
             + const_cross(aug.u_star[i], alpha[i])                                # (9a)
         if i + 1 < n and fr.revolute[i + 1]:
             nm = nm + const_cross(fr.p[i + 1], e_next)                            # (9a)
