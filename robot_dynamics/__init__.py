@@ -15,7 +15,7 @@ Example::
 Arrays are (n,) for one state or (N, n) for a batch; see :mod:`robot_dynamics.api`.
 """
 
-from robot_dynamics import solvers
+from robot_dynamics import fast, solvers
 from robot_dynamics.api import (
     cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_torques,
     gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
@@ -25,6 +25,7 @@ from robot_dynamics.cartesian import (
     cartesian_coriolis_centrifugal, cartesian_dynamics, cartesian_mass_matrix,
     coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
 )
+from robot_dynamics.codegen import generate
 from robot_dynamics.errors import DHError, ModelError, SingularityError, SolverError, URDFError
 from robot_dynamics.integrators import SimulationError, simulate, step
 from robot_dynamics.model import ModelWarning, RobotModel
@@ -43,4 +44,5 @@ __all__ = [
     'total_energy', 'verify', 'VerificationReport', 'operation_counts',
     'SingularityError', 'cartesian_coriolis_centrifugal', 'cartesian_dynamics',
     'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
+    'fast', 'generate',
 ]

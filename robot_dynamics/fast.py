@@ -31,8 +31,9 @@ _models = {}
 
 
 class FastModel:
-    """Compiled dynamics of one model: ``inverse_dynamics``, ``mass_matrix``, ``gravity``,
-    ``forward_dynamics``; each takes arrays (n,) or a batch (N, n).
+    """Compiled dynamics of one model, arrays (n,) or a batch (N, n) in, array out.
+
+    Functions: ``inverse_dynamics``, ``mass_matrix``, ``gravity``, ``forward_dynamics``.
 
     ``backend`` is ``'c'`` or ``'python'``; ``generated`` the
     :class:`~robot_dynamics.codegen.GeneratedModel` (None when loaded from the disk cache).
@@ -104,7 +105,7 @@ def _generate(model):
 
 
 def python_functions(generated):
-    """numpy versions of the generated functions with the compiled functions' signatures."""
+    """Wrap the generated numpy functions with the compiled functions' signatures."""
     namespace = generated.python_namespace()
     n = generated.dof
 

@@ -37,7 +37,7 @@ def cache_directory():
 
 
 def compiler():
-    """Path of the C compiler (``$CC``, else cc/gcc), or None."""
+    """Return the path of the C compiler: ``$CC``, else cc or gcc; None if there is none."""
     for candidate in (os.environ.get('CC'), 'cc', 'gcc'):
         if candidate and shutil.which(candidate):
             return shutil.which(candidate)
@@ -64,7 +64,7 @@ def cached_path(key):
 
 
 def load_cached(key):
-    """The extension module for ``key`` if it is built already (memory, then disk), or None."""
+    """Return the extension module for ``key`` if built already (memory, then disk)."""
     if key in _loaded:
         return _loaded[key]
     path = cached_path(key)

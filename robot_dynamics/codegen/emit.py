@@ -39,7 +39,7 @@ class _Schedule:
         return f'({text})' if value < 0 else text
 
     def ref(self, node):
-        """The text that stands for ``node`` in an expression."""
+        """Return the text that stands for ``node`` in an expression."""
         if node.op == 'const':
             return self.literal(node.value)
         if node.op == 'sym':

@@ -106,12 +106,12 @@ class Graph:
         return node
 
     def const(self, value):
-        """A numeric constant (``-0.0`` is stored as ``0.0``)."""
+        """Return the node of a numeric constant (``-0.0`` is stored as ``0.0``)."""
         value = float(value) + 0.0
         return self._node('const', value=value)
 
     def symbol(self, name, parameter=False):
-        """An input (``parameter=False``) or an inertial parameter (offline) named ``name``."""
+        """Return an input (``parameter=False``) or inertial parameter (offline) ``name``."""
         node = self._node('sym', name=name)
         node.offline = parameter
         return node
@@ -124,7 +124,7 @@ class Graph:
 
     # -- folding operations --------------------------------------------------------------
     def neg(self, a):
-        """``-a``: free; ``--a = a``; ``-(c) = (-c)``."""
+        """Return ``-a``: free; ``--a = a``; ``-(c) = (-c)``."""
         a = self.wrap(a)
         if a.op == 'const':
             return self.const(-a.value)
@@ -133,7 +133,7 @@ class Graph:
         return self._node('neg', (a,))
 
     def add(self, a, b):
-        """``a + b`` with ``x + 0 = x`` and signs moved outwards."""
+        """Return ``a + b`` with ``x + 0 = x`` and signs moved outwards."""
         a, b = self.wrap(a), self.wrap(b)
         if a.op == 'const' and b.op == 'const':
             return self.const(a.value + b.value)
@@ -152,7 +152,7 @@ class Graph:
         return self._node('add', (a, b))
 
     def sub(self, a, b):
-        """``a - b`` with ``x - 0 = x``, ``0 - x = -x``, ``x - x = 0``; one canonical order."""
+        """Return ``a - b``: ``x - 0 = x``, ``0 - x = -x``, ``x - x = 0``; one canonical order."""
         a, b = self.wrap(a), self.wrap(b)
         if a.op == 'const' and b.op == 'const':
             return self.const(a.value - b.value)
@@ -173,7 +173,7 @@ class Graph:
         return self._node('sub', (a, b))
 
     def mul(self, a, b):
-        """``a b`` with ``x·0 = 0``, ``x·1 = x``, ``x·(-1) = -x``, signs moved outwards."""
+        """Return ``a b``: ``x·0 = 0``, ``x·1 = x``, ``x·(-1) = -x``, signs moved outwards."""
         a, b = self.wrap(a), self.wrap(b)
         if a.op == 'const' and b.op == 'const':
             return self.const(a.value * b.value)
@@ -195,7 +195,7 @@ class Graph:
         return self._node('mul', (a, b))
 
     def div(self, a, b):
-        """``a / b`` (b must not be the constant 0)."""
+        """Return ``a / b`` (b must not be the constant 0)."""
         a, b = self.wrap(a), self.wrap(b)
         if b.op == 'const':
             return self.mul(1.0 / b.value, a)

@@ -199,7 +199,7 @@ class _Builder:
         return backward(self.graph, self.frames, fw, self.bodies, force, moment)
 
     def _tip(self, f_tip):
-        """The tool's wrench moved to O_n, frame {n}' (``n = R n_tool + p × f``)."""
+        """Move the tool's wrench to O_n, frame {n}' (``n = R n_tool + p × f``)."""
         from robot_dynamics.codegen.expr import add3, cross, matvec
         R, p = self.frames.tip_rotation, self.frames.tip_translation
         force = matvec(R, f_tip[:3])
@@ -286,7 +286,7 @@ def _ldlt_solve(g, M, b):
 
 
 def fingerprint(model, **options):
-    """A hash of everything the generated code depends on (model arrays and options)."""
+    """Hash everything the generated code depends on (model arrays and options)."""
     digest = hashlib.sha256()
     for name in ('axis', 'placement_rotation', 'placement_translation', 'mass', 'com',
                  'inertia', 'tip_rotation', 'tip_translation', 'gravity', 'viscous_friction',

@@ -89,6 +89,7 @@ BUILTIN_SOLVERS = {
     'turney_mudge_lee': 'robot_dynamics.solvers.turney_mudge_lee:SOLVER',
     'renaud': 'robot_dynamics.solvers.renaud:SOLVER',
     'craig': 'robot_dynamics.solvers.craig:SOLVER',
+    'generated': 'robot_dynamics.solvers.generated:SOLVER',
 }
 
 
