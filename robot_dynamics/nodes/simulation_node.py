@@ -164,6 +164,8 @@ class SimulationNode(Node):
         self._command = command
         self._command_time = self.sim_time
         self._new_command = True
+        if self.get_parameter('lockstep').value:
+            self._on_tick()                 # step on at once instead of at the next tick
 
     def applied_torque(self):
         """The command saturated at the effort limits; zero once it is older than the timeout."""
@@ -236,13 +238,13 @@ class SimulationNode(Node):
     def _publish_state(self):
         seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
         stamp = Time(sec=seconds, nanosec=nanoseconds)
+        self._new_command = False           # before publishing: the answer may come fast
+        self._published_at_wall = time.monotonic()
         if self.pub_clock is not None:
             self.pub_clock.publish(Clock(clock=stamp))
         order = self._order
         self.pub_joint_states.publish(joint_state_message(
             self.joint_names, stamp, self.q[order], self.qd[order], self.tau[order]))
-        self._new_command = False
-        self._published_at_wall = time.monotonic()
 
     def _publish_diagnostics(self):
         elapsed = time.monotonic() - self._wall_anchor

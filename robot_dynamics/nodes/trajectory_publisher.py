@@ -1,0 +1,74 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""ROS 2 node: publishes the standard smooth test trajectory of a model as a JointTrajectory.
+
+The waypoints come from :func:`robot_dynamics.trajectory.standard_waypoints` (rest-to-rest
+quintic moves within the joint limits) with positions, velocities and accelerations. The
+message is published reliable and transient-local on ``desired_trajectory``, stamped
+``start_delay`` seconds in the future; with ``repeat`` it is published again after each run.
+"""
+
+from rclpy.duration import Duration
+from rclpy.node import Node
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_dynamics.nodes.common import (declare_model_parameters, descriptor,
+                                         model_from_parameters, run)
+from robot_dynamics.nodes.conversions import trajectory_message
+from robot_dynamics.nodes.dynamics_node import LATCHED
+from robot_dynamics.trajectory import standard_waypoints
+
+
+class TrajectoryPublisher(Node):
+    """Publishes :func:`~robot_dynamics.trajectory.standard_waypoints` for the model."""
+
+    def __init__(self, node_name='trajectory_publisher', **kwargs):
+        super().__init__(node_name, **kwargs)
+        declare_model_parameters(self)
+        self.declare_parameter('move_time', 1.0, descriptor(
+            'duration of each point-to-point move, s', low=0.01, high=3600.0))
+        self.declare_parameter('amplitude', 0.5, descriptor(
+            'largest excursion from home per joint, rad or m', low=0.0, high=10.0))
+        self.declare_parameter('moves', 4, descriptor('number of moves', low=1, high=1000,
+                                                      integer=True))
+        self.declare_parameter('start_delay', 0.5, descriptor(
+            'seconds between publication and the trajectory start', low=0.0, high=3600.0))
+        self.declare_parameter('repeat', False, descriptor('publish again after each run'))
+        self.model = model_from_parameters(self)
+        if self.model is None:
+            raise ValueError('trajectory_publisher needs a model: set robot_description, '
+                             'urdf_file, dh_file or model')
+        self.publisher = self.create_publisher(
+            JointTrajectory, 'desired_trajectory', LATCHED)
+        self.end = None
+        self.create_timer(0.05, self._on_timer)
+
+    def waypoints(self):
+        """``times, positions, velocities, accelerations`` of the standard trajectory."""
+        return standard_waypoints(self.model, self.get_parameter('move_time').value,
+                                  self.get_parameter('amplitude').value,
+                                  self.get_parameter('moves').value)
+
+    def _on_timer(self):
+        now = self.get_clock().now()
+        if now.nanoseconds == 0:
+            return                      # use_sim_time and no /clock yet
+        if self.end is not None and (not self.get_parameter('repeat').value or now < self.end):
+            return
+        times, positions, velocities, accelerations = self.waypoints()
+        start = now + Duration(seconds=self.get_parameter('start_delay').value)
+        self.publisher.publish(trajectory_message(self.model.joint_names, times, positions,
+                                                  velocities, accelerations, start.to_msg()))
+        self.start = start
+        self.end = start + Duration(seconds=float(times[-1]))
+        self.get_logger().info(f'published a {times[-1]:.2f} s trajectory of '
+                               f'{len(times)} points')
+
+
+def main(args=None):
+    """Console-script entry point ``trajectory_publisher``."""
+    run(TrajectoryPublisher, args)
+
+
+if __name__ == '__main__':
+    main()
