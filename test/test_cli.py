@@ -24,7 +24,7 @@ QDD = [1.5, 0.3, -2.0]
 
 @pytest.fixture(scope='module')
 def arm(tmp_path_factory):
-    """A 3-joint random arm (one prismatic) with friction, rotors and limits, as URDF."""
+    """Write a random 3-joint chain, the last joint prismatic, with friction, rotors, limits."""
     model = random_model(np.random.default_rng(7), 3, prismatic_fraction=0.0, friction=True,
                          rotor=True, name='arm3')
     model = model.replace(joint_types=('revolute', 'revolute', 'prismatic'),
@@ -43,7 +43,7 @@ def run(capsys, *argv):
 
 
 def table_column(text, column):
-    """The values of ``column`` (index) of every row of the first table in ``text``."""
+    """Return the ``column`` (index) of every row of the first table in ``text``."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if set(line.replace(' ', '')) == {'-'})
     rows = []
@@ -55,7 +55,7 @@ def table_column(text, column):
 
 
 def read_csv(path):
-    """Header and float rows of a CSV file."""
+    """Return the header and the float rows of a CSV file."""
     with open(path) as stream:
         rows = list(csv.reader(stream))
     return rows[0], np.array(rows[1:], dtype=float)
