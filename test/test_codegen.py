@@ -27,7 +27,7 @@ def load(name):
 
 
 def rows(values, N):
-    """Generated outputs (a tuple of scalars or (N,) arrays) as an (N, k) array."""
+    """Stack generated outputs (scalars or (N,) arrays) into an (N, k) array."""
     out = np.empty((len(values), N))
     for k, value in enumerate(values):
         out[k] = value
@@ -137,7 +137,7 @@ def test_emitted_code_has_no_trivial_operation_and_counts_in_header():
 
 # ---------------------------------------------------------------------- agreement
 def check_agreement(model, symbolic, rng, regroup='base', N=4):
-    """Generated ID, G, M and FD equal the library's to 1e-12 (FD relative to |M⁻¹|)."""
+    """Check generated ID, G, M and FD against the library to 1e-12 (FD: times cond M)."""
     code = rd.generate(model, symbolic_inertia=symbolic, regroup_parameters=regroup,
                        functions='all')
     ns = code.python_namespace()
