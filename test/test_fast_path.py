@@ -1,0 +1,146 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The compiled fast path: agreement with the library, fallback, disk cache, input errors."""
+
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+import robot_dynamics as rd
+from robot_dynamics import fast
+from robot_dynamics.codegen import compiled
+from robots import random_model, random_state
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TOL = 1e-12
+needs_compiler = pytest.mark.skipif(not compiled.compiler_available(),
+                                    reason='no C compiler or Python headers')
+
+
+@pytest.fixture(autouse=True, scope='module')
+def private_cache(tmp_path_factory):
+    """Build into a fresh cache directory, so the tests compile for real."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv('ROBOT_DYNAMICS_CACHE', str(tmp_path_factory.mktemp('codegen_cache')))
+    patch.delenv('ROBOT_DYNAMICS_NO_COMPILE', raising=False)
+    fast._models.clear()
+    yield
+    patch.undo()
+    fast._models.clear()
+
+
+def load(name):
+    """Load a bundled model from the source tree, model warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        return rd.load_model(str(ROOT / rd.BUNDLED_MODELS[name]))
+
+
+def scale(x):
+    """Tolerance scale max(1, |x|)."""
+    return max(1.0, float(np.abs(x).max()))
+
+
+def check(fm, model, rng, N=5):
+    """Check every fast function against the library, batch and single state."""
+    n = model.dof
+    q, qd, qdd = random_state(rng, n, N)
+    tau = rng.uniform(-5, 5, (N, n))
+    expected = {
+        'inverse_dynamics': (fm.inverse_dynamics(q, qd, qdd),
+                             rd.inverse_dynamics(model, q, qd, qdd)),
+        'gravity': (fm.gravity(q), rd.gravity_torques(model, q)),
+        'mass_matrix': (fm.mass_matrix(q), rd.mass_matrix(model, q)),
+    }
+    for name, (value, reference) in expected.items():
+        assert value.shape == reference.shape, name
+        assert np.abs(value - reference).max() <= TOL * scale(reference), name
+    M = rd.mass_matrix(model, q)
+    condition = max(np.linalg.cond(M_k) for M_k in M)
+    reference = rd.forward_dynamics(model, q, qd, tau)
+    assert np.abs(fm.forward_dynamics(q, qd, tau) - reference).max() \
+        <= TOL * condition * scale(reference)
+    single = fm.inverse_dynamics(q[0], qd[0], qdd[0])
+    assert single.shape == (n,)
+    assert np.abs(single - expected['inverse_dynamics'][1][0]).max() <= TOL * scale(single)
+    assert fm.mass_matrix(q[1]).shape == (n, n) and fm.gravity(q[2]).shape == (n,)
+    assert fm.forward_dynamics(q[0], qd[0], tau[0]).shape == (n,)
+
+
+@needs_compiler
+@pytest.mark.parametrize('name', ['puma560', 'stanford'])
+def test_compiled_bundled_models_agree(name):
+    model = load(name)
+    fm = fast.compile(model)
+    assert fm.backend == 'c'
+    check(fm, model, np.random.default_rng(1))
+
+
+@needs_compiler
+def test_compiled_random_model_with_friction_rotor_and_prismatic_joints():
+    rng = np.random.default_rng(2)
+    model = random_model(rng, 4, prismatic_fraction=0.5, friction=True, rotor=True)
+    model = rd.RobotModel.from_urdf(model.to_urdf())
+    assert model.has_friction and model.reflected_inertia.any()
+    check(fast.compile(model), model, rng)
+
+
+def test_forced_fallback_runs_the_generated_numpy_code(monkeypatch):
+    monkeypatch.setenv('ROBOT_DYNAMICS_NO_COMPILE', '1')
+    assert not compiled.compiler_available()
+    rng = np.random.default_rng(3)
+    model = random_model(rng, 3, prismatic_fraction=0.3, friction=True, rotor=True)
+    fm = fast.compile(model)
+    assert fm.backend == 'python'
+    check(fm, model, rng)
+    monkeypatch.setenv('CC', '/nonexistent/cc')
+    monkeypatch.setenv('PATH', '')
+    monkeypatch.delenv('ROBOT_DYNAMICS_NO_COMPILE')
+    assert compiled.compiler() is None and not compiled.compiler_available()
+
+
+@needs_compiler
+def test_restart_loads_the_library_from_disk_without_compiling(monkeypatch):
+    model = load('two_link')
+    first = fast.compile(model)
+    key = fast._key(model)
+    assert pathlib.Path(compiled.cached_path(key)).exists()
+    fast._models.clear()                       # a new process: nothing in memory
+    compiled._loaded.clear()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError('compiled again although the cache holds the library')
+    monkeypatch.setattr(compiled, 'build', refuse)
+    monkeypatch.setattr(fast, '_generate', refuse)
+    again = fast.compile(model)
+    q = np.array([0.3, -0.4])
+    assert np.array_equal(again.inverse_dynamics(q, q, q), first.inverse_dynamics(q, q, q))
+
+
+@needs_compiler
+def test_input_errors_name_the_expected_shape():
+    fm = fast.compile(load('two_link'))
+    with pytest.raises(ValueError, match=r'shape \(2,\) or \(N, 2\)'):
+        fm.inverse_dynamics(np.zeros(3), np.zeros(3), np.zeros(3))
+    with pytest.raises(ValueError, match='qd must have shape'):
+        fm.inverse_dynamics(np.zeros((4, 2)), np.zeros((3, 2)), np.zeros((4, 2)))
+    with pytest.raises(TypeError, match='takes 3 arrays'):
+        fm.inverse_dynamics(np.zeros(2), np.zeros(2))
+    assert fm.gravity([0, 0]).shape == (2,)                      # lists and ints convert
+    with pytest.raises(ValueError, match='backend'):
+        fast.compile(load('two_link'), backend='fortran')
+
+
+@needs_compiler
+def test_batch_helpers_and_large_batch():
+    model = load('puma560')
+    fm = fast.compile(model)
+    rng = np.random.default_rng(4)
+    q, qd, qdd = random_state(rng, 6, 2000)
+    tau = fm.inverse_dynamics_batch(q, qd, qdd)
+    assert tau.shape == (2000, 6)
+    assert np.abs(tau - rd.inverse_dynamics(model, q, qd, qdd)).max() <= TOL * scale(tau)
+    assert fm.mass_matrix_batch(q[0]).shape == (1, 6, 6)
+    np.testing.assert_allclose(fm.forward_dynamics_batch(q, qd, tau), qdd, atol=1e-9)
