@@ -122,7 +122,8 @@ def run_info(args):
              num(j['upper']), num(j['velocity_limit']), num(j['effort_limit']),
              num(j['viscous_friction']), num(j['coulomb_friction']),
              num(j['reflected_inertia'], 6)) for j in summary['joints']]
-    print(f'joints (limits in {unit}, m; velocity {unit}/s, m/s; effort N m, N):')
+    print(f'joints (limits in {unit}, m; velocity {unit}/s, m/s; effort N m, N; rotor = '
+          'reflected rotor inertia, kg m²):')
     print(format_table(['joint', 'type', 'axis', 'lower', 'upper', 'velocity', 'effort',
                         'viscous', 'coulomb', 'rotor'], rows))
     print('\nlinks (mass kg, centre of mass m in the link frame):')
