@@ -1,0 +1,44 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Launch dynamics_node for a robot: ``ros2 launch robot_dynamics dynamics.launch.py``.
+
+Arguments: ``robot`` (bundled model name, used when no robot_description is given),
+``config`` (ros__parameters YAML), ``robot_description`` (URDF XML; empty: the
+robot_description topic of robot_state_publisher, else ``robot``), ``namespace``.
+Remap ``~/feedforward_torques`` onto an effort controller's ``~/commands`` with
+``feedforward_topic``, e.g. ``feedforward_topic:=/effort_controller/commands``.
+"""
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node
+from launch_ros.substitutions import FindPackageShare
+
+PACKAGE = 'robot_dynamics'
+EXECUTABLES = ('dynamics_node',)
+CONFIGS = ('config/dynamics.yaml',)
+
+
+def generate_launch_description():
+    """Declare the arguments and the dynamics node."""
+    default_config = PathJoinSubstitution([FindPackageShare(PACKAGE), 'config',
+                                           'dynamics.yaml'])
+    return LaunchDescription([
+        DeclareLaunchArgument('robot', default_value='puma560',
+                              description='bundled model name (used without a URDF)'),
+        DeclareLaunchArgument('config', default_value=default_config,
+                              description='ros__parameters YAML of dynamics_node'),
+        DeclareLaunchArgument('robot_description', default_value='',
+                              description='URDF XML; empty: topic or `robot`'),
+        DeclareLaunchArgument('namespace', default_value='',
+                              description='namespace of the node'),
+        DeclareLaunchArgument('feedforward_topic', default_value='~/feedforward_torques',
+                              description='where to publish the feed-forward torques'),
+        Node(package=PACKAGE, executable='dynamics_node', name='dynamics_node',
+             namespace=LaunchConfiguration('namespace'), output='screen',
+             parameters=[LaunchConfiguration('config'),
+                         {'model': LaunchConfiguration('robot'),
+                          'robot_description': LaunchConfiguration('robot_description')}],
+             remappings=[('~/feedforward_torques', LaunchConfiguration('feedforward_topic'))]),
+    ])
