@@ -24,6 +24,8 @@ from robot_dynamics.model import ModelWarning, combine_bodies, inertia_matrix
 from robot_dynamics.vectors import rpy_matrix
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
+# Read by this loader, unknown to urdf_parser_py: not worth a warning.
+KNOWN_EXTENSION_TAGS = ('"rotorInertia"', '"mechanical_reduction"')
 
 
 def read_urdf_text(urdf):
@@ -237,7 +239,8 @@ def load_urdf(model_class, urdf, base_link=None, tip_link=None, **overrides):
     fields.update(tip_rotation=pending[0], tip_translation=pending[1], name=robot.name or 'robot',
                   base_link=base, tip_link=tip_link, source='urdf')
     fields.update(overrides)
-    notes = [f'URDF parser: {m}' for m in parser_messages]
+    notes = [f'URDF parser: {m}' for m in parser_messages
+             if not any(tag in m for tag in KNOWN_EXTENSION_TAGS)]
     for note in notes:
         warnings.warn(note, ModelWarning, stacklevel=3)
     return model_class(**fields)

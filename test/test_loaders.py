@@ -174,7 +174,9 @@ def test_transmissions_give_gear_ratio_and_rotor_inertia():
                  '<joint name="ja"><hardwareInterface>EffortJointInterface</hardwareInterface>'
                  '</joint><actuator name="m"><mechanicalReduction>50</mechanicalReduction>'
                  '<rotorInertia>2e-4</rotorInertia></actuator></transmission>')
-    model = RobotModel.from_urdf(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', ModelWarning)          # the extension tag is known
+        model = RobotModel.from_urdf(text)
     assert model.gear_ratio[0] == 50 and model.rotor_inertia[0] == 2e-4
     assert model.reflected_inertia[0] == pytest.approx(0.5)
 
