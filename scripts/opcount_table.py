@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright 2026 robot_dynamics contributors
 # Licensed under the Apache License, Version 2.0
 """Print the measured operation counts of every registered solver as a markdown table.
