@@ -512,7 +512,7 @@ def table_markdown(n_max=12, solvers=None, seed=0):
                     format_polynomial(counts['add_formula']))
         if counts['valid_from'] and counts['valid_from'] > 1:
             measured = tuple(f'{m} (n ≥ {counts["valid_from"]})' for m in measured)
-        at6 = (counts['mul'][5], counts['add'][5]) if n_max >= 6 else (None, None)
+        at6 = (counts['mul'][5], counts['add'][5]) if n_max >= 6 else ('—', '—')
         published = PUBLISHED.get(name) or [('—', None, None)]
         for k, (source, mul, add) in enumerate(published):
             first = k == 0

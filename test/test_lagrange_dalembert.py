@@ -9,6 +9,7 @@ two-link planar arm (Craig §6.7, eq. 6.60).
 """
 
 import numpy as np
+import pinocchio as pin
 import pytest
 
 import robot_dynamics as rd
@@ -19,7 +20,7 @@ from robot_dynamics.solvers.generalized_dalembert import (
 from robot_dynamics.solvers.lagrange_euler import (
     lagrange_coriolis, lagrange_coriolis_coefficients, lagrange_euler, lagrange_gravity,
     lagrange_mass_matrix)
-from robots import random_model, random_state
+from robots import pinocchio_configuration, random_model, random_state
 
 TOL = 1e-10
 
@@ -100,6 +101,27 @@ def test_models_from_both_loaders(convention):
     for solver in SOLVERS.values():
         for m in (model, from_urdf):
             assert _scaled_error(solver(m, q, qd, qdd, m.gravity), expected) < TOL
+
+
+@pytest.mark.parametrize('name', sorted(TERMS))
+def test_against_pinocchio(name):
+    """M (CRBA), C q̇ and G (RNEA) from Pinocchio, an independent library, to 1e-10."""
+    rng = np.random.default_rng(21)
+    model = random_model(rng, 5, prismatic_fraction=0.4)
+    pm = pin.buildModelFromXML(model.to_urdf())
+    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
+    data = pm.createData()
+    q, qd, _ = random_state(rng, 5, N=2)
+    M, V, G = TERMS[name](model, q, qd)
+    for k in range(2):
+        config = pinocchio_configuration(pm, q[k])
+        M_pin = np.triu(pin.crba(pm, data, config))
+        M_pin = M_pin + np.triu(M_pin, 1).T
+        G_pin = pin.computeGeneralizedGravity(pm, data, config)
+        V_pin = pin.rnea(pm, data, config, qd[k], np.zeros(5)) - G_pin
+        assert _scaled_error(M[k], M_pin) < TOL
+        assert _scaled_error(V[k], V_pin) < TOL
+        assert _scaled_error(G[k], G_pin) < TOL
 
 
 def test_lagrange_coefficients_are_christoffel_symbols():
