@@ -17,7 +17,7 @@ def random_rotation(rng):
 
 
 def random_inertia(rng, mass):
-    """Draw a physical inertia about the centre of mass (principal moments obey the triangle rule)."""
+    """Draw a physical inertia about the centre of mass (obeying the triangle inequality)."""
     moments = rng.uniform(0.2, 1.0, size=3)
     moments = np.array([moments[0] + moments[1], moments[1] + moments[2],
                         moments[0] + moments[2]]) * mass * 0.05

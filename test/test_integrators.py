@@ -11,7 +11,7 @@ from robots import random_model
 
 
 def passive_run(model, integrator, dt, duration=0.1):
-    """Final state of the unactuated arm released from a fixed pose."""
+    """Return the final state of the unactuated arm released from a fixed pose."""
     q0 = np.linspace(0.3, -0.4, model.dof)
     result = rd.simulate(model, q0, np.zeros(model.dof), np.zeros(model.dof), duration, dt,
                          integrator=integrator)

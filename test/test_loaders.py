@@ -39,7 +39,7 @@ def robot(*parts):
 
 
 def arm_with_fixed_links():
-    """Build this tree: base -fixed- mount -rev- l1 -fixed- sensor(+mass) ; l1 -prism- l2 -fixed- tool."""
+    """Build: base -fixed- mount -rev- l1 -fixed- sensor(+mass) ; l1 -prism- l2 -fixed- tool."""
     return robot(
         '<link name="world"/>', link('mount', m=5.0),
         joint('world_to_mount', 'world', 'mount', 'fixed', xyz='0.1 0.2 0.3', rpy='0.1 0 0.3'),
