@@ -22,8 +22,8 @@ PUMA = os.path.join(ROOT, 'urdf', 'puma560.urdf')
 CONFIG = os.path.join(ROOT, 'config', 'simulation.yaml')
 # A shorter run of the standard trajectory than the demo's, to keep the suite fast.
 SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
-RMS_BOUND = 5e-3       # rad, every joint, with feed-forward
-RATIO_BOUND = 10.0     # overall RMS without / with feed-forward
+RMS_BOUND = 3e-3       # rad, every joint, with feed-forward
+RATIO_BOUND = 20.0     # overall RMS without / with feed-forward
 
 
 @pytest.fixture(scope='module')

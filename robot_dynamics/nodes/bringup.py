@@ -139,6 +139,10 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
                           np.array(nodes['dynamics_node'].statistics.durations),
                           time.monotonic() - wall_start, simulator.sim_time)
     finally:
+        for node in nodes.values():
+            executor.remove_node(node)
+        for _ in range(3):                  # let dispatched callbacks finish first
+            executor.spin_once(timeout_sec=0.02)
         executor.shutdown()
         for node in nodes.values():
             node.destroy_node()
@@ -166,7 +170,7 @@ def plot(result, path, title=''):
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 8), sharex=True)
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(12, 8), sharex=True)
     t = result.t - result.t[0]
     for j, name in enumerate(result.joint_names):
         line, = top.plot(t, result.q[:, j], label=f'{name} actual')
@@ -175,10 +179,10 @@ def plot(result, path, title=''):
         bottom.plot(t, result.tau[:, j], color=line.get_color(), label=name)
     top.set_ylabel('position (rad or m)')
     top.set_title(title or 'computed-torque tracking')
-    top.legend(ncol=4, fontsize='small')
+    top.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
     bottom.set_ylabel('commanded torque (N m or N)')
     bottom.set_xlabel('time since trajectory start (s)')
-    bottom.legend(ncol=6, fontsize='small')
+    bottom.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
@@ -198,6 +202,8 @@ def main(argv=None):
     parser.add_argument('--config', default=None, help='ros__parameters YAML '
                         '(default: the bundled config/simulation.yaml)')
     args, _ = parser.parse_known_args(argv)
+    import warnings
+    warnings.simplefilter('ignore', rd.ModelWarning)   # URDF notes; see RobotModel.warnings
     result = run_demo(args.robot, args.duration, not args.no_feedforward, args.config)
     mode = 'without' if args.no_feedforward else 'with'
     print(report(result, f'[{args.robot}, {mode} feed-forward] '))
