@@ -90,7 +90,7 @@ def sample_waypoints(times, positions, velocities, accelerations, t):
 
 
 def standard_waypoints(model, move_time=1.0, amplitude=0.5, moves=4):
-    """A standard point-to-point test motion for ``model`` within its joint limits.
+    """Return a standard point-to-point test motion for ``model`` within its joint limits.
 
     Returns ``times`` (K,), ``positions``, ``velocities``, ``accelerations`` (K, n): a home
     posture (0, or the middle of the range where 0 is outside the limits) followed by ``moves``

@@ -39,7 +39,7 @@ class RosGraph:
         return node
 
     def node(self, name='probe', **kwargs):
-        """A plain rclpy node in this test's namespace."""
+        """Create a plain rclpy node in this test's namespace."""
         kwargs.setdefault('namespace', self.namespace)
         return self.add(self.rclpy.create_node(name, **kwargs))
 
@@ -76,7 +76,7 @@ class RosGraph:
 
 @pytest.fixture(scope='session')
 def rclpy_session():
-    """rclpy initialised once for the session (skips where rclpy is absent)."""
+    """Initialise rclpy once for the session (skip where rclpy is absent)."""
     rclpy = pytest.importorskip('rclpy')
     rclpy.init()
     yield rclpy
@@ -85,7 +85,7 @@ def rclpy_session():
 
 @pytest.fixture
 def ros(rclpy_session):
-    """A fresh :class:`RosGraph` in a namespace of its own."""
+    """Give each test a fresh :class:`RosGraph` in a namespace of its own."""
     graph = RosGraph(rclpy_session)
     yield graph
     graph.close()

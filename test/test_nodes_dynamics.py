@@ -29,7 +29,7 @@ TOL = 1e-12
 
 @pytest.fixture(scope='module')
 def urdf():
-    """A 4-joint random arm (one prismatic joint) with friction and rotors, as URDF XML."""
+    """Return a 4-joint random arm with friction and rotors as URDF XML."""
     model = random_model(np.random.default_rng(7), 4, prismatic_fraction=0.3, friction=True,
                          rotor=True, name='arm4')
     import warnings
@@ -40,7 +40,7 @@ def urdf():
 
 @pytest.fixture(scope='module')
 def model(urdf):
-    """The library's model of the same URDF: the oracle."""
+    """Return the library's model of the same URDF: the oracle."""
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
@@ -102,7 +102,7 @@ class Probe:
 
 
 def make_dynamics(ros, urdf, **parameters):
-    """A DynamicsNode in the test namespace with ``robot_description`` = ``urdf``."""
+    """Create a DynamicsNode in the test namespace with ``robot_description`` = ``urdf``."""
     overrides = [Parameter('robot_description', value=urdf)]
     overrides += [Parameter(k, value=v) for k, v in parameters.items()]
     return ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=overrides))

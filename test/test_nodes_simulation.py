@@ -22,7 +22,7 @@ from robots import random_model  # noqa: E402
 
 @pytest.fixture(scope='module')
 def model():
-    """A 3-joint revolute arm with friction, rotors, position and effort limits."""
+    """Return a 3-joint revolute arm with friction, rotors, position and effort limits."""
     base = random_model(np.random.default_rng(11), 3, prismatic_fraction=0.0, friction=True,
                         rotor=True, name='arm3')
     limited = base.replace(lower_limit=[-2.0, -1.5, -2.5], upper_limit=[2.0, 1.5, 2.5],

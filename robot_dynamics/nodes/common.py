@@ -24,7 +24,7 @@ MODEL_PARAMETERS = {
 
 def descriptor(description, read_only=False, low=None, high=None, integer=False,
                additional=''):
-    """A ``ParameterDescriptor`` with a description and an optional closed range."""
+    """Build a ``ParameterDescriptor`` with a description and an optional closed range."""
     desc = ParameterDescriptor(description=description, read_only=read_only,
                                additional_constraints=additional)
     if low is not None:
@@ -49,7 +49,7 @@ def declare_double_array(node, name, description):
 
 
 def parameter_value(node, name):
-    """A parameter's value, or None while a statically typed parameter is unset."""
+    """Return a parameter's value, or None while a statically typed parameter is unset."""
     from rclpy.exceptions import ParameterUninitializedException
     try:
         return node.get_parameter(name).value
@@ -79,7 +79,7 @@ def model_from_parameters(node, urdf_xml=None):
 
 
 def joint_order(model, requested):
-    """Indices into the model's joints for the output order ``requested`` (default: model's)."""
+    """Return names and model indices of the output order ``requested`` (default: model's)."""
     if not requested:
         return list(model.joint_names), np.arange(model.dof)
     unknown = [name for name in requested if name not in model.joint_names]
@@ -113,7 +113,7 @@ class Statistics:
         self.arrivals = collections.deque(maxlen=window)
 
     def arrival(self):
-        """Record a message arrival (monotonic wall time)."""
+        """Note the arrival of a message (monotonic wall time)."""
         self.arrivals.append(time.monotonic())
 
     def rate(self):
@@ -131,7 +131,7 @@ class Statistics:
 
 
 def parameter_overrides(parameters):
-    """A ``{name: value}`` dict (from YAML ``ros__parameters``) → rclpy Parameters.
+    """Convert a ``{name: value}`` dict (YAML ``ros__parameters``) to rclpy Parameters.
 
     Empty lists are skipped: an unset array parameter means "from the model".
     """
@@ -140,7 +140,7 @@ def parameter_overrides(parameters):
 
 
 def run(node_class, args=None):
-    """Standard ``main``: init, spin one node until Ctrl-C, clean shutdown."""
+    """Run one node: init, spin until Ctrl-C or shutdown, clean up (the nodes' ``main``)."""
     import rclpy
     from rclpy.executors import ExternalShutdownException
     rclpy.init(args=args)

@@ -86,7 +86,7 @@ class ComputedTorqueController(Node):
                 self._drop(f'feedforward_torques dropped: {exc}')
 
     def _on_mass(self, msg):
-        """The dynamics node's last output for a state: run one control step."""
+        """Run one control step: M is the dynamics node's last output for a state."""
         if not self.joint_names or self.state is None:
             return
         try:

@@ -92,7 +92,7 @@ def array_to_vector(msg, size):
 
 
 def array_to_matrix(msg, size):
-    """A row-major ``Float64MultiArray`` (see :func:`matrix_to_array`) → (size, size)."""
+    """Convert a row-major ``Float64MultiArray`` (:func:`matrix_to_array`) to (size, size)."""
     values = np.asarray(msg.data, dtype=float)
     if values.size != size * size:
         raise BadMessage(f'{values.size} values for a {size}x{size} matrix')

@@ -168,7 +168,7 @@ class SimulationNode(Node):
             self._on_tick()                 # step on at once instead of at the next tick
 
     def applied_torque(self):
-        """The command saturated at the effort limits; zero once it is older than the timeout."""
+        """Return the command saturated at the effort limits; zero once older than the timeout."""
         timeout = self.get_parameter('command_timeout').value
         if self._command_time is None or self.sim_time - self._command_time > timeout:
             return np.zeros(self.model.dof)
@@ -215,7 +215,7 @@ class SimulationNode(Node):
                 return
 
     def _check_runaway(self):
-        """False (after stopping) if the state is not finite or the energy ran away."""
+        """Return False (and stop) if the state is not finite or the energy ran away."""
         if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
             return self._fail('state became NaN/inf')
         energy = rd.total_energy(self.model, self.q, self.qd)

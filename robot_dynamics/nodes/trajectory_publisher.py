@@ -44,7 +44,7 @@ class TrajectoryPublisher(Node):
         self.create_timer(0.05, self._on_timer)
 
     def waypoints(self):
-        """``times, positions, velocities, accelerations`` of the standard trajectory."""
+        """Return ``times, positions, velocities, accelerations`` of the standard trajectory."""
         return standard_waypoints(self.model, self.get_parameter('move_time').value,
                                   self.get_parameter('amplitude').value,
                                   self.get_parameter('moves').value)
