@@ -350,3 +350,30 @@ def test_diagnostics_report_rates_and_drops(ros, urdf, model):
     assert float(report['compute_time_mean_ms']) > 0
     assert float(report['input_rate_hz']) > 0
     assert 'missing' in report['last_error']
+
+
+def test_trajectory_held_after_end_and_zero_stamp_starts_on_receipt(ros, urdf, model):
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    n = model.dof
+    names = list(model.joint_names)
+    positions = np.array([np.zeros(n), np.full(n, 0.4)])
+    traj = trajectory_message(names, [0.0, 0.05], positions)        # header.stamp zero
+    probe.trajectory.publish(traj)
+    assert ros.spin_until(lambda: dynamics._trajectory is not None)
+    receipt = dynamics._trajectory.start_ns
+    assert abs(receipt - dynamics.get_clock().now().nanoseconds) < 2e9
+    ros.spin_for(0.1)                                              # past the last point
+    q = np.full(n, -0.3)
+    probe.send_state(names, q)
+    assert probe.wait_outputs()
+    held = rd.inverse_dynamics(model, positions[-1], np.zeros(n), np.zeros(n))
+    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]), held,
+                               rtol=0, atol=TOL)
+
+    bad = trajectory_message(names, [0.0, 0.0], positions)           # times do not increase
+    probe.trajectory.publish(bad)
+    dropped = dynamics.dropped
+    assert ros.spin_until(lambda: dynamics.dropped == dropped + 1)
+    assert dynamics._trajectory.start_ns == receipt                  # the old one is kept

@@ -165,3 +165,19 @@ def test_energy_runaway_is_detected(ros, model):
                      initial_positions=[1.0, 1.0, 1.0], energy_tolerance=1.0)
     assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
     assert 'energy' in probe.sim.error
+
+
+def test_joint_commands_by_name(ros, model):
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0])
+    commands = probe.node.create_publisher(JointState,
+                                           f'{ros.namespace}/simulation_node/joint_commands', 10)
+    assert ros.spin_until(lambda: commands.get_subscription_count() > 0)
+    names = list(model.joint_names)
+    commands.publish(JointState(name=[names[2], 'other', names[0]], effort=[3.0, 99.0, -2.0]))
+    assert ros.spin_until(lambda: probe.sim._command_time is not None)
+    np.testing.assert_array_equal(probe.sim.applied_torque(), [-2.0, 0.0, 3.0])
+    before = probe.sim.dropped
+    commands.publish(JointState(name=[names[0]], effort=[float('nan')]))
+    commands.publish(JointState(name=['other'], effort=[1.0]))
+    assert ros.spin_until(lambda: probe.sim.dropped == before + 2)
+    np.testing.assert_array_equal(probe.sim.applied_torque(), [-2.0, 0.0, 3.0])
