@@ -252,26 +252,38 @@ def test_timer_mode_goes_silent_when_state_is_stale(ros, urdf, model):
     assert not any(probe.received.values()), 'published outputs for a stale state'
 
 
-def test_solver_switch_and_rejection(ros, urdf, model):
+def test_solver_switch_and_rejection(ros, urdf, model, monkeypatch):
+    from robot_dynamics.rnea import rnea
+    from robot_dynamics.solvers import Solver
+    calls = []
+
+    def spy(model_, q, qd, qdd, gravity, f_tip=None):
+        calls.append(q.shape)
+        return rnea(model_, q, qd, qdd, gravity, f_tip)
+    rd.solvers.available()                                   # load the registry first
+    monkeypatch.setitem(rd.solvers._registry, 'spy_rnea', Solver('spy_rnea', spy))
+
     dynamics = make_dynamics(ros, urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    others = [name for name in rd.solvers.available() if name != 'rnea']
-    target = others[0] if others else 'rnea'
-    result = dynamics.set_parameters([Parameter('solver', value=target)])[0]
-    assert result.successful, result.reason
+    others = [name for name in rd.solvers.available()
+              if name not in ('rnea', 'spy_rnea') and not name.startswith('example')]
     q = np.linspace(0.2, -0.4, model.dof)
-    probe.send_state(model.joint_names, q)
-    assert probe.wait_outputs()
-    np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
-                               rd.gravity_torques(model, q), rtol=0, atol=1e-9)
-    assert dynamics._solver == target
+    for target in others[:2] + ['spy_rnea']:
+        result = dynamics.set_parameters([Parameter('solver', value=target)])[0]
+        assert result.successful, result.reason
+        probe.clear()
+        probe.send_state(model.joint_names, q)
+        assert probe.wait_outputs()
+        np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
+                                   rd.gravity_torques(model, q), rtol=0, atol=1e-9)
+    assert calls, 'the node did not call the solver it was switched to'
 
     result = dynamics.set_parameters([Parameter('solver', value='no_such_solver')])[0]
     assert not result.successful
     for name in rd.solvers.available():
         assert name in result.reason
-    assert dynamics.get_parameter('solver').value == target
+    assert dynamics.get_parameter('solver').value == 'spy_rnea'
 
 
 def test_parameter_validation_and_overrides(ros, urdf, model):

@@ -181,3 +181,12 @@ def test_joint_commands_by_name(ros, model):
     commands.publish(JointState(name=['other'], effort=[1.0]))
     assert ros.spin_until(lambda: probe.sim.dropped == before + 2)
     np.testing.assert_array_equal(probe.sim.applied_torque(), [-2.0, 0.0, 3.0])
+
+
+def test_paced_by_wall_time(ros, model):
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], publish_rate=1000.0)
+    probe.sim.set_parameters([Parameter('real_time_factor', value=0.05)])
+    probe.sim._anchor()
+    start = probe.sim.sim_time
+    ros.spin_for(0.4)                                  # 0.4 s wall → 0.02 s simulated
+    assert 0.012 <= probe.sim.sim_time - start <= 0.024
