@@ -389,3 +389,21 @@ def test_trajectory_held_after_end_and_zero_stamp_starts_on_receipt(ros, urdf, m
     dropped = dynamics.dropped
     assert ros.spin_until(lambda: dynamics.dropped == dropped + 1)
     assert dynamics._trajectory.start_ns == receipt                  # the old one is kept
+
+
+def test_model_from_dh_file_and_bundled_name(ros):
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    dh_file = os.path.join(root, 'config', 'puma560_dh.yaml')
+    if not os.path.exists(dh_file):
+        pytest.skip('config/puma560_dh.yaml not bundled yet')
+    from_dh = ros.add(DynamicsNode(node_name='from_dh', namespace=ros.namespace,
+                                   parameter_overrides=[Parameter('dh_file', value=dh_file)]))
+    expected = rd.RobotModel.from_dh(dh_file)
+    assert from_dh.model.dof == expected.dof
+    q = np.linspace(-0.3, 0.3, expected.dof)
+    np.testing.assert_allclose(from_dh.compute(q, np.zeros(expected.dof), 0)[1],
+                               rd.gravity_torques(expected, q), rtol=0, atol=TOL)
+    by_name = ros.add(DynamicsNode(node_name='by_name', namespace=ros.namespace,
+                                   parameter_overrides=[Parameter('model', value='two_link')]))
+    assert by_name.model.dof == rd.load_model('two_link').dof
