@@ -60,22 +60,28 @@ def parameter_value(node, name):
 def model_from_parameters(node, urdf_xml=None):
     """Load the model named by the node's model parameters; None if the topic must provide it.
 
-    Order: ``robot_description`` parameter, ``urdf_xml`` (from the topic), ``urdf_file``,
-    ``dh_file``, ``model``.
+    Order: ``robot_description`` parameter, ``urdf_file``, ``dh_file``, ``model``, then
+    ``urdf_xml`` (the last URDF received on the robot_description topic).
     """
     value = {name: node.get_parameter(name).value for name in MODEL_PARAMETERS}
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
-    if urdf_xml:
-        return rd.RobotModel.from_urdf(urdf_xml, **links)
     if value['urdf_file']:
         return rd.RobotModel.from_urdf(value['urdf_file'], **links)
     if value['dh_file']:
         return rd.RobotModel.from_dh(value['dh_file'])
     if value['model']:
         return rd.load_model(value['model'])
+    if urdf_xml:
+        return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None
+
+
+def model_parameters_set(node):
+    """True if a model parameter names the model (the robot_description topic is not used)."""
+    return any(node.get_parameter(name).value
+               for name in ('robot_description', 'urdf_file', 'dh_file', 'model'))
 
 
 def joint_order(model, requested):

@@ -26,7 +26,8 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.nodes.common import (Statistics, declare_double_array,
                                          declare_model_parameters, descriptor, joint_order,
-                                         model_from_parameters, model_with_overrides,
+                                         model_from_parameters, model_parameters_set,
+                                         model_with_overrides,
                                          parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
                                               joint_state_to_arrays, matrix_to_array,
@@ -138,14 +139,12 @@ class DynamicsNode(Node):
                                f'{list(self.model.joint_names)}, solver {self._solver!r}')
         return True
 
-    def _set_model(self, source, payload, overrides=None):
+    def _set_model(self, source, payload):
         """Build the effective model; raise (leaving the current one) if anything is invalid."""
         model = source if payload is None else source.with_payload(*payload)
-        model = model_with_overrides(model, self, overrides)
-        gravity = (overrides or {}).get('gravity', self.get_parameter('gravity').value)
-        model = model.with_gravity(np.asarray(gravity, dtype=float))
-        requested = (overrides or {}).get('joints', parameter_value(self, 'joints'))
-        names, order = joint_order(model, requested)
+        model = model_with_overrides(model, self)
+        model = model.with_gravity(np.asarray(self.get_parameter('gravity').value, dtype=float))
+        names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
             self._state, self._trajectory = None, None   # joint set changed: start afresh
         self._source_model, self._payload, self.model = source, payload, model
@@ -153,7 +152,7 @@ class DynamicsNode(Node):
         self.output_names, self._output_order = names, order
 
     def _on_description(self, msg):
-        if self.get_parameter('robot_description').value or not msg.data:
+        if model_parameters_set(self) or not msg.data:
             return
         if self._source_model is not None and self._urdf_from_topic == msg.data:
             return
