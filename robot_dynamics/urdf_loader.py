@@ -29,7 +29,7 @@ KNOWN_EXTENSION_TAGS = ('"rotorInertia"', '"mechanical_reduction"')
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path or from the text itself."""
+    """Return URDF XML text from a path or from the text itself (refusing unsafe documents)."""
     text = str(urdf)
     if '<' not in text:
         if not os.path.isfile(text):
@@ -38,16 +38,54 @@ def read_urdf_text(urdf):
         if os.path.getsize(text) > MAX_URDF_BYTES:
             raise URDFError(f'URDF file {text!r} is larger than {MAX_URDF_BYTES >> 20} MiB; '
                             'strip meshes or comments')
-        with open(text, encoding='utf-8') as handle:
-            text = handle.read()
+        try:
+            with open(text, encoding='utf-8') as handle:
+                text = handle.read()
+        except UnicodeDecodeError as exc:
+            raise URDFError(f'URDF file {urdf!r} is not UTF-8 text ({exc.reason} at byte '
+                            f'{exc.start}); save it as UTF-8') from None
     if len(text) > MAX_URDF_BYTES:
         raise URDFError(f'URDF text is larger than {MAX_URDF_BYTES >> 20} MiB')
+    if '\x00' in text:
+        raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
+                        'text')
     head = text.upper()
     if '<!DOCTYPE' in head or '<!ENTITY' in head:
-        raise URDFError('URDF contains a DOCTYPE or ENTITY declaration, which is refused '
-                        '(entity expansion and external entities are unsafe); expand xacro and '
-                        'remove the DOCTYPE')
+        raise URDFError(DECLARATION_REFUSED)
+    _refuse_declarations(text)
     return text
+
+
+DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
+                       'expansion and external entities are unsafe); expand xacro and remove '
+                       'the DOCTYPE')
+
+
+def _parser_input(text):
+    """The XML handed to every parser: bytes when there is an XML declaration, else text."""
+    return text.encode('utf-8') if text.lstrip().startswith('<?xml') else text
+
+
+def _refuse_declarations(text):
+    """Scan with expat, exactly as the parsers will see the document; refuse any DTD.
+
+    Defence in depth behind the textual check: a declared or detected encoding cannot smuggle
+    a DOCTYPE past it, because expat reports the declaration after decoding.
+    """
+    from xml.parsers import expat
+
+    def refuse(*_):
+        raise URDFError(DECLARATION_REFUSED)
+
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    try:
+        parser.Parse(_parser_input(text), True)
+    except expat.ExpatError as exc:
+        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
 
 
 def _parse(text):
@@ -57,8 +95,7 @@ def _parse(text):
     saved = xml_core.on_error
     xml_core.on_error = messages.append
     try:
-        robot = URDF.from_xml_string(text.encode('utf-8') if text.lstrip().startswith('<?xml')
-                                     else text)
+        robot = URDF.from_xml_string(_parser_input(text))
     except Exception as exc:
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed and that '
                         'every <link> and <joint> has its required attributes') from None
@@ -282,7 +319,7 @@ def _positive_or_inf(value):
 def _apply_transmissions(robot, text, fields):
     """Gear ratio and rotor inertia from ``<transmission>`` elements, by joint name."""
     import xml.etree.ElementTree as ET
-    root = ET.fromstring(text)
+    root = ET.fromstring(_parser_input(text))
     gear = {}
     rotor = {}
     for transmission in root.iter('transmission'):
