@@ -21,12 +21,16 @@ later calls and restarted processes only load it. ``backend='python'`` (or no co
 The tip wrench is not an input here: use :func:`robot_dynamics.inverse_dynamics` for it.
 """
 
+from functools import partial
+
 import numpy as np
 
-from robot_dynamics.codegen import compiled
+from robot_dynamics.codegen import compiled, reference_c
 from robot_dynamics.codegen.generator import fingerprint, generate
 
 BACKENDS = ('auto', 'c', 'python')
+METHODS = ('auto', 'generated', 'reference')
+GENERATED_MAX_DOF = 12
 _models = {}
 
 
@@ -39,8 +43,9 @@ class FastModel:
     :class:`~robot_dynamics.codegen.GeneratedModel` (None when loaded from the disk cache).
     """
 
-    def __init__(self, model, backend, functions, generated=None):
+    def __init__(self, model, backend, functions, generated=None, method='generated'):
         self.model, self.backend, self.generated = model, backend, generated
+        self.method, self.functions = method, functions
         self.inverse_dynamics = functions['inverse_dynamics']
         self.mass_matrix = functions['mass_matrix']
         self.gravity = functions['gravity']
@@ -65,21 +70,34 @@ class FastModel:
 
     def __repr__(self):
         """Model and backend."""
-        return f'FastModel({self.model.name!r}, dof={self.model.dof}, backend={self.backend!r})'
+        return (f'FastModel({self.model.name!r}, dof={self.model.dof}, '
+                f'backend={self.backend!r}, method={self.method!r})')
 
 
-def compile(model, backend='auto'):
-    """Compile ``model``'s dynamics (see the module docstring); cached per fingerprint."""
+def compile(model, backend='auto', method='auto'):
+    """Compile ``model``'s dynamics (see the module docstring); cached per fingerprint.
+
+    ``method='generated'``: the customised straight-line code; ``'reference'``: the
+    loop-based RNEA/CRBA in C (:mod:`robot_dynamics.codegen.reference_c`), no per-model
+    compilation; ``'auto'``: generated up to :data:`GENERATED_MAX_DOF` joints (beyond, the
+    straight-line mass matrix takes long to compile), reference beyond.
+    """
     if backend not in BACKENDS:
         raise ValueError(f'backend must be one of {BACKENDS}, got {backend!r}')
+    if method not in METHODS:
+        raise ValueError(f'method must be one of {METHODS}, got {method!r}')
     if backend == 'auto':
         backend = 'c' if compiled.compiler_available() else 'python'
+    if method == 'auto':
+        method = 'generated' if model.dof <= GENERATED_MAX_DOF else 'reference'
     key = _key(model)
-    if (key, backend) in _models:
-        cached = _models[(key, backend)]
-        return FastModel(model, backend, cached.functions, cached.generated)
+    if (key, backend, method) in _models:
+        cached = _models[(key, backend, method)]
+        return FastModel(model, backend, cached.functions, cached.generated, method)
     generated = None
-    if backend == 'c':
+    if method == 'reference':
+        functions = _reference_functions(model, backend)
+    elif backend == 'c':
         module = compiled.load_cached(key)
         if module is None:
             generated = _generate(model)
@@ -89,10 +107,23 @@ def compile(model, backend='auto'):
     else:
         generated = _generate(model)
         functions = python_functions(generated)
-    fast = FastModel(model, backend, functions, generated)
-    fast.functions = functions
-    _models[(key, backend)] = fast
+    fast = FastModel(model, backend, functions, generated, method)
+    _models[(key, backend, method)] = fast
     return fast
+
+
+def _reference_functions(model, backend):
+    """Return the reference algorithms: compiled C over the packed model, or the library."""
+    if backend == 'c':
+        library = compiled.build_reference()
+        packed = reference_c.pack(model)
+        return {name: partial(getattr(library, name), packed) for name in
+                ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics')}
+    from robot_dynamics import api
+    return {'inverse_dynamics': partial(api.inverse_dynamics, model),
+            'mass_matrix': partial(api.mass_matrix, model),
+            'gravity': partial(api.gravity_torques, model),
+            'forward_dynamics': partial(api.forward_dynamics, model)}
 
 
 def _key(model):

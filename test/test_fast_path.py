@@ -144,3 +144,24 @@ def test_batch_helpers_and_large_batch():
     assert np.abs(tau - rd.inverse_dynamics(model, q, qd, qdd)).max() <= TOL * scale(tau)
     assert fm.mass_matrix_batch(q[0]).shape == (1, 6, 6)
     np.testing.assert_allclose(fm.forward_dynamics_batch(q, qd, tau), qdd, atol=1e-9)
+
+
+@needs_compiler
+@pytest.mark.parametrize('n', [1, 5, 20])
+def test_compiled_reference_path_agrees(n):
+    """The loop-based C RNEA/CRBA/Cholesky path (long chains; no per-model compilation)."""
+    rng = np.random.default_rng(40 + n)
+    model = random_model(rng, n, prismatic_fraction=0.4, friction=True, rotor=True)
+    fm = fast.compile(model, method='reference')
+    assert (fm.backend, fm.method) == ('c', 'reference')
+    check(fm, model, rng, N=3)
+    assert fast.compile(random_model(rng, 13), backend='c').method == 'reference'   # auto
+
+
+def test_reference_path_without_compiler_is_the_library(monkeypatch):
+    monkeypatch.setenv('ROBOT_DYNAMICS_NO_COMPILE', '1')
+    rng = np.random.default_rng(9)
+    model = random_model(rng, 3, prismatic_fraction=0.4, friction=True, rotor=True)
+    fm = fast.compile(model, method='reference')
+    assert fm.backend == 'python'
+    check(fm, model, rng, N=3)

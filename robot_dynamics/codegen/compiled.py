@@ -88,7 +88,21 @@ def build(generated, key, optimisation='-O2'):
     cached = load_cached(key)
     if cached is not None:
         return cached
-    source = extension_source(generated, module_name(key))
+    return build_source(extension_source(generated, module_name(key)), key, optimisation)
+
+
+def build_reference():
+    """Build (once per machine) and load the loop-based reference library."""
+    from robot_dynamics.codegen import reference_c
+    key = reference_c.key()
+    cached = load_cached(key)
+    if cached is not None:
+        return cached
+    return build_source(reference_c.source(module_name(key)), key)
+
+
+def build_source(source, key, optimisation='-O2'):
+    """Compile the extension module source ``source`` for ``key`` into the cache, load it."""
     path = cached_path(key)
     directory = cache_directory()
     with tempfile.TemporaryDirectory(dir=directory) as work:

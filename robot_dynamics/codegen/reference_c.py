@@ -1,0 +1,333 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The compiled reference path: loop-based RNEA, CRBA and forward dynamics in C.
+
+The same algorithms as :mod:`robot_dynamics.rnea` (Craig 6.45-6.53, general joint axes, link
+frames) and :mod:`robot_dynamics.crba`, written once in C over a packed model array, so any
+model runs compiled without generating code for it: the library is built once per machine
+and cached like the generated ones. It is the fast path for long chains, where the
+straight-line mass matrix grows too large to compile quickly.
+
+Packed model (doubles): ``[n, gx, gy, gz]`` then per joint ``type`` (0 revolute, 1
+prismatic), ``axis`` (3), ``R_tree`` (9, row-major), ``p_tree`` (3), ``mass``, ``com`` (3),
+``inertia`` (9, about the centre of mass), reflected rotor inertia, viscous and Coulomb
+friction: 32 numbers.
+"""
+
+import hashlib
+
+import numpy as np
+
+JOINT_STRIDE = 32
+
+
+def pack(model):
+    """Pack ``model`` into the flat array the C functions read."""
+    rows = [np.array([model.dof, *model.gravity], dtype=float)]
+    for i in range(model.dof):
+        rows.append(np.concatenate((
+            [0.0 if model.joint_types[i] == 'revolute' else 1.0], model.axis[i],
+            model.placement_rotation[i].ravel(), model.placement_translation[i],
+            [model.mass[i]], model.com[i], model.inertia[i].ravel(),
+            [model.reflected_inertia[i], model.viscous_friction[i],
+             model.coulomb_friction[i]])))
+    return np.ascontiguousarray(np.concatenate(rows))
+
+
+SOURCE = r'''
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <math.h>
+#include <string.h>
+
+#define STRIDE 32
+#define MAXN 128
+typedef struct { double R[9], p[3]; } Placement;
+
+static void cross(const double *a, const double *b, double *o)
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0]; o[0] = x; o[1] = y;
+}
+static void mv(const double *R, const double *v, double *o)      /* o = R v */
+{
+    double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+    double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+    o[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
+}
+static void mtv(const double *R, const double *v, double *o)     /* o = R^T v */
+{
+    double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+    double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+    o[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
+}
+
+/* Placement of body i in its parent (kinematics.joint_transform): Rodrigues for revolute. */
+static void placement(const double *J, double q, Placement *X)
+{
+    const double *a = J + 1, *Rt = J + 4, *pt = J + 13;
+    int r, c, k;
+    if (J[0] == 0.0) {
+        double s = sin(q), v = 1.0 - cos(q);
+        double K[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0};
+        double Rot[9];
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) {
+                double KK = 0;
+                for (k = 0; k < 3; ++k) KK += K[3 * r + k] * K[3 * k + c];
+                Rot[3 * r + c] = (r == c) + s * K[3 * r + c] + v * KK;
+            }
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c)
+                X->R[3 * r + c] = Rt[3 * r] * Rot[c] + Rt[3 * r + 1] * Rot[3 + c]
+                                  + Rt[3 * r + 2] * Rot[6 + c];
+        memcpy(X->p, pt, sizeof X->p);
+    } else {
+        double d[3];
+        memcpy(X->R, Rt, sizeof X->R);
+        mv(Rt, a, d);
+        for (k = 0; k < 3; ++k) X->p[k] = pt[k] + d[k] * q;
+    }
+}
+
+/* Recursive Newton-Euler (Craig 6.45-6.53) plus joint effects; gravity from the model
+ * when use_gravity, rotor inertia and friction when effects. */
+static void rnea(const double *P, const double *q, const double *qd, const double *qdd,
+                 int use_gravity, int effects, double *tau)
+{
+    int n = (int)P[0], i, k;
+    Placement X[MAXN];
+    double F[MAXN][3], N[MAXN][3];
+    double w[3] = {0, 0, 0}, dw[3] = {0, 0, 0}, dv[3], t[3], u[3];
+    for (k = 0; k < 3; ++k) dv[k] = use_gravity ? -P[1 + k] : 0.0;
+    for (i = 0; i < n; ++i) {
+        const double *J = P + 4 + STRIDE * i, *z = J + 1, *c = J + 17, *In = J + 20;
+        double m = J[16], Iw[3];
+        placement(J, q[i], &X[i]);
+        cross(dw, X[i].p, t); cross(w, X[i].p, u); cross(w, u, u);
+        for (k = 0; k < 3; ++k) t[k] += dv[k] + u[k];
+        mtv(X[i].R, t, dv); mtv(X[i].R, w, w); mtv(X[i].R, dw, dw);          /* 6.47 */
+        if (J[0] == 0.0) {
+            cross(w, z, u);
+            for (k = 0; k < 3; ++k) dw[k] += qd[i] * u[k] + qdd[i] * z[k];      /* 6.46 */
+            for (k = 0; k < 3; ++k) w[k] += qd[i] * z[k];                       /* 6.45 */
+        } else {
+            cross(w, z, u);
+            for (k = 0; k < 3; ++k) dv[k] += 2.0 * qd[i] * u[k] + qdd[i] * z[k];
+        }
+        cross(dw, c, t); cross(w, c, u); cross(w, u, u);
+        for (k = 0; k < 3; ++k) F[i][k] = m * (t[k] + u[k] + dv[k]);          /* 6.48-49 */
+        mv(In, w, Iw); cross(w, Iw, u); mv(In, dw, t);
+        for (k = 0; k < 3; ++k) N[i][k] = t[k] + u[k];                         /* 6.50 */
+    }
+    {
+        double f[3] = {0, 0, 0}, nm[3] = {0, 0, 0};
+        for (i = n - 1; i >= 0; --i) {
+            const double *J = P + 4 + STRIDE * i, *z = J + 1, *c = J + 17;
+            if (i + 1 < n) {
+                mv(X[i + 1].R, f, f); mv(X[i + 1].R, nm, nm);
+                cross(X[i + 1].p, f, t);
+                for (k = 0; k < 3; ++k) nm[k] += t[k];
+            }
+            cross(c, F[i], t);
+            for (k = 0; k < 3; ++k) { nm[k] += N[i][k] + t[k]; f[k] += F[i][k]; }  /* 6.51-52 */
+            tau[i] = J[0] == 0.0 ? z[0] * nm[0] + z[1] * nm[1] + z[2] * nm[2]
+                                 : z[0] * f[0] + z[1] * f[1] + z[2] * f[2];         /* 6.53 */
+            if (effects)
+                tau[i] += J[29] * qdd[i] + J[30] * qd[i]
+                          + J[31] * (double)((qd[i] > 0) - (qd[i] < 0));
+        }
+    }
+}
+
+/* Composite-rigid-body mass matrix (full, symmetric, rotor inertia on the diagonal). */
+static void crba(const double *P, const double *q, double *M)
+{
+    int n = (int)P[0], i, j, k, r, c;
+    Placement X[MAXN];
+    double mc[MAXN], h[MAXN][3], Ic[MAXN][9];
+    for (i = 0; i < n; ++i) {
+        const double *J = P + 4 + STRIDE * i, *com = J + 17, *In = J + 20;
+        double m = J[16], cc = com[0] * com[0] + com[1] * com[1] + com[2] * com[2];
+        placement(J, q[i], &X[i]);
+        mc[i] = m;
+        for (k = 0; k < 3; ++k) h[i][k] = m * com[k];
+        for (r = 0; r < 3; ++r)                                   /* inertia about O_i */
+            for (c = 0; c < 3; ++c)
+                Ic[i][3 * r + c] = In[3 * r + c] + m * ((r == c) * cc - com[r] * com[c]);
+    }
+    for (i = n - 1; i > 0; --i) {                                 /* composite bodies */
+        const double *R = X[i].R, *p = X[i].p;
+        double Rh[3], RI[9], pu, pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        mv(R, h[i], Rh);
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c)
+                RI[3 * r + c] = R[3 * r] * Ic[i][c] + R[3 * r + 1] * Ic[i][3 + c]
+                                + R[3 * r + 2] * Ic[i][6 + c];
+        pu = p[0] * Rh[0] + p[1] * Rh[1] + p[2] * Rh[2];
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c)
+                Ic[i - 1][3 * r + c] += RI[3 * r] * R[3 * c] + RI[3 * r + 1] * R[3 * c + 1]
+                    + RI[3 * r + 2] * R[3 * c + 2] + mc[i] * ((r == c) * pp - p[r] * p[c])
+                    + 2.0 * (r == c) * pu - p[r] * Rh[c] - Rh[r] * p[c];
+        for (k = 0; k < 3; ++k) h[i - 1][k] += Rh[k] + mc[i] * p[k];
+        mc[i - 1] += mc[i];
+    }
+    for (i = 0; i < n; ++i) {
+        const double *J = P + 4 + STRIDE * i, *z = J + 1;
+        double f[3], nm[3], t[3];
+        if (J[0] == 0.0) { cross(z, h[i], f); mv(Ic[i], z, nm); }  /* unit rotation about z */
+        else { for (k = 0; k < 3; ++k) f[k] = mc[i] * z[k]; cross(h[i], z, nm); }
+        for (j = i; j >= 0; --j) {
+            const double *Jj = P + 4 + STRIDE * j, *zj = Jj + 1;
+            if (j < i) {
+                mv(X[j + 1].R, f, f); mv(X[j + 1].R, nm, nm);
+                cross(X[j + 1].p, f, t);
+                for (k = 0; k < 3; ++k) nm[k] += t[k];
+            }
+            M[n * i + j] = M[n * j + i] = Jj[0] == 0.0
+                ? zj[0] * nm[0] + zj[1] * nm[1] + zj[2] * nm[2]
+                : zj[0] * f[0] + zj[1] * f[1] + zj[2] * f[2];
+        }
+        M[n * i + i] += J[29];
+    }
+}
+
+/* qdd = M^-1 (tau - b): Cholesky M = L L^T in place. Returns 0, or -1 if not SPD. */
+static int forward(const double *P, const double *q, const double *qd, const double *tau,
+                   double *qdd)
+{
+    int n = (int)P[0], i, j, k;
+    double M[MAXN * MAXN], zero[MAXN], b[MAXN];
+    memset(zero, 0, sizeof(double) * n);
+    rnea(P, q, qd, zero, 1, 1, b);
+    crba(P, q, M);
+    for (j = 0; j < n; ++j) {
+        double s = M[n * j + j];
+        for (k = 0; k < j; ++k) s -= M[n * j + k] * M[n * j + k];
+        if (!(s > 0)) return -1;
+        s = sqrt(s);
+        M[n * j + j] = s;
+        for (i = j + 1; i < n; ++i) {
+            double v = M[n * i + j];
+            for (k = 0; k < j; ++k) v -= M[n * i + k] * M[n * j + k];
+            M[n * i + j] = v / s;
+        }
+    }
+    for (i = 0; i < n; ++i) {
+        double v = tau[i] - b[i];
+        for (k = 0; k < i; ++k) v -= M[n * i + k] * qdd[k];
+        qdd[i] = v / M[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        double v = qdd[i];
+        for (k = i + 1; k < n; ++k) v -= M[n * k + i] * qdd[k];
+        qdd[i] = v / M[n * i + i];
+    }
+    return 0;
+}
+
+/* f(packed_model, arrays...): rows of (n,) or (N, n). kind 0 ID, 1 gravity, 2 M, 3 FD. */
+static PyObject *dispatch(PyObject *const *args, Py_ssize_t nargs, int nin, int kind)
+{
+    PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
+    PyObject *result = NULL;
+    const double *P;
+    int n, ndim = 0, k;
+    npy_intp N = 1, row;
+    if (nargs != nin + 1) {
+        PyErr_Format(PyExc_TypeError, "takes %d arrays, got %zd", nin, nargs - 1);
+        return NULL;
+    }
+    for (k = 0; k <= nin; ++k) {
+        arr[k] = (PyArrayObject *)PyArray_FROMANY(args[k], NPY_DOUBLE, 1, 2, NPY_ARRAY_IN_ARRAY);
+        if (arr[k] == NULL) goto done;
+    }
+    P = (const double *)PyArray_DATA(arr[0]);
+    n = (int)P[0];
+    if (n > MAXN) { PyErr_SetString(PyExc_ValueError, "more than 128 joints"); goto done; }
+    for (k = 1; k <= nin; ++k) {
+        if (PyArray_DIM(arr[k], PyArray_NDIM(arr[k]) - 1) != n
+                || (k > 1 && (PyArray_NDIM(arr[k]) != ndim
+                              || (ndim == 2 && PyArray_DIM(arr[k], 0) != N)))) {
+            PyErr_Format(PyExc_ValueError, "arrays must have shape (%d,) or (N, %d), all alike",
+                         n, n);
+            goto done;
+        }
+        if (k == 1) { ndim = PyArray_NDIM(arr[1]); N = ndim == 2 ? PyArray_DIM(arr[1], 0) : 1; }
+    }
+    {
+        npy_intp dims[3]; int out_ndim = 0;
+        if (ndim == 2) dims[out_ndim++] = N;
+        dims[out_ndim++] = n;
+        if (kind == 2) dims[out_ndim++] = n;
+        result = PyArray_SimpleNew(out_ndim, dims, NPY_DOUBLE);
+        if (result == NULL) goto done;
+    }
+    {
+        double *out = (double *)PyArray_DATA((PyArrayObject *)result), zero[MAXN];
+        const double *x[4];
+        memset(zero, 0, sizeof zero);
+        for (row = 0; row < N; ++row) {
+            for (k = 1; k <= nin; ++k) x[k] = (const double *)PyArray_DATA(arr[k]) + row * n;
+            if (kind == 0) rnea(P, x[1], x[2], x[3], 1, 1, out + row * n);
+            else if (kind == 1) rnea(P, x[1], zero, zero, 1, 0, out + row * n);
+            else if (kind == 2) crba(P, x[1], out + row * n * n);
+            else if (forward(P, x[1], x[2], x[3], out + row * n) != 0) {
+                PyErr_SetString(PyExc_ValueError, "mass matrix is not positive definite");
+                Py_CLEAR(result);
+                goto done;
+            }
+        }
+    }
+done:
+    for (k = 0; k <= nin; ++k) Py_XDECREF(arr[k]);
+    return result;
+}
+
+static PyObject *py_id(PyObject *s, PyObject *const *a, Py_ssize_t n)
+{
+    return dispatch(a, n, 3, 0);
+}
+static PyObject *py_g(PyObject *s, PyObject *const *a, Py_ssize_t n)
+{
+    return dispatch(a, n, 1, 1);
+}
+static PyObject *py_m(PyObject *s, PyObject *const *a, Py_ssize_t n)
+{
+    return dispatch(a, n, 1, 2);
+}
+static PyObject *py_fd(PyObject *s, PyObject *const *a, Py_ssize_t n)
+{
+    return dispatch(a, n, 3, 3);
+}
+
+static PyMethodDef methods[] = {
+    {"inverse_dynamics", (PyCFunction)(void (*)(void))py_id, METH_FASTCALL, "RNEA, effects"},
+    {"gravity", (PyCFunction)(void (*)(void))py_g, METH_FASTCALL, "G(q)"},
+    {"mass_matrix", (PyCFunction)(void (*)(void))py_m, METH_FASTCALL, "CRBA M(q)"},
+    {"forward_dynamics", (PyCFunction)(void (*)(void))py_fd, METH_FASTCALL, "Cholesky FD"},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "%(module)s",
+                                    "Compiled reference dynamics", -1, methods};
+
+PyMODINIT_FUNC PyInit_%(module)s(void)
+{
+    import_array();
+    return PyModule_Create(&module);
+}
+'''
+
+
+def source(module_name):
+    """C source of the extension module ``module_name``."""
+    return SOURCE.replace('%(module)s', module_name)
+
+
+def key():
+    """Cache key of the reference library (changes with its source)."""
+    return 'reference_' + hashlib.sha256(SOURCE.encode()).hexdigest()[:16]
