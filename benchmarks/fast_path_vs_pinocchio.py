@@ -1,0 +1,212 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Benchmark the compiled fast path against Pinocchio in the same run; print markdown.
+
+Run on demand (not in CI), on an otherwise idle machine::
+
+    .venv/bin/python benchmarks/fast_path_vs_pinocchio.py [--repeat 7] [--quick]
+
+Every figure is the median over ``--repeat`` runs of a timed loop, per call from Python
+(arrays in, array out). Ratios are Pinocchio's time divided by ours (> 1: we are faster).
+Models: the bundled PUMA 560, Panda (7 joints) and UR5, rigid-body parts (Pinocchio has no
+friction); random general chains of 15, 30 and 50 revolute joints for the scaling table.
+"""
+
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+import warnings
+
+import numpy as np
+import pinocchio as pin
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / 'test')]
+
+import robot_dynamics as rd  # noqa: E402
+from robot_dynamics.codegen import compiled  # noqa: E402
+from robots import pinocchio_configuration, random_model  # noqa: E402
+
+
+def per_call(function, repeat, number):
+    """Median seconds per call of ``function()`` over ``repeat`` loops of ``number`` calls."""
+    function()
+    return float(np.median(timeit.repeat(function, number=number, repeat=repeat))) / number
+
+
+def machine():
+    """CPU model name and core count from lscpu, Python and library versions."""
+    model, cores = platform.processor() or 'unknown', os.cpu_count()
+    try:
+        text = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
+        fields = dict(line.split(':', 1) for line in text.splitlines() if ':' in line)
+        model = fields.get('Model name', model).strip()
+        cores = fields.get('CPU(s)', cores).strip()
+    except OSError:
+        pass
+    return (f'{model}, {cores} cores; Python {platform.python_version()}, numpy '
+            f'{np.__version__}, Pinocchio {pin.__version__}')
+
+
+def load(name):
+    """Bundled model, rigid-body part, warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return rd.load_model(name).without_joint_effects()
+
+
+def pinocchio(model):
+    """Pinocchio model and data built from the model's URDF."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        pm = pin.buildModelFromXML(model.to_urdf())
+    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
+    return pm, pm.createData()
+
+
+def per_call_rows(name, repeat, number):
+    """Rows (quantity, ours µs, Pinocchio µs) for one bundled model, with a sanity check."""
+    model = load(name)
+    fast = rd.fast.compile(model)
+    pm, pd = pinocchio(model)
+    rng = np.random.default_rng(0)
+    n = model.dof
+    q, qd, qdd = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
+    qp = pinocchio_configuration(pm, q)
+    tau = fast.inverse_dynamics(q, qd, qdd)
+    assert np.allclose(tau, pin.rnea(pm, pd, qp, qd, qdd), atol=1e-9)
+    assert np.allclose(fast.forward_dynamics(q, qd, tau), pin.aba(pm, pd, qp, qd, tau),
+                       atol=1e-8)
+    cases = [
+        ('inverse dynamics', lambda: fast.inverse_dynamics(q, qd, qdd),
+         'pin.rnea', lambda: pin.rnea(pm, pd, qp, qd, qdd)),
+        ('mass matrix', lambda: fast.mass_matrix(q),
+         'pin.crba', lambda: pin.crba(pm, pd, qp)),
+        ('gravity vector', lambda: fast.gravity(q),
+         'pin.computeGeneralizedGravity', lambda: pin.computeGeneralizedGravity(pm, pd, qp)),
+        ('forward dynamics', lambda: fast.forward_dynamics(q, qd, tau),
+         'pin.aba', lambda: pin.aba(pm, pd, qp, qd, tau)),
+    ]
+    rows = []
+    for quantity, ours, label, theirs in cases:
+        rows.append((f'{name} ({n})', quantity, per_call(ours, repeat, number),
+                     label, per_call(theirs, repeat, number)))
+    return rows
+
+
+def batch_rows(name, repeat, size=10000):
+    """One call on a batch of ``size`` states against a Python loop over pin.rnea."""
+    model = load(name)
+    fast = rd.fast.compile(model)
+    pm, pd = pinocchio(model)
+    rng = np.random.default_rng(1)
+    Q, QD, QDD = (rng.uniform(-1, 1, (size, model.dof)) for _ in range(3))
+    QP = np.array([pinocchio_configuration(pm, q) for q in Q])
+
+    def loop():
+        for k in range(size):
+            pin.rnea(pm, pd, QP[k], QD[k], QDD[k])
+    ours = per_call(lambda: fast.inverse_dynamics(Q, QD, QDD), repeat, 3)
+    theirs = per_call(loop, max(3, repeat // 2), 1)
+    return (f'{name} ({model.dof})', f'inverse dynamics, batch of {size}', ours,
+            'pin.rnea in a Python loop', theirs)
+
+
+def scaling_rows(repeat, number, sizes):
+    """µs per inverse-dynamics call on random general chains (generated and reference C)."""
+    rows = []
+    for n in sizes:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            model = random_model(np.random.default_rng(n), n, prismatic_fraction=0.0)
+        start = time.perf_counter()
+        code = rd.generate(model, functions=('inverse_dynamics',))
+        module = compiled.build(code, 'bench_scaling_' + compiled.python_version_tag()
+                                + rd.codegen.fingerprint(model, only='inverse_dynamics'))
+        build = time.perf_counter() - start
+        reference = rd.fast.compile(model, method='reference')
+        pm, pd = pinocchio(model)
+        rng = np.random.default_rng(2)
+        q, qd, qdd = (rng.uniform(-1, 1, n) for _ in range(3))
+        qp = pinocchio_configuration(pm, q)
+        expected = pin.rnea(pm, pd, qp, qd, qdd)
+        assert np.allclose(module.inverse_dynamics(q, qd, qdd), expected, atol=1e-8)
+        assert np.allclose(reference.inverse_dynamics(q, qd, qdd), expected, atol=1e-8)
+        times = [per_call(lambda: module.inverse_dynamics(q, qd, qdd), repeat, number),
+                 per_call(lambda: reference.inverse_dynamics(q, qd, qdd), repeat, number),
+                 per_call(lambda: pin.rnea(pm, pd, qp, qd, qdd), repeat, number)]
+        M_times = [per_call(lambda: reference.mass_matrix(q), repeat, number),
+                   per_call(lambda: pin.crba(pm, pd, qp), repeat, number),
+                   per_call(lambda: reference.forward_dynamics(q, qd, qdd), repeat, number),
+                   per_call(lambda: pin.aba(pm, pd, qp, qd, qdd), repeat, number)]
+        rows.append((n, code.multiplications, code.additions, build, times, M_times))
+    return rows
+
+
+def warm_up(name):
+    """Seconds for rd.fast.compile: cold (empty cache) and cached (a new process)."""
+    snippet = ('import time, warnings; warnings.simplefilter("ignore"); '
+               'import robot_dynamics as rd; m = rd.load_model(%r); '
+               't = time.perf_counter(); rd.fast.compile(m); '
+               'print(time.perf_counter() - t)' % name)
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, ROBOT_DYNAMICS_CACHE=cache, PYTHONPATH=str(ROOT))
+        run = [sys.executable, '-c', snippet]
+        cold = float(subprocess.run(run, env=env, capture_output=True, text=True,
+                                    check=True).stdout)
+        cached = float(subprocess.run(run, env=env, capture_output=True, text=True,
+                                      check=True).stdout)
+    return cold, cached
+
+
+def main(argv=None):
+    """Run every benchmark and print the markdown report."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--repeat', type=int, default=7, help='timed runs per figure')
+    parser.add_argument('--number', type=int, default=20000, help='calls per timed run')
+    parser.add_argument('--quick', action='store_true', help='fewer calls, 15 and 30 only')
+    args = parser.parse_args(argv)
+    number = 2000 if args.quick else args.number
+    sizes = (15, 30) if args.quick else (15, 30, 50)
+    print(f'Machine: {machine()}  ')
+    print(f'Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC  ')
+    command = ' '.join(['python benchmarks/fast_path_vs_pinocchio.py'] + (argv or sys.argv[1:]))
+    print(f'Command: `{command}` (median of {args.repeat} runs)\n')
+    print('| model (dof) | quantity | robot_dynamics fast path, µs | Pinocchio | Pinocchio, µs '
+          '| speed-up |')
+    print('|---|---|---:|---|---:|---:|')
+    for name in ('puma560', 'panda', 'ur5'):
+        for model, quantity, ours, label, theirs in per_call_rows(name, args.repeat, number):
+            print(f'| {model} | {quantity} | {ours * 1e6:.3f} | `{label}` | '
+                  f'{theirs * 1e6:.3f} | {theirs / ours:.1f}× |')
+    for name in ('puma560', 'panda', 'ur5'):
+        model, quantity, ours, label, theirs = batch_rows(name, args.repeat)
+        print(f'| {model} | {quantity} | {ours * 1e6:.0f} | {label} | {theirs * 1e6:.0f} '
+              f'| {theirs / ours:.0f}× |')
+    print('\nScaling, random general chains (µs per call; generated = straight-line C of the '
+          'customised model, reference = loop-based C RNEA/CRBA/Cholesky):\n')
+    print('| joints | generated ID mul/add | generate+compile, s | generated ID | reference ID '
+          '| `pin.rnea` | reference M | `pin.crba` | reference FD | `pin.aba` |')
+    print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+    for n, mul, add, build, t, m in scaling_rows(args.repeat, max(500, number // 10), sizes):
+        print(f'| {n} | {mul}/{add} | {build:.1f} | {t[0] * 1e6:.2f} | {t[1] * 1e6:.2f} | '
+              f'{t[2] * 1e6:.2f} | {m[0] * 1e6:.2f} | {m[1] * 1e6:.2f} | {m[2] * 1e6:.2f} | '
+              f'{m[3] * 1e6:.2f} |')
+    print('\nWarm-up of `rd.fast.compile` (generate + compile with gcc, then load from the disk '
+          'cache in a new process):\n')
+    print('| model | cold, s | cached, s |')
+    print('|---|---:|---:|')
+    for name in ('puma560', 'panda', 'ur5'):
+        cold, cached = warm_up(name)
+        print(f'| {name} | {cold:.2f} | {cached:.4f} |')
+
+
+if __name__ == '__main__':
+    main()
