@@ -64,12 +64,19 @@ def read_dh_document(dh):
         if not os.path.isfile(text):
             raise DHError(f'DH file {text!r} not found; give an existing path, YAML text or a '
                           'dict')
-        with open(text, encoding='utf-8') as handle:
-            text = handle.read()
+        try:
+            with open(text, encoding='utf-8') as handle:
+                text = handle.read()
+        except UnicodeDecodeError as exc:
+            raise DHError(f'DH file {dh!r} is not UTF-8 text ({exc.reason} at byte '
+                          f'{exc.start}); save it as UTF-8') from None
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise DHError(f'DH YAML does not parse: {exc}') from None
+    except RecursionError:
+        raise DHError('DH YAML is nested too deeply to parse; the schema needs three levels')\
+            from None
     if not isinstance(document, dict):
         raise DHError('DH document must be a mapping with a "links" list; see '
                       'robot_dynamics.dh_loader for the schema')
@@ -81,13 +88,32 @@ def _number(value, where):
         if isinstance(value, str):
             try:
                 value = float(_eval_angle(value))
-            except ValueError:
+            except (ValueError, ZeroDivisionError, OverflowError):
                 raise DHError(f'{where}: expected a number, got {value!r}') from None
         else:
-            raise DHError(f'{where}: expected a number, got {value!r}')
+            raise DHError(f'{where}: expected a number, got {_short(value)}')
+    try:
+        value = float(value)
+    except OverflowError:
+        raise DHError(f'{where}: {_short(value)} is too large for a float') from None
     if not math.isfinite(value):
         raise DHError(f'{where}: must be finite, got {value}')
-    return float(value)
+    return value
+
+
+def _short(value, limit=80):
+    """``repr`` of a value cut to ``limit`` characters (YAML aliases can nest deeply)."""
+    import reprlib
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = limit
+    return short.repr(value)[:limit]
+
+
+def _name(value, where):
+    """A name: a string (or a number, as YAML may read one); anything else is refused."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise DHError(f'{where}: expected a string, got {_short(value)}')
+    return str(value)
 
 
 def _eval_angle(text):
@@ -106,7 +132,7 @@ def _eval_angle(text):
 
 def _vector(value, where, length=3):
     if not isinstance(value, (list, tuple)) or len(value) != length:
-        raise DHError(f'{where}: expected a list of {length} numbers, got {value!r}')
+        raise DHError(f'{where}: expected a list of {length} numbers, got {_short(value)}')
     return np.array([_number(v, f'{where}[{k}]') for k, v in enumerate(value)])
 
 
@@ -114,7 +140,8 @@ def _pose(value, where):
     if value is None:
         return np.eye(3), np.zeros(3)
     if not isinstance(value, dict) or set(value) - {'xyz', 'rpy'}:
-        raise DHError(f'{where}: expected {{xyz: [x, y, z], rpy: [r, p, y]}}, got {value!r}')
+        raise DHError(f'{where}: expected {{xyz: [x, y, z], rpy: [r, p, y]}}, got '
+                      f'{_short(value)}')
     return (rpy_matrix(_vector(value.get('rpy', [0, 0, 0]), f'{where}.rpy')),
             _vector(value.get('xyz', [0, 0, 0]), f'{where}.xyz'))
 
@@ -154,14 +181,14 @@ def _fixed_part(link, convention):
 def _link(entry, i):
     where = f'links[{i}]'
     if not isinstance(entry, dict):
-        raise DHError(f'{where}: expected a mapping of DH parameters, got {entry!r}')
+        raise DHError(f'{where}: expected a mapping of DH parameters, got {_short(entry)}')
     unknown = set(entry) - _LINK_KEYS
     if unknown:
-        raise DHError(f'{where}: unknown field(s) {sorted(unknown)}; allowed fields are '
-                      f'{sorted(_LINK_KEYS)}')
+        raise DHError(f'{where}: unknown field(s) {sorted(map(str, unknown))}; allowed fields '
+                      f'are {sorted(_LINK_KEYS)}')
     kind = entry.get('type', 'revolute')
     if kind not in ('revolute', 'prismatic'):
-        raise DHError(f'{where}.type: must be "revolute" or "prismatic", got {kind!r}')
+        raise DHError(f'{where}.type: must be "revolute" or "prismatic", got {_short(kind)}')
     for key in ('a', 'alpha', 'd') + (('theta',) if kind == 'prismatic' else ()):
         if key not in entry:
             raise DHError(f'{where}: missing field {key!r}; every link needs a, alpha, d'
@@ -171,25 +198,27 @@ def _link(entry, i):
                 'coulomb_friction', 'rotor_inertia', 'gear_ratio'):
         default = 1.0 if key == 'gear_ratio' else 0.0
         link[key] = _number(entry.get(key, default), f'{where}.{key}')
-    if kind == 'revolute' and entry.get('theta', 0.0) not in (0, 0.0):
+    if kind == 'revolute' and _number(entry.get('theta', 0.0), f'{where}.theta') != 0.0:
         raise DHError(f'{where}.theta: is the joint variable of a revolute joint; put a constant '
                       'angle in "offset" instead')
     link['com'] = _vector(entry.get('com', [0, 0, 0]), f'{where}.com')
     inertia = entry.get('inertia', [0, 0, 0, 0, 0, 0])
-    if not isinstance(inertia, (list, tuple)):
+    if isinstance(inertia, (list, tuple)) and len(inertia) == 3 and \
+            all(isinstance(row, (list, tuple)) for row in inertia):
+        inertia = [_vector(row, f'{where}.inertia[{k}]') for k, row in enumerate(inertia)]
+    elif isinstance(inertia, (list, tuple)) and len(inertia) == 6:
+        inertia = _vector(inertia, f'{where}.inertia', length=6)
+    else:
         raise DHError(f'{where}.inertia: expected 6 numbers [ixx, iyy, izz, ixy, iyz, ixz] or a '
-                      f'3x3 list, got {inertia!r}')
-    try:
-        link['inertia'] = inertia_matrix(inertia, f'{where}.inertia')
-    except ValueError as exc:
-        raise DHError(str(exc)) from None
+                      f'3x3 list, got {_short(inertia)}')
+    link['inertia'] = inertia_matrix(inertia, f'{where}.inertia')
     limits = entry.get('limits', {}) or {}
     if not isinstance(limits, dict) or set(limits) - _LIMIT_KEYS:
         raise DHError(f'{where}.limits: expected a mapping with keys {sorted(_LIMIT_KEYS)}, got '
-                      f'{limits!r}')
+                      f'{_short(limits)}')
     link['limits'] = {k: _number(v, f'{where}.limits.{k}') for k, v in limits.items()}
-    link['name'] = str(entry.get('name', f'link{i + 1}'))
-    link['joint'] = str(entry.get('joint', f'joint{i + 1}'))
+    link['name'] = _name(entry.get('name', f'link{i + 1}'), f'{where}.name')
+    link['joint'] = _name(entry.get('joint', f'joint{i + 1}'), f'{where}.joint')
     return link
 
 
@@ -198,12 +227,12 @@ def load_dh(model_class, dh, convention=None, **overrides):
     document = read_dh_document(dh)
     unknown = set(document) - _TOP_KEYS
     if unknown:
-        raise DHError(f'unknown top-level field(s) {sorted(unknown)}; allowed: '
+        raise DHError(f'unknown top-level field(s) {sorted(map(str, unknown))}; allowed: '
                       f'{sorted(_TOP_KEYS)}')
     convention = convention or document.get('convention')
     if convention not in CONVENTIONS:
         raise DHError(f'convention: must be "standard" (distal) or "modified" (proximal), got '
-                      f'{convention!r}')
+                      f'{_short(convention)}')
     entries = document.get('links')
     if not isinstance(entries, list) or not entries:
         raise DHError('links: expected a non-empty list with one entry per moving joint')
@@ -246,7 +275,7 @@ def load_dh(model_class, dh, convention=None, **overrides):
         effort_limit=[lim.get('effort', np.inf) for lim in limits],
         tip_rotation=tip[:3, :3], tip_translation=tip[:3, 3],
         gravity=_vector(gravity, 'gravity'),
-        name=str(document.get('name', 'robot')),
+        name=_name(document.get('name', 'robot'), 'name'),
         base_link='base_link', tip_link='tool0', source=f'dh:{convention}',
     )
     fields.update(overrides)

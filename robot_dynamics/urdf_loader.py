@@ -29,7 +29,13 @@ KNOWN_EXTENSION_TAGS = ('"rotorInertia"', '"mechanical_reduction"')
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path or from the text itself (refusing unsafe documents)."""
+    """Return URDF XML text from a path, the text or UTF-8 bytes (refusing unsafe documents)."""
+    if isinstance(urdf, (bytes, bytearray)):
+        try:
+            urdf = bytes(urdf).decode('utf-8')
+        except UnicodeDecodeError as exc:
+            raise URDFError(f'URDF bytes are not UTF-8 ({exc.reason} at byte {exc.start}); '
+                            'give UTF-8 text') from None
     text = str(urdf)
     if '<' not in text:
         if not os.path.isfile(text):
