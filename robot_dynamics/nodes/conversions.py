@@ -143,6 +143,9 @@ def trajectory_to_arrays(msg, joint_names):
     Velocities/accelerations are None unless every point gives them.
     """
     names = list(msg.joint_names)
+    if len(set(names)) != len(names):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise BadMessage(f'trajectory repeats joint names {repeated}; name each joint once')
     missing = [name for name in joint_names if name not in names]
     if missing:
         raise BadMessage(f'trajectory lacks joints {missing}')

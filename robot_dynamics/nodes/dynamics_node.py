@@ -213,6 +213,9 @@ class DynamicsNode(Node):
         self.set_parameters([Parameter('gravity_compensation', value=bool(request.data))])
         response.success = True
         response.message = f"gravity compensation {'enabled' if request.data else 'disabled'}"
+        if self.model is None and self._source_model is None and names & {
+                'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}:
+            self._load_model()       # a model refused for a bad parameter: retry with the fix
         return response
 
     def _on_reload(self, request, response):
@@ -232,9 +235,12 @@ class DynamicsNode(Node):
             return self._drop(f'joint_states dropped: {exc}')
         stamp = stamp_to_seconds(msg.header.stamp)
         state_time = stamp if stamp > 0 else self._now()
-        if self._now() - state_time > self.get_parameter('stale_timeout').value:
-            return self._drop(f'joint_states dropped: stamp is {self._now() - state_time:.3f} s '
-                              'old (stale_timeout)')
+        age, tolerance = self._now() - state_time, self.get_parameter('stale_timeout').value
+        if age > tolerance:
+            return self._drop(f'joint_states dropped: stamp is {age:.3f} s old (stale_timeout)')
+        if -age > tolerance:   # would stay "fresh" long after the publisher stopped
+            return self._drop(f'joint_states dropped: stamp is {-age:.3f} s in the future (more '
+                              'than stale_timeout); synchronise the clocks or set use_sim_time')
         self._state = (q, qd, state_time)
         if self._on_message:
             self._compute_and_publish()
