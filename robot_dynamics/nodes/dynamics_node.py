@@ -199,6 +199,9 @@ class DynamicsNode(Node):
 
     def _apply_parameters(self, parameters):
         names = {p.name for p in parameters}
+        if self.model is None and self._source_model is None and names & {
+                'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}:
+            self._load_model()       # a model refused for a bad parameter: retry with the fix
         if 'solver' in names:
             self._solver = self.get_parameter('solver').value
             self.get_logger().info(f'solver switched to {self._solver!r}')
@@ -213,9 +216,6 @@ class DynamicsNode(Node):
         self.set_parameters([Parameter('gravity_compensation', value=bool(request.data))])
         response.success = True
         response.message = f"gravity compensation {'enabled' if request.data else 'disabled'}"
-        if self.model is None and self._source_model is None and names & {
-                'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}:
-            self._load_model()       # a model refused for a bad parameter: retry with the fix
         return response
 
     def _on_reload(self, request, response):
