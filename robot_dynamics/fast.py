@@ -176,3 +176,32 @@ def python_functions(generated):
     return {'inverse_dynamics': vector_function('inverse_dynamics', 3),
             'gravity': vector_function('gravity', 1), 'mass_matrix': mass_matrix,
             'forward_dynamics': vector_function('forward_dynamics', 3)}
+
+
+def step(fast, q, qd, tau, dt, integrator='rk4'):
+    """:func:`robot_dynamics.step` (n,) with ``fast.forward_dynamics``; no tip wrench.
+
+    Same integrators and the same checks: raises
+    :class:`robot_dynamics.integrators.SimulationError` when the state becomes non-finite.
+    Returns ``q, qd, qdd`` (qdd at the start of the step).
+    """
+    from robot_dynamics.integrators import INTEGRATORS, SimulationError
+    if integrator not in INTEGRATORS:
+        raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
+    if not (np.isfinite(dt) and dt > 0):
+        raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+    tau = np.asarray(tau, dtype=float)
+
+    def accel(q_, qd_):
+        if not (np.all(np.isfinite(q_)) and np.all(np.isfinite(qd_))):
+            raise SimulationError('state became NaN/inf within the step: dt is too large for '
+                                  'these torques, or the torques are unbounded')
+        return fast.forward_dynamics(q_, qd_, tau)
+
+    with np.errstate(over='ignore', invalid='ignore'):
+        q_next, qd_next, qdd = INTEGRATORS[integrator](
+            accel, np.asarray(q, dtype=float), np.asarray(qd, dtype=float), dt)
+    if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
+        raise SimulationError('state became NaN/inf: dt is too large for these torques, or '
+                              'the torques are unbounded')
+    return q_next, qd_next, qdd

@@ -165,3 +165,20 @@ def test_reference_path_without_compiler_is_the_library(monkeypatch):
     fm = fast.compile(model, method='reference')
     assert fm.backend == 'python'
     check(fm, model, rng, N=3)
+
+
+def test_step_matches_the_library_integrators():
+    """fast.step is rd.step with the compiled forward dynamics (python backend: no compiler)."""
+    rng = np.random.default_rng(12)
+    model = random_model(rng, 3, prismatic_fraction=0.3, friction=True, rotor=True)
+    fm = fast.compile(model)
+    q, qd, _ = random_state(rng, 3)
+    tau = rng.uniform(-2, 2, 3)
+    for integrator in ('euler', 'semi_implicit_euler', 'rk4'):
+        expected = rd.step(model, q, qd, tau, 1e-3, integrator)
+        for value, reference in zip(fast.step(fm, q, qd, tau, 1e-3, integrator), expected):
+            np.testing.assert_allclose(value, reference, rtol=0, atol=1e-12)
+    with pytest.raises(rd.SimulationError):
+        fast.step(fm, q, qd, np.full(3, 1e300), 1e-3)
+    with pytest.raises(ValueError, match='integrator'):
+        fast.step(fm, q, qd, tau, 1e-3, 'leapfrog')

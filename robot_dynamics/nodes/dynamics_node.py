@@ -76,6 +76,9 @@ class DynamicsNode(Node):
                                descriptor('gravity vector in the base frame, m/s^2 (3 values)'))
         self.declare_parameter('gravity_compensation', True, descriptor(
             'include gravity in the outputs (service ~/enable_gravity_compensation)'))
+        self.declare_parameter('fast_path', True, descriptor(
+            "compute with the compiled customised model (rd.fast) when the solver is 'rnea' or "
+            "'generated'; false: the library's solver"))
         for name, text in (('viscous_friction', 'viscous friction per joint, N m s/rad'),
                            ('coulomb_friction', 'Coulomb friction per joint, N m'),
                            ('rotor_inertia', 'rotor inertia per joint, kg m^2')):
@@ -149,7 +152,18 @@ class DynamicsNode(Node):
             self._state, self._trajectory = None, None   # joint set changed: start afresh
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
+        self._fast = self._compile_fast(model)
         self.output_names, self._output_order = names, order
+
+    def _compile_fast(self, model):
+        """Compiled models {gravity on: …, off: …} for the fast path, or None (the library)."""
+        if not self.get_parameter('fast_path').value:
+            return None
+        try:
+            return {True: rd.fast.compile(model), False: rd.fast.compile(self._no_gravity_model)}
+        except Exception as exc:  # noqa: BLE001 - no compiler etc.: the library is exact too
+            self.get_logger().warning(f'fast path unavailable, using the library: {exc}')
+            return None
 
     def _on_description(self, msg):
         if model_parameters_set(self) or not msg.data:
@@ -208,7 +222,8 @@ class DynamicsNode(Node):
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
         if self._source_model is not None and names & {'gravity', 'joints', 'viscous_friction',
-                                                       'coulomb_friction', 'rotor_inertia'}:
+                                                       'coulomb_friction', 'rotor_inertia',
+                                                       'fast_path'}:
             self._set_model(self._source_model, self._payload)
 
     # ------------------------------------------------------------------ services
@@ -265,6 +280,8 @@ class DynamicsNode(Node):
         The desired trajectory is sampled at clock time ``now_ns`` (integer nanoseconds).
         """
         model = self.model if self._gravity_on else self._no_gravity_model
+        if self._fast is not None and self._solver in ('rnea', 'generated'):
+            return self._compute_fast(self._fast[self._gravity_on], q, now_ns)
         gravity = rd.gravity_torques(model, q, solver=self._solver)
         mass = rd.mass_matrix(model, q)
         if self._trajectory is None:
@@ -273,6 +290,13 @@ class DynamicsNode(Node):
             q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
             feedforward = rd.inverse_dynamics(model, q_d, qd_d, qdd_d, solver=self._solver)
         return feedforward, gravity, mass
+
+    def _compute_fast(self, fast, q, now_ns):
+        """:meth:`compute` by the compiled model (equal to the library's to 1e-12)."""
+        gravity = fast.gravity(q)
+        feedforward = gravity if self._trajectory is None \
+            else fast.inverse_dynamics(*self._trajectory.sample(now_ns))
+        return feedforward, gravity, fast.mass_matrix(q)
 
     def _compute_and_publish(self):
         q, qd, state_time = self._state

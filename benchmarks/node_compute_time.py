@@ -1,0 +1,83 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Per-message compute time of the dynamics node, library against fast path.
+
+Feeds joint_states messages straight into the node's callback (no DDS in the timing) with a
+desired trajectory loaded, and prints the median and 99th percentile of the node's own
+``statistics.durations`` (feed-forward, gravity vector and mass matrix per message)::
+
+    .venv/bin/python benchmarks/node_compute_time.py [--model puma560] [--messages 2000]
+"""
+
+import argparse
+import pathlib
+import sys
+import warnings
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import rclpy  # noqa: E402
+from rclpy.parameter import Parameter  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+
+from robot_dynamics.nodes.conversions import trajectory_message  # noqa: E402
+from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
+
+
+def measure(model_name, messages, fast_path):
+    """Median and p99 compute time (s) per joint_states message; None if unsupported."""
+    overrides = [Parameter('model', value=model_name)]
+    node = DynamicsNode(parameter_overrides=overrides)
+    try:
+        if fast_path is not None:
+            if not node.has_parameter('fast_path'):
+                return None
+            node.set_parameters([Parameter('fast_path', value=fast_path)])
+        names = list(node.model.joint_names)
+        n = len(names)
+        rng = np.random.default_rng(0)
+        positions = rng.uniform(-1, 1, (3, n))            # a 100 s trajectory, sampled live
+        node._on_trajectory(trajectory_message(names, [0.0, 50.0, 100.0], positions,
+                                               stamp=node.get_clock().now().to_msg()))
+        for k in range(messages):
+            msg = JointState()
+            msg.header.stamp = node.get_clock().now().to_msg()
+            msg.name = names
+            msg.position = list(rng.uniform(-1, 1, n))
+            msg.velocity = list(rng.uniform(-1, 1, n))
+            node._on_joint_state(msg)
+        durations = np.array(node.statistics.durations)[messages // 10:]
+        return float(np.median(durations)), float(np.percentile(durations, 99))
+    finally:
+        node.destroy_node()
+
+
+def main(argv=None):
+    """Print a markdown table: library against fast path."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--model', default='puma560')
+    parser.add_argument('--messages', type=int, default=2000)
+    args = parser.parse_args(argv)
+    warnings.simplefilter('ignore')
+    rclpy.init()
+    try:
+        print(f'dynamics_node, model {args.model}, {args.messages} joint_states messages')
+        print('| path | median µs | p99 µs |')
+        print('|---|---:|---:|')
+        for label, fast_path in (('library (fast_path: false)', False),
+                                 ('fast path (fast_path: true)', True),
+                                 ('node default', None)):
+            result = measure(args.model, args.messages, fast_path)
+            if result is None:
+                print(f'| {label} | n/a (no fast_path parameter) | |')
+            else:
+                print(f'| {label} | {result[0] * 1e6:.1f} | {result[1] * 1e6:.1f} |')
+    finally:
+        rclpy.shutdown()
+
+
+if __name__ == '__main__':
+    main()
