@@ -24,7 +24,7 @@ import numpy as np
 
 from robot_dynamics.codegen.emit import c_module
 
-GENERATOR_VERSION = '1'
+GENERATOR_VERSION = '2'
 _loaded = {}
 
 
@@ -131,11 +131,40 @@ _GLUE = r'''
 
 #define NDOF %(n)d
 typedef void (*kernel_t)(const double *const *in, double *out);
+typedef void (*vkernel_t)(const V *const *in, V *out);
+#define NTRI (NDOF * (NDOF + 1) / 2)
+
+/* Rows `row`, `row + 1` of the batch through the two-lane kernel: gather, call, scatter. */
+static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp row,
+                 double *out, int out_width, int tri)
+{
+    V in[4][NDOF], result[NTRI > NDOF ? NTRI : NDOF];
+    const V *pointers[4];
+    int k, i, j, m;
+    for (k = 0; k < nin; ++k) {
+        const double *a = base[k] + row * NDOF, *b = a + NDOF;
+        for (i = 0; i < NDOF; ++i)
+            in[k][i] = (V){a[i], b[i]};
+        pointers[k] = in[k];
+    }
+    vkernel(pointers, result);
+    for (m = 0; m < 2; ++m) {
+        if (!tri) {
+            for (i = 0; i < out_width; ++i)
+                out[(row + m) * out_width + i] = result[i][m];
+            continue;
+        }
+        double *M = out + (row + m) * NDOF * NDOF;
+        for (i = 0, k = 0; i < NDOF; ++i)
+            for (j = 0; j <= i; ++j, ++k)
+                M[i * NDOF + j] = M[j * NDOF + i] = result[k][m];
+    }
+}
 
 /* Call `kernel` on every row of `nin` arrays (n,) or (N, n); `tri` = lower-triangle output
  * to expand into a full symmetric matrix. Errors name the argument and the expected shape. */
 static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t nargs, int nin,
-                          kernel_t kernel, int out_width, int tri)
+                          kernel_t kernel, vkernel_t vkernel, int out_width, int tri)
 {
     static const char *labels[] = {"q", "qd", "third argument"};
     PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
@@ -178,8 +207,13 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
         goto done;
     {
         double *out = (double *)PyArray_DATA((PyArrayObject *)result);
-        double lower[NDOF * (NDOF + 1) / 2];
-        for (row = 0; row < N; ++row) {
+        double lower[NTRI];
+        const double *base[4];
+        for (k = 0; k < nin; ++k)
+            base[k] = (const double *)PyArray_DATA(arr[k]);
+        for (row = 0; row + 1 < N; row += 2)
+            pair(vkernel, nin, base, row, out, out_width, tri);
+        for (; row < N; ++row) {
             for (k = 0; k < nin; ++k)
                 ptr[k] = (const double *)PyArray_DATA(arr[k]) + row * NDOF;
             if (!tri) {
@@ -206,9 +240,15 @@ static void kernel_%(name)s(const double *const *in, double *out)
     rd_%(name)s(%(arguments)s, out);
 }
 
+static void vkernel_%(name)s(const V *const *in, V *out)
+{
+    rd_%(name)s_v(%(arguments)s, out);
+}
+
 static PyObject *py_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, NDOF, %(tri)d);
+    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
+                    %(tri)d);
 }
 '''
 
@@ -231,7 +271,7 @@ PyMODINIT_FUNC PyInit_%(module)s(void)
 
 def extension_source(generated, name):
     """C source of the extension module ``name`` for every function of ``generated``."""
-    parts = [c_module(generated), _GLUE % {'n': generated.dof}]
+    parts = [c_module(generated, vector=True), _GLUE % {'n': generated.dof}]
     entries = []
     for function_name, function in generated.functions.items():
         nin = len(function.inputs)
