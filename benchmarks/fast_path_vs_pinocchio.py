@@ -126,11 +126,16 @@ def scaling_rows(repeat, number, sizes):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             model = random_model(np.random.default_rng(n), n, prismatic_fraction=0.0)
-        start = time.perf_counter()
-        code = rd.generate(model, functions=('inverse_dynamics',))
-        module = compiled.build(code, 'bench_scaling_' + compiled.python_version_tag()
-                                + rd.codegen.fingerprint(model, only='inverse_dynamics'))
-        build = time.perf_counter() - start
+        saved = os.environ.get('ROBOT_DYNAMICS_CACHE')
+        with tempfile.TemporaryDirectory() as cache:       # a cold build, timed
+            os.environ['ROBOT_DYNAMICS_CACHE'] = cache
+            start = time.perf_counter()
+            code = rd.generate(model, functions=('inverse_dynamics',))
+            module = compiled.build(code, f'bench_scaling_{n}')
+            build = time.perf_counter() - start
+        os.environ.pop('ROBOT_DYNAMICS_CACHE')
+        if saved is not None:
+            os.environ['ROBOT_DYNAMICS_CACHE'] = saved
         reference = rd.fast.compile(model, method='reference')
         pm, pd = pinocchio(model)
         rng = np.random.default_rng(2)
