@@ -142,7 +142,7 @@ def form_text(form):
     for name, c in sorted(form.items(), key=lambda item: (item[0][2:], item[0])):
         sign = '-' if c < 0 else '+'
         magnitude = abs(c)
-        term = name if abs(magnitude - 1) < 1e-15 else f'{magnitude!r}*{name}'
+        term = name if abs(magnitude - 1) < 1e-15 else f'{magnitude:.12g}*{name}'
         parts.append((sign, term))
     text = ('-' if parts[0][0] == '-' else '') + parts[0][1]
     for sign, term in parts[1:]:
