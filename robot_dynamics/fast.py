@@ -127,7 +127,7 @@ def _reference_functions(model, backend):
 
 
 def _key(model):
-    return fingerprint(model, version=compiled.GENERATOR_VERSION,
+    return fingerprint(model, version=compiled.source_digest(),
                        python=compiled.python_version_tag(), regroup='base')
 
 

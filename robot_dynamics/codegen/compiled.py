@@ -11,6 +11,7 @@ process only loads the shared library. Without a compiler (or with ``ROBOT_DYNAM
 Cache directory: ``$ROBOT_DYNAMICS_CACHE`` or ``~/.cache/robot_dynamics/codegen``.
 """
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
@@ -25,6 +26,23 @@ import numpy as np
 from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '2'
+_SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'generator.py', 'emit.py', 'compiled.py')
+
+
+def source_digest():
+    """Return a hash of the generator's sources: a changed generator never loads stale code."""
+    global _digest
+    if _digest is None:
+        digest = hashlib.sha256(GENERATOR_VERSION.encode())
+        directory = os.path.dirname(os.path.abspath(__file__))
+        for name in _SOURCES:
+            with open(os.path.join(directory, name), 'rb') as handle:
+                digest.update(handle.read())
+        _digest = digest.hexdigest()[:16]
+    return _digest
+
+
+_digest = None
 _loaded = {}
 
 
