@@ -156,6 +156,10 @@ def run(node_class, args=None):
         rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except Exception:  # noqa: BLE001
+        if rclpy.ok():
+            raise
+        # SIGTERM shut the context down while a callback was publishing: a normal stop
     finally:
         if node is not None:
             node.destroy_node()
