@@ -118,3 +118,48 @@ def test_step_refuses_bad_arguments(puma, bad, message):
     with pytest.raises(ValueError, match=message):
         rd.step(puma, arguments['q'], QD0, arguments['tau'], arguments['dt'],
                 arguments['integrator'])
+
+
+# ---------------------------------------------------------------------- simulation_node
+def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ros):
+    """A torque that makes the state blow up stops the node: every published state is finite
+    and none is stamped after the failure; diagnostics say why; ~/reset starts afresh."""
+    pytest.importorskip('rclpy')
+    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+    from rclpy.parameter import Parameter
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64MultiArray
+    from std_srvs.srv import Trigger
+    from robot_dynamics.nodes.simulation_node import SimulationNode
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
+            Parameter('model', value='two_link'), Parameter('real_time_factor', value=0.0),
+            Parameter('publish_rate', value=1000.0)]))
+    probe = ros.node('probe')
+    base = f'{ros.namespace}/simulation_node'
+    states, diagnostics = [], []
+    probe.create_subscription(JointState, 'joint_states', states.append, 1000)
+    probe.create_subscription(DiagnosticArray, '/diagnostics', diagnostics.append, 10)
+    efforts = probe.create_publisher(Float64MultiArray, f'{base}/effort_commands', 10)
+    reset = probe.create_client(Trigger, f'{base}/reset')
+    assert ros.spin_until(lambda: efforts.get_subscription_count() > 0 and states)
+    efforts.publish(Float64MultiArray(data=[1e300, -1e300]))
+    assert ros.spin_until(lambda: sim.failed, timeout=10.0)
+    failed_at = sim.sim_time
+    assert 'integration failed' in sim.error or 'NaN/inf' in sim.error or 'energy' in sim.error
+    ros.spin_for(0.3)                        # let everything in flight arrive
+    assert sim.sim_time == failed_at, 'the node stepped on after the failure'
+    for msg in states:
+        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        assert stamp <= failed_at + 1e-9
+        for values in (msg.position, msg.velocity, msg.effort):
+            assert np.all(np.isfinite(values)), 'a non-finite state was published'
+    mine = [s for a in diagnostics for s in a.status if s.name.endswith('simulation')]
+    assert any(s.level == DiagnosticStatus.ERROR and s.message == sim.error for s in mine)
+
+    states.clear()
+    assert ros.call(reset, Trigger.Request()).success
+    assert not sim.failed
+    assert ros.spin_until(lambda: len(states) > 20, timeout=10.0)
+    assert all(np.all(np.isfinite(m.position)) for m in states)
