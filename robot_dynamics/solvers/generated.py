@@ -22,7 +22,7 @@ _keys = weakref.WeakKeyDictionary()
 
 
 def generated_function(model, gravity, tip_wrench):
-    """The generated rigid-body inverse dynamics of ``model`` (cached by fingerprint)."""
+    """Return the generated rigid-body inverse dynamics of ``model`` (cached by fingerprint)."""
     base = _keys.get(model)
     if base is None:
         base = _keys[model] = fingerprint(model)
