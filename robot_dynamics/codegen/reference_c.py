@@ -3,7 +3,9 @@
 """The compiled reference path: loop-based RNEA, CRBA and forward dynamics in C.
 
 The same algorithms as :mod:`robot_dynamics.rnea` (Craig 6.45-6.53, general joint axes, link
-frames) and :mod:`robot_dynamics.crba`, written once in C over a packed model array, so any
+frames) and :mod:`robot_dynamics.crba`, and forward dynamics by CRBA + Cholesky (below 25
+joints) or Featherstone's articulated-body algorithm (from 25), written once in C over a packed
+model array, so any
 model runs compiled without generating code for it: the library is built once per machine
 and cached like the generated ones. It is the fast path for long chains, where the
 straight-line mass matrix grows too large to compile quickly.
@@ -44,6 +46,7 @@ SOURCE = r'''
 
 #define STRIDE 32
 #define MAXN 128
+#define ABA_FROM 25   /* O(n) ABA from 25 joints, CRBA + Cholesky below (measured) */
 typedef struct { double R[9], p[3]; } Placement;
 
 static void cross(const double *a, const double *b, double *o)
@@ -195,6 +198,121 @@ static void crba(const double *P, const double *q, double *M)
     }
 }
 
+/* Featherstone's articulated-body algorithm (Featherstone 2008, Table 7.1), spatial vectors
+ * ordered (angular; linear) in body frames, joint effects as in the library: rotor inertia
+ * on D (armature), friction in the bias. O(n). Returns 0, or -1 if a D_i is not positive. */
+static void x_motion(const Placement *X, const double *m, double *o)  /* parent -> child */
+{
+    double t[3], u[3];
+    cross(X->p, m, t);
+    for (int k = 0; k < 3; ++k) u[k] = m[3 + k] - t[k];
+    mtv(X->R, m, o); mtv(X->R, u, o + 3);
+}
+static void x_force_T(const Placement *X, const double *f, double *o)   /* child -> parent */
+{
+    double t[3];
+    mv(X->R, f + 3, o + 3); mv(X->R, f, o);
+    cross(X->p, o + 3, t);
+    for (int k = 0; k < 3; ++k) o[k] += t[k];
+}
+static void crm(const double *m, const double *x, double *o)
+{
+    double t[3];
+    cross(m, x, o); cross(m + 3, x, o + 3); cross(m, x + 3, t);
+    for (int k = 0; k < 3; ++k) o[3 + k] += t[k];
+}
+static void crf(const double *m, const double *f, double *o)
+{
+    double t[3];
+    cross(m, f, o); cross(m + 3, f + 3, t); cross(m, f + 3, o + 3);
+    for (int k = 0; k < 3; ++k) o[k] += t[k];
+}
+static void mat6_vec(const double *A, const double *x, double *o)
+{
+    for (int r = 0; r < 6; ++r) {
+        double s = 0;
+        for (int c = 0; c < 6; ++c) s += A[6 * r + c] * x[c];
+        o[r] = s;
+    }
+}
+
+static int aba(const double *P, const double *q, const double *qd, const double *tau,
+               double *qdd)
+{
+    int n = (int)P[0], i, k, r, c;
+    Placement X[MAXN];
+    double IA[MAXN][36], pA[MAXN][6], cb[MAXN][6], U[MAXN][6], D[MAXN], u[MAXN];
+    double v[6] = {0, 0, 0, 0, 0, 0};
+    for (i = 0; i < n; ++i) {                                     /* pass 1: velocities */
+        const double *J = P + 4 + STRIDE * i, *z = J + 1, *com = J + 17, *In = J + 20;
+        double m = J[16], h[3], vJ[6] = {0, 0, 0, 0, 0, 0}, vp[6], Iv[6];
+        double cc = com[0] * com[0] + com[1] * com[1] + com[2] * com[2];
+        placement(J, q[i], &X[i]);
+        x_motion(&X[i], v, vp);
+        for (k = 0; k < 3; ++k) vJ[(J[0] == 0.0 ? 0 : 3) + k] = z[k] * qd[i];
+        for (k = 0; k < 6; ++k) v[k] = vp[k] + vJ[k];
+        crm(v, vJ, cb[i]);
+        for (k = 0; k < 3; ++k) h[k] = m * com[k];
+        double *Ib = IA[i];
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) {
+                Ib[6 * r + c] = In[3 * r + c] + m * ((r == c) * cc - com[r] * com[c]);
+                Ib[6 * (r + 3) + c + 3] = m * (r == c);
+            }
+        double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) {
+                Ib[6 * r + c + 3] = hx[3 * r + c];                 /* n = Io w + h x v */
+                Ib[6 * (r + 3) + c] = -hx[3 * r + c];              /* f = m v - h x w */
+            }
+        mat6_vec(Ib, v, Iv);
+        crf(v, Iv, pA[i]);
+    }
+    for (i = n - 1; i >= 0; --i) {                                /* pass 2: inertias */
+        const double *J = P + 4 + STRIDE * i, *z = J + 1;
+        int off = J[0] == 0.0 ? 0 : 3;
+        for (r = 0; r < 6; ++r)
+            U[i][r] = IA[i][6 * r + off] * z[0] + IA[i][6 * r + off + 1] * z[1]
+                      + IA[i][6 * r + off + 2] * z[2];
+        D[i] = z[0] * U[i][off] + z[1] * U[i][off + 1] + z[2] * U[i][off + 2] + J[29];
+        u[i] = tau[i] - J[30] * qd[i] - J[31] * (double)((qd[i] > 0) - (qd[i] < 0))
+               - (z[0] * pA[i][off] + z[1] * pA[i][off + 1] + z[2] * pA[i][off + 2]);
+        if (!(D[i] > 0)) return -1;
+        if (i == 0) break;
+        double Ia[36], pa[6], Iac[6], T[36], col[6], out[6];
+        for (r = 0; r < 6; ++r)
+            for (c = 0; c < 6; ++c)
+                Ia[6 * r + c] = IA[i][6 * r + c] - U[i][r] * U[i][c] / D[i];
+        mat6_vec(Ia, cb[i], Iac);
+        for (r = 0; r < 6; ++r) pa[r] = pA[i][r] + Iac[r] + U[i][r] * u[i] / D[i];
+        x_force_T(&X[i], pa, out);
+        for (r = 0; r < 6; ++r) pA[i - 1][r] += out[r];
+        for (c = 0; c < 6; ++c) {                                 /* T = X^T Ia (columns) */
+            for (r = 0; r < 6; ++r) col[r] = Ia[6 * r + c];
+            x_force_T(&X[i], col, out);
+            for (r = 0; r < 6; ++r) T[6 * r + c] = out[r];
+        }
+        for (r = 0; r < 6; ++r) {                                 /* IA_parent += T X */
+            double row[6], o[6];
+            for (c = 0; c < 6; ++c) row[c] = T[6 * r + c];
+            x_force_T(&X[i], row, o);                             /* (T X)^T = X^T T^T */
+            for (c = 0; c < 6; ++c) IA[i - 1][6 * c + r] += o[c];
+        }
+    }
+    double a[6] = {0, 0, 0, -P[1], -P[2], -P[3]};                 /* a_0 = -gravity */
+    for (i = 0; i < n; ++i) {                                     /* pass 3: accelerations */
+        const double *J = P + 4 + STRIDE * i, *z = J + 1;
+        int off = J[0] == 0.0 ? 0 : 3;
+        double ap[6], Ua = 0;
+        x_motion(&X[i], a, ap);
+        for (k = 0; k < 6; ++k) { ap[k] += cb[i][k]; Ua += U[i][k] * ap[k]; }
+        qdd[i] = (u[i] - Ua) / D[i];
+        for (k = 0; k < 6; ++k) a[k] = ap[k];
+        for (k = 0; k < 3; ++k) a[off + k] += z[k] * qdd[i];
+    }
+    return 0;
+}
+
 /* qdd = M^-1 (tau - b): Cholesky M = L L^T in place. Returns 0, or -1 if not SPD. */
 static int forward(const double *P, const double *q, const double *qd, const double *tau,
                    double *qdd)
@@ -275,7 +393,8 @@ static PyObject *dispatch(PyObject *const *args, Py_ssize_t nargs, int nin, int 
             if (kind == 0) rnea(P, x[1], x[2], x[3], 1, 1, out + row * n);
             else if (kind == 1) rnea(P, x[1], zero, zero, 1, 0, out + row * n);
             else if (kind == 2) crba(P, x[1], out + row * n * n);
-            else if (forward(P, x[1], x[2], x[3], out + row * n) != 0) {
+            else if ((n >= ABA_FROM ? aba : forward)(P, x[1], x[2], x[3], out + row * n)
+                     != 0) {
                 PyErr_SetString(PyExc_ValueError, "mass matrix is not positive definite");
                 Py_CLEAR(result);
                 goto done;
@@ -308,7 +427,7 @@ static PyMethodDef methods[] = {
     {"inverse_dynamics", (PyCFunction)(void (*)(void))py_id, METH_FASTCALL, "RNEA, effects"},
     {"gravity", (PyCFunction)(void (*)(void))py_g, METH_FASTCALL, "G(q)"},
     {"mass_matrix", (PyCFunction)(void (*)(void))py_m, METH_FASTCALL, "CRBA M(q)"},
-    {"forward_dynamics", (PyCFunction)(void (*)(void))py_fd, METH_FASTCALL, "Cholesky FD"},
+    {"forward_dynamics", (PyCFunction)(void (*)(void))py_fd, METH_FASTCALL, "ABA or Cholesky"},
     {NULL, NULL, 0, NULL}
 };
 
