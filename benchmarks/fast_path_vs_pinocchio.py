@@ -196,7 +196,8 @@ def main(argv=None):
         print(f'| {model} | {quantity} | {ours * 1e6:.0f} | {label} | {theirs * 1e6:.0f} '
               f'| {theirs / ours:.0f}× |')
     print('\nScaling, random general chains (µs per call; generated = straight-line C of the '
-          'customised model, reference = loop-based C RNEA, CRBA, and CRBA + Cholesky below 25 joints / ABA from 25 for FD):\n')
+          'customised model; reference = loop-based C RNEA and CRBA, forward dynamics by '
+          'CRBA + Cholesky below 25 joints and ABA from 25):\n')
     print('| joints | generated ID mul/add | generate+compile, s | generated ID | reference ID '
           '| `pin.rnea` | reference M | `pin.crba` | reference FD | `pin.aba` |')
     print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
