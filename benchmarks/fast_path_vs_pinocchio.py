@@ -197,7 +197,7 @@ def main(argv=None):
               f'| {theirs / ours:.0f}× |')
     print('\nScaling, random general chains (µs per call; generated = straight-line C of the '
           'customised model; reference = loop-based C RNEA and CRBA, forward dynamics by '
-          'CRBA + Cholesky below 25 joints and ABA from 25):\n')
+          'CRBA + Cholesky below 9 joints and ABA from 9):\n')
     print('| joints | generated ID mul/add | generate+compile, s | generated ID | reference ID '
           '| `pin.rnea` | reference M | `pin.crba` | reference FD | `pin.aba` |')
     print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')

@@ -147,7 +147,7 @@ def test_batch_helpers_and_large_batch():
 
 
 @needs_compiler
-@pytest.mark.parametrize('n', [1, 5, 30])                  # 30: ABA forward dynamics
+@pytest.mark.parametrize('n', [1, 5, 30])                  # 1, 5: Cholesky; 30: ABA
 def test_compiled_reference_path_agrees(n):
     """The loop-based C RNEA/CRBA/Cholesky path (long chains; no per-model compilation)."""
     rng = np.random.default_rng(40 + n)

@@ -3,8 +3,8 @@
 """The compiled reference path: loop-based RNEA, CRBA and forward dynamics in C.
 
 The same algorithms as :mod:`robot_dynamics.rnea` (Craig 6.45-6.53, general joint axes, link
-frames) and :mod:`robot_dynamics.crba`, and forward dynamics by CRBA + Cholesky (below 25
-joints) or Featherstone's articulated-body algorithm (from 25), written once in C over a packed
+frames) and :mod:`robot_dynamics.crba`, and forward dynamics by CRBA + Cholesky (below 9
+joints) or Featherstone's articulated-body algorithm (from 9), written once in C over a packed
 model array, so any
 model runs compiled without generating code for it: the library is built once per machine
 and cached like the generated ones. It is the fast path for long chains, where the
@@ -43,10 +43,11 @@ SOURCE = r'''
 #include <numpy/arrayobject.h>
 #include <math.h>
 #include <string.h>
+#undef I   /* complex.h's imaginary unit, pulled in by numpy */
 
 #define STRIDE 32
 #define MAXN 128
-#define ABA_FROM 25   /* O(n) ABA from 25 joints, CRBA + Cholesky below (measured) */
+#define ABA_FROM 9    /* O(n) ABA from 9 joints, CRBA + Cholesky below (measured) */
 typedef struct { double R[9], p[3]; } Placement;
 
 static void cross(const double *a, const double *b, double *o)
@@ -236,6 +237,51 @@ static void mat6_vec(const double *A, const double *x, double *o)
     }
 }
 
+/* out += X^T I X for a spatial inertia I (6x6, child frame) and X = (R, p): with blocks
+ * I = [[A, B], [B^T, C]] rotated into the parent (A' = R A R^T, ...), and P = [p x]:
+ * C'' = C', B'' = B' + P C', A'' = A' - B' P + P B'^T - P C' P. */
+static void rotate3(const double *R, const double *M, double *o)   /* o = R M R^T (3x3) */
+{
+    double T[9];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            T[3 * r + c] = R[3 * r] * M[c] + R[3 * r + 1] * M[3 + c] + R[3 * r + 2] * M[6 + c];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            o[3 * r + c] = T[3 * r] * R[3 * c] + T[3 * r + 1] * R[3 * c + 1]
+                           + T[3 * r + 2] * R[3 * c + 2];
+}
+static void mul3(const double *A, const double *B, double *o)       /* o = A B (3x3) */
+{
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            o[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
+}
+static void congruence(const Placement *X, const double *In, double *out)
+{
+    double A[9], B[9], C[9], Ar[9], Br[9], Cr[9], PC[9], BP[9], PCP[9];
+    const double *p = X->p;
+    double Px[9] = {0, -p[2], p[1], p[2], 0, -p[0], -p[1], p[0], 0};
+    int r, c;
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) {
+            A[3 * r + c] = In[6 * r + c];
+            B[3 * r + c] = In[6 * r + c + 3];
+            C[3 * r + c] = In[6 * (r + 3) + c + 3];
+        }
+    rotate3(X->R, A, Ar); rotate3(X->R, B, Br); rotate3(X->R, C, Cr);
+    mul3(Px, Cr, PC); mul3(Br, Px, BP); mul3(PC, Px, PCP);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) {
+            double b = Br[3 * r + c] + PC[3 * r + c];
+            double a = Ar[3 * r + c] - BP[3 * r + c] - BP[3 * c + r] - PCP[3 * r + c];
+            out[6 * r + c] += a;                       /* P B'^T = -(B' P)^T since P^T = -P */
+            out[6 * r + c + 3] += b;
+            out[6 * (c + 3) + r] += b;
+            out[6 * (r + 3) + c + 3] += Cr[3 * r + c];
+        }
+}
+
 static int aba(const double *P, const double *q, const double *qd, const double *tau,
                double *qdd)
 {
@@ -279,7 +325,7 @@ static int aba(const double *P, const double *q, const double *qd, const double 
                - (z[0] * pA[i][off] + z[1] * pA[i][off + 1] + z[2] * pA[i][off + 2]);
         if (!(D[i] > 0)) return -1;
         if (i == 0) break;
-        double Ia[36], pa[6], Iac[6], T[36], col[6], out[6];
+        double Ia[36], pa[6], Iac[6], out[6];
         for (r = 0; r < 6; ++r)
             for (c = 0; c < 6; ++c)
                 Ia[6 * r + c] = IA[i][6 * r + c] - U[i][r] * U[i][c] / D[i];
@@ -287,17 +333,7 @@ static int aba(const double *P, const double *q, const double *qd, const double 
         for (r = 0; r < 6; ++r) pa[r] = pA[i][r] + Iac[r] + U[i][r] * u[i] / D[i];
         x_force_T(&X[i], pa, out);
         for (r = 0; r < 6; ++r) pA[i - 1][r] += out[r];
-        for (c = 0; c < 6; ++c) {                                 /* T = X^T Ia (columns) */
-            for (r = 0; r < 6; ++r) col[r] = Ia[6 * r + c];
-            x_force_T(&X[i], col, out);
-            for (r = 0; r < 6; ++r) T[6 * r + c] = out[r];
-        }
-        for (r = 0; r < 6; ++r) {                                 /* IA_parent += T X */
-            double row[6], o[6];
-            for (c = 0; c < 6; ++c) row[c] = T[6 * r + c];
-            x_force_T(&X[i], row, o);                             /* (T X)^T = X^T T^T */
-            for (c = 0; c < 6; ++c) IA[i - 1][6 * c + r] += o[c];
-        }
+        congruence(&X[i], Ia, IA[i - 1]);                        /* IA_parent += X^T Ia X */
     }
     double a[6] = {0, 0, 0, -P[1], -P[2], -P[3]};                 /* a_0 = -gravity */
     for (i = 0; i < n; ++i) {                                     /* pass 3: accelerations */
