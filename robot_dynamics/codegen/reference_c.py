@@ -146,59 +146,6 @@ static void rnea(const double *P, const double *q, const double *qd, const doubl
     }
 }
 
-/* Composite-rigid-body mass matrix (full, symmetric, rotor inertia on the diagonal). */
-static void crba(const double *P, const double *q, double *M)
-{
-    int n = (int)P[0], i, j, k, r, c;
-    Placement X[MAXN];
-    double mc[MAXN], h[MAXN][3], Ic[MAXN][9];
-    for (i = 0; i < n; ++i) {
-        const double *J = P + 4 + STRIDE * i, *com = J + 17, *In = J + 20;
-        double m = J[16], cc = com[0] * com[0] + com[1] * com[1] + com[2] * com[2];
-        placement(J, q[i], &X[i]);
-        mc[i] = m;
-        for (k = 0; k < 3; ++k) h[i][k] = m * com[k];
-        for (r = 0; r < 3; ++r)                                   /* inertia about O_i */
-            for (c = 0; c < 3; ++c)
-                Ic[i][3 * r + c] = In[3 * r + c] + m * ((r == c) * cc - com[r] * com[c]);
-    }
-    for (i = n - 1; i > 0; --i) {                                 /* composite bodies */
-        const double *R = X[i].R, *p = X[i].p;
-        double Rh[3], RI[9], pu, pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-        mv(R, h[i], Rh);
-        for (r = 0; r < 3; ++r)
-            for (c = 0; c < 3; ++c)
-                RI[3 * r + c] = R[3 * r] * Ic[i][c] + R[3 * r + 1] * Ic[i][3 + c]
-                                + R[3 * r + 2] * Ic[i][6 + c];
-        pu = p[0] * Rh[0] + p[1] * Rh[1] + p[2] * Rh[2];
-        for (r = 0; r < 3; ++r)
-            for (c = 0; c < 3; ++c)
-                Ic[i - 1][3 * r + c] += RI[3 * r] * R[3 * c] + RI[3 * r + 1] * R[3 * c + 1]
-                    + RI[3 * r + 2] * R[3 * c + 2] + mc[i] * ((r == c) * pp - p[r] * p[c])
-                    + 2.0 * (r == c) * pu - p[r] * Rh[c] - Rh[r] * p[c];
-        for (k = 0; k < 3; ++k) h[i - 1][k] += Rh[k] + mc[i] * p[k];
-        mc[i - 1] += mc[i];
-    }
-    for (i = 0; i < n; ++i) {
-        const double *J = P + 4 + STRIDE * i, *z = J + 1;
-        double f[3], nm[3], t[3];
-        if (J[0] == 0.0) { cross(z, h[i], f); mv(Ic[i], z, nm); }  /* unit rotation about z */
-        else { for (k = 0; k < 3; ++k) f[k] = mc[i] * z[k]; cross(h[i], z, nm); }
-        for (j = i; j >= 0; --j) {
-            const double *Jj = P + 4 + STRIDE * j, *zj = Jj + 1;
-            if (j < i) {
-                mv(X[j + 1].R, f, f); mv(X[j + 1].R, nm, nm);
-                cross(X[j + 1].p, f, t);
-                for (k = 0; k < 3; ++k) nm[k] += t[k];
-            }
-            M[n * i + j] = M[n * j + i] = Jj[0] == 0.0
-                ? zj[0] * nm[0] + zj[1] * nm[1] + zj[2] * nm[2]
-                : zj[0] * f[0] + zj[1] * f[1] + zj[2] * f[2];
-        }
-        M[n * i + i] += J[29];
-    }
-}
-
 /* Featherstone's articulated-body algorithm (Featherstone 2008, Table 7.1), spatial vectors
  * ordered (angular; linear) in body frames, joint effects as in the library: rotor inertia
  * on D (armature), friction in the bias. O(n). Returns 0, or -1 if a D_i is not positive. */
@@ -280,6 +227,64 @@ static void congruence(const Placement *X, const double *In, double *out)
             out[6 * (c + 3) + r] += b;
             out[6 * (r + 3) + c + 3] += Cr[3 * r + c];
         }
+}
+
+/* Spatial inertia (6x6, (angular; linear) order) of body J about its frame origin:
+ * n = Io w + h x v, f = m v - h x w with h = m c and Io the inertia about the origin. */
+static void body_inertia(const double *J, double *Ib)
+{
+    const double *com = J + 17, *In = J + 20;
+    double m = J[16], h[3] = {m * com[0], m * com[1], m * com[2]};
+    double cc = com[0] * com[0] + com[1] * com[1] + com[2] * com[2];
+    double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            Ib[6 * r + c] = In[3 * r + c] + m * ((r == c) * cc - com[r] * com[c]);
+            Ib[6 * r + c + 3] = hx[3 * r + c];
+            Ib[6 * (r + 3) + c] = -hx[3 * r + c];
+            Ib[6 * (r + 3) + c + 3] = m * (r == c);
+        }
+}
+
+/* Composite-rigid-body mass matrix in the base frame (full, symmetric, rotor inertia on the
+ * diagonal): composite inertias summed at the base origin, M_ij = S_j . (Ic_i S_i). */
+static void crba(const double *P, const double *q, double *M)
+{
+    int n = (int)P[0], i, j, k;
+    double S[MAXN][6], Ic[MAXN][36], Ib[36];
+    Placement W = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}, X;
+    for (i = 0; i < n; ++i) {
+        const double *J = P + 4 + STRIDE * i, *z = J + 1;
+        double t[3], R[9];
+        placement(J, q[i], &X);
+        mv(W.R, X.p, t);
+        for (k = 0; k < 3; ++k) W.p[k] += t[k];
+        memcpy(R, W.R, sizeof R);
+        mul3(R, X.R, W.R);
+        mv(W.R, z, t);                                          /* joint axis, base frame */
+        if (J[0] == 0.0) {
+            memcpy(S[i], t, sizeof t);
+            cross(W.p, t, S[i] + 3);                            /* v at the base origin */
+        } else {
+            memset(S[i], 0, 3 * sizeof(double));
+            memcpy(S[i] + 3, t, sizeof t);
+        }
+        body_inertia(J, Ib);
+        memset(Ic[i], 0, sizeof Ic[i]);
+        congruence(&W, Ib, Ic[i]);                              /* body inertia, base frame */
+    }
+    for (i = n - 1; i > 0; --i)
+        for (k = 0; k < 36; ++k) Ic[i - 1][k] += Ic[i][k];
+    for (i = 0; i < n; ++i) {
+        double F[6];
+        mat6_vec(Ic[i], S[i], F);
+        for (j = 0; j <= i; ++j) {
+            double s = 0;
+            for (k = 0; k < 6; ++k) s += S[j][k] * F[k];
+            M[n * i + j] = M[n * j + i] = s;
+        }
+        M[n * i + i] += P[4 + STRIDE * i + 29];
+    }
 }
 
 static int aba(const double *P, const double *q, const double *qd, const double *tau,
