@@ -219,7 +219,8 @@ def test_written_python_and_c_files(tmp_path):
     assert np.abs(tau - rd.inverse_dynamics(model, q, q, q)).max() < 1e-12
     c_text = pathlib.Path(code.write(tmp_path / 'puma560_dynamics.c')).read_text()
     assert f'{code.multiplications} multiplications' in c_text
-    assert 'static void rd_inverse_dynamics(' in c_text and 'static void rd_mass_matrix(' in c_text
+    assert '\nvoid rd_inverse_dynamics(const double *restrict q' in c_text
+    assert '\nvoid rd_mass_matrix(' in c_text and 'rd_forward_dynamics(' in c_text
     with pytest.raises(ValueError, match='numeric inertial parameters'):
         rd.generate(model, symbolic_inertia=True).c_source
 

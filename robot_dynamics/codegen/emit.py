@@ -111,7 +111,7 @@ def python_module(model):
     return '\n'.join(lines)
 
 
-def c_function(model, name, prefix='rd_', vector=False):
+def c_function(model, name, prefix='rd_', vector=False, static=True):
     """C99 text of one function ``void rd_<name>(inputs..., double *out)``.
 
     ``vector=True``: the same code on GCC vector types ``V`` (two states per call, SSE2),
@@ -127,7 +127,8 @@ def c_function(model, name, prefix='rd_', vector=False):
     arguments.append(f'{scalar} *restrict out')
     lines = [f'/* {_output_doc(name, model.dof)}: {function.counts["mul"]} mul, '
              f'{function.counts["add"]} add, {function.counts["div"]} div */',
-             f'static void {prefix}{name}{"_v" if vector else ""}({", ".join(arguments)})',
+             f'{"static " if static else ""}void {prefix}{name}{"_v" if vector else ""}'
+             f'({", ".join(arguments)})',
              '{']
     for variable, node in schedule.statements:
         lines.append(f'    const {scalar} {variable} = {schedule.expression(node)};')
@@ -150,13 +151,13 @@ static inline V VSIGN(V x) { return (V){SIGN(x[0]), SIGN(x[1])}; }
 '''
 
 
-def c_module(model, prefix='rd_', vector=False):
-    """C99 source: every function of ``model`` as a static function (and vector twins)."""
+def c_module(model, prefix='rd_', vector=False, static=True):
+    """C99 source: every function of ``model`` (static, or exported) and its vector twins."""
     lines = ['/*'] + _header_lines(model, ' *') + [' */', '#include <math.h>', _SIGN_MACRO, '']
     if vector:
         lines.append(_VECTOR_PRELUDE)
     for name in model.functions:
-        lines += [c_function(model, name, prefix), '']
+        lines += [c_function(model, name, prefix, static=static), '']
         if vector:
             lines += [c_function(model, name, prefix, vector=True), '']
     return '\n'.join(lines)

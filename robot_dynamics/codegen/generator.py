@@ -69,8 +69,8 @@ class GeneratedModel:
 
     @property
     def c_source(self):
-        """C99 source of every generated function (numeric parameters only)."""
-        return emit.c_module(self)
+        """C99 source of every generated function, exported ``rd_<name>`` (numeric only)."""
+        return emit.c_module(self, static=False)
 
     def write(self, path, language=None):
         """Write the Python (``.py``) or C (``.c``/``.h``) source to ``path``; return the path."""
