@@ -210,3 +210,27 @@ def test_written_c_file_compiles_standalone(tmp_path):
     tau = np.array([float(line) for line in output.split()])
     reference = rd.inverse_dynamics(model, q, qd, qdd)
     assert np.abs(tau - reference).max() <= TOL * scale(reference)
+
+
+@needs_compiler
+def test_fast_path_agrees_with_pinocchio():
+    """An independent oracle: Pinocchio's rnea, crba and aba on the rigid PUMA 560."""
+    pin = pytest.importorskip('pinocchio')
+    from robots import pinocchio_configuration
+    model = load('puma560').without_joint_effects()
+    fm = fast.compile(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        pm = pin.buildModelFromXML(model.to_urdf())
+    pd = pm.createData()
+    rng = np.random.default_rng(6)
+    for _ in range(5):
+        q, qd, qdd = random_state(rng, 6)
+        qp = pinocchio_configuration(pm, q)
+        tau = pin.rnea(pm, pd, qp, qd, qdd)
+        assert np.abs(fm.inverse_dynamics(q, qd, qdd) - tau).max() <= 1e-10 * scale(tau)
+        M = pin.crba(pm, pd, qp)
+        M = np.triu(M) + np.triu(M, 1).T
+        assert np.abs(fm.mass_matrix(q) - M).max() <= 1e-10 * scale(M)
+        qdd_pin = pin.aba(pm, pd, qp, qd, tau)
+        assert np.abs(fm.forward_dynamics(q, qd, tau) - qdd_pin).max() <= 1e-8 * scale(qdd_pin)
