@@ -22,6 +22,7 @@ The tip wrench is not an input here: use :func:`robot_dynamics.inverse_dynamics`
 """
 
 from functools import partial
+import warnings
 
 import numpy as np
 
@@ -87,7 +88,13 @@ def compile(model, backend='auto', method='auto'):
     if method not in METHODS:
         raise ValueError(f'method must be one of {METHODS}, got {method!r}')
     if backend == 'auto':
-        backend = 'c' if compiled.compiler_available() else 'python'
+        if compiled.compiler_available():
+            try:
+                return compile(model, 'c', method)
+            except (RuntimeError, OSError) as exc:     # a broken toolchain: stay exact
+                warnings.warn(f'compiling the fast path failed, using numpy instead: {exc}',
+                              RuntimeWarning, stacklevel=2)
+        backend = 'python'
     if method == 'auto':
         method = 'generated' if model.dof <= GENERATED_MAX_DOF else 'reference'
     key = _key(model)

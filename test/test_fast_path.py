@@ -234,3 +234,16 @@ def test_fast_path_agrees_with_pinocchio():
         assert np.abs(fm.mass_matrix(q) - M).max() <= 1e-10 * scale(M)
         qdd_pin = pin.aba(pm, pd, qp, qd, tau)
         assert np.abs(fm.forward_dynamics(q, qd, tau) - qdd_pin).max() <= 1e-8 * scale(qdd_pin)
+
+
+def test_broken_toolchain_falls_back_to_numpy(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError('compiling the generated model failed: cc1: internal error')
+    monkeypatch.setattr(compiled, 'compiler_available', lambda: True)
+    monkeypatch.setattr(compiled, 'load_cached', lambda key: None)
+    monkeypatch.setattr(compiled, 'build', broken)
+    model = random_model(np.random.default_rng(13), 2)
+    with pytest.warns(RuntimeWarning, match='using numpy instead'):
+        fm = fast.compile(model)
+    assert fm.backend == 'python'
+    check(fm, model, np.random.default_rng(14), N=3)

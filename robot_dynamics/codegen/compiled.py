@@ -47,9 +47,16 @@ _loaded = {}
 
 
 def cache_directory():
-    """Directory of compiled models (created on demand)."""
+    """Directory of compiled models (created on demand; a temporary one if home is read-only)."""
     path = os.environ.get('ROBOT_DYNAMICS_CACHE') or os.path.join(
         os.path.expanduser('~'), '.cache', 'robot_dynamics', 'codegen')
+    try:
+        os.makedirs(path, exist_ok=True)
+        if os.access(path, os.W_OK):
+            return path
+    except OSError:
+        pass
+    path = os.path.join(tempfile.gettempdir(), f'robot_dynamics_codegen_{os.getuid()}')
     os.makedirs(path, exist_ok=True)
     return path
 
