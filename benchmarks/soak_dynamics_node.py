@@ -10,11 +10,13 @@ Run on demand (not in CI)::
 The dynamics node runs as a separate process (``python -m robot_dynamics.nodes.dynamics_node``,
 joint_states with the default sensor-data QoS: best effort, keep last 5) in a private ROS
 domain with localhost-only discovery. This process publishes ``joint_states`` at ``--rate`` Hz
-(paced by the monotonic clock) and subscribes to ``~/gravity_torques``. Message k carries the
-posture ``q_k`` (one of 1000 distinct postures, cycled); an answer is matched to its request by
-finding the posture whose library gravity vector it equals (to 1e-9: a mismatch counts as a
-wrong answer), so each latency is "publish of joint_states k → receipt of its gravity torques"
-in this process, on one monotonic clock (both DDS hops and both executors included).
+from a child process (paced by the monotonic clock) and receives ``~/gravity_torques`` in this
+one, so that neither side slows the other. Message k carries the posture ``q_k`` (one of 1000
+distinct postures, cycled) and its send time goes to shared memory; an answer is matched to its
+request by finding the posture whose library gravity vector it equals (to 1e-9: a mismatch
+counts as a wrong answer), so each latency is "publish of joint_states k → receipt of its
+gravity torques" on the system-wide monotonic clock (both DDS hops, the node and the
+receiver's executor included).
 
 Reported: messages sent, answered, lost (sent − answered: what best-effort keep-last-5 lost or
 the node skipped), wrong answers, latency p50/p99/p99.9/max, the node's resident memory
@@ -86,40 +88,67 @@ def start_node(namespace, model_name, extra):
                             stderr=subprocess.STDOUT, text=True)
 
 
-class Driver:
-    """Publishes joint_states at a fixed rate; matches gravity answers to their requests."""
+def publisher_main(namespace, rate, names, table, shared, stop):
+    """Child process: publish joint_states at ``rate`` Hz, paced on the monotonic clock.
 
-    def __init__(self, node, model, namespace):
-        from rclpy.qos import qos_profile_sensor_data
-        from sensor_msgs.msg import JointState
+    Posture ``k = sequence % POSTURES`` goes out with ``shared.send_ns[k]`` (monotonic ns, a
+    system-wide clock) and ``shared.sequence[k]`` written just before the publish.
+    """
+    import rclpy
+    from rclpy.qos import qos_profile_sensor_data
+    from sensor_msgs.msg import JointState
+    rclpy.init()
+    node = rclpy.create_node('soak_publisher')
+    publisher = node.create_publisher(JointState, f'{namespace}/joint_states',
+                                      qos_profile_sensor_data)
+    while publisher.get_subscription_count() == 0 and not stop.is_set():
+        time.sleep(0.05)
+    message = JointState(name=list(names))
+    rows = [list(map(float, row)) for row in np.frombuffer(table).reshape(POSTURES, -1)]
+    period = 1e9 / rate
+    start = time.monotonic_ns()
+    sequence = 0
+    while not stop.is_set():
+        delay = (start + sequence * period - time.monotonic_ns()) * 1e-9
+        if delay > 0:
+            time.sleep(delay)
+        k = sequence % POSTURES
+        message.position = rows[k]
+        message.header.stamp = node.get_clock().now().to_msg()
+        shared.sequence[k] = sequence
+        shared.send_ns[k] = time.monotonic_ns()
+        publisher.publish(message)
+        if shared.measuring.value:
+            shared.sent.value += 1
+        sequence += 1
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+class Shared:
+    """Arrays shared with the publisher process (no locks: one writer per field)."""
+
+    def __init__(self, context):
+        self.send_ns = context.RawArray('q', POSTURES)
+        self.sequence = context.RawArray('q', [-1] * POSTURES)
+        self.sent = context.RawValue('q', 0)
+        self.measuring = context.RawValue('b', 0)
+
+
+class Receiver:
+    """Matches gravity answers to their requests by value and records the latency."""
+
+    def __init__(self, node, gravity, shared, namespace):
+        from diagnostic_msgs.msg import DiagnosticArray
         from std_msgs.msg import Float64MultiArray
-        self.node, self.model = node, model
-        self.q, self.gravity = postures(model)
-        self.publisher = node.create_publisher(JointState, f'{namespace}/joint_states',
-                                               qos_profile_sensor_data)
+        self.gravity, self.shared = gravity, shared
         node.create_subscription(Float64MultiArray, f'{namespace}/dynamics_node/gravity_torques',
                                  self.on_gravity, 1000)
-        from diagnostic_msgs.msg import DiagnosticArray
         node.create_subscription(DiagnosticArray, '/diagnostics', self.on_diagnostics, 10)
         self.diagnostics = {}        # the node's last self-report
-        self.message = JointState(name=list(model.joint_names))
-        self.sent_at = {}            # sequence number -> monotonic ns of publish
-        self.latest = np.full(POSTURES, -1, dtype=np.int64)   # posture -> last sequence sent
-        self.sent = 0
+        self.answered_sequence = np.full(POSTURES, -1, dtype=np.int64)
         self.latencies = []          # ns, measured period only
-        self.answered = self.wrong = 0
-        self.measuring = False
-        self.lock = threading.Lock()
-
-    def publish(self, sequence):
-        """Publish joint state number ``sequence``."""
-        k = sequence % POSTURES
-        self.message.position = self.q[k].tolist()
-        self.message.header.stamp = self.node.get_clock().now().to_msg()
-        with self.lock:
-            self.latest[k] = sequence
-            self.sent_at[sequence] = time.monotonic_ns()
-        self.publisher.publish(self.message)
+        self.answered = self.wrong = self.stale = 0
 
     def on_diagnostics(self, msg):
         """Keep the dynamics node's last diagnostic values."""
@@ -133,32 +162,18 @@ class Driver:
         values = np.asarray(msg.data)
         distances = np.abs(self.gravity - values).max(axis=1)
         k = int(np.argmin(distances))
-        with self.lock:
-            sequence = int(self.latest[k])
-            sent = self.sent_at.pop(sequence, None)
-        if sent is None or not self.measuring:
+        sent, sequence = self.shared.send_ns[k], self.shared.sequence[k]
+        if not self.shared.measuring.value:
             return
         if distances[k] > 1e-9 * max(1.0, np.abs(values).max()):
             self.wrong += 1
             return
+        if sequence == self.answered_sequence[k] or sequence < 0:
+            self.stale += 1          # an answer older than one cycle of postures (> 1 s)
+            return
+        self.answered_sequence[k] = sequence
         self.answered += 1
         self.latencies.append(now - sent)
-
-
-def pace(driver, rate, stop, counters):
-    """Publish at ``rate`` Hz on the monotonic clock until ``stop`` is set."""
-    period = 1e9 / rate
-    start = time.monotonic_ns()
-    sequence = 0
-    while not stop.is_set():
-        target = start + sequence * period
-        delay = (target - time.monotonic_ns()) * 1e-9
-        if delay > 0:
-            time.sleep(delay)
-        driver.publish(sequence)
-        if driver.measuring:
-            counters['sent'] += 1
-        sequence += 1
 
 
 def report(args, result):
@@ -177,7 +192,7 @@ def report(args, result):
         'achieved)',
         f"- answered: {result['answered']}; lost: {result['sent'] - result['answered']} "
         f"({100.0 * (result['sent'] - result['answered']) / max(1, result['sent']):.3f} %); "
-        f"wrong answers: {result['wrong']}",
+        f"wrong answers: {result['wrong']}; answers later than 1 s: {result['stale']}",
         f'- latency joint_states → gravity_torques: p50 {percentiles[0]:.3f} ms, '
         f'p99 {percentiles[1]:.3f} ms, p99.9 {percentiles[2]:.3f} ms, '
         f"max {latencies.max() if latencies.size else float('nan'):.3f} ms",
@@ -211,29 +226,33 @@ def main():
         model = rd.load_model(args.model)
     namespace = '/soak' + uuid.uuid4().hex[:8]
     process = start_node(namespace, args.model, args.node_arg)
+    import multiprocessing
+    context = multiprocessing.get_context('spawn')
+    shared, stop = Shared(context), context.Event()
+    q_table, gravity = postures(model)
+    table = context.RawArray('d', q_table.size)
+    np.frombuffer(table)[:] = q_table.reshape(-1)
     rclpy.init()
-    node = rclpy.create_node('soak_driver')
-    driver = Driver(node, model, namespace)
+    node = rclpy.create_node('soak_receiver')
+    receiver = Receiver(node, gravity, shared, namespace)
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     spinner = threading.Thread(target=executor.spin, daemon=True)
     spinner.start()
-    stop, counters = threading.Event(), {'sent': 0}
-    publisher = None
+    publisher = context.Process(target=publisher_main, args=(
+        namespace, args.rate, model.joint_names, table, shared, stop), daemon=True)
+    publisher.start()
     samples = []
     try:
         deadline = time.monotonic() + 60.0
-        while driver.publisher.get_subscription_count() == 0 and time.monotonic() < deadline:
+        while shared.sequence[0] < 0 and time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError('the node exited:\n' + process.stdout.read())
             time.sleep(0.1)
-        publisher = threading.Thread(target=pace, args=(driver, args.rate, stop, counters),
-                                     daemon=True)
-        publisher.start()
         time.sleep(WARM_UP)
         rss_start, cpu_start = read_proc(process.pid)
         wall_start = time.monotonic()
-        driver.measuring = True
+        shared.measuring.value = 1
         samples.append((0.0, rss_start))
         next_progress = 30.0
         while time.monotonic() - wall_start < args.duration:
@@ -242,16 +261,15 @@ def main():
             rss, _ = read_proc(process.pid)
             samples.append((elapsed, rss))
             if elapsed >= next_progress:
-                print(f'  {elapsed:5.0f} s: sent {counters["sent"]}, answered '
-                      f'{driver.answered}, RSS {rss / 2 ** 20:.1f} MiB', flush=True)
+                print(f'  {elapsed:5.0f} s: sent {shared.sent.value}, answered '
+                      f'{receiver.answered}, RSS {rss / 2 ** 20:.1f} MiB', flush=True)
                 next_progress += 30.0
-        driver.measuring = False
+        shared.measuring.value = 0
         rss_end, cpu_end = read_proc(process.pid)
         wall = time.monotonic() - wall_start
     finally:
         stop.set()
-        if publisher is not None:
-            publisher.join(timeout=2.0)
+        publisher.join(timeout=5.0)
         time.sleep(0.2)
         process.terminate()
         try:
@@ -262,8 +280,9 @@ def main():
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
-    result = dict(sent=counters['sent'], answered=driver.answered, wrong=driver.wrong,
-                  latencies=driver.latencies, diagnostics=driver.diagnostics,
+    result = dict(sent=shared.sent.value, answered=receiver.answered, wrong=receiver.wrong,
+                  stale=receiver.stale, latencies=receiver.latencies,
+                  diagnostics=receiver.diagnostics,
                   rss_start=rss_start, rss_end=rss_end, rss_max=max(r for _, r in samples),
                   cpu_percent=100.0 * (cpu_end - cpu_start) / wall,
                   exit='clean' if 'Traceback' not in output else 'TRACEBACK')
