@@ -26,9 +26,11 @@ def private_cache(tmp_path_factory):
     patch.setenv('ROBOT_DYNAMICS_CACHE', str(tmp_path_factory.mktemp('codegen_cache')))
     patch.delenv('ROBOT_DYNAMICS_NO_COMPILE', raising=False)
     fast._models.clear()
+    compiled._loaded.clear()                  # libraries other tests loaded from elsewhere
     yield
     patch.undo()
     fast._models.clear()
+    compiled._loaded.clear()
 
 
 def load(name):
