@@ -7,7 +7,7 @@ publishing /clock), dynamics_node and computed_torque_controller (both on simula
 This test process publishes a one-point desired trajectory (hold the initial posture) and
 records the simulator's joint_states. Sequence:
 
-1. the loop holds the posture: tracking error below ``BOUND``;
+1. the loop holds the posture: tracking error below ``BOUND`` (0.05 rad, see below);
 2. the dynamics node is killed (SIGKILL, a crash): the controller gets no mass matrix and
    stops commanding; once the last command is older than ``command_timeout`` (simulated
    seconds) every joint_states message the simulator publishes reports zero effort, and the
@@ -39,7 +39,10 @@ from robot_dynamics.nodes.dynamics_node import LATCHED  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 Q_HOLD = [0.2, -0.6, 0.4, 0.1, -0.3, 0.2]
 COMMAND_TIMEOUT = 0.2                    # simulated s
-BOUND = 0.01                             # rad, tracking error with the dynamics node up
+# rad, tracking error with the dynamics node up. Holding still, the bundled PUMA's Coulomb
+# friction (10.6 N m on joint 2, not in the feed-forward at rest: sign(0) = 0) leaves a
+# dead band of about c / (Kp M22) = 10.6 / (100 * 2.5) = 0.04 rad that the arm creeps through.
+BOUND = 0.05
 NAMES = ['joint1', 'joint2', 'joint3', 'joint4', 'joint5', 'joint6']
 REMAPS = {
     'simulation_node': [],
@@ -165,7 +168,7 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
         assert np.all(np.asarray(msg.effort) == 0.0), \
             f'effort {list(msg.effort)} at t = {stamp(msg):.3f} s during the outage'
     sagged = max(error(m) for m in outage)
-    assert sagged > 5 * BOUND, f'the arm did not move during the outage ({sagged:.4f} rad)'
+    assert sagged > 2 * BOUND, f'the arm did not move during the outage ({sagged:.4f} rad)'
 
     # 3. restart; nothing else is touched
     masses.clear()
