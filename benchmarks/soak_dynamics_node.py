@@ -76,7 +76,7 @@ def read_proc(pid):
 
 
 def start_node(namespace, model_name, extra):
-    """The dynamics node as a child process."""
+    """Start the dynamics node as a child process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''),
                PYTHONWARNINGS='ignore')
     command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',

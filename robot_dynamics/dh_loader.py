@@ -110,7 +110,7 @@ def _short(value, limit=80):
 
 
 def _name(value, where):
-    """A name: a string (or a number, as YAML may read one); anything else is refused."""
+    """Return a name: a string (or a number, as YAML may read one); refuse anything else."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise DHError(f'{where}: expected a string, got {_short(value)}')
     return str(value)

@@ -68,7 +68,7 @@ DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is 
 
 
 def _parser_input(text):
-    """The XML handed to every parser: bytes when there is an XML declaration, else text."""
+    """Return the XML for every parser: bytes with an XML declaration, else the text."""
     return text.encode('utf-8') if text.lstrip().startswith('<?xml') else text
 
 

@@ -47,7 +47,7 @@ sys.addaudithook(_audit)     # cannot be removed; it only records opens of marke
 
 @pytest.fixture
 def secret(tmp_path):
-    """A file whose name and content hold the marker: it must never be read."""
+    """Write a file whose name and content hold the marker: it must never be read."""
     path = tmp_path / f'{MARKER}.txt'
     path.write_text(MARKER * 10)
     _opened.clear()
@@ -117,7 +117,7 @@ def test_expat_scan_catches_a_doctype_the_text_check_cannot_see():
 
 
 def billion_laughs(levels=10):
-    """The classic entity-expansion bomb: 10**levels copies of "lol"."""
+    """Return the classic entity-expansion bomb: 10**levels copies of "lol"."""
     lines = ['<!ENTITY lol0 "lol">']
     for k in range(1, levels):
         lines.append(f'<!ENTITY lol{k} "' + f'&lol{k - 1};' * 10 + '">')
@@ -276,14 +276,14 @@ def test_large_valid_chain_loads_in_bounded_time():
 
 # ---------------------------------------------------------------------- DH catalogue
 def dh(**top):
-    """A one-link standard DH document with top-level changes."""
+    """Return a one-link standard DH document with top-level changes."""
     document = {'convention': 'standard', 'links': [dict(DH_LINK)]}
     document.update(top)
     return document
 
 
 def dh_link(**changes):
-    """A one-link document whose link has changes (None deletes a field)."""
+    """Return a one-link document whose link has changes (None deletes a field)."""
     entry = dict(DH_LINK)
     entry.update(changes)
     return dh(links=[{k: v for k, v in entry.items() if v is not None}])

@@ -36,7 +36,7 @@ TOL = 1e-12
 
 @pytest.fixture(scope='module')
 def urdf():
-    """A 3-joint arm (one prismatic joint) with friction and rotors, as URDF."""
+    """Return a 3-joint arm (one prismatic joint) with friction and rotors, as URDF."""
     model = random_model(np.random.default_rng(41), 3, prismatic_fraction=0.3, friction=True,
                          rotor=True, name='arm3')
     with warnings.catch_warnings():
@@ -46,20 +46,20 @@ def urdf():
 
 @pytest.fixture(scope='module')
 def model(urdf):
-    """The library's model of the URDF: the oracle."""
+    """Return the library's model of the URDF: the oracle."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         return rd.RobotModel.from_urdf(urdf)
 
 
 def offset_stamp(node, seconds):
-    """A header stamp ``seconds`` from the node's clock now (negative: in the past)."""
+    """Return a header stamp ``seconds`` from the node's clock now (negative: past)."""
     now = node.get_clock().now().nanoseconds + int(seconds * 1e9)
     return Time(sec=now // 10 ** 9, nanosec=now % 10 ** 9)
 
 
 def assert_answers_correctly(probe, model, dynamics, q=None, feedforward=None):
-    """A good joint state is answered with the library's gravity, mass matrix and feed-forward."""
+    """Check that a good joint state gets the library's gravity, mass matrix, feed-forward."""
     q = np.linspace(-0.4, 0.5, model.dof) if q is None else q
     probe.clear()
     probe.send_state(model.joint_names, q, np.full(model.dof, 0.2))
@@ -181,7 +181,7 @@ def test_a_burst_of_garbage_leaves_the_node_exact(ros, urdf, model):
 
 # ---------------------------------------------------------------------- trajectories
 def point(t, positions, velocities=(), accelerations=()):
-    """A JointTrajectoryPoint at ``t`` seconds."""
+    """Return a JointTrajectoryPoint at ``t`` seconds."""
     seconds = math.floor(t)
     return JointTrajectoryPoint(
         positions=[float(v) for v in positions], velocities=[float(v) for v in velocities],

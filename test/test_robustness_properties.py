@@ -39,7 +39,7 @@ def scale(x):
 
 @st.composite
 def robots(draw, max_dof=7, joint_effects=True):
-    """A random serial robot (revolute and prismatic joints, random frames and inertias)."""
+    """Draw a random serial robot (revolute and prismatic joints, random frames, inertias)."""
     n = draw(st.integers(1, max_dof))
     seed = draw(st.integers(0, 2 ** 32 - 1))
     prismatic = draw(st.sampled_from([0.0, 0.3, 1.0]))
@@ -53,14 +53,14 @@ def robots(draw, max_dof=7, joint_effects=True):
 
 
 def vectors(n, bound):
-    """A strategy for an (n,) float vector with entries in [-bound, bound]."""
+    """Return a strategy for an (n,) float vector with entries in [-bound, bound]."""
     return st.lists(st.floats(-bound, bound, allow_nan=False, allow_infinity=False),
                     min_size=n, max_size=n).map(np.array)
 
 
 @st.composite
 def robot_and_state(draw, max_dof=7, joint_effects=True):
-    """A robot with ``q`` (rad or m), ``qd`` and ``qdd`` of its size."""
+    """Draw a robot with ``q`` (rad or m), ``qd`` and ``qdd`` of its size."""
     model = draw(robots(max_dof, joint_effects))
     n = model.dof
     return model, draw(vectors(n, 3.2)), draw(vectors(n, 3.0)), draw(vectors(n, 10.0))
@@ -132,7 +132,7 @@ def test_forward_dynamics_inverts_inverse_dynamics(case, solver):
 
 # ---------------------------------------------------------------------- loader fuzzing
 def urdf_for(seed, n):
-    """A valid URDF of a random robot."""
+    """Return a valid URDF of a random robot."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         return random_model(np.random.default_rng(seed), n, friction=True,
@@ -145,7 +145,7 @@ GARBAGE = st.one_of(st.text(max_size=12), st.sampled_from(
 
 @st.composite
 def mutated_urdf(draw):
-    """A valid URDF with elements and attributes deleted, duplicated or garbled."""
+    """Draw a valid URDF with elements and attributes deleted, duplicated or garbled."""
     import xml.etree.ElementTree as ET
     root = ET.fromstring(urdf_for(draw(st.integers(0, 1000)), draw(st.integers(1, 4))))
     for _ in range(draw(st.integers(1, 4))):
@@ -217,7 +217,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
 
 
 def valid_dh(seed):
-    """A valid DH document (dict) of up to 4 links."""
+    """Return a valid DH document (dict) of up to 4 links."""
     rng = np.random.default_rng(seed)
     links = []
     for i in range(int(rng.integers(1, 5))):
@@ -236,7 +236,7 @@ def valid_dh(seed):
 
 @st.composite
 def mutated_dh(draw):
-    """A valid DH dict with fields deleted, replaced by random values or added."""
+    """Draw a valid DH dict with fields deleted, replaced by random values or added."""
     document = valid_dh(draw(st.integers(0, 1000)))
     for _ in range(draw(st.integers(1, 4))):
         target = document

@@ -103,7 +103,7 @@ class Processes:
 
 @pytest.fixture
 def graph():
-    """Simulator, dynamics node and controller running in a fresh namespace."""
+    """Run the simulator, dynamics node and controller in a fresh namespace."""
     processes = Processes('/r' + uuid.uuid4().hex[:10])
     for name in ('simulation_node', 'dynamics_node', 'computed_torque_controller'):
         processes.start(name)
@@ -136,7 +136,7 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
         return float(np.abs(np.asarray(msg.position) - Q_HOLD).max())
 
     def holding(seconds):
-        """The last ``seconds`` of simulated time had commands applied and small errors."""
+        """Tell whether the last ``seconds`` simulated had commands applied, small errors."""
         if not states or stamp(states[-1]) < seconds:
             return False
         recent = [m for m in states if stamp(m) >= stamp(states[-1]) - seconds]

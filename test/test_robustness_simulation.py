@@ -25,14 +25,14 @@ QD0 = np.array([0.5, -0.4, 0.8, 1.0, -0.7, 0.9])
 
 @pytest.fixture(scope='module')
 def puma():
-    """The bundled PUMA 560 (with its friction and rotor inertia)."""
+    """Load the bundled PUMA 560 (with its friction and rotor inertia)."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         return rd.load_model('puma560')
 
 
 def rk4_run(model, steps=STEPS, tau=None):
-    """``steps`` RK4 steps of DT from (Q0, QD0) under constant ``tau``; states (steps+1, n)."""
+    """Run ``steps`` RK4 steps of DT from (Q0, QD0) under constant ``tau``; (steps+1, n)."""
     fast = rd.fast.compile(model)
     tau = np.zeros(model.dof) if tau is None else np.asarray(tau, float)
 
@@ -83,8 +83,11 @@ def test_friction_never_adds_energy(puma, friction):
 
 
 def test_coulomb_only_chatter_is_bounded(puma):
-    """Pure Coulomb friction is discontinuous at qd = 0: RK4 stages that straddle the switch
-    can add a few µJ in a step (documented); it never accumulates."""
+    """Check that Coulomb-only friction adds at most a few µJ in a step, never accumulating.
+
+    Coulomb friction is discontinuous at qd = 0: RK4 stages that straddle the switch can add a
+    little energy in one step (documented in docs/robustness.md).
+    """
     model = puma.replace(viscous_friction=np.zeros(6))
     positions, velocities = rk4_run(model)
     energy = rd.total_energy(model, positions, velocities)
@@ -122,8 +125,11 @@ def test_step_refuses_bad_arguments(puma, bad, message):
 
 # ---------------------------------------------------------------------- simulation_node
 def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ros):
-    """A torque that makes the state blow up stops the node: every published state is finite
-    and none is stamped after the failure; diagnostics say why; ~/reset starts afresh."""
+    """Check that a blow-up stops the node, is reported, never published; reset recovers.
+
+    Every published state is finite and none is stamped after the failure; diagnostics say
+    why; ~/reset starts afresh.
+    """
     pytest.importorskip('rclpy')
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
     from rclpy.parameter import Parameter

@@ -79,7 +79,7 @@ def model_from_parameters(node, urdf_xml=None):
 
 
 def model_parameters_set(node):
-    """True if a model parameter names the model (the robot_description topic is not used)."""
+    """Tell whether a model parameter names the model (then the topic is not used)."""
     return any(node.get_parameter(name).value
                for name in ('robot_description', 'urdf_file', 'dh_file', 'model'))
 
