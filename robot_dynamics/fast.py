@@ -162,10 +162,17 @@ def python_functions(generated):
             arrays = [np.asarray(a, dtype=float) for a in arrays]
             single = arrays[0].ndim == 1
             batch = [np.atleast_2d(a) for a in arrays]
-            for a in batch:
+            for label, a in zip(('q', 'qd', 'third argument'), batch):
                 if a.shape[-1] != n or a.shape != batch[0].shape:
                     raise ValueError(f'{name}(): arrays must have shape ({n},) or (N, {n})')
-            out = stacked(raw(*(a.T for a in batch)), batch[0].shape[0])
+                if not np.all(np.isfinite(a)):
+                    raise ValueError(f'{name}(): {label} contains NaN or inf; give finite '
+                                     'values')
+            with np.errstate(all='ignore'):
+                out = stacked(raw(*(a.T for a in batch)), batch[0].shape[0])
+            if not np.all(np.isfinite(out)):
+                raise ValueError(f'{name}(): the result is not finite: the mass matrix is '
+                                 'singular or the inputs are too large')
             return out[0] if single else out
         function.__name__ = name
         return function
@@ -203,7 +210,10 @@ def step(fast, q, qd, tau, dt, integrator='rk4'):
         if not (np.all(np.isfinite(q_)) and np.all(np.isfinite(qd_))):
             raise SimulationError('state became NaN/inf within the step: dt is too large for '
                                   'these torques, or the torques are unbounded')
-        return fast.forward_dynamics(q_, qd_, tau)
+        try:
+            return fast.forward_dynamics(q_, qd_, tau)
+        except ValueError as exc:          # non-finite result: singular M or overflow
+            raise SimulationError(str(exc)) from exc
 
     with np.errstate(over='ignore', invalid='ignore'):
         q_next, qd_next, qdd = INTEGRATORS[integrator](

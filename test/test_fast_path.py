@@ -249,3 +249,39 @@ def test_broken_toolchain_falls_back_to_numpy(monkeypatch):
         fm = fast.compile(model)
     assert fm.backend == 'python'
     check(fm, model, np.random.default_rng(14), N=3)
+
+
+def singular_model():
+    """Two joints whose second link has no mass and no inertia: M is singular."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        return rd.RobotModel(
+            joint_types=['revolute', 'revolute'], axis=[[0, 0, 1], [0, 1, 0]],
+            placement_rotation=[np.eye(3)] * 2, placement_translation=[[0, 0, 0], [0.5, 0, 0]],
+            mass=[1.0, 0.0], com=[[0.2, 0, 0], [0, 0, 0]],
+            inertia=[np.eye(3) * 0.1, np.zeros((3, 3))], name='singular')
+
+
+@pytest.mark.parametrize('backend, method', [
+    pytest.param('c', 'generated', marks=needs_compiler),
+    pytest.param('c', 'reference', marks=needs_compiler),
+    ('python', 'generated'),
+])
+def test_non_finite_inputs_and_results_are_errors(backend, method):
+    """The fast path never returns NaN: bad inputs and a singular M raise ValueError."""
+    fm = fast.compile(load('two_link'), backend=backend, method=method)
+    good = np.array([0.1, 0.2])
+    for bad in (np.array([np.nan, 0.0]), np.array([0.0, np.inf])):
+        with pytest.raises(ValueError, match='NaN or inf'):
+            fm.inverse_dynamics(good, bad, good)
+        with pytest.raises(ValueError, match='NaN or inf'):
+            fm.forward_dynamics(np.stack([good, bad]), np.stack([good, good]),
+                                np.stack([good, good]))
+    if method == 'generated':        # the generator sees the structural zero pivot
+        with pytest.raises(rd.ModelError, match='mass matrix is singular in every config'):
+            fast.compile(singular_model(), backend=backend, method=method)
+        return
+    singular = fast.compile(singular_model(), backend=backend, method=method)
+    assert np.all(np.isfinite(singular.inverse_dynamics(good, good, good)))
+    with pytest.raises(ValueError, match='not finite|not positive definite'):
+        singular.forward_dynamics(good, good, good)

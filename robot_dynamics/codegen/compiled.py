@@ -151,6 +151,7 @@ _GLUE = r'''
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,17 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
             ndim = PyArray_NDIM(arr[0]);
             N = ndim == 2 ? PyArray_DIM(arr[0], 0) : 1;
         }
+        {
+            const double *data = (const double *)PyArray_DATA(arr[k]);
+            npy_intp total = PyArray_SIZE(arr[k]);
+            for (i = 0; i < total; ++i)
+                if (!isfinite(data[i])) {
+                    PyErr_Format(PyExc_ValueError, "%%s(): %%s contains NaN or inf at joint "
+                                 "index %%d; give finite values", fname,
+                                 k < 2 ? labels[k] : labels[2], (int)(i %% NDOF));
+                    goto done;
+                }
+        }
     }
     {
         npy_intp dims[3];
@@ -251,6 +263,17 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
                 for (j = 0; j <= i; ++j, ++k)
                     M[i * NDOF + j] = M[j * NDOF + i] = lower[k];
         }
+    }
+    if (result != NULL) {
+        const double *o = (const double *)PyArray_DATA((PyArrayObject *)result);
+        npy_intp total = PyArray_SIZE((PyArrayObject *)result);
+        for (i = 0; i < total; ++i)
+            if (!isfinite(o[i])) {
+                PyErr_Format(PyExc_ValueError, "%%s(): the result is not finite: the mass "
+                             "matrix is singular or the inputs are too large", fname);
+                Py_CLEAR(result);
+                break;
+            }
     }
 done:
     for (k = 0; k < nin; ++k)

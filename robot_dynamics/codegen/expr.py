@@ -23,6 +23,8 @@ and sign are free (the paper does not count sin/cos); only nodes the outputs dep
 
 import math
 
+from robot_dynamics.errors import ModelError
+
 _COMMUTATIVE = ('add', 'mul')
 
 
@@ -195,9 +197,17 @@ class Graph:
         return self._node('mul', (a, b))
 
     def div(self, a, b):
-        """Return ``a / b`` (b must not be the constant 0)."""
+        """Return ``a / b``; a division by the constant 0 is a :class:`ModelError`.
+
+        In the generated forward dynamics that is a Cholesky pivot that vanishes for every
+        configuration: a moving joint that carries no mass or inertia.
+        """
         a, b = self.wrap(a), self.wrap(b)
         if b.op == 'const':
+            if b.value == 0:
+                raise ModelError('division by a structural zero: the mass matrix is singular '
+                                 'in every configuration (a moving joint carries no mass or '
+                                 'inertia); give that link inertia or make the joint fixed')
             return self.mul(1.0 / b.value, a)
         if a.op == 'const' and a.value == 0:
             return a

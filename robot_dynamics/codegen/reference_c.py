@@ -416,6 +416,16 @@ static PyObject *dispatch(PyObject *const *args, Py_ssize_t nargs, int nin, int 
             goto done;
         }
         if (k == 1) { ndim = PyArray_NDIM(arr[1]); N = ndim == 2 ? PyArray_DIM(arr[1], 0) : 1; }
+        {
+            const double *data = (const double *)PyArray_DATA(arr[k]);
+            npy_intp i, total = PyArray_SIZE(arr[k]);
+            for (i = 0; i < total; ++i)
+                if (!isfinite(data[i])) {
+                    PyErr_Format(PyExc_ValueError, "argument %d contains NaN or inf at joint "
+                                 "index %d; give finite values", k, (int)(i % n));
+                    goto done;
+                }
+        }
     }
     {
         npy_intp dims[3]; int out_ndim = 0;
@@ -441,6 +451,17 @@ static PyObject *dispatch(PyObject *const *args, Py_ssize_t nargs, int nin, int 
                 goto done;
             }
         }
+    }
+    {
+        const double *o = (const double *)PyArray_DATA((PyArrayObject *)result);
+        npy_intp i, total = PyArray_SIZE((PyArrayObject *)result);
+        for (i = 0; i < total; ++i)
+            if (!isfinite(o[i])) {
+                PyErr_SetString(PyExc_ValueError, "the result is not finite: the mass matrix is "
+                                "singular or the inputs are too large");
+                Py_CLEAR(result);
+                break;
+            }
     }
 done:
     for (k = 0; k <= nin; ++k) Py_XDECREF(arr[k]);
