@@ -148,8 +148,9 @@ def test_blow_up_stops_without_publishing_garbage(ros, model):
     assert probe.wait_time(0.02)
     probe.command([1e300, -1e300, 1e300])
     assert ros.spin_until(lambda: probe.sim.failed)
+    ros.spin_for(0.2)                       # states published before the failure arrive
     count = len(probe.states)
-    ros.spin_for(0.2)
+    ros.spin_for(0.3)
     assert len(probe.states) == count, 'published after the failure'
     for msg in probe.states:
         assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
