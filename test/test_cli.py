@@ -372,3 +372,31 @@ def test_console_script_and_module_run_as_processes(arm):
     done = subprocess.run([sys.executable, '-m', 'robot_dynamics', 'torque', path, '--q', '1'],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_codegen_writes_the_customised_model(capsys, arm, tmp_path):
+    path, model = arm
+    target = tmp_path / 'arm3_dynamics.py'
+    code, out, _ = run(capsys, 'codegen', path, '-o', target, '--functions',
+                       'inverse_dynamics,gravity')
+    assert code == 0 and target.is_file()
+    generated = rd.generate(model, functions=['inverse_dynamics', 'gravity'])
+    assert f'{generated.multiplications} multiplications' in out
+    header = target.read_text().splitlines()[:8]
+    assert any(f'inverse_dynamics: {generated.multiplications} multiplications, '
+               f'{generated.additions} additions' in line for line in header)
+    namespace = {}
+    exec(compile(target.read_text(), str(target), 'exec'), namespace)   # noqa: S102
+    q, qd, qdd = np.array(Q), np.array(QD), np.array(QDD)
+    tau = np.array(namespace['inverse_dynamics'](q, qd, qdd), dtype=float)
+    assert np.allclose(tau, rd.inverse_dynamics(model, q, qd, qdd), rtol=0, atol=1e-10)
+    code, out, _ = run(capsys, 'codegen', 'renaud_6r', '--symbolic', '--regroup', 'augmented',
+                       '--json', '-o', tmp_path / 'r6.py')
+    counts = json.loads(out)
+    assert counts['multiplications'] <= 181 and counts['additions'] <= 127    # seed 001
+    code, out, _ = run(capsys, 'codegen', 'renaud_6r', '-o', tmp_path / 'r6.c')
+    assert code == 0 and 'void rd_inverse_dynamics' in (tmp_path / 'r6.c').read_text()
+    code, _, err = run(capsys, 'codegen', 'renaud_6r', '--symbolic', '-o', tmp_path / 'r6s.c')
+    assert code == 2 and 'C code needs numeric inertial parameters' in err
+    code, _, err = run(capsys, 'codegen', path, '-o', tmp_path / 'x.py', '--functions', 'nope')
+    assert code == 2 and "--functions: unknown ['nope']" in err

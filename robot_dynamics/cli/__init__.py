@@ -17,7 +17,9 @@ import numpy as np
 import yaml
 
 from robot_dynamics import errors
-from robot_dynamics.cli import benchmark, dynamics, inspection, simulation, trajectory
+from robot_dynamics.cli import (
+    benchmark, codegen, dynamics, inspection, simulation, trajectory,
+)
 from robot_dynamics.cli.common import CLIError, NOTES
 from robot_dynamics.integrators import SimulationError
 
@@ -33,6 +35,7 @@ examples:
   robot-dynamics opcount --n-max 12 puma560
   robot-dynamics simulate puma560 --torque zero --duration 2 -o out/fall
   robot-dynamics trajectory puma560 move.yaml -o out/move
+  robot-dynamics codegen renaud_6r --symbolic -o renaud_6r.py
   robot-dynamics benchmark puma560
 
 MODEL is a URDF file, a DH YAML file or a bundled model name. Run
@@ -55,7 +58,7 @@ def build_parser():
                         version=f'%(prog)s {_version()}')
     subparsers = parser.add_subparsers(dest='command', metavar='SUBCOMMAND')
     subparsers.required = True
-    for module in (inspection, dynamics, simulation, trajectory, benchmark):
+    for module in (inspection, dynamics, simulation, trajectory, codegen, benchmark):
         module.add_parsers(subparsers, formatter)
     return parser
 
