@@ -152,15 +152,18 @@ class DynamicsNode(Node):
             self._state, self._trajectory = None, None   # joint set changed: start afresh
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
-        self._fast = self._compile_fast(model)
+        # A payload changes at run time with every new value: use the loop-based compiled
+        # path, which takes the model as data, so no code is generated inside the callback.
+        self._fast = self._compile_fast(model, 'auto' if payload is None else 'reference')
         self.output_names, self._output_order = names, order
 
-    def _compile_fast(self, model):
+    def _compile_fast(self, model, method='auto'):
         """Compiled models {gravity on: …, off: …} for the fast path, or None (the library)."""
         if not self.get_parameter('fast_path').value:
             return None
         try:
-            return {True: rd.fast.compile(model), False: rd.fast.compile(self._no_gravity_model)}
+            return {True: rd.fast.compile(model, method=method),
+                    False: rd.fast.compile(self._no_gravity_model, method=method)}
         except Exception as exc:  # noqa: BLE001 - no compiler etc.: the library is exact too
             self.get_logger().warning(f'fast path unavailable, using the library: {exc}')
             return None
