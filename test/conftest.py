@@ -76,8 +76,8 @@ class RosGraph:
 
 @pytest.fixture(scope='session')
 def rclpy_session():
-    """Initialise rclpy once for the session (skip where rclpy is absent)."""
-    rclpy = pytest.importorskip('rclpy')
+    """Initialise rclpy once for the session (the test environment installs ROS 2 wheels)."""
+    import rclpy
     rclpy.init()
     yield rclpy
     rclpy.try_shutdown()

@@ -108,10 +108,10 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
              extra=None, wall_timeout=300.0):
     """Run the closed loop until ``duration`` simulated seconds (default: trajectory + 0.3 s)."""
     import rclpy
-    from rclpy.executors import MultiThreadedExecutor
+    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor
     context = rclpy.Context()
     rclpy.init(context=context)
-    executor = MultiThreadedExecutor(num_threads=2, context=context)
+    executor = QueueAwareMultiThreadedExecutor(num_threads=2, context=context)
     nodes = {}
     try:
         nodes = make_nodes(context, robot, feedforward, config, namespace, extra)
