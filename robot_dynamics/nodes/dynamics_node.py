@@ -320,10 +320,13 @@ class DynamicsNode(Node):
         self.pub_feedforward.publish(vector_to_array(feedforward[order]))
         self.pub_gravity.publish(vector_to_array(gravity[order]))
         self.pub_mass.publish(matrix_to_array(mass[np.ix_(order, order)]))
-        self.pub_feedforward_js.publish(joint_state_message(self.output_names, stamp,
-                                                            effort=feedforward[order]))
-        self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
-                                                        effort=gravity[order]))
+        # The JointState copies are for introspection: build them only when someone listens.
+        if self.pub_feedforward_js.get_subscription_count():
+            self.pub_feedforward_js.publish(joint_state_message(self.output_names, stamp,
+                                                                effort=feedforward[order]))
+        if self.pub_gravity_js.get_subscription_count():
+            self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
+                                                            effort=gravity[order]))
 
     # ------------------------------------------------------------------ bookkeeping
     def _now(self):
