@@ -217,7 +217,7 @@ def test_written_c_file_compiles_standalone(tmp_path):
 @needs_compiler
 def test_fast_path_agrees_with_pinocchio():
     """An independent oracle: Pinocchio's rnea, crba and aba on the rigid PUMA 560."""
-    pin = pytest.importorskip('pinocchio')
+    import pinocchio as pin
     from robots import pinocchio_configuration
     model = load('puma560').without_joint_effects()
     fm = fast.compile(model)

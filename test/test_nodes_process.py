@@ -12,7 +12,6 @@ import warnings
 import numpy as np
 import pytest
 
-rclpy = pytest.importorskip('rclpy')
 
 from rclpy.qos import qos_profile_sensor_data  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402

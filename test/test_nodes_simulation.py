@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pytest
 
-rclpy = pytest.importorskip('rclpy')
 
 from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402

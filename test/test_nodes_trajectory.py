@@ -104,7 +104,6 @@ def test_library_never_imports_rclpy():
 
 
 def test_message_conversions():
-    pytest.importorskip('rclpy')
     from sensor_msgs.msg import JointState
     from robot_dynamics.nodes import conversions as c
     matrix = np.arange(9.0).reshape(3, 3)

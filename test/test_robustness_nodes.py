@@ -13,7 +13,6 @@ import warnings
 import numpy as np
 import pytest
 
-rclpy = pytest.importorskip('rclpy')
 
 from builtin_interfaces.msg import Duration, Time  # noqa: E402
 from geometry_msgs.msg import InertiaStamped  # noqa: E402

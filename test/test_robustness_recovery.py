@@ -27,7 +27,6 @@ import uuid
 import numpy as np
 import pytest
 
-rclpy = pytest.importorskip('rclpy')
 
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402

@@ -130,7 +130,6 @@ def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ro
     Every published state is finite and none is stamped after the failure; diagnostics say
     why; ~/reset starts afresh.
     """
-    pytest.importorskip('rclpy')
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
     from rclpy.parameter import Parameter
     from sensor_msgs.msg import JointState
