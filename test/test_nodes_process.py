@@ -23,14 +23,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUMA = os.path.join(ROOT, 'urdf', 'puma560.urdf')
 
 
-@pytest.fixture
-def dynamics_process():
-    """``python -m robot_dynamics.nodes.dynamics_node`` in a namespace of its own."""
-    if not os.path.exists(PUMA):
-        pytest.skip('urdf/puma560.urdf not bundled yet')
+@pytest.fixture(params=['default', 'cached'])
+def dynamics_process(request):
+    """``python -m robot_dynamics.nodes.dynamics_node`` in a namespace of its own.
+
+    Once with rclpy's executor and once with ``ROBOT_DYNAMICS_EXECUTOR=cached``; both are
+    stopped with SIGTERM and must exit without a traceback.
+    """
     namespace = '/p' + uuid.uuid4().hex[:10]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore')
+               PYTHONWARNINGS='ignore', ROBOT_DYNAMICS_EXECUTOR=request.param)
     process = subprocess.Popen(
         [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
          '-r', f'__ns:={namespace}', '-p', f'urdf_file:={PUMA}',
