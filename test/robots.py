@@ -2,9 +2,12 @@
 # Licensed under the Apache License, Version 2.0
 """Seeded random serial robots and states for the tests."""
 
+import warnings
+
 import numpy as np
 
 from robot_dynamics import RobotModel
+from robot_dynamics.model import ModelWarning
 
 
 def random_rotation(rng):
@@ -67,3 +70,19 @@ def pinocchio_configuration(pin_model, q):
         else:
             config[joint.idx_q] = value
     return config
+
+
+def random_arm_urdf(seed, n, name, prismatic_fraction=0.3):
+    """Return URDF text of a seeded random arm with friction and rotors."""
+    model = random_model(np.random.default_rng(seed), n, prismatic_fraction=prismatic_fraction,
+                         friction=True, rotor=True, name=name)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        return model.to_urdf()
+
+
+def quiet_model_from_urdf(urdf):
+    """Load a URDF with model warnings silenced (the oracle side of the node tests)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        return RobotModel.from_urdf(urdf)

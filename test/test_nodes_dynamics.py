@@ -22,7 +22,7 @@ from robot_dynamics.nodes.conversions import (  # noqa: E402
     stamp_to_nanoseconds, trajectory_message)
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED  # noqa: E402
 from robot_dynamics.trajectory import sample_waypoints  # noqa: E402
-from robots import random_model  # noqa: E402
+from robots import quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 
 TOL = 1e-12
 
@@ -30,21 +30,13 @@ TOL = 1e-12
 @pytest.fixture(scope='module')
 def urdf():
     """Return a 4-joint random arm with friction and rotors as URDF XML."""
-    model = random_model(np.random.default_rng(7), 4, prismatic_fraction=0.3, friction=True,
-                         rotor=True, name='arm4')
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return model.to_urdf()
+    return random_arm_urdf(7, 4, 'arm4')
 
 
 @pytest.fixture(scope='module')
 def model(urdf):
     """Return the library's model of the same URDF: the oracle."""
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return rd.RobotModel.from_urdf(urdf)
+    return quiet_model_from_urdf(urdf)
 
 
 class Probe:

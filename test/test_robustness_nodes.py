@@ -8,7 +8,6 @@ the library's values (to 1e-12). Rows of the catalogue in docs/robustness.md.
 """
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -26,7 +25,7 @@ import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.nodes.conversions import trajectory_message  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED  # noqa: E402
 from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
-from robots import random_model  # noqa: E402
+from robots import quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from test_nodes_dynamics import Probe, make_dynamics, vector  # noqa: E402
 from test_robustness_loaders import billion_laughs  # noqa: E402
 
@@ -36,19 +35,13 @@ TOL = 1e-12
 @pytest.fixture(scope='module')
 def urdf():
     """Return a 3-joint arm (one prismatic joint) with friction and rotors, as URDF."""
-    model = random_model(np.random.default_rng(41), 3, prismatic_fraction=0.3, friction=True,
-                         rotor=True, name='arm3')
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return model.to_urdf()
+    return random_arm_urdf(41, 3, 'arm3')
 
 
 @pytest.fixture(scope='module')
 def model(urdf):
     """Return the library's model of the URDF: the oracle."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return rd.RobotModel.from_urdf(urdf)
+    return quiet_model_from_urdf(urdf)
 
 
 def offset_stamp(node, seconds):
