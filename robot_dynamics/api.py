@@ -21,6 +21,7 @@ from robot_dynamics.crba import mass_matrix_crba
 from robot_dynamics.kinematics import jacobian as _jacobian
 from robot_dynamics.kinematics import potential_energy as _potential_energy
 from robot_dynamics.kinematics import tip_pose as _tip_pose
+from robot_dynamics.kinematics import tip_wrench_torques as _tip_wrench_torques
 
 _NO_GRAVITY = np.zeros(3)
 
@@ -227,8 +228,7 @@ def tip_pose(model, q):
 def static_torques(model, q, f_tip):
     """Joint torques that balance a tool wrench: ``τ = ᴺJᵀ f_tip`` (Craig 5.96), tool frame."""
     a, single = _batch(model, q=q, f_tip=f_tip)
-    J = _jacobian(model, a['q'], 'tip')
-    return _out(np.einsum('nji,nj->ni', J, a['f_tip']), single)
+    return _out(_tip_wrench_torques(model, a['q'], a['f_tip']), single)
 
 
 def kinetic_energy(model, q, qd):

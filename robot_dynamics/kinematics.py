@@ -73,6 +73,14 @@ def jacobian(model, q, frame='base'):
     return J
 
 
+def tip_wrench_torques(model, q, f_tip):
+    """Joint torques ``ᴺJᵀ f_tip`` (N, n) of the tool wrench ``f_tip`` (N, 6) (Craig 5.96).
+
+    ``f_tip`` is ``[f; n]`` the tool exerts on the environment, in the tool frame.
+    """
+    return np.einsum('nji,nj->ni', jacobian(model, q, 'tip'), f_tip)
+
+
 def potential_energy(model, q):
     """Gravitational potential energy ``-Σ m_i gᵀ p_ci`` (N,), J, zero at the base origin."""
     R_all, p_all = body_poses(model, q)

@@ -30,7 +30,7 @@ the Coriolis acceleration ``2 ω_k × z_{k+1} q̇_{k+1}`` to ``a_s`` for every `
 
 import numpy as np
 
-from robot_dynamics.kinematics import body_poses, jacobian
+from robot_dynamics.kinematics import body_poses, tip_wrench_torques
 from robot_dynamics.model import REVOLUTE
 from robot_dynamics.solvers import Solver
 from robot_dynamics.vectors import cross, rotate, rotate_back
@@ -158,7 +158,7 @@ def generalized_dalembert(model, q, qd, qdd, gravity, f_tip=None):
         + _velocity_terms(model, qd, R, p, z, com, v, w) \
         + _gravity(model, gravity, p, z, com, (N, n), dtype)
     if f_tip is not None:
-        tau = tau + np.einsum('nji,nj->ni', jacobian(model, q, 'tip'), f_tip)
+        tau = tau + tip_wrench_torques(model, q, f_tip)
     return tau
 
 

@@ -25,7 +25,7 @@ formed once, multiplied by ``J_j`` and traced against every ``U_ji``.
 
 import numpy as np
 
-from robot_dynamics.kinematics import jacobian, joint_transform
+from robot_dynamics.kinematics import joint_transform, tip_wrench_torques
 from robot_dynamics.model import REVOLUTE
 from robot_dynamics.solvers import Solver
 from robot_dynamics.vectors import skew
@@ -197,7 +197,7 @@ def lagrange_euler(model, q, qd, qdd, gravity, f_tip=None):
         for i in range(j + 1):
             tau[:, i] = tau[:, i] + _trace_product(bracket, U[j][i])   # Tr{[ … ] J_j U_jiᵀ}
     if f_tip is not None:
-        tau = tau + np.einsum('nji,nj->ni', jacobian(model, q, 'tip'), f_tip)
+        tau = tau + tip_wrench_torques(model, q, f_tip)
     return tau
 
 
@@ -214,7 +214,7 @@ def lagrange_euler_explicit(model, q, qd, qdd, gravity, f_tip=None):
     tau = np.einsum('nik,nk->ni', D, qdd) + np.einsum('nikm,nk,nm->ni', h, qd, qd) \
         + lagrange_gravity(model, q, gravity)
     if f_tip is not None:
-        tau = tau + np.einsum('nji,nj->ni', jacobian(model, q, 'tip'), f_tip)
+        tau = tau + tip_wrench_torques(model, q, f_tip)
     return tau
 
 
