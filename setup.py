@@ -53,7 +53,7 @@ setup(
         'console_scripts': [f'{name} = {target}' for name, target in NODE_EXECUTABLES.items()]
         + ['robot-dynamics = robot_dynamics.cli:main'],
         'robot_dynamics.solvers': [
-            'rnea = robot_dynamics.rnea:SOLVER',
+            'rnea = robot_dynamics.solvers.reference:SOLVER',
             'lagrange_euler = robot_dynamics.solvers.lagrange_euler:SOLVER',
             'generalized_dalembert = robot_dynamics.solvers.generalized_dalembert:SOLVER',
             'lwp_base = robot_dynamics.solvers.lwp_base:SOLVER',

@@ -12,10 +12,13 @@ Example::
     tau = rd.inverse_dynamics(model, q, q, q)          # gravity torques at q = 0
     M = rd.mass_matrix(model, q)
 
-Arrays are (n,) for one state or (N, n) for a batch; see :mod:`robot_dynamics.api`.
+Arrays are (n,) for one state or (N, n) for a batch; see :mod:`robot_dynamics.api`. The layers,
+from the bottom up, are described in docs/architecture.md.
 """
 
 from robot_dynamics import fast, solvers
+from robot_dynamics.analysis.opcount import operation_counts
+from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
     cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_torques,
     gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
@@ -26,12 +29,11 @@ from robot_dynamics.cartesian import (
     coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
 )
 from robot_dynamics.codegen import generate
-from robot_dynamics.errors import DHError, ModelError, SingularityError, SolverError, URDFError
-from robot_dynamics.integrators import SimulationError, simulate, step
-from robot_dynamics.model import ModelWarning, RobotModel
-from robot_dynamics.opcount import operation_counts
-from robot_dynamics.resources import BUNDLED_MODELS, data_path, load_model
-from robot_dynamics.verify import VerificationReport, verify
+from robot_dynamics.errors import (DHError, ModelError, ModelWarning, SingularityError,
+                                   SolverError, URDFError)
+from robot_dynamics.model import RobotModel
+from robot_dynamics.model.bundled import BUNDLED_MODELS, data_path, load_model
+from robot_dynamics.simulation.integrators import SimulationError, simulate, step
 
 __version__ = '0.1.0'
 

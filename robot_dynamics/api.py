@@ -17,73 +17,21 @@ friction and ``f_tip`` the wrench the tool exerts on its environment, in the too
 import numpy as np
 
 from robot_dynamics import solvers
-from robot_dynamics.crba import mass_matrix_crba
-from robot_dynamics.kinematics import jacobian as _jacobian
-from robot_dynamics.kinematics import potential_energy as _potential_energy
-from robot_dynamics.kinematics import tip_pose as _tip_pose
-from robot_dynamics.kinematics import tip_wrench_torques as _tip_wrench_torques
+from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.algorithms.crba import mass_matrix_crba
+from robot_dynamics.algorithms.kinematics import jacobian as _jacobian
+from robot_dynamics.algorithms.kinematics import potential_energy as _potential_energy
+from robot_dynamics.algorithms.kinematics import tip_pose as _tip_pose
+from robot_dynamics.algorithms.kinematics import tip_wrench_torques as _tip_wrench_torques
 
 _NO_GRAVITY = np.zeros(3)
-
-
-# ---------------------------------------------------------------------- input checking
-def _check(model, name, value, width=None):
-    """Return ``value`` as a float array (N, width) and whether it was a single row."""
-    width = model.dof if width is None else width
-    what = (f'joints {list(model.joint_names)}' if width == model.dof
-            else '[fx, fy, fz, nx, ny, nz]')
-    try:
-        array = np.asarray(value)
-    except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
-        raise ValueError(f'{name}: cannot convert {value!r} to an array') from exc
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.number)
-                                     or array.dtype == bool) \
-            or np.iscomplexobj(array):
-        raise ValueError(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
-    if array.ndim not in (1, 2) or array.shape[-1] != width:
-        raise ValueError(f'{name}: expected shape ({width},) or (N, {width}) for {what}, '
-                         f'got shape {array.shape}')
-    array = array.astype(float)
-    if not np.all(np.isfinite(array)):
-        bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
-        labels = [model.joint_names[j] for j in bad] if width == model.dof else bad
-        raise ValueError(f'{name}: contains NaN or inf at {labels}; give finite values '
-                         f'for {what}')
-    return np.atleast_2d(array), array.ndim == 1
-
-
-def _batch(model, **arrays):
-    """Check named arrays, broadcast single rows to the common batch size."""
-    checked = {}
-    single = True
-    for name, value in arrays.items():
-        if value is None:
-            checked[name] = None
-            continue
-        width = 6 if name == 'f_tip' else None
-        checked[name], is_single = _check(model, name, value, width)
-        single &= is_single
-    sizes = {a.shape[0] for a in checked.values() if a is not None and a.shape[0] != 1}
-    if len(sizes) > 1:
-        shapes = {k: v.shape for k, v in checked.items() if v is not None}
-        raise ValueError(f'batch sizes differ: {shapes}; give every argument N rows '
-                         '(or a single row to broadcast)')
-    N = sizes.pop() if sizes else 1
-    for name, array in checked.items():
-        if array is not None and array.shape[0] != N:
-            checked[name] = np.broadcast_to(array, (N,) + array.shape[1:])
-    return checked, single
-
-
-def _out(array, single):
-    return array[0] if single else array
 
 
 # ---------------------------------------------------------------------- joint-space terms
 def friction_torques(model, qd):
     """Joint friction ``Fv qd + Fc sign(qd)`` (Craig 6.112), shape of ``qd``."""
-    a, single = _batch(model, qd=qd)
-    return _out(_friction(model, a['qd']), single)
+    a, single = batch_arguments(model, qd=qd)
+    return unbatch(_friction(model, a['qd']), single)
 
 
 def _friction(model, qd):
@@ -99,24 +47,24 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
     registered formulation (see :func:`robot_dynamics.solvers.available`); default ``'rnea'``.
     Shapes: (n,) → (n,); (N, n) → (N, n).
     """
-    a, single = _batch(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
+    a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
     tau = tau + model.reflected_inertia * a['qdd'] + _friction(model, a['qd'])
-    return _out(tau, single)
+    return unbatch(tau, single)
 
 
 def gravity_torques(model, q, solver=None):
     """Gravity vector ``G(q) = ID(q, 0, 0)`` (seed 002 eq. 2.11), shape of ``q``."""
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     zero = np.zeros_like(a['q'])
-    return _out(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), single)
+    return unbatch(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), single)
 
 
 def coriolis_torques(model, q, qd, solver=None):
     """Coriolis and centrifugal torques ``V(q, qd) = ID(q, qd, 0) - G(q)`` without friction."""
-    a, single = _batch(model, q=q, qd=qd)
+    a, single = batch_arguments(model, q=q, qd=qd)
     zero = np.zeros_like(a['q'])
-    return _out(solvers.get(solver)(model, a['q'], a['qd'], zero, _NO_GRAVITY), single)
+    return unbatch(solvers.get(solver)(model, a['q'], a['qd'], zero, _NO_GRAVITY), single)
 
 
 def mass_matrix(model, q, solver=None):
@@ -126,13 +74,13 @@ def mass_matrix(model, q, solver=None):
     (seed 002 end of §3 and §7): column j is that solver's torque for ``qdd = e_j`` with zero
     velocity and gravity.
     """
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     q_ = a['q']
     if solver is None:
         M = mass_matrix_crba(model, q_)
     else:
         M = strobe_mass_matrix(model, q_, solvers.get(solver))
-    return _out(M + np.diag(model.reflected_inertia), single)
+    return unbatch(M + np.diag(model.reflected_inertia), single)
 
 
 def strobe_mass_matrix(model, q, solver):
@@ -151,12 +99,12 @@ def coriolis_matrix(model, q, qd):
     ``C_ij = Σ_k ½ (∂M_ij/∂q_k + ∂M_ik/∂q_j - ∂M_jk/∂q_i) qd_k``; the partial derivatives of
     the composite-rigid-body ``M`` are taken by complex step, exact to rounding.
     """
-    a, single = _batch(model, q=q, qd=qd)
+    a, single = batch_arguments(model, q=q, qd=qd)
     dM = mass_matrix_derivatives(model, a['q'])                    # (N, k, i, j) = ∂M_ij/∂q_k
     dM_k = np.einsum('nkij,nk->nij', dM, a['qd'])                   # Ṁ
     dM_j = np.einsum('njik,nk->nij', dM, a['qd'])                   # Σ_k ∂M_ik/∂q_j qd_k
     dM_i = np.einsum('nijk,nk->nij', dM, a['qd'])                   # Σ_k ∂M_jk/∂q_i qd_k
-    return _out(0.5 * (dM_k + dM_j - dM_i), single)
+    return unbatch(0.5 * (dM_k + dM_j - dM_i), single)
 
 
 def mass_matrix_derivatives(model, q, step=1e-30):
@@ -169,9 +117,9 @@ def mass_matrix_derivatives(model, q, step=1e-30):
 
 def mass_matrix_dot(model, q, qd):
     """Time derivative ``Ṁ(q, qd) = Σ_k ∂M/∂q_k qd_k`` (n, n) or (N, n, n)."""
-    a, single = _batch(model, q=q, qd=qd)
-    return _out(np.einsum('nkij,nk->nij', mass_matrix_derivatives(model, a['q']), a['qd']),
-                single)
+    a, single = batch_arguments(model, q=q, qd=qd)
+    dM = mass_matrix_derivatives(model, a['q'])
+    return unbatch(np.einsum('nkij,nk->nij', dM, a['qd']), single)
 
 
 # ---------------------------------------------------------------------- forward dynamics
@@ -182,12 +130,16 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     factorisation. ``solver=None`` uses the composite-rigid-body M and the reference RNEA
     bias; a solver name uses that solver for both (M by strobing).
     """
-    a, single = _batch(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
-    return _out(_forward_dynamics(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver), single)
+    a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
+    qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)
+    return unbatch(qdd, single)
 
 
-def _forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
-    """Unchecked batch forward dynamics (N, n) → (N, n); see :func:`forward_dynamics`."""
+def forward_dynamics_batch(model, q, qd, tau, f_tip=None, solver=None):
+    """Forward dynamics of checked float batches (N, n) → (N, n); see :func:`forward_dynamics`.
+
+    For callers that validated their arrays already (the integrators step many times).
+    """
     solver_ = solvers.get(solver)
     bias = solver_(model, q, qd, np.zeros_like(q), model.gravity, f_tip) + _friction(model, qd)
     if solver is None:
@@ -212,36 +164,36 @@ def cholesky_solve(M, b):
 # ---------------------------------------------------------------------- kinematics, energy
 def jacobian(model, q, frame='base'):
     """Geometric Jacobian of the tool frame (6, n) or (N, 6, n), rows ``[v; ω]`` (Craig §5.7)."""
-    a, single = _batch(model, q=q)
-    return _out(_jacobian(model, a['q'], frame), single)
+    a, single = batch_arguments(model, q=q)
+    return unbatch(_jacobian(model, a['q'], frame), single)
 
 
 def tip_pose(model, q):
     """Tool-frame pose in the base frame as a homogeneous transform (4, 4) or (N, 4, 4)."""
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     R, p = _tip_pose(model, a['q'])
     T = np.zeros(R.shape[:1] + (4, 4))
     T[:, :3, :3], T[:, :3, 3], T[:, 3, 3] = R, p, 1.0
-    return _out(T, single)
+    return unbatch(T, single)
 
 
 def static_torques(model, q, f_tip):
     """Joint torques that balance a tool wrench: ``τ = ᴺJᵀ f_tip`` (Craig 5.96), tool frame."""
-    a, single = _batch(model, q=q, f_tip=f_tip)
-    return _out(_tip_wrench_torques(model, a['q'], a['f_tip']), single)
+    a, single = batch_arguments(model, q=q, f_tip=f_tip)
+    return unbatch(_tip_wrench_torques(model, a['q'], a['f_tip']), single)
 
 
 def kinetic_energy(model, q, qd):
     """Kinetic energy ``½ qdᵀ M qd`` (rotors included), J; scalar or (N,)."""
-    a, single = _batch(model, q=q, qd=qd)
+    a, single = batch_arguments(model, q=q, qd=qd)
     M = mass_matrix_crba(model, a['q']) + np.diag(model.reflected_inertia)
-    return _out(0.5 * np.einsum('ni,nij,nj->n', a['qd'], M, a['qd']), single)
+    return unbatch(0.5 * np.einsum('ni,nij,nj->n', a['qd'], M, a['qd']), single)
 
 
 def potential_energy(model, q):
     """Gravitational potential energy ``-Σ m_i gᵀ p_ci``, J; zero at the base origin."""
-    a, single = _batch(model, q=q)
-    return _out(_potential_energy(model, a['q']), single)
+    a, single = batch_arguments(model, q=q)
+    return unbatch(_potential_energy(model, a['q']), single)
 
 
 def total_energy(model, q, qd):

@@ -25,9 +25,10 @@ reflected inertia; friction is not part of these terms.
 import numpy as np
 
 from robot_dynamics.api import (
-    _batch, _out, coriolis_torques, gravity_torques, mass_matrix, mass_matrix_derivatives)
+    coriolis_torques, gravity_torques, mass_matrix, mass_matrix_derivatives)
 from robot_dynamics.errors import SingularityError
-from robot_dynamics.kinematics import jacobian as _jacobian
+from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.algorithms.kinematics import jacobian as _jacobian
 
 ROW_NAMES = ('vx', 'vy', 'vz', 'wx', 'wy', 'wz')
 MAX_CONDITION = 1e8
@@ -49,7 +50,7 @@ def coriolis_centrifugal_matrices(model, q):
     ``C_ik = Γ_ikk`` and ``B_i,(k,m) = 2 Γ_ikm`` for ``k < m`` (pairs in the order of
     :func:`velocity_products`). Batched: (N, n) in, (N, n, n(n-1)/2) and (N, n, n) out.
     """
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     dM = mass_matrix_derivatives(model, a['q'])             # [N, k, i, j] = ∂M_ij/∂θ_k
     n = model.dof
     i = np.arange(n)
@@ -57,7 +58,7 @@ def coriolis_centrifugal_matrices(model, q):
     k, m = np.triu_indices(n, 1)
     B = (dM[:, m[None, :], i[:, None], k[None, :]] + dM[:, k[None, :], i[:, None], m[None, :]]
          - dM[:, i[:, None], k[None, :], m[None, :]])
-    return _out(B, single), _out(C, single)
+    return unbatch(B, single), unbatch(C, single)
 
 
 # ---------------------------------------------------------------------- Jacobians
@@ -79,19 +80,19 @@ def task_rows(model, rows):
 
 def jacobian_dot(model, q, qd, frame='base'):
     """``J̇ = Σ_k ∂J/∂θ_k θ̇_k`` (6, n) or (N, 6, n), rows ``[v; ω]``, by one complex step."""
-    a, single = _batch(model, q=q, qd=qd)
+    a, single = batch_arguments(model, q=q, qd=qd)
     J = _jacobian(model, a['q'] + 1j * _STEP * a['qd'], frame)
-    return _out(J.imag / _STEP, single)
+    return unbatch(J.imag / _STEP, single)
 
 
 def jacobian_derivatives(model, q, frame='base'):
     """``∂J/∂θ_k`` for every k, (n, 6, n) or (N, n, 6, n) indexed ``[k, row, joint]``."""
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     N, n = a['q'].shape
     perturbed = np.repeat(a['q'].astype(complex), n, axis=0) \
         + 1j * _STEP * np.tile(np.eye(n), (N, 1))
     dJ = (_jacobian(model, perturbed, frame).imag / _STEP).reshape(N, n, 6, n)
-    return _out(dJ, single)
+    return unbatch(dJ, single)
 
 
 def _checked_inverse(J, q, frame, max_condition):
@@ -117,7 +118,7 @@ def cartesian_dynamics(model, q, qd, frame='tip', rows=None, max_condition=MAX_C
     N (and N m). Raises :class:`~robot_dynamics.errors.SingularityError` where the condition
     number of the task Jacobian exceeds ``max_condition``.
     """
-    a, single = _batch(model, q=q, qd=qd)
+    a, single = batch_arguments(model, q=q, qd=qd)
     q_, qd_ = a['q'], a['qd']
     index = task_rows(model, rows)
     J = _jacobian(model, q_, frame)[:, index]
@@ -130,15 +131,15 @@ def cartesian_dynamics(model, q, qd, frame='tip', rows=None, max_condition=MAX_C
         - np.einsum('nij,njk,nk->ni', M @ J_inv, J_dot, qd_)                     # V - M J⁻¹ J̇ θ̇
     Vx = np.einsum('nij,nj->ni', J_inv_T, bias)                                  # 6.100
     Gx = np.einsum('nij,nj->ni', J_inv_T, gravity_torques(model, q_))           # 6.101
-    return _out(Mx, single), _out(Vx, single), _out(Gx, single)
+    return unbatch(Mx, single), unbatch(Vx, single), unbatch(Gx, single)
 
 
 def cartesian_mass_matrix(model, q, frame='tip', rows=None, max_condition=MAX_CONDITION):
     """``Mx = J⁻ᵀ M J⁻¹`` (Craig 6.99); see :func:`cartesian_dynamics`."""
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     J = _jacobian(model, a['q'], frame)[:, task_rows(model, rows)]
     J_inv = _checked_inverse(J, a['q'], frame, max_condition)
-    return _out(np.swapaxes(J_inv, 1, 2) @ mass_matrix(model, a['q']) @ J_inv, single)
+    return unbatch(np.swapaxes(J_inv, 1, 2) @ mass_matrix(model, a['q']) @ J_inv, single)
 
 
 def cartesian_coriolis_centrifugal(model, q, frame='tip', rows=None,
@@ -149,7 +150,7 @@ def cartesian_coriolis_centrifugal(model, q, frame='tip', rows=None,
     ``C_J[:, k] = ∂J_k/∂θ_k`` (``J_k``: column k); then ``Bx = J⁻ᵀ (B - M J⁻¹ B_J)`` and
     ``Cx = J⁻ᵀ (C - M J⁻¹ C_J)``.
     """
-    a, single = _batch(model, q=q)
+    a, single = batch_arguments(model, q=q)
     q_ = a['q']
     n = model.dof
     index = task_rows(model, rows)
@@ -164,4 +165,4 @@ def cartesian_coriolis_centrifugal(model, q, frame='tip', rows=None,
     J_inv_T = np.swapaxes(J_inv, 1, 2)
     Bx = J_inv_T @ (B - M_J_inv @ B_J)
     Cx = J_inv_T @ (C - M_J_inv @ C_J)
-    return _out(Bx, single), _out(Cx, single)
+    return unbatch(Bx, single), unbatch(Cx, single)

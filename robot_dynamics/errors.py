@@ -7,6 +7,10 @@ class ModelError(ValueError):
     """A robot model cannot be built from the data given."""
 
 
+class ModelWarning(UserWarning):
+    """A model is usable but suspicious (massless link, triangle inequality violated, …)."""
+
+
 class URDFError(ModelError):
     """A URDF document cannot be turned into a serial-chain model."""
 

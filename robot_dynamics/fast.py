@@ -26,8 +26,10 @@ import warnings
 
 import numpy as np
 
+from robot_dynamics import api
 from robot_dynamics.codegen import compiled, reference_c
 from robot_dynamics.codegen.generator import fingerprint, generate
+from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError
 
 BACKENDS = ('auto', 'c', 'python')
 METHODS = ('auto', 'generated', 'reference')
@@ -126,7 +128,6 @@ def _reference_functions(model, backend):
         packed = reference_c.pack(model)
         return {name: partial(getattr(library, name), packed) for name in
                 ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics')}
-    from robot_dynamics import api
     return {'inverse_dynamics': partial(api.inverse_dynamics, model),
             'mass_matrix': partial(api.mass_matrix, model),
             'gravity': partial(api.gravity_torques, model),
@@ -196,10 +197,10 @@ def step(fast, q, qd, tau, dt, integrator='rk4'):
     """:func:`robot_dynamics.step` (n,) with ``fast.forward_dynamics``; no tip wrench.
 
     Same integrators and the same checks: raises
-    :class:`robot_dynamics.integrators.SimulationError` when the state becomes non-finite.
+    :class:`robot_dynamics.simulation.integrators.SimulationError` when the state becomes
+    non-finite.
     Returns ``q, qd, qdd`` (qdd at the start of the step).
     """
-    from robot_dynamics.integrators import INTEGRATORS, SimulationError
     if integrator not in INTEGRATORS:
         raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
     if not (np.isfinite(dt) and dt > 0):

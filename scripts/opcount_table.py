@@ -4,7 +4,7 @@
 
 Usage: ``python scripts/opcount_table.py [--n-max 12] [--solver NAME ...] [--raw]``. Each
 solver runs on counting scalars for general n-link revolute arms, n = 1 … n-max; the exact
-polynomial in n is printed beside the published one (see robot_dynamics/opcount.py).
+polynomial in n is printed beside the published one (see robot_dynamics/analysis/opcount/).
 """
 
 import argparse
@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 
-from robot_dynamics import opcount  # noqa: E402
+from robot_dynamics.analysis import opcount  # noqa: E402
 
 
 def main(argv=None):

@@ -86,3 +86,37 @@ def quiet_model_from_urdf(urdf):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', ModelWarning)
         return RobotModel.from_urdf(urdf)
+
+
+# ---------------------------------------------------------------------- URDF snippets
+INERTIAL = ('<inertial><origin xyz="{c}" rpy="{rpy}"/><mass value="{m}"/>'
+            '<inertia ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="{ixy}" ixz="0" iyz="0"/>'
+            '</inertial>')
+
+
+def link(name, m=1.0, c='0.1 0 0', rpy='0 0 0', ixx=0.02, iyy=0.03, izz=0.04, ixy=0.001):
+    """Write a URDF link with an inertial block."""
+    body = INERTIAL.format(m=m, c=c, rpy=rpy, ixx=ixx, iyy=iyy, izz=izz, ixy=ixy)
+    return f'<link name="{name}">{body}</link>'
+
+
+def joint(name, parent, child, kind='revolute', xyz='0 0 0.1', rpy='0 0 0', axis='0 0 1',
+          extra='<limit lower="-2" upper="2" effort="50" velocity="3"/>'):
+    """Write a URDF joint."""
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="{axis}"/>'
+            f'{extra}</joint>')
+
+
+def robot(*parts):
+    """Wrap links and joints in a <robot>."""
+    return '<robot name="test">' + ''.join(parts) + '</robot>'
+
+
+def billion_laughs(levels=10):
+    """Return the classic entity-expansion bomb: 10**levels copies of "lol"."""
+    lines = ['<!ENTITY lol0 "lol">']
+    for k in range(1, levels):
+        lines.append(f'<!ENTITY lol{k} "' + f'&lol{k - 1};' * 10 + '">')
+    return ('<?xml version="1.0"?><!DOCTYPE robot [' + ''.join(lines) + ']>'
+            f'<robot name="&lol{levels - 1};"><link name="b"/></robot>')

@@ -64,13 +64,13 @@ def test_node_executables_where_ros2_run_looks():
 
 
 def test_bundled_files_found_through_ament_index(tmp_path):
-    out = run_python('import robot_dynamics.resources as r; print(r.share_directory())',
+    out = run_python('import robot_dynamics.model.bundled as r; print(r.share_directory())',
                      {'AMENT_PREFIX_PATH': str(PREFIX)}, cwd=tmp_path)
     assert pathlib.Path(out) == SHARE
 
 
 def test_bundled_files_found_without_ros_environment(tmp_path):
-    code = ('import robot_dynamics as rd, robot_dynamics.resources as r; '
+    code = ('import robot_dynamics as rd, robot_dynamics.model.bundled as r; '
             'print(r.share_directory()); print(rd.__file__)')
     share, module = run_python(code, {}, cwd=tmp_path).splitlines()
     assert pathlib.Path(share) == SHARE                      # the installed copy, not the source

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from robot_dynamics.model import ModelWarning, RobotModel
-from robot_dynamics.urdf_writer import model_to_urdf
+from robot_dynamics.io.urdf_writer import model_to_urdf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -21,7 +21,7 @@ from robot_dynamics.cli import (
     benchmark, codegen, dynamics, inspection, simulation, trajectory,
 )
 from robot_dynamics.cli.common import CLIError, NOTES
-from robot_dynamics.integrators import SimulationError
+from robot_dynamics.simulation.integrators import SimulationError
 
 PROG = 'robot-dynamics'
 

@@ -139,7 +139,7 @@ def run_info(args):
 
 # ---------------------------------------------------------------------- verify
 def run_verify(args):
-    """Print the largest discrepancy of every solver (:func:`robot_dynamics.verify`)."""
+    """Print the largest discrepancy of every solver (:func:`robot_dynamics.analysis.verify`)."""
     model = load_model(args.model)
     if args.samples < 1:
         raise CLIError(f'--samples: must be >= 1, got {args.samples}')
@@ -166,7 +166,7 @@ def run_verify(args):
 # ---------------------------------------------------------------------- opcount
 def run_opcount(args):
     """Print the operation-count table, and with MODEL the counts for that model."""
-    from robot_dynamics import opcount
+    from robot_dynamics.analysis import opcount
     if args.n_max < 6:
         raise CLIError(f'--n-max: must be >= 6 (the fitted formulas need the points and the '
                        f'table compares at n = 6), got {args.n_max}')
@@ -182,7 +182,7 @@ def run_opcount(args):
 
 def model_counts_markdown(model):
     """Markdown table of multiplications and additions of every solver on ``model``."""
-    from robot_dynamics import opcount
+    from robot_dynamics.analysis import opcount
     lines = ['| solver | multiplications | additions |', '|---|---|---|']
     for name in rd.solvers.available():
         try:

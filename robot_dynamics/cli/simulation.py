@@ -10,7 +10,7 @@ from robot_dynamics.cli.common import (
     CLIError, add_model_argument, add_vector_argument, format_number, format_table,
     joint_vector, load_model, output_prefix,
 )
-from robot_dynamics.integrators import INTEGRATORS
+from robot_dynamics.simulation.integrators import INTEGRATORS
 
 SIMULATE_EPILOG = """\
 examples:
@@ -103,7 +103,7 @@ def run_simulate(args):
     csv_path = write_csv(prefix + '.csv', trajectory, model.joint_names)
     written = [csv_path]
     if not args.no_plot:
-        from robot_dynamics.plotting import plot_simulation
+        from robot_dynamics.simulation.plotting import plot_simulation
         written.append(plot_simulation(
             prefix + '.png', trajectory.t, trajectory.q, trajectory.qd, trajectory.tau,
             trajectory.energy, model.joint_names,

@@ -237,7 +237,7 @@ def run_trajectory(args):
     motion = _Motion(t, q, qd, qdd, tau)
     written = [write_csv(prefix + '.csv', motion, names, energy=False)]
     if not args.no_plot:
-        from robot_dynamics.plotting import plot_trajectory
+        from robot_dynamics.simulation.plotting import plot_trajectory
         written.append(plot_trajectory(prefix + '.png', t, q, qd, tau, names,
                                        model.velocity_limit, model.effort_limit,
                                        title=f'{model.name}: {args.file} ({degree})'))

@@ -23,6 +23,7 @@ import tempfile
 
 import numpy as np
 
+from robot_dynamics.codegen import reference_c
 from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '2'
@@ -118,7 +119,6 @@ def build(generated, key, optimisation='-O2'):
 
 def build_reference():
     """Build (once per machine) and load the loop-based reference library."""
-    from robot_dynamics.codegen import reference_c
     key = reference_c.key()
     cached = load_cached(key)
     if cached is not None:

@@ -24,13 +24,13 @@ import hashlib
 import numpy as np
 
 from robot_dynamics.codegen import emit
-from robot_dynamics.codegen.expr import Graph
+from robot_dynamics.codegen.expr import add3, cross, Graph, matvec
 from robot_dynamics.codegen.parameters import (
     BodyParameters, evaluate, form_text, regroup, standard_parameters, symbol_values,
     symbolic_bodies,
 )
 from robot_dynamics.codegen.recursion import backward, forward
-from robot_dynamics.solvers.frames import proximal_frames
+from robot_dynamics.model.frames import proximal_frames
 
 FUNCTIONS = ('inverse_dynamics', 'gravity', 'mass_matrix', 'forward_dynamics')
 _INPUTS = {'inverse_dynamics': ('q', 'qd', 'qdd'), 'gravity': ('q',), 'mass_matrix': ('q',),
@@ -200,7 +200,6 @@ class _Builder:
 
     def _tip(self, f_tip):
         """Move the tool's wrench to O_n, frame {n}' (``n = R n_tool + p × f``)."""
-        from robot_dynamics.codegen.expr import add3, cross, matvec
         R, p = self.frames.tip_rotation, self.frames.tip_translation
         force = matvec(R, f_tip[:3])
         return force, add3(matvec(R, f_tip[3:]), cross(tuple(p), force))

@@ -5,7 +5,7 @@
 The same recursion as :mod:`robot_dynamics.solvers.renaud`, written over
 :class:`~robot_dynamics.codegen.expr.Expr` scalars so that it *produces* the customised model
 instead of evaluating it. Frames are Craig's modified DH frames {i}' of
-:func:`robot_dynamics.solvers.frames.proximal_frames` (joint axis ``z``), so
+:func:`robot_dynamics.model.frames.proximal_frames` (joint axis ``z``), so
 ``R_{i-1,i} = P_i Rz(q_i)`` and a rotation costs 4 multiplications and 2 additions plus what
 the constant ``P_i`` needs (nothing for DH twist angles of 0, ±90°).
 

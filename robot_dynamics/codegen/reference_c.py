@@ -2,12 +2,11 @@
 # Licensed under the Apache License, Version 2.0
 """The compiled reference path: loop-based RNEA, CRBA and forward dynamics in C.
 
-The same algorithms as :mod:`robot_dynamics.rnea` (Craig 6.45-6.53, general joint axes, link
-frames) and :mod:`robot_dynamics.crba`, and forward dynamics by CRBA + Cholesky (below 9
-joints) or Featherstone's articulated-body algorithm (from 9), written once in C over a packed
-model array, so any
-model runs compiled without generating code for it: the library is built once per machine
-and cached like the generated ones. It is the fast path for long chains, where the
+The same algorithms as :mod:`robot_dynamics.algorithms.rnea` (Craig 6.45-6.53, general joint axes,
+link frames) and :mod:`robot_dynamics.algorithms.crba`, and forward dynamics by CRBA + Cholesky
+(below 9 joints) or Featherstone's articulated-body algorithm (from 9), written once in C over a
+packed model array, so any model runs compiled without generating code for it: the library is built
+once per machine and cached like the generated ones. It is the fast path for long chains, where the
 straight-line mass matrix grows too large to compile quickly.
 
 Packed model (doubles): ``[n, gx, gy, gz]`` then per joint ``type`` (0 revolute, 1

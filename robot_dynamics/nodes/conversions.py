@@ -163,7 +163,7 @@ def trajectory_to_arrays(msg, joint_names):
                              'and accelerations)')
         else:
             columns[field] = None
-    from robot_dynamics.trajectory import check_waypoints
+    from robot_dynamics.simulation.trajectory import check_waypoints
     try:
         return check_waypoints(times, columns['positions'], columns['velocities'],
                                columns['accelerations'])

@@ -4,8 +4,8 @@
 
 Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_commands`` by name)
 are saturated at the effort limits and held for ``dt`` steps of
-:func:`robot_dynamics.integrators.step`; position limits act as hard stops. The node publishes
-``joint_states`` (effort = applied torque) and optionally ``/clock``. See docs/ros.md.
+:func:`robot_dynamics.simulation.integrators.step`; position limits act as hard stops. The node
+publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See docs/ros.md.
 """
 
 import time
@@ -23,7 +23,7 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 
 import robot_dynamics as rd
-from robot_dynamics.integrators import INTEGRATORS, apply_position_limits
+from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits
 from robot_dynamics.nodes.common import (declare_model_parameters, descriptor, joint_order,
                                          model_from_parameters, parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,

@@ -2,9 +2,9 @@
 # Licensed under the Apache License, Version 2.0
 """ROS 2 node: publishes the standard smooth test trajectory of a model as a JointTrajectory.
 
-The waypoints come from :func:`robot_dynamics.trajectory.standard_waypoints` (rest-to-rest
-quintic moves within the joint limits) with positions, velocities and accelerations. The
-message is published reliable and transient-local on ``desired_trajectory``, stamped
+The waypoints come from :func:`robot_dynamics.simulation.trajectory.standard_waypoints`
+(rest-to-rest quintic moves within the joint limits) with positions, velocities and accelerations.
+The message is published reliable and transient-local on ``desired_trajectory``, stamped
 ``start_delay`` seconds in the future; with ``repeat`` it is published again after each run.
 """
 
@@ -16,11 +16,11 @@ from robot_dynamics.nodes.common import (declare_model_parameters, descriptor,
                                          model_from_parameters, run)
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import LATCHED
-from robot_dynamics.trajectory import standard_waypoints
+from robot_dynamics.simulation.trajectory import standard_waypoints
 
 
 class TrajectoryPublisher(Node):
-    """Publishes :func:`~robot_dynamics.trajectory.standard_waypoints` for the model."""
+    """Publishes :func:`~robot_dynamics.simulation.trajectory.standard_waypoints` for the model."""
 
     def __init__(self, node_name='trajectory_publisher', **kwargs):
         super().__init__(node_name, **kwargs)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_to_arrays
-from robot_dynamics.trajectory import sample_waypoints
+from robot_dynamics.simulation.trajectory import sample_waypoints
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ Craig's link frame: its ``Ẑ_i`` is joint i's axis and its origin lies on that 
 {i+1} and ``ⁱP_{i+1}`` locates {i+1} in {i}.
 
 Extensions: a URDF model's frames are turned into Craig's by
-:func:`robot_dynamics.solvers.frames.proximal_frames` (a constant rotation per joint maps the
+:func:`robot_dynamics.model.frames.proximal_frames` (a constant rotation per joint maps the
 joint axis onto ``Ẑ``; then ``ⁱ⁻¹_iR = P_i Rz(θ_i)``, the general form of
 ``Rx(α_{i-1}) Rz(θ_i)``). Prismatic joints use Craig's eq. 6.33-6.34 form: ``ω, ω̇`` pass
 through, ``v̇_{i+1}`` gains ``2 ω_{i+1} × ḋ_{i+1} Ẑ + d̈_{i+1} Ẑ`` and ``ⁱP_{i+1}`` grows by
@@ -20,11 +20,11 @@ frame is "link n+1" of the inward iteration, so ``f_{n+1}, n_{n+1}`` are the tip
 
 import numpy as np
 
-from robot_dynamics.solvers import Solver
-from robot_dynamics.solvers.frames import (
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.model.frames import (
     broadcast, const_rotate, cross_z, proximal_frames, rotate, rotate_back, then_rz, z_times,
 )
-from robot_dynamics.vectors import cross
+from robot_dynamics.spatial.vectors import cross
 
 
 def craig(model, q, qd, qdd, gravity, f_tip=None):

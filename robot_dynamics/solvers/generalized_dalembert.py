@@ -30,10 +30,10 @@ the Coriolis acceleration ``2 ω_k × z_{k+1} q̇_{k+1}`` to ``a_s`` for every `
 
 import numpy as np
 
-from robot_dynamics.kinematics import body_poses, tip_wrench_torques
-from robot_dynamics.model import REVOLUTE
-from robot_dynamics.solvers import Solver
-from robot_dynamics.vectors import cross, rotate, rotate_back
+from robot_dynamics.algorithms.kinematics import body_poses, tip_wrench_torques
+from robot_dynamics.spatial.joints import REVOLUTE
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.spatial.vectors import cross, rotate, rotate_back
 
 
 def _geometry(model, q):
@@ -146,8 +146,8 @@ def _gravity(model, gravity, p, z, com, shape, dtype):
 def generalized_dalembert(model, q, qd, qdd, gravity, f_tip=None):
     """Rigid-body torques (N, n) by the generalized d'Alembert equations (seed 003 eq. 4.1).
 
-    Same signature as :func:`robot_dynamics.rnea.rnea`; ``f_tip`` (N, 6), the wrench the tool
-    exerts on the environment in the tool frame, enters as ``ᴺJᵀ f`` (Craig 5.96).
+    Same signature as :func:`robot_dynamics.algorithms.rnea.rnea`; ``f_tip`` (N, 6), the wrench
+    the tool exerts on the environment in the tool frame, enters as ``ᴺJᵀ f`` (Craig 5.96).
     """
     N, n = q.shape
     R, p, z, com = _geometry(model, q)

@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 
 from robot_dynamics.codegen.generator import fingerprint, generate
-from robot_dynamics.solvers import Solver
+from robot_dynamics.solvers.registry import Solver
 
 _functions = {}
 _keys = weakref.WeakKeyDictionary()

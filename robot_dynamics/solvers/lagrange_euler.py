@@ -25,10 +25,10 @@ formed once, multiplied by ``J_j`` and traced against every ``U_ji``.
 
 import numpy as np
 
-from robot_dynamics.kinematics import joint_transform, tip_wrench_torques
-from robot_dynamics.model import REVOLUTE
-from robot_dynamics.solvers import Solver
-from robot_dynamics.vectors import skew
+from robot_dynamics.algorithms.kinematics import joint_transform, tip_wrench_torques
+from robot_dynamics.spatial.joints import REVOLUTE
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.spatial.vectors import skew
 
 
 # ---------------------------------------------------------------------- building blocks
@@ -181,8 +181,8 @@ def _gravity_terms(model, U, gravity, shape, dtype):
 def lagrange_euler(model, q, qd, qdd, gravity, f_tip=None):
     """Rigid-body torques (N, n) by the Lagrange-Euler equations (seed 002 eq. 2.11).
 
-    Same signature as :func:`robot_dynamics.rnea.rnea`: ``q, qd, qdd`` (N, n); ``gravity``
-    (3,) base frame; ``f_tip`` (N, 6) the wrench ``[f; n]`` the tool exerts on the
+    Same signature as :func:`robot_dynamics.algorithms.rnea.rnea`: ``q, qd, qdd`` (N, n);
+    ``gravity`` (3,) base frame; ``f_tip`` (N, 6) the wrench ``[f; n]`` the tool exerts on the
     environment, tool frame, added through the tool-frame Jacobian (``τ += ᴺJᵀ f``, Craig 5.96).
     """
     N, n = q.shape

@@ -15,18 +15,18 @@ and are rotated into the base frame at every call:
   link i from link i-1 at O_{i-1}.
 
 Extensions beyond the papers: general models are put into standard DH frames by
-:func:`robot_dynamics.solvers.frames.distal_frames`; gravity is ``v̇_0 = -g`` in the base frame
+:func:`robot_dynamics.model.frames.distal_frames`; gravity is ``v̇_0 = -g`` in the base frame
 (any direction); the tip wrench (Craig's ``f_{n+1}, n_{n+1}``, tool frame = S_n) is rotated by
 ``⁰R_n`` to start the backward recursion. Prismatic joints follow seed 003 Table 1.
 """
 
 import numpy as np
 
-from robot_dynamics.solvers import Solver
-from robot_dynamics.solvers.frames import (
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.model.frames import (
     broadcast, compose, distal_frames, rotate, rz_then, vdot,
 )
-from robot_dynamics.vectors import cross
+from robot_dynamics.spatial.vectors import cross
 
 
 def lwp_base(model, q, qd, qdd, gravity, f_tip=None):

@@ -15,7 +15,7 @@ Table 2 (Milićević). Every vector and inertia of link i is expressed in its ow
   moment taken about O_{i-1}.
 
 Extensions beyond the papers: a general model is first put into these frames by
-:func:`robot_dynamics.solvers.frames.distal_frames` (a constant rotation per joint maps the
+:func:`robot_dynamics.model.frames.distal_frames` (a constant rotation per joint maps the
 joint axis onto ``z``); the tool frame is S_n, so the tip wrench (Craig's ``f_{n+1}``,
 ``n_{n+1}``, exerted by the tool on the environment) enters the backward recursion unchanged.
 Prismatic joints follow seed 003 Table 2: ``ω, α`` pass through, ``r_i`` grows by ``q_i`` along
@@ -25,11 +25,11 @@ axis. Gravity is the base acceleration ``a_0 = -g`` (seed 002 end of §3).
 
 import numpy as np
 
-from robot_dynamics.solvers import Solver
-from robot_dynamics.solvers.frames import (
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.model.frames import (
     broadcast, const_rotate, cross_z, distal_frames, dot, rotate, rotate_back, rz_then, z_times,
 )
-from robot_dynamics.vectors import cross
+from robot_dynamics.spatial.vectors import cross
 
 
 def lwp_link(model, q, qd, qdd, gravity, f_tip=None):

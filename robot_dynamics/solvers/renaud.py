@@ -29,7 +29,7 @@ i+1 is prismatic, this implementation does not augment body i (``m*^i = m^i``, `
 is exact, as the derivation of (7) and (9) shows. As the paper asks, every product with a
 constant 0 or ±1 is skipped (``lincomb``), so DH structure costs nothing.
 
-Extensions: general models via :func:`robot_dynamics.solvers.frames.proximal_frames`;
+Extensions: general models via :func:`robot_dynamics.model.frames.proximal_frames`;
 gravity ``α_0 = -g`` in any direction; the tip wrench (exerted by the end-effector on the
 environment, as the paper's ``f^{n+1}, n^{n+1}``) is moved to O_n in R_n.
 """
@@ -39,12 +39,12 @@ import weakref
 
 import numpy as np
 
-from robot_dynamics.solvers import Solver
-from robot_dynamics.solvers.frames import (
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.model.frames import (
     acceleration_operator, apply, const_cross, const_rotate, cross_z, lincomb, omega_products,
     proximal_frames, rotate, rotate_back, then_rz, vector, z_times,
 )
-from robot_dynamics.vectors import cross, skew
+from robot_dynamics.spatial.vectors import cross, skew
 
 _cache = weakref.WeakKeyDictionary()
 

@@ -18,7 +18,7 @@ n_i``), with two changes:
   keeps ``m_i (r̄_i + r_i) × ā_i`` with the centre-of-mass acceleration, which is consistent
   only with K about the centre of mass; that is what is used here.)
 
-Extensions: general models via :func:`robot_dynamics.solvers.frames.distal_frames`; prismatic
+Extensions: general models via :func:`robot_dynamics.model.frames.distal_frames`; prismatic
 joints as in seed 003 Table 2 (``a_i`` gains ``R(z_0 q̈) + 2 ω_i × (R z_0 q̇)``, ``r_i`` grows
 with ``q_i``, ``τ_i`` from ``f_i``); gravity as ``a_0 = -g``; the tip wrench enters in the tool
 frame S_n.
@@ -26,13 +26,13 @@ frame S_n.
 
 import numpy as np
 
-from robot_dynamics.solvers import Solver
-from robot_dynamics.solvers.frames import (
+from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.model.frames import (
     acceleration_operator, broadcast, cross_z, distal_frames, dot, lincomb, rotate,
     rotate_back, rz_then, vector, z_times,
 )
 from robot_dynamics.solvers.lwp_link import _tip_wrench, broadcast_rotation
-from robot_dynamics.vectors import cross
+from robot_dynamics.spatial.vectors import cross
 
 
 def turney_mudge_lee(model, q, qd, qdd, gravity, f_tip=None):

@@ -1,0 +1,57 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Composite-rigid-body mass matrix (Walker-Orin 1982; Featherstone, RBDA §6.2).
+
+Spatial vectors in body frames, motion vectors ordered ``[ω; v]``. ``X_i`` maps motion vectors
+from the parent's frame to frame {i}; ``I_i`` is body i's 6×6 spatial inertia about the origin of
+{i}; ``S_i`` its joint's motion subspace. The composite inertia of bodies i…n is folded tip to
+base, then each column of M is read off by carrying ``F = I^c_i S_i`` back to the base.
+"""
+
+import numpy as np
+
+from robot_dynamics.algorithms.kinematics import joint_transform
+from robot_dynamics.spatial.joints import REVOLUTE
+from robot_dynamics.spatial.vectors import skew
+
+
+def spatial_inertia(mass, com, inertia):
+    """6×6 spatial inertia about a frame's origin from ``m``, ``c`` and ``I_c`` in that frame."""
+    C = skew(np.asarray(com, dtype=float))
+    return np.block([[inertia + mass * C @ C.T, mass * C], [mass * C.T, mass * np.eye(3)]])
+
+
+def motion_subspace(model, i):
+    """``S_i`` (6,): ``[axis; 0]`` for a revolute joint, ``[0; axis]`` for a prismatic one."""
+    zero = np.zeros(3)
+    axis = model.axis[i]
+    return np.concatenate((axis, zero) if model.joint_types[i] == REVOLUTE else (zero, axis))
+
+
+def parent_to_child(R, p):
+    """Spatial motion transform ``X`` (N, 6, 6) from the parent frame to the child frame."""
+    E = np.swapaxes(R, -1, -2)
+    X = np.zeros(R.shape[:-2] + (6, 6), dtype=np.result_type(R, p))
+    X[..., :3, :3] = E
+    X[..., 3:, 3:] = E
+    X[..., 3:, :3] = -E @ skew(p)
+    return X
+
+
+def mass_matrix_crba(model, q):
+    """Rigid-body joint-space inertia matrix (N, n, n) at configurations ``q`` (N, n)."""
+    N, n = q.shape
+    X = [parent_to_child(*joint_transform(model, i, q[:, i])) for i in range(n)]
+    Ic = [np.broadcast_to(spatial_inertia(model.mass[i], model.com[i], model.inertia[i]),
+                          (N, 6, 6)).astype(X[i].dtype) for i in range(n)]
+    S = [motion_subspace(model, i) for i in range(n)]
+    for i in reversed(range(1, n)):                                  # composite inertias
+        Ic[i - 1] = Ic[i - 1] + np.swapaxes(X[i], 1, 2) @ Ic[i] @ X[i]
+    M = np.zeros((N, n, n), dtype=X[0].dtype)
+    for i in range(n):
+        F = Ic[i] @ S[i]                                             # (N, 6)
+        M[:, i, i] = F @ S[i]
+        for j in reversed(range(i)):
+            F = np.einsum('nji,nj->ni', X[j + 1], F)                 # X_{j+1}ᵀ F
+            M[:, i, j] = M[:, j, i] = F @ S[j]
+    return M

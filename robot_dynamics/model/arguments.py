@@ -1,0 +1,63 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Argument checks at the public entry points: shapes, dtypes, finiteness, batching.
+
+Every public function takes one state as ``(n,)`` arrays or a batch as ``(N, n)``; these helpers
+turn either into checked float batches ``(N, n)`` and back. Errors name the argument, the
+expected shape and the model's joint names.
+"""
+
+import numpy as np
+
+
+def check_array(model, name, value, width=None):
+    """Return ``value`` as a float array (N, width) and whether it was a single row."""
+    width = model.dof if width is None else width
+    what = (f'joints {list(model.joint_names)}' if width == model.dof
+            else '[fx, fy, fz, nx, ny, nz]')
+    try:
+        array = np.asarray(value)
+    except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
+        raise ValueError(f'{name}: cannot convert {value!r} to an array') from exc
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.number)
+                                     or array.dtype == bool) \
+            or np.iscomplexobj(array):
+        raise ValueError(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
+    if array.ndim not in (1, 2) or array.shape[-1] != width:
+        raise ValueError(f'{name}: expected shape ({width},) or (N, {width}) for {what}, '
+                         f'got shape {array.shape}')
+    array = array.astype(float)
+    if not np.all(np.isfinite(array)):
+        bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
+        labels = [model.joint_names[j] for j in bad] if width == model.dof else bad
+        raise ValueError(f'{name}: contains NaN or inf at {labels}; give finite values '
+                         f'for {what}')
+    return np.atleast_2d(array), array.ndim == 1
+
+
+def batch_arguments(model, **arrays):
+    """Check named arrays, broadcast single rows to the common batch size."""
+    checked = {}
+    single = True
+    for name, value in arrays.items():
+        if value is None:
+            checked[name] = None
+            continue
+        width = 6 if name == 'f_tip' else None
+        checked[name], is_single = check_array(model, name, value, width)
+        single &= is_single
+    sizes = {a.shape[0] for a in checked.values() if a is not None and a.shape[0] != 1}
+    if len(sizes) > 1:
+        shapes = {k: v.shape for k, v in checked.items() if v is not None}
+        raise ValueError(f'batch sizes differ: {shapes}; give every argument N rows '
+                         '(or a single row to broadcast)')
+    N = sizes.pop() if sizes else 1
+    for name, array in checked.items():
+        if array is not None and array.shape[0] != N:
+            checked[name] = np.broadcast_to(array, (N,) + array.shape[1:])
+    return checked, single
+
+
+def unbatch(array, single):
+    """Return row 0 of a batch result when the inputs were single rows, else the batch."""
+    return array[0] if single else array

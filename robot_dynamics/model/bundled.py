@@ -1,0 +1,71 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Locate the package's bundled files (URDFs, DH YAML, configs, launch files).
+
+Search order: the source tree next to the imported package (a checkout: its files are the
+current ones), the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), then the share
+directory of the running Python prefix (``pip install .``). An installed package has no
+``urdf/`` beside it, so it always reads its installed copy.
+"""
+
+import os
+import sys
+
+from robot_dynamics.model.robot_model import RobotModel
+
+PACKAGE = 'robot_dynamics'
+
+# Bundled models (name -> file); docs/models.md gives the source of every number.
+BUNDLED_MODELS = {
+    'two_link': 'urdf/two_link.urdf',            # Craig §6.7 point-mass arm, x-z plane
+    'two_link_dh': 'config/two_link_dh.yaml',    # the same arm, Craig's modified DH
+    'puma560': 'urdf/puma560.urdf',              # Armstrong-Khatib-Burdick / Corke
+    'puma560_dh': 'config/puma560_dh.yaml',
+    'stanford': 'urdf/stanford.urdf',            # Paul 1981 / Corke, joint 3 prismatic
+    'stanford_dh': 'config/stanford_dh.yaml',
+    'renaud_6r': 'config/renaud_6r_dh.yaml',     # seed 001 example, modified DH
+    'panda': 'urdf/panda.urdf',                  # Franka Panda, Gaz et al. 2019 inertials
+    'ur5': 'urdf/ur5.urdf',                      # UR5, UR's published DH and inertials
+}
+
+
+def _candidates():
+    yield os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        yield get_package_share_directory(PACKAGE)
+    except Exception:  # no ROS environment, or the package is not in the index
+        pass
+    for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, os.environ.get('VIRTUAL_ENV'))):
+        if prefix:
+            yield os.path.join(prefix, 'share', PACKAGE)
+
+
+def share_directory():
+    """Return the first existing directory that holds the package's data (``urdf/`` inside)."""
+    for candidate in _candidates():
+        if os.path.isdir(os.path.join(candidate, 'urdf')):
+            return candidate
+    raise FileNotFoundError('robot_dynamics data files not found: install the package '
+                            '(pip install . or colcon build) or run from the source tree')
+
+
+def data_path(relative):
+    """Absolute path of a bundled file such as ``'urdf/puma560.urdf'``."""
+    path = os.path.join(share_directory(), relative)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f'bundled file {relative!r} not found in {share_directory()}')
+    return path
+
+
+def load_model(name_or_path, **kwargs):
+    """Load a model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path."""
+    path = name_or_path
+    if name_or_path in BUNDLED_MODELS:
+        path = data_path(BUNDLED_MODELS[name_or_path])
+    elif not os.path.exists(str(name_or_path)):
+        raise FileNotFoundError(f'model {name_or_path!r} is neither a file nor a bundled model; '
+                                f'bundled models: {", ".join(sorted(BUNDLED_MODELS))}')
+    if str(path).endswith(('.yaml', '.yml')):
+        return RobotModel.from_dh(path, **kwargs)
+    return RobotModel.from_urdf(path, **kwargs)

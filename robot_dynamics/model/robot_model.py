@@ -1,0 +1,320 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The immutable model of a serial robot arm.
+
+A :class:`RobotModel` is a plain structure in the spirit of Featherstone's ``model``: stacked
+per-joint arrays, no behaviour beyond validation and a few named constructors. Every algorithm
+takes the model as its first argument and keeps its intermediates elsewhere.
+
+Frames
+------
+Body ``i`` (``i = 0 … n-1``, one per moving joint) carries frame ``{i}``, whose origin lies on the
+axis of joint ``i``. At ``q = 0`` frame ``{i}`` sits at ``placement_rotation[i]``,
+``placement_translation[i]`` in the frame of body ``i-1`` (the base frame for ``i = 0``); the
+joint then rotates about, or slides along, ``axis[i]`` (a unit vector in frame ``{i}``). This is
+URDF's ``<joint><origin>`` convention, and it is also Craig's modified Denavit-Hartenberg link
+frame. Link inertial data (``mass``, centre of mass ``com``, rotational inertia ``inertia``
+about the centre of mass) are expressed in frame ``{i}``. The tool frame sits at
+``tip_rotation``, ``tip_translation`` in the frame of the last body.
+
+Gravity
+-------
+``gravity`` is the gravitational acceleration vector in the base frame, in m/s²; the default
+``[0, 0, -9.81]`` means the base z axis points up. The algorithms apply it once, as a fictitious
+base acceleration ``a_0 = -gravity`` (Craig §6.5; Luh-Walker-Paul).
+
+Joint-space effects
+-------------------
+Per joint: viscous friction ``viscous_friction * qd``, Coulomb friction
+``coulomb_friction * sign(qd)``, and the rotor's reflected inertia
+``rotor_inertia * gear_ratio**2`` on the diagonal of the mass matrix (Craig §6.11; the rotor's
+gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armature``).
+"""
+
+from dataclasses import dataclass, field, fields, replace
+import warnings
+
+import numpy as np
+
+from robot_dynamics.errors import ModelError, ModelWarning
+from robot_dynamics.io.dh import dh_fields
+from robot_dynamics.io.urdf import urdf_fields
+from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
+from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
+
+
+_PER_JOINT_SHAPES = {
+    'axis': (3,),
+    'placement_rotation': (3, 3),
+    'placement_translation': (3,),
+    'mass': (),
+    'com': (3,),
+    'inertia': (3, 3),
+    'lower_limit': (),
+    'upper_limit': (),
+    'velocity_limit': (),
+    'effort_limit': (),
+    'viscous_friction': (),
+    'coulomb_friction': (),
+    'rotor_inertia': (),
+    'gear_ratio': (),
+}
+_FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
+_DEFAULTS = {
+    'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
+    'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
+    'rotor_inertia': 0.0, 'gear_ratio': 1.0,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class RobotModel:
+    """Kinematic and inertial description of a serial chain with ``n`` moving joints.
+
+    Build one with :meth:`from_urdf`, :meth:`from_dh` or directly from arrays (every per-joint
+    array has ``n`` rows; missing friction, rotor and limit arrays take neutral defaults). The
+    arrays are read-only; derive a changed model with :meth:`replace`, :meth:`with_payload`
+    or :meth:`with_gravity`.
+    """
+
+    joint_types: tuple
+    axis: np.ndarray
+    placement_rotation: np.ndarray
+    placement_translation: np.ndarray
+    mass: np.ndarray
+    com: np.ndarray
+    inertia: np.ndarray
+    joint_names: tuple = None
+    link_names: tuple = None
+    tip_rotation: np.ndarray = None
+    tip_translation: np.ndarray = None
+    gravity: np.ndarray = None
+    lower_limit: np.ndarray = None
+    upper_limit: np.ndarray = None
+    velocity_limit: np.ndarray = None
+    effort_limit: np.ndarray = None
+    viscous_friction: np.ndarray = None
+    coulomb_friction: np.ndarray = None
+    rotor_inertia: np.ndarray = None
+    gear_ratio: np.ndarray = None
+    name: str = 'robot'
+    base_link: str = 'base'
+    tip_link: str = 'tip'
+    source: str = ''
+    warnings: tuple = field(default=(), compare=False)
+
+    def __post_init__(self):
+        """Validate every field, fill defaults and freeze the arrays."""
+        n = len(self.joint_types)
+        if n == 0:
+            raise ModelError('joint_types: the chain has no moving joint; '
+                             'a model needs at least one revolute or prismatic joint')
+        types = tuple(str(t) for t in self.joint_types)
+        for i, t in enumerate(types):
+            if t not in JOINT_TYPES:
+                raise ModelError(f'joint_types[{i}]: unknown joint type {t!r}; '
+                                 f'use one of {JOINT_TYPES}')
+        set_ = object.__setattr__
+        set_(self, 'joint_types', types)
+        set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
+        set_(self, 'link_names', _names(self.link_names, n, 'link'))
+        for name, shape in _PER_JOINT_SHAPES.items():
+            value = getattr(self, name)
+            if value is None:
+                value = np.full(n, _DEFAULTS[name])
+            set_(self, name, _frozen_array(value, (n,) + shape, name))
+        for name, shape in _FIXED_SHAPES.items():
+            value = getattr(self, name)
+            if value is None:
+                value = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
+                         'gravity': np.array([0.0, 0.0, -9.81])}[name]
+            set_(self, name, _frozen_array(value, shape, name))
+        set_(self, 'warnings', tuple(self.warnings) + tuple(self._validate()))
+        for message in self.warnings:
+            warnings.warn(message, ModelWarning, stacklevel=3)
+
+    # ------------------------------------------------------------------ validation
+    def _validate(self):
+        """Raise :class:`ModelError` for unusable data; return warnings for suspicious data."""
+        found = []
+        norms = np.linalg.norm(self.axis, axis=1)
+        for i, norm in enumerate(norms):
+            if norm < 1e-9:
+                raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
+                                 'give a non-zero direction such as [0, 0, 1]')
+        if not np.allclose(norms, 1.0, atol=1e-9):
+            object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
+        for i, rotation in enumerate(self.placement_rotation):
+            if not np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-8) \
+                    or np.linalg.det(rotation) < 0:
+                raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
+                                 'a proper rotation matrix (orthonormal, det +1)')
+        for i, name in enumerate(self.link_names):
+            if self.mass[i] < 0:
+                raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
+                                 'a mass must be >= 0 kg')
+            inertia = self.inertia[i]
+            if not np.allclose(inertia, inertia.T, atol=1e-12 * max(1.0, np.abs(inertia).max())):
+                raise ModelError(f'inertia of link {name!r} is not symmetric; '
+                                 'give ixy, ixz, iyz once each')
+            principal = np.linalg.eigvalsh(inertia)
+            if principal[0] < -1e-12 * max(1.0, principal[-1]):
+                raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
+                                 f'(principal moments {principal}); check signs and units '
+                                 '(kg m^2, about the centre of mass)')
+            if principal[0] + principal[1] < principal[2] * (1 - 1e-9) - 1e-12:
+                found.append(f'inertia of link {name!r} violates the triangle inequality '
+                             f'(principal moments {np.round(principal, 6).tolist()}): '
+                             'not a physical rigid body, accepted as given')
+        massless = [name for name, m in zip(self.link_names, self.mass) if m == 0]
+        if massless:
+            found.append(f'massless moving links: {", ".join(massless)}')
+        if np.any(self.lower_limit > self.upper_limit):
+            bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
+                   if lo > hi]
+            raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
+        for name in ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
+                     'rotor_inertia'):
+            if np.any(getattr(self, name) < 0):
+                raise ModelError(f'{name} must be >= 0 for every joint, got '
+                                 f'{getattr(self, name).tolist()}')
+        if len(set(self.joint_names)) != len(self.joint_names):
+            raise ModelError(f'joint_names are not unique: {list(self.joint_names)}')
+        return found
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def dof(self):
+        """Return the number of moving joints ``n``."""
+        return len(self.joint_types)
+
+    @property
+    def is_revolute(self):
+        """Boolean mask (n,): True where the joint is revolute."""
+        return np.array([t == REVOLUTE for t in self.joint_types])
+
+    @property
+    def reflected_inertia(self):
+        """Rotor inertia seen at the joint, ``rotor_inertia * gear_ratio**2`` (n,), kg m²."""
+        return self.rotor_inertia * self.gear_ratio ** 2
+
+    @property
+    def has_friction(self):
+        """Tell whether any joint has viscous or Coulomb friction."""
+        return bool(np.any(self.viscous_friction) or np.any(self.coulomb_friction))
+
+    @property
+    def total_mass(self):
+        """Sum of the moving links' masses, kg."""
+        return float(self.mass.sum())
+
+    def __repr__(self):
+        """Name, joint count and joint types."""
+        kinds = ''.join('R' if t == REVOLUTE else 'P' for t in self.joint_types)
+        return f'RobotModel({self.name!r}, dof={self.dof}, joints={kinds})'
+
+    # ------------------------------------------------------------------ derived models
+    def replace(self, **changes):
+        """Return a copy with some fields changed (validated again).
+
+        Example: ``model.replace(viscous_friction=np.zeros(model.dof))``.
+        """
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise ModelError(f'unknown RobotModel field(s) {sorted(unknown)}; '
+                             f'fields are {[f.name for f in fields(self)]}')
+        changes.setdefault('warnings', ())
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', ModelWarning)
+            return replace(self, **changes)
+
+    def with_gravity(self, gravity):
+        """Return a copy with another gravity vector (3,), m/s², base frame."""
+        return self.replace(gravity=gravity)
+
+    def without_joint_effects(self):
+        """Return the pure rigid-body model: no friction, no rotor inertia."""
+        zeros = np.zeros(self.dof)
+        return self.replace(viscous_friction=zeros, coulomb_friction=zeros,
+                            rotor_inertia=zeros, gear_ratio=np.ones(self.dof))
+
+    def with_payload(self, mass, com=(0.0, 0.0, 0.0), inertia=None):
+        """Return a copy with a rigid payload fixed to the last link.
+
+        ``mass`` in kg; ``com`` (3,) its centre of mass in the tool frame, m; ``inertia`` (3, 3)
+        or 6 values ``[ixx, iyy, izz, ixy, iyz, ixz]`` about its centre of mass, tool-frame
+        axes, kg m² (default: a point mass). The payload is merged into the last link's
+        inertial parameters with the parallel-axis theorem.
+        """
+        payload_inertia = inertia_matrix(np.zeros(6) if inertia is None else inertia,
+                                         'payload inertia')
+        com_tip = _frozen_array(com, (3,), 'payload com')
+        mass = float(mass)
+        if not np.isfinite(mass) or mass < 0:
+            raise ModelError(f'payload mass must be a finite number >= 0 kg, got {mass}')
+        com_body = self.tip_rotation @ com_tip + self.tip_translation
+        rotated = self.tip_rotation @ payload_inertia @ self.tip_rotation.T
+        m, c, inertia_c = combine_bodies(
+            (self.mass[-1], self.com[-1], self.inertia[-1]), (mass, com_body, rotated))
+        masses, coms, inertias = self.mass.copy(), self.com.copy(), self.inertia.copy()
+        masses[-1], coms[-1], inertias[-1] = m, c, inertia_c
+        return self.replace(mass=masses, com=coms, inertia=inertias)
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_urdf(cls, urdf, base_link=None, tip_link=None, **overrides):
+        """Load a serial chain from URDF (a file path or the XML text).
+
+        ``base_link``/``tip_link`` select a sub-chain (default: from the root to the single
+        leaf). Links behind fixed joints are merged into their moving parent. ``overrides`` set
+        model fields after loading, e.g. ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``.
+        See :mod:`robot_dynamics.io.urdf`.
+        """
+        fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link)
+        return cls(**{**fields, **overrides})
+
+    @classmethod
+    def from_dh(cls, dh, convention=None, **overrides):
+        """Load a chain from Denavit-Hartenberg parameters (YAML path, YAML text or dict).
+
+        ``convention`` (``'standard'`` = distal, or ``'modified'`` = proximal) overrides the
+        document's ``convention`` key. See :mod:`robot_dynamics.io.dh` for the schema.
+        """
+        return cls(**{**dh_fields(dh, convention=convention), **overrides})
+
+    def to_urdf(self):
+        """Return this model as URDF XML text (fixed tool link included, friction as dynamics)."""
+        return model_to_urdf(self)
+
+
+# ---------------------------------------------------------------------- helpers
+def _names(names, n, prefix):
+    if names is None:
+        return tuple(f'{prefix}{i + 1}' for i in range(n))
+    names = tuple(str(x) for x in names)
+    if len(names) != n:
+        raise ModelError(f'{prefix}_names: expected {n} names, got {len(names)}')
+    return names
+
+
+def _frozen_array(value, shape, name):
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
+    if array.shape != shape:
+        raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
+    finite_required = name not in ('lower_limit', 'upper_limit', 'velocity_limit',
+                                   'effort_limit')
+    if finite_required and not np.all(np.isfinite(array)):
+        raise ModelError(f'{name}: contains NaN or inf')
+    if np.any(np.isnan(array)):
+        raise ModelError(f'{name}: contains NaN')
+    return _freeze(array)
+
+
+def _freeze(array):
+    array = np.array(array, dtype=float)
+    array.setflags(write=False)
+    return array

@@ -1,0 +1,40 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""One-step integration schemes for ``q̈ = accel(q, q̇)`` (Craig §6.12, seed 002 §7).
+
+The state is ``(q, qd)``; the commanded torque is held constant over a step (zero-order hold,
+as a digital controller applies it). Integrators:
+
+- ``'euler'``: explicit Euler as in Craig 6.117 (``q += qd dt + ½ qdd dt²``, ``qd += qdd dt``);
+- ``'semi_implicit_euler'``: symplectic Euler (``qd += qdd dt`` then ``q += qd dt``);
+- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7.
+"""
+
+
+class SimulationError(ArithmeticError):
+    """The simulated state became non-finite or its energy ran away."""
+
+
+def _euler(accel, q, qd, dt):
+    qdd = accel(q, qd)
+    return q + qd * dt + 0.5 * qdd * dt * dt, qd + qdd * dt, qdd
+
+
+def _semi_implicit_euler(accel, q, qd, dt):
+    qdd = accel(q, qd)
+    qd_next = qd + qdd * dt
+    return q + qd_next * dt, qd_next, qdd
+
+
+def _rk4(accel, q, qd, dt):
+    """Seed 002 §7: h1 = ε g(y), h2 = ε g(y + h1/2), h3 = ε g(y + h2/2), h4 = ε g(y + h3)."""
+    k1_q, k1_v = qd, accel(q, qd)
+    k2_q, k2_v = qd + 0.5 * dt * k1_v, accel(q + 0.5 * dt * k1_q, qd + 0.5 * dt * k1_v)
+    k3_q, k3_v = qd + 0.5 * dt * k2_v, accel(q + 0.5 * dt * k2_q, qd + 0.5 * dt * k2_v)
+    k4_q, k4_v = qd + dt * k3_v, accel(q + dt * k3_q, qd + dt * k3_v)
+    q_next = q + dt / 6.0 * (k1_q + 2 * k2_q + 2 * k3_q + k4_q)
+    qd_next = qd + dt / 6.0 * (k1_v + 2 * k2_v + 2 * k3_v + k4_v)
+    return q_next, qd_next, k1_v
+
+
+INTEGRATORS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4}

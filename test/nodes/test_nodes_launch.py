@@ -1,0 +1,80 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Launch files name only executables, configs and models that the package installs."""
+
+import ast
+import glob
+import os
+
+import pytest
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAUNCH_FILES = sorted(glob.glob(os.path.join(ROOT, 'launch', '*.launch.py')))
+
+
+def module_constants(path):
+    """Top-level literal assignments of a Python file, without importing it."""
+    values = {}
+    for node in ast.parse(open(path).read()).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            try:
+                values[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                pass
+    return values
+
+
+def setup_executables():
+    """Console-script names declared in setup.py (NODE_EXECUTABLES)."""
+    return module_constants(os.path.join(ROOT, 'setup.py'))['NODE_EXECUTABLES']
+
+
+def test_both_launch_files_exist():
+    names = {os.path.basename(p) for p in LAUNCH_FILES}
+    assert {'dynamics.launch.py', 'simulation.launch.py'} <= names
+
+
+@pytest.mark.parametrize('path', LAUNCH_FILES, ids=os.path.basename)
+def test_executables_configs_and_models_exist(path):
+    constants = module_constants(path)
+    executables = setup_executables()
+    for name in constants['EXECUTABLES']:
+        assert name in executables, f'{name} is not a console script in setup.py'
+        module = executables[name].split(':')[0]
+        assert os.path.exists(os.path.join(ROOT, *module.split('.')) + '.py')
+        assert os.path.exists(os.path.join(ROOT, 'resource', 'lib_wrappers', name)), \
+            f'no lib/robot_dynamics wrapper for {name}'
+    for config in constants['CONFIGS']:
+        assert os.path.exists(os.path.join(ROOT, config))
+        assert config.startswith('config/') and config.endswith('.yaml'), \
+            'setup.py installs config/*.yaml only'
+        document = yaml.safe_load(open(os.path.join(ROOT, config)))
+        for node, body in document.items():
+            assert node in constants['EXECUTABLES'], f'{config}: unknown node {node}'
+            assert 'ros__parameters' in body
+            model = body['ros__parameters'].get('model')
+            if model:
+                import robot_dynamics as rd
+                assert os.path.exists(os.path.join(ROOT, rd.BUNDLED_MODELS[model])), \
+                    f'{config}: bundled model {model} missing'
+    assert "'robot'" in open(path).read(), 'no robot launch argument'
+
+
+def test_simulation_launch_remappings_match_bringup():
+    from robot_dynamics.nodes.bringup import REMAPPINGS
+    constants = module_constants(os.path.join(ROOT, 'launch', 'simulation.launch.py'))
+    assert constants['REMAPPINGS'] == REMAPPINGS
+
+
+@pytest.mark.parametrize('path', LAUNCH_FILES, ids=os.path.basename)
+def test_launch_files_import_and_describe(path):
+    pytest.importorskip('launch')
+    pytest.importorskip('launch_ros')
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('launch_under_test', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    description = module.generate_launch_description()
+    assert description.entities

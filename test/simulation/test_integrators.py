@@ -1,0 +1,74 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""Integrators: convergence order, energy behaviour, limits, blow-up detection."""
+
+import numpy as np
+import pytest
+
+import robot_dynamics as rd
+from robot_dynamics.simulation.integrators import apply_position_limits
+from robots import random_model
+
+
+def passive_run(model, integrator, dt, duration=0.1):
+    """Return the final state of the unactuated arm released from a fixed pose."""
+    q0 = np.linspace(0.3, -0.4, model.dof)
+    result = rd.simulate(model, q0, np.zeros(model.dof), np.zeros(model.dof), duration, dt,
+                         integrator=integrator)
+    return np.concatenate((result.q[-1], result.qd[-1])), result
+
+
+@pytest.mark.parametrize('integrator, order', [('rk4', 4), ('semi_implicit_euler', 1),
+                                               ('euler', 1)])
+def test_convergence_order(integrator, order):
+    model = random_model(np.random.default_rng(21), 3, prismatic_fraction=0.0)
+    reference, _ = passive_run(model, 'rk4', 5e-4)
+    errors = [np.abs(passive_run(model, integrator, dt)[0] - reference).max()
+              for dt in (1e-2, 5e-3)]
+    observed = np.log2(errors[0] / errors[1])
+    assert observed == pytest.approx(order, abs=0.35)
+
+
+def test_rk4_conserves_energy_of_passive_arm():
+    model = random_model(np.random.default_rng(22), 4, prismatic_fraction=0.25)
+    _, result = passive_run(model, 'rk4', 1e-3, duration=0.5)
+    drift = np.abs(result.energy - result.energy[0]).max()
+    assert drift < 1e-6 * max(1.0, np.abs(result.energy).max())
+
+
+def test_friction_never_adds_energy():
+    model = random_model(np.random.default_rng(23), 3, prismatic_fraction=0.0, friction=True)
+    _, result = passive_run(model, 'rk4', 2e-3, duration=0.5)
+    assert np.all(np.diff(result.energy) <= 1e-9)
+    assert result.energy[-1] < result.energy[0]
+
+
+def test_simulate_with_torque_function_holds_pose_under_gravity_compensation():
+    model = random_model(np.random.default_rng(24), 3)
+    q0 = np.array([0.2, -0.1, 0.3])
+    result = rd.simulate(model, q0, np.zeros(3), lambda t, q, qd: rd.gravity_torques(model, q),
+                         duration=0.5, dt=1e-3)
+    assert np.abs(result.q - q0).max() < 1e-9
+    assert result.t[-1] == pytest.approx(0.5) and result.q.shape == (501, 3)
+
+
+def test_step_rejects_bad_arguments_and_detects_blow_up():
+    model = random_model(np.random.default_rng(25), 2)
+    zero = np.zeros(2)
+    with pytest.raises(ValueError, match='integrator: unknown'):
+        rd.step(model, zero, zero, zero, 1e-3, integrator='leapfrog')
+    with pytest.raises(ValueError, match='dt: must be a positive'):
+        rd.step(model, zero, zero, zero, 0.0)
+    with pytest.raises(rd.SimulationError, match='NaN/inf'):
+        rd.step(model, zero, zero, np.array([1e308, 1e308]), 1.0)
+    with pytest.raises(rd.SimulationError, match='total energy exceeded'):
+        rd.simulate(model, zero, zero, np.array([50.0, 50.0]), 1.0, 1e-3, energy_limit=1.0)
+
+
+def test_position_limits_act_as_stops():
+    model = random_model(np.random.default_rng(26), 2).replace(lower_limit=[-1, -1],
+                                                               upper_limit=[1, 1])
+    q, qd = apply_position_limits(model, np.array([1.2, 0.5]), np.array([2.0, 2.0]))
+    assert np.array_equal(q, [1.0, 0.5]) and np.array_equal(qd, [0.0, 2.0])
+    q, qd = apply_position_limits(model, np.array([-1.0, 0.0]), np.array([0.5, -1.0]))
+    assert np.array_equal(qd, [0.5, -1.0])                 # moving away from the stop is free

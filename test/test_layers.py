@@ -1,0 +1,85 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The package's layers: every import runs downward, none hides inside a function.
+
+docs/architecture.md draws the layers; this test reads every module's imports (the syntax tree,
+not a run) and fails on an import of a higher layer, or of the same layer's package from inside
+a function (a lazy import that would hide a cycle).
+"""
+
+import ast
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1] / 'robot_dynamics'
+
+#: Bottom to top; a module may import its own layer and the ones listed before it.
+LAYERS = [
+    ('errors',),
+    ('spatial',),
+    ('io',),
+    ('model',),
+    ('algorithms',),
+    ('codegen',),
+    ('engine',),
+    ('solvers',),
+    ('api',),
+    ('cartesian', 'simulation'),
+    ('fast',),
+    ('analysis', 'identification'),
+    ('cli', 'nodes', '__init__', '__main__'),
+]
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+
+def layer_of(module):
+    """Return the top-level part of ``robot_dynamics.<part>...`` (the layer's name)."""
+    parts = module.split('.')
+    if len(parts) > 1 and (ROOT / parts[1]).with_suffix('.py').exists() or \
+            len(parts) > 1 and (ROOT / parts[1]).is_dir():
+        return parts[1]
+    return '__init__'                                # the package itself (``__version__``)
+
+
+def imports(path):
+    """Yield ``(module imported, line, inside a function)`` for robot_dynamics imports."""
+    tree = ast.parse(path.read_text(encoding='utf-8'))
+    functions = [node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    nested = {id(inner) for f in functions for inner in ast.walk(f) if inner is not f}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] if node.module != 'robot_dynamics' else \
+                [f'robot_dynamics.{alias.name}' for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.startswith('robot_dynamics.'):
+                yield name, node.lineno, id(node) in nested
+
+
+def module_name(path):
+    """``robot_dynamics/model/frames.py`` → ``robot_dynamics.model.frames``."""
+    relative = path.relative_to(ROOT.parent).with_suffix('')
+    return '.'.join(relative.parts)
+
+
+def test_every_module_belongs_to_a_layer():
+    unknown = {layer_of(module_name(p)) for p in ROOT.rglob('*.py')} - set(RANK)
+    assert not unknown, f'modules outside the documented layers: {sorted(unknown)}'
+
+
+def test_imports_run_downward_and_never_lazily():
+    upward, lazy = [], []
+    for path in sorted(ROOT.rglob('*.py')):
+        here = layer_of(module_name(path))
+        for name, line, in_function in imports(path):
+            there = layer_of(name)
+            where = f'{path.relative_to(ROOT.parent)}:{line} imports {name}'
+            if RANK.get(there, len(LAYERS)) > RANK[here]:
+                upward.append(where)
+            elif in_function and here not in ('cli', 'nodes'):
+                lazy.append(where)
+    assert not upward, 'imports of a higher layer:\n' + '\n'.join(upward)
+    assert not lazy, 'imports inside functions (hidden cycles):\n' + '\n'.join(lazy)
