@@ -1,26 +1,43 @@
 # Copyright 2026 robot_dynamics contributors
-# Licensed under the Apache License, Version 2.0
-"""ament_python template check: every source file carries the copyright and license header.
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""ament_python template check: every source file carries a header ament_copyright accepts.
 
-Uses ament_copyright where it is installed (a ROS workspace); otherwise checks the same
-header directly, so the check runs everywhere.
+Runs ament_copyright where it is installed (a ROS workspace). Elsewhere it checks what
+ament_copyright checks, with tools/license_header.py: a ``Copyright <year> <holder>`` line
+followed by the Apache-2.0 notice in each Python file's first comment block, and the LICENSE
+and CONTRIBUTING.md files of the repository root.
 """
 
+import importlib.util
 import pathlib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-HEADER = ('# Copyright 2026 robot_dynamics contributors',
-          '# Licensed under the Apache License, Version 2.0')
-SKIP = {'.venv', 'build', 'install', 'log', '.git', 'out'}
 
 
-def python_sources():
-    """Every tracked-looking Python file of the package, its tests, tools and launch files."""
-    for path in sorted(ROOT.rglob('*.py')):
-        if not SKIP.intersection(path.relative_to(ROOT).parts):
-            yield path
+def license_header_tool():
+    """tools/license_header.py as a module (the same check, and the ``--fix`` for it)."""
+    spec = importlib.util.spec_from_file_location('license_header',
+                                                  ROOT / 'tools' / 'license_header.py')
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def squashed(path):
+    """Return a text file with its whitespace collapsed."""
+    return ' '.join(path.read_text(encoding='utf-8').split())
 
 
 @pytest.mark.copyright
@@ -29,8 +46,30 @@ def test_copyright():
     try:
         from ament_copyright.main import main
     except ImportError:
-        missing = [str(p.relative_to(ROOT)) for p in python_sources()
-                   if tuple(p.read_text(encoding='utf-8').splitlines()[:2]) != HEADER]
-        assert not missing, f'files without the copyright/license header: {missing}'
+        tool = license_header_tool()
+        missing = [str(path.relative_to(ROOT)) for path in tool.python_sources(ROOT)
+                   if not tool.has_apache_header(path.read_text(encoding='utf-8'))]
+        assert not missing, ('files without the Apache-2.0 header ament_copyright accepts '
+                             f'(python tools/license_header.py --fix writes it): {missing}')
     else:  # pragma: no cover - only in a ROS workspace
         assert main(argv=['.', 'test']) == 0, 'Found errors'
+
+
+@pytest.mark.copyright
+@pytest.mark.linter
+def test_license_and_contributing_files():
+    license_text = squashed(ROOT / 'LICENSE')
+    assert license_text.startswith('Apache License Version 2.0, January 2004')
+    assert 'END OF TERMS AND CONDITIONS' in license_text
+    assert '5. Submission of Contributions.' in squashed(ROOT / 'CONTRIBUTING.md')
+
+
+def test_license_header_tool_recognises_only_the_full_header():
+    tool = license_header_tool()
+    short = ('# Copyright 2026 robot_dynamics contributors\n'
+             '# Licensed under the Apache License, Version 2.0\n"""Doc."""\n')
+    assert not tool.has_apache_header(short)
+    repaired = tool.fixed(short)
+    assert tool.has_apache_header(repaired) and repaired.endswith('"""Doc."""\n')
+    assert tool.has_apache_header('#!/usr/bin/env python3\n' + repaired)
+    assert not tool.has_apache_header(repaired.replace('2026', 'many years'))
