@@ -16,7 +16,13 @@ from glob import glob
 import os
 import sys
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
+
+try:                                  # the engine's build needs numpy's C headers
+    import numpy
+except ImportError as exc:            # pragma: no cover - numpy is a build requirement
+    raise SystemExit('robot_dynamics: building the engine needs numpy installed first '
+                     '(pip install numpy)') from exc
 
 package_name = 'robot_dynamics'
 
@@ -43,14 +49,25 @@ if 'bdist_wheel' in sys.argv:
     data_files.append(('lib/' + package_name,
                        sorted(glob(os.path.join('resource', 'lib_wrappers', '*')))))
 
+# The compiled engine (issue 11): real C sources, built with the package (pip and colcon alike).
+ENGINE_SOURCES = sorted(glob(os.path.join('robot_dynamics', 'engine', 'src', '*.c')))
+ENGINE = Extension(
+    'robot_dynamics.engine._engine',
+    sources=ENGINE_SOURCES,
+    depends=sorted(glob(os.path.join('robot_dynamics', 'engine', 'src', '*.h'))),
+    include_dirs=[numpy.get_include()],
+    extra_compile_args=[] if sys.platform == 'win32' else ['-O3', '-fno-math-errno'],
+)
+
 setup(
     name=package_name,
     version='0.1.0',
     packages=find_packages(exclude=['test', 'test.*']),
     data_files=data_files,
+    ext_modules=[ENGINE],
     install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'urdf_parser_py', 'matplotlib',
                       'tqdm'],
-    zip_safe=True,
+    zip_safe=False,
     maintainer='robot_dynamics maintainers',
     maintainer_email='maintainers@robot-dynamics.invalid',
     description='Real-time dynamics of serial robot arms for ROS 2 and Python.',

@@ -22,11 +22,18 @@ The equation of motion (Craig 6.114, seed 002 eq. 2.11)::
 
 with ``M`` including the rotors' reflected inertia, ``F(qd) = Fv qd + Fc sign(qd)`` the joint
 friction and ``f_tip`` the wrench the tool exerts on its environment, in the tool frame.
+
+Without a ``solver`` argument every function runs the compiled engine
+(:mod:`robot_dynamics.engine`: the model as data, inputs checked in C, one state or a batch
+in one call). ``solver='name'`` selects a registered formulation, run by its readable numpy
+implementation (``solver='rnea'`` the reference Newton-Euler). When the engine is not
+available the numpy implementations answer every call, with the same results and errors.
 """
 
 import numpy as np
 
 from robot_dynamics import solvers
+from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.model.arguments import batch_arguments, unbatch
 from robot_dynamics.algorithms.crba import mass_matrix_crba
 from robot_dynamics.algorithms.kinematics import jacobian as _jacobian
@@ -54,9 +61,11 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
 
     Includes gravity, the tip wrench ``f_tip`` (6,) or (N, 6) (``[f; n]`` exerted by the tool
     on the environment, tool frame, N and N m), friction and rotor inertia. ``solver`` names a
-    registered formulation (see :func:`robot_dynamics.solvers.available`); default ``'rnea'``.
-    Shapes: (n,) → (n,); (N, n) → (N, n).
+    registered formulation (see :func:`robot_dynamics.solvers.available`); default: the
+    engine (the reference Newton-Euler recursion, compiled). Shapes: (n,) → (n,); (N, n) → (N, n).
     """
+    if solver is None and _engine is not None:
+        return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
     tau = tau + model.reflected_inertia * a['qdd'] + _friction(model, a['qd'])
@@ -65,6 +74,8 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
 
 def gravity_torques(model, q, solver=None):
     """Gravity vector ``G(q) = ID(q, 0, 0)`` (seed 002 eq. 2.11), shape of ``q``."""
+    if solver is None and _engine is not None:
+        return _engine.gravity(model, q)
     a, single = batch_arguments(model, q=q)
     zero = np.zeros_like(a['q'])
     return unbatch(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), single)
@@ -72,6 +83,8 @@ def gravity_torques(model, q, solver=None):
 
 def coriolis_torques(model, q, qd, solver=None):
     """Coriolis and centrifugal torques ``V(q, qd) = ID(q, qd, 0) - G(q)`` without friction."""
+    if solver is None and _engine is not None:
+        return _engine.coriolis(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     zero = np.zeros_like(a['q'])
     return unbatch(solvers.get(solver)(model, a['q'], a['qd'], zero, _NO_GRAVITY), single)
@@ -84,6 +97,8 @@ def mass_matrix(model, q, solver=None):
     (seed 002 end of §3 and §7): column j is that solver's torque for ``qdd = e_j`` with zero
     velocity and gravity.
     """
+    if solver is None and _engine is not None:
+        return _engine.mass_matrix(model, q)
     a, single = batch_arguments(model, q=q)
     q_ = a['q']
     if solver is None:
@@ -107,8 +122,11 @@ def coriolis_matrix(model, q, qd):
 
     Built from the Christoffel symbols of the first kind,
     ``C_ij = Σ_k ½ (∂M_ij/∂q_k + ∂M_ik/∂q_j - ∂M_jk/∂q_i) qd_k``; the partial derivatives of
-    the composite-rigid-body ``M`` are taken by complex step, exact to rounding.
+    the composite-rigid-body ``M`` are taken by complex step, exact to rounding. The engine
+    computes the same matrix in O(n²) from spatial quantities (see ``engine/src/coriolis.c``).
     """
+    if _engine is not None:
+        return _engine.coriolis_matrix(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     dM = mass_matrix_derivatives(model, a['q'])                    # (N, k, i, j) = ∂M_ij/∂q_k
     dM_k = np.einsum('nkij,nk->nij', dM, a['qd'])                   # Ṁ
@@ -126,7 +144,9 @@ def mass_matrix_derivatives(model, q, step=1e-30):
 
 
 def mass_matrix_dot(model, q, qd):
-    """Time derivative ``Ṁ(q, qd) = Σ_k ∂M/∂q_k qd_k`` (n, n) or (N, n, n)."""
+    """Time derivative ``Ṁ(q, qd) = Σ_k ∂M/∂q_k qd_k`` (n, n) or (N, n, n); equals ``C + Cᵀ``."""
+    if _engine is not None:
+        return _engine.mass_matrix_dot(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     dM = mass_matrix_derivatives(model, a['q'])
     return unbatch(np.einsum('nkij,nk->nij', dM, a['qd']), single)
@@ -137,9 +157,12 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     """Joint accelerations ``qdd = M⁻¹ (tau - V - G - F - Jᵀ f_tip)`` (Craig 6.115).
 
     ``M`` is symmetric positive definite (seed 002 §7), so the solve is by Cholesky
-    factorisation. ``solver=None`` uses the composite-rigid-body M and the reference RNEA
-    bias; a solver name uses that solver for both (M by strobing).
+    factorisation. ``solver=None`` runs the engine (composite-rigid-body M, Newton-Euler bias
+    and Cholesky below 9 joints, the articulated-body algorithm from 9); a solver name uses
+    that solver for both the bias and M (by strobing).
     """
+    if solver is None and _engine is not None:
+        return _engine.forward_dynamics(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)
     return unbatch(qdd, single)
@@ -173,13 +196,20 @@ def cholesky_solve(M, b):
 
 # ---------------------------------------------------------------------- kinematics, energy
 def jacobian(model, q, frame='base'):
-    """Geometric Jacobian of the tool frame (6, n) or (N, 6, n), rows ``[v; ω]`` (Craig §5.7)."""
+    """Geometric Jacobian of the tool frame (6, n) or (N, 6, n), rows ``[v; ω]`` (Craig §5.7).
+
+    ``frame='base'``: base-frame axes (Craig's ⁰J); ``frame='tip'``: tool-frame axes (ᴺJ).
+    """
+    if _engine is not None and frame in ('base', 'tip'):
+        return _engine.jacobian(model, q, frame == 'tip')
     a, single = batch_arguments(model, q=q)
     return unbatch(_jacobian(model, a['q'], frame), single)
 
 
 def tip_pose(model, q):
     """Tool-frame pose in the base frame as a homogeneous transform (4, 4) or (N, 4, 4)."""
+    if _engine is not None:
+        return _engine.tip_pose(model, q)
     a, single = batch_arguments(model, q=q)
     R, p = _tip_pose(model, a['q'])
     T = np.zeros(R.shape[:1] + (4, 4))
@@ -189,12 +219,16 @@ def tip_pose(model, q):
 
 def static_torques(model, q, f_tip):
     """Joint torques that balance a tool wrench: ``τ = ᴺJᵀ f_tip`` (Craig 5.96), tool frame."""
+    if _engine is not None:
+        return _engine.static_torques(model, q, f_tip)
     a, single = batch_arguments(model, q=q, f_tip=f_tip)
     return unbatch(_tip_wrench_torques(model, a['q'], a['f_tip']), single)
 
 
 def kinetic_energy(model, q, qd):
     """Kinetic energy ``½ qdᵀ M qd`` (rotors included), J; scalar or (N,)."""
+    if _engine is not None:
+        return _engine.kinetic_energy(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     M = mass_matrix_crba(model, a['q']) + np.diag(model.reflected_inertia)
     return unbatch(0.5 * np.einsum('ni,nij,nj->n', a['qd'], M, a['qd']), single)
@@ -202,10 +236,14 @@ def kinetic_energy(model, q, qd):
 
 def potential_energy(model, q):
     """Gravitational potential energy ``-Σ m_i gᵀ p_ci``, J; zero at the base origin."""
+    if _engine is not None:
+        return _engine.potential_energy(model, q)
     a, single = batch_arguments(model, q=q)
     return unbatch(_potential_energy(model, a['q']), single)
 
 
 def total_energy(model, q, qd):
     """Kinetic plus potential energy, J; scalar or (N,)."""
+    if _engine is not None:
+        return _engine.total_energy(model, q, qd)
     return kinetic_energy(model, q, qd) + potential_energy(model, q)

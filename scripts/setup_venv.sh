@@ -31,4 +31,9 @@ if [ -d test/fixtures/example_solver_plugin ]; then
   "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall --no-build-isolation \
     test/fixtures/example_solver_plugin >/dev/null
 fi
+# The tests import the package from the source tree (pytest.ini puts . first): give it the
+# compiled engine just built, so the tests exercise the same binary the install holds.
+platlib=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
+rm -f robot_dynamics/engine/_engine.*.so
+cp "$platlib"/robot_dynamics/engine/_engine.*.so robot_dynamics/engine/
 rm -rf build ./*.egg-info test/fixtures/*/build test/fixtures/*/*.egg-info

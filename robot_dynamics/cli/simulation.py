@@ -93,6 +93,19 @@ def write_csv(path, trajectory, joint_names, energy=True):
     return path
 
 
+def _run(model, q0, qd0, args):
+    """Integrate: in one engine call by default, step by step (progress bar) with --solver."""
+    if args.solver is None:
+        torque = 'gravity' if args.torque == 'gravity' else np.zeros(model.dof)
+        return rd.simulate(model, q0, qd0, torque, args.duration, args.dt, args.integrator)
+    steps = int(round(args.duration / args.dt))
+    with tqdm(total=steps + 1, unit='step', desc=f'simulate {model.name}',
+              disable=True if args.no_progress else None) as bar:
+        return rd.simulate(model, q0, qd0, _ProgressTorque(
+            torque_law(model, args.torque, args.solver), bar), args.duration, args.dt,
+            args.integrator, solver=args.solver)
+
+
 def run_simulate(args):
     """Simulate and write the CSV and PNG."""
     model = load_model(args.model)
@@ -104,12 +117,7 @@ def run_simulate(args):
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
     prefix = output_prefix(args.output, 'sim')
-    steps = int(round(args.duration / args.dt))
-    with tqdm(total=steps + 1, unit='step', desc=f'simulate {model.name}',
-              disable=True if args.no_progress else None) as bar:
-        trajectory = rd.simulate(model, q0, qd0, _ProgressTorque(
-            torque_law(model, args.torque, args.solver), bar), args.duration, args.dt,
-            args.integrator, solver=args.solver)
+    trajectory = _run(model, q0, qd0, args)
     csv_path = write_csv(prefix + '.csv', trajectory, model.joint_names)
     written = [csv_path]
     if not args.no_plot:

@@ -12,6 +12,11 @@
 # limitations under the License.
 """Time integration of the forward dynamics (Craig §6.12, seed 002 §7).
 
+Without a ``solver`` argument a step, and a whole :func:`simulate` run whose torque is an array
+or ``'gravity'``, runs inside the compiled engine (``engine/src/integrate.c``: the same
+schemes, term by term, with no Python call per step); a torque callback keeps one Python call
+per step, and ``solver='name'`` integrates with that formulation's numpy implementation.
+
 The state is ``(q, qd)``; the commanded torque is held constant over a step (zero-order hold,
 as a digital controller applies it). Integrators:
 
@@ -24,7 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from robot_dynamics.api import forward_dynamics, forward_dynamics_batch, total_energy
+from robot_dynamics.api import (forward_dynamics, forward_dynamics_batch, gravity_torques,
+                                total_energy)
+from robot_dynamics import engine
+from robot_dynamics.engine import ENGINE as _engine
+from robot_dynamics.engine import INTEGRATOR_CODES
 from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError  # noqa: F401
 
@@ -35,10 +44,12 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
     ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
     when the new state is not finite.
     """
-    if integrator not in INTEGRATORS:
-        raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+    _check_settings(integrator, dt)
+    if solver is None and _engine is not None:
+        q_next, qd_next, qdd, status = _engine.step(model, q, qd, tau, f_tip, float(dt),
+                                                    INTEGRATOR_CODES[integrator])
+        _raise_for(status)
+        return q_next, qd_next, qdd
     a, _ = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     tau_, f_tip_ = a['tau'], a['f_tip']
 
@@ -55,6 +66,34 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
                               'the torques are unbounded')
     shape = np.shape(q)
     return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
+
+
+def _check_settings(integrator, dt):
+    if integrator not in INTEGRATORS:
+        raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
+    if not (np.isfinite(dt) and dt > 0):
+        raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+
+
+_FAILURES = {
+    engine.NONFINITE_WITHIN: 'state became NaN/inf within the step: dt is too large for these '
+                             'torques, or the torques are unbounded',
+    engine.NONFINITE: 'state became NaN/inf: dt is too large for these torques, or the torques '
+                      'are unbounded',
+}
+
+
+def _raise_for(status, energy_limit=None, t=None):
+    """Raise the error an engine status stands for (``engine.OK``: none)."""
+    if status == engine.OK:
+        return
+    if status in _FAILURES:
+        raise SimulationError(_FAILURES[status])
+    if status == engine.RUNAWAY:
+        raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t:.4f} s: the '
+                              'simulation is running away')
+    raise np.linalg.LinAlgError('mass matrix is not positive definite: a link with zero mass '
+                                'and inertia on a moving joint?')
 
 
 def apply_position_limits(model, q, qd):
@@ -84,15 +123,68 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
              energy_limit=None):
     """Integrate the forward dynamics from ``(q0, qd0)`` for ``duration`` seconds.
 
-    ``torque`` is an array (n,) held constant, or a function ``torque(t, q, qd) -> (n,)``
-    evaluated at the start of each step. ``energy_limit`` (J), if given, stops the run with
-    :class:`SimulationError` when the total energy exceeds it (runaway detection).
+    ``torque`` is an array (n,) held constant, an array (steps + 1, n) with one row per step
+    (``steps = round(duration / dt)``), ``'gravity'`` for the gravity compensation ``G(q)``
+    at the start of each step, or a function ``torque(t, q, qd) -> (n,)`` evaluated at the
+    start of each step (one Python call per step; the other forms run wholly in the engine).
+    ``energy_limit`` (J), if given, stops the run with :class:`SimulationError` when the total
+    energy exceeds it (runaway detection).
     """
+    _check_settings(integrator, dt)
+    if not (np.isfinite(duration) and duration >= 0):
+        raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
     steps = int(round(duration / dt))
+    mode, rows = _torque_form(model, torque, steps)
+    if solver is None and _engine is not None and mode is not None:
+        return _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
+                                   energy_limit)
+    torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
+    return _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
+                              energy_limit)
+
+
+def _torque_form(model, torque, steps):
+    """Return the engine's torque mode and array for ``torque`` (mode None: a callback)."""
+    if callable(torque):
+        return None, None
+    if isinstance(torque, str):
+        if torque != 'gravity':
+            raise ValueError(f"torque: unknown law {torque!r}; give 'gravity', an array or a "
+                             'function torque(t, q, qd)')
+        return engine.TORQUE_GRAVITY, None
+    shape = np.shape(torque)
+    if shape not in ((model.dof,), (steps + 1, model.dof)):
+        raise ValueError(f'torque: expected shape ({model.dof},) held constant or '
+                         f'({steps + 1}, {model.dof}) one row per step, got shape {shape}')
+    checked, _ = batch_arguments(model, tau=torque)              # dtype and finite values
+    rows = checked['tau']
+    if len(shape) == 1:
+        return engine.TORQUE_CONSTANT, rows[0]
+    return engine.TORQUE_PER_STEP, np.ascontiguousarray(rows)
+
+
+def _torque_function(model, mode, rows, dt, solver):
+    """Return the per-step torque law ``f(t, q, qd)`` of an engine torque mode (numpy path)."""
+    if mode == engine.TORQUE_GRAVITY:
+        return lambda t, q, qd: gravity_torques(model, q, solver=solver)
+    if mode == engine.TORQUE_CONSTANT:
+        return lambda t, q, qd: rows
+    return lambda t, q, qd: rows[int(round(t / dt))]
+
+
+def _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator, energy_limit):
+    """One engine call integrates the whole run."""
+    limit = None if energy_limit is None else float(energy_limit)
+    q, qd, qdd, tau, energy, status, at = _engine.simulate(
+        model, q0, qd0, rows, mode, steps, float(dt), INTEGRATOR_CODES[integrator], limit)
+    _raise_for(status, energy_limit, (at + 1) * dt)
+    return Trajectory(t=np.arange(steps + 1) * dt, q=q, qd=qd, qdd=qdd, tau=tau, energy=energy)
+
+
+def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver, energy_limit):
+    """Integrate with one Python call of ``torque_fn`` (and of :func:`step`) per step."""
     q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
     batch_arguments(model, q0=q, qd0=qd)
-    constant = None if callable(torque) else np.asarray(torque, dtype=float)
-    torque_fn = torque if callable(torque) else (lambda t, q, qd: constant)
     n = model.dof
     out = {name: np.zeros((steps + 1, n)) for name in ('q', 'qd', 'qdd', 'tau')}
     for k in range(steps + 1):

@@ -1,0 +1,97 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0
+"""The compiled engine: every public dynamics function, for any model, as data.
+
+The C sources in ``robot_dynamics/engine/src/`` (RNEA, gravity, CRBA, the Christoffel
+Coriolis matrix, CRBA + Cholesky and articulated-body forward dynamics, kinematics, energies
+and the integrators) are built into the extension :mod:`robot_dynamics.engine._engine` when
+the package is installed (``pip install .`` or ``colcon build``); no compiler is needed at run
+time and no code is generated per model. A model is unpacked once into the engine's own
+structure (:func:`engine_model`) and cached on the :class:`~robot_dynamics.RobotModel`, which
+is immutable; a derived model (``replace``, ``with_payload``, ``with_gravity``) is unpacked
+again on its first use, in microseconds.
+
+:data:`ENGINE` is the extension module, or None when it could not be imported (the package
+then runs its numpy implementations and says so once with :class:`EngineUnavailableWarning`)
+or when ``ROBOT_DYNAMICS_NO_ENGINE=1`` is set (numpy on purpose, silently).
+
+Packed model (doubles): ``[n, gx, gy, gz, tip_rotation (9, row-major), tip_translation (3)]``
+then per joint ``type`` (0 revolute, 1 prismatic), ``axis`` (3), ``placement_rotation`` (9),
+``placement_translation`` (3), ``mass``, ``com`` (3), ``inertia`` (9, about the centre of
+mass), reflected rotor inertia, viscous and Coulomb friction: 32 numbers.
+"""
+
+import os
+import warnings
+
+import numpy as np
+
+from robot_dynamics.model.arguments import batch_arguments
+
+try:
+    from robot_dynamics.engine import _engine
+    _import_error = None
+except ImportError as exc:                  # not built: the numpy path runs, see _load()
+    _engine, _import_error = None, exc
+
+HEADER = 16
+JOINT_STRIDE = 32
+INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2}
+#: Torque forms of a simulation run (integrate.h): constant (n,), one row per step, G(q).
+TORQUE_CONSTANT, TORQUE_PER_STEP, TORQUE_GRAVITY = 0, 1, 2
+#: Integration outcomes (engine.h): fine, state non-finite within a step or after it,
+#: mass matrix not positive definite, energy above the limit.
+OK, NONFINITE_WITHIN, NONFINITE, NOT_SPD, RUNAWAY = 0, 1, 2, 3, 4
+
+
+class EngineUnavailableWarning(RuntimeWarning):
+    """The compiled engine could not be loaded; the numpy implementations run instead."""
+
+
+def _load():
+    if os.environ.get('ROBOT_DYNAMICS_NO_ENGINE', '') not in ('', '0'):
+        return None
+    if _engine is None:
+        warnings.warn(
+            'robot_dynamics: the compiled engine (robot_dynamics.engine._engine) could not be '
+            f'loaded ({_import_error}); every function runs its numpy implementation instead, '
+            'about 100-1000x slower per call. Reinstall the package where a C compiler and the '
+            'Python headers are available (pip install . or colcon build) to build it.',
+            EngineUnavailableWarning, stacklevel=3)
+        return None
+    constants = {'RK4': INTEGRATOR_CODES['rk4'], 'TORQUE_GRAVITY': TORQUE_GRAVITY,
+                 'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD}
+    assert all(getattr(_engine, k) == v for k, v in constants.items()), 'stale extension'
+    _engine.set_hooks(engine_model, _explain)
+    return _engine
+
+
+def pack(model):
+    """Pack ``model`` into the flat array the engine reads (see the module docstring)."""
+    rows = [np.array([model.dof, *model.gravity], dtype=float), model.tip_rotation.ravel(),
+            model.tip_translation]
+    reflected = model.reflected_inertia
+    for i in range(model.dof):
+        rows.append(np.concatenate((
+            [0.0 if model.joint_types[i] == 'revolute' else 1.0], model.axis[i],
+            model.placement_rotation[i].ravel(), model.placement_translation[i],
+            [model.mass[i]], model.com[i], model.inertia[i].ravel(),
+            [reflected[i], model.viscous_friction[i], model.coulomb_friction[i]])))
+    return np.ascontiguousarray(np.concatenate(rows))
+
+
+def engine_model(model):
+    """Return the engine's unpacked ``model``, built on first use and cached on the model."""
+    cached = model.__dict__.get('_engine_model')
+    if cached is None:
+        cached = ENGINE.Model(pack(model))
+        object.__setattr__(model, '_engine_model', cached)   # models are immutable
+    return cached
+
+
+def _explain(model, names, values):
+    """Raise the library's error message for arguments the engine refused."""
+    batch_arguments(model, **dict(zip(names, values)))
+
+
+ENGINE = _load()

@@ -1,0 +1,148 @@
+/* Copyright 2026 robot_dynamics contributors
+ * Licensed under the Apache License, Version 2.0
+ *
+ * The compiled engine: rigid-body dynamics of a serial chain whose model is data.
+ *
+ * Frames and conventions are those of robot_dynamics.model: body i carries frame {i}, placed at
+ * (Rt, pt) in its parent at q = 0; the joint turns about, or slides along, `axis` (frame {i}).
+ * Spatial vectors are ordered (angular; linear). "World" quantities are in the base frame,
+ * about the base origin. Gravity enters as the fictitious base acceleration a0 = -g.
+ */
+#ifndef RD_ENGINE_H
+#define RD_ENGINE_H
+
+#include <stddef.h>
+
+enum { RD_REVOLUTE = 0, RD_PRISMATIC = 1 };
+
+typedef struct {
+    int type;
+    double axis[3];
+    double Rt[9], pt[3];        /* placement in the parent at q = 0 (row-major R) */
+    double RtK[9], RtK2[9];     /* Rt [axis x] and Rt [axis x]^2: Rodrigues, R = Rt + s RtK + (1 - c) RtK2 */
+    double Rta[3];              /* Rt axis: the prismatic displacement direction in the parent */
+    double m, c[3], h[3];       /* mass, centre of mass, first moment m c (frame {i}) */
+    double Ic[9], Io[9];        /* rotational inertia about the centre of mass / the origin */
+    double rotor, fv, fc;       /* reflected rotor inertia, viscous and Coulomb friction */
+} rd_joint;
+
+typedef struct { double R[9], p[3]; } rd_placement;
+
+/* Rigid-body inertia in the 10-parameter form: mass, first moment h, rotational inertia Ib
+ * about the frame origin (n = Ib w + h x v, f = m v - h x w). */
+typedef struct { double m, h[3], Ib[9]; } rd_inertia;
+
+typedef struct {
+    rd_placement *X;                /* n placements in the parent */
+    double (*F)[3], (*N)[3];        /* RNEA: inertial forces and moments */
+    double (*R)[9], (*o)[3];        /* world orientation and origin of every body */
+    double (*S)[6];                 /* world motion subspaces (about the base origin) */
+    rd_inertia *Ic;                 /* world composite inertias */
+    rd_inertia *Id;                 /* world composite inertia rates (Coriolis matrix) */
+    double (*v)[6], (*a)[6], (*hc)[6];
+    double *M, *b, *zero, *tmp;     /* n x n matrix, bias, zeros, scratch (6 n) */
+    double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
+    double *sim;                    /* integrator scratch (12 n) */
+} rd_work;
+
+typedef struct {
+    int n;
+    double g[3];                    /* gravity, base frame */
+    double tipR[9], tipp[3];        /* tool frame in the last body */
+    rd_joint *J;
+    rd_work w;
+    void *block;                    /* the one allocation behind w */
+} rd_model;
+
+/* model.c */
+int rd_model_init(rd_model *m, const double *packed, int n);
+void rd_model_free(rd_model *m);
+void rd_place(const rd_joint *J, double q, rd_placement *X);
+
+/* rnea.c: tau = ID(q, qd, qdd) with gravity if `gravity`, joint effects (rotor, friction) if
+ * `effects`, tool wrench f_tip (6, tool frame) if not NULL. */
+void rd_rnea(rd_model *m, const double *q, const double *qd, const double *qdd, int gravity,
+             int effects, const double *f_tip, double *tau);
+void rd_gravity(rd_model *m, const double *q, double *tau);
+
+/* kinematics.c */
+void rd_world(rd_model *m, const double *q);                 /* fills w.R, w.o, w.S */
+void rd_tip_pose(rd_model *m, const double *q, double *T);   /* 4 x 4 */
+void rd_jacobian(rd_model *m, const double *q, int tip_frame, double *J);   /* 6 x n */
+double rd_kinetic_energy(rd_model *m, const double *q, const double *qd);
+double rd_potential_energy(rd_model *m, const double *q);
+
+/* crba.c */
+void rd_world_inertia(const rd_joint *J, const double *R, const double *o, rd_inertia *In);
+void rd_inertia_apply(const rd_inertia *In, const double *s, double *f);
+void rd_crba(rd_model *m, const double *q, double *M);       /* rotor inertia included */
+
+/* coriolis.c: Christoffel-symbol Coriolis matrix and Mdot = C + C^T (both n x n) */
+void rd_coriolis_matrix(rd_model *m, const double *q, const double *qd, double *C);
+void rd_mass_matrix_dot(rd_model *m, const double *q, const double *qd, double *Md);
+
+/* forward.c: qdd = M^-1 (tau - bias); return 0, or -1 if M is not positive definite */
+int rd_forward(rd_model *m, const double *q, const double *qd, const double *tau,
+               const double *f_tip, double *qdd);
+int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
+           const double *f_tip, double *qdd);
+int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
+                    const double *f_tip, double *qdd);
+
+/* integrate.c */
+enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2 };
+enum { RD_OK = 0, RD_NONFINITE_WITHIN = 1, RD_NONFINITE = 2, RD_NOT_SPD = 3, RD_RUNAWAY = 4 };
+int rd_step(rd_model *m, int integrator, const double *q, const double *qd, const double *tau,
+            const double *f_tip, double dt, double *q_next, double *qd_next, double *qdd);
+
+/* small 3-vector helpers */
+static inline void rd_cross(const double *a, const double *b, double *o)
+{
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0]; o[0] = x; o[1] = y;
+}
+static inline void rd_mv(const double *R, const double *v, double *o)      /* o = R v */
+{
+    double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+    double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+    o[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
+}
+static inline void rd_mtv(const double *R, const double *v, double *o)     /* o = R^T v */
+{
+    double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+    double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+    o[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
+}
+static inline void rd_mm(const double *A, const double *B, double *o)      /* o = A B (3x3) */
+{
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            o[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
+}
+static inline double rd_dot3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline double rd_dot6(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+static inline double rd_sign(double x)
+{
+    return (double)((x > 0) - (x < 0));
+}
+/* motion cross product o = m x s and force cross product o = m x* f (Featherstone 2.31-2.32) */
+static inline void rd_crm(const double *m, const double *s, double *o)
+{
+    double t[3];
+    rd_cross(m, s, o); rd_cross(m + 3, s, o + 3); rd_cross(m, s + 3, t);
+    o[3] += t[0]; o[4] += t[1]; o[5] += t[2];
+}
+static inline void rd_crf(const double *m, const double *f, double *o)
+{
+    double t[3];
+    rd_cross(m, f, o); rd_cross(m + 3, f + 3, t); rd_cross(m, f + 3, o + 3);
+    o[0] += t[0]; o[1] += t[1]; o[2] += t[2];
+}
+
+#endif

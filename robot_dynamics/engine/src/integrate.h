@@ -1,0 +1,26 @@
+/* Copyright 2026 robot_dynamics contributors
+ * Licensed under the Apache License, Version 2.0
+ *
+ * A whole simulation in one call: the run's settings.
+ */
+#ifndef RD_INTEGRATE_H
+#define RD_INTEGRATE_H
+
+#include "engine.h"
+
+enum { RD_TORQUE_CONSTANT = 0, RD_TORQUE_PER_STEP = 1, RD_TORQUE_GRAVITY = 2 };
+
+typedef struct {
+    int integrator, torque, check_energy;
+    const double *tau;          /* (n,) constant or (steps + 1, n) per step; unused for gravity */
+    const double *f_tip;        /* (6,) or NULL */
+    double dt, energy_limit;
+    long steps;
+} rd_run;
+
+/* Q, QD (steps + 1, n) hold the initial state in row 0 and receive the trajectory; QDD, TAU
+ * (steps + 1, n) and E (steps + 1) are filled. Returns an RD_ status; *at is the step reached. */
+int rd_simulate(rd_model *m, const rd_run *run, double *Q, double *QD, double *QDD,
+                double *TAU, double *E, long *at);
+
+#endif

@@ -1,0 +1,126 @@
+/* Copyright 2026 robot_dynamics contributors
+ * Licensed under the Apache License, Version 2.0
+ *
+ * The engine's model: unpacked once from the flat array robot_dynamics.engine.pack() builds,
+ * per-joint constants precomputed (Rodrigues terms, inertia about the origin), one workspace.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define HEADER 16
+#define STRIDE 32
+
+static void skew(const double *a, double *K)
+{
+    K[0] = 0; K[1] = -a[2]; K[2] = a[1];
+    K[3] = a[2]; K[4] = 0; K[5] = -a[0];
+    K[6] = -a[1]; K[7] = a[0]; K[8] = 0;
+}
+
+static void unpack_joint(const double *P, rd_joint *J)
+{
+    double K[9], K2[9];
+    double cc;
+    int r, c;
+    J->type = P[0] == 0.0 ? RD_REVOLUTE : RD_PRISMATIC;
+    memcpy(J->axis, P + 1, sizeof J->axis);
+    memcpy(J->Rt, P + 4, sizeof J->Rt);
+    memcpy(J->pt, P + 13, sizeof J->pt);
+    J->m = P[16];
+    memcpy(J->c, P + 17, sizeof J->c);
+    memcpy(J->Ic, P + 20, sizeof J->Ic);
+    J->rotor = P[29]; J->fv = P[30]; J->fc = P[31];
+    skew(J->axis, K);
+    rd_mm(K, K, K2);
+    rd_mm(J->Rt, K, J->RtK);
+    rd_mm(J->Rt, K2, J->RtK2);
+    rd_mv(J->Rt, J->axis, J->Rta);
+    cc = rd_dot3(J->c, J->c);
+    for (r = 0; r < 3; ++r) {
+        J->h[r] = J->m * J->c[r];
+        for (c = 0; c < 3; ++c)
+            J->Io[3 * r + c] = J->Ic[3 * r + c] + J->m * ((r == c) * cc - J->c[r] * J->c[c]);
+    }
+}
+
+/* Carve the workspace out of one block (doubles only, so alignment holds). */
+static int allocate(rd_model *m)
+{
+    size_t n = (size_t)m->n, total;
+    double *p;
+    rd_work *w = &m->w;
+    total = n * (sizeof(rd_placement) / sizeof(double)) + 6 * n + 12 * n + 6 * n
+            + 2 * n * (sizeof(rd_inertia) / sizeof(double)) + 18 * n
+            + n * n + 2 * n + 6 * n + 6 * n
+            + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n;
+    m->block = calloc(total, sizeof(double));
+    if (m->block == NULL) return -1;
+    p = (double *)m->block;
+#define TAKE(field, type, count) do { w->field = (type)p; p += (count); } while (0)
+    TAKE(X, rd_placement *, n * (sizeof(rd_placement) / sizeof(double)));
+    TAKE(F, double (*)[3], 3 * n);
+    TAKE(N, double (*)[3], 3 * n);
+    TAKE(R, double (*)[9], 9 * n);
+    TAKE(o, double (*)[3], 3 * n);
+    TAKE(S, double (*)[6], 6 * n);
+    TAKE(Ic, rd_inertia *, n * (sizeof(rd_inertia) / sizeof(double)));
+    TAKE(Id, rd_inertia *, n * (sizeof(rd_inertia) / sizeof(double)));
+    TAKE(v, double (*)[6], 6 * n);
+    TAKE(a, double (*)[6], 6 * n);
+    TAKE(hc, double (*)[6], 6 * n);
+    TAKE(M, double *, n * n);
+    TAKE(b, double *, n);
+    TAKE(zero, double *, n);
+    TAKE(tmp, double *, 6 * n);
+    TAKE(IA, double (*)[36], 36 * n);
+    TAKE(pA, double (*)[6], 6 * n);
+    TAKE(cb, double (*)[6], 6 * n);
+    TAKE(U, double (*)[6], 6 * n);
+    TAKE(D, double *, n);
+    TAKE(u, double *, n);
+    TAKE(sim, double *, 12 * n);
+#undef TAKE
+    (void)p;
+    return 0;
+}
+
+int rd_model_init(rd_model *m, const double *packed, int n)
+{
+    int i;
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    memcpy(m->g, packed + 1, sizeof m->g);
+    memcpy(m->tipR, packed + 4, sizeof m->tipR);
+    memcpy(m->tipp, packed + 13, sizeof m->tipp);
+    m->J = (rd_joint *)calloc((size_t)n, sizeof(rd_joint));
+    if (m->J == NULL || allocate(m) != 0) {
+        rd_model_free(m);
+        return -1;
+    }
+    for (i = 0; i < n; ++i) unpack_joint(packed + HEADER + STRIDE * i, &m->J[i]);
+    return 0;
+}
+
+void rd_model_free(rd_model *m)
+{
+    free(m->J);
+    free(m->block);
+    m->J = NULL;
+    m->block = NULL;
+}
+
+/* Placement of body i in its parent at joint value q (kinematics.joint_transform). */
+void rd_place(const rd_joint *J, double q, rd_placement *X)
+{
+    if (J->type == RD_REVOLUTE) {
+        double s = sin(q), v = 1.0 - cos(q);
+        for (int k = 0; k < 9; ++k) X->R[k] = J->Rt[k] + s * J->RtK[k] + v * J->RtK2[k];
+        X->p[0] = J->pt[0]; X->p[1] = J->pt[1]; X->p[2] = J->pt[2];
+    } else {
+        memcpy(X->R, J->Rt, sizeof X->R);
+        for (int k = 0; k < 3; ++k) X->p[k] = J->pt[k] + J->Rta[k] * q;
+    }
+}
