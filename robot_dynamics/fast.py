@@ -10,7 +10,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The fast path: a model's customised dynamics, compiled, arrays in and array out.
+"""The specialist path: a model's customised (generated) dynamics, compiled per model.
+
+The public functions already run compiled code for any model (:mod:`robot_dynamics.engine`);
+``rd.fast`` is for users who want one robot's straight-line generated code, built explicitly
+(never implicitly: not on a first call, not in a ROS callback).
 
 Example::
 
@@ -37,7 +41,7 @@ import warnings
 import numpy as np
 
 from robot_dynamics import api
-from robot_dynamics.codegen import compiled, reference_c
+from robot_dynamics.codegen import compiled
 from robot_dynamics.codegen.generator import fingerprint, generate
 from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError
 
@@ -90,8 +94,8 @@ class FastModel:
 def compile(model, backend='auto', method='auto'):
     """Compile ``model``'s dynamics (see the module docstring); cached per fingerprint.
 
-    ``method='generated'``: the customised straight-line code; ``'reference'``: the
-    loop-based RNEA/CRBA in C (:mod:`robot_dynamics.codegen.reference_c`), no per-model
+    ``method='generated'``: the customised straight-line code; ``'reference'``: the public
+    functions, i.e. the compiled engine (:mod:`robot_dynamics.engine`), no per-model
     compilation; ``'auto'``: generated up to :data:`GENERATED_MAX_DOF` joints (beyond, the
     straight-line mass matrix takes long to compile), reference beyond.
     """
@@ -132,12 +136,7 @@ def compile(model, backend='auto', method='auto'):
 
 
 def _reference_functions(model, backend):
-    """Return the reference algorithms: compiled C over the packed model, or the library."""
-    if backend == 'c':
-        library = compiled.build_reference()
-        packed = reference_c.pack(model)
-        return {name: partial(getattr(library, name), packed) for name in
-                ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics')}
+    """Return the public functions on ``model``: the compiled engine (the model as data)."""
     return {'inverse_dynamics': partial(api.inverse_dynamics, model),
             'mass_matrix': partial(api.mass_matrix, model),
             'gravity': partial(api.gravity_torques, model),

@@ -33,7 +33,6 @@ import tempfile
 
 import numpy as np
 
-from robot_dynamics.codegen import reference_c
 from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '2'
@@ -125,15 +124,6 @@ def build(generated, key, optimisation='-O2'):
     if cached is not None:
         return cached
     return build_source(extension_source(generated, module_name(key)), key, optimisation)
-
-
-def build_reference():
-    """Build (once per machine) and load the loop-based reference library."""
-    key = reference_c.key()
-    cached = load_cached(key)
-    if cached is not None:
-        return cached
-    return build_source(reference_c.source(module_name(key)), key)
 
 
 def build_source(source, key, optimisation='-O2'):

@@ -68,6 +68,7 @@ class DynamicsNode(Node):
         self._trajectory = None
         self._state = None          # (q, qd, state_time) in model order
         self._solver = self.get_parameter('solver').value
+        self._library_solver = self._engine_or(self._solver)
         self._gravity_on = self.get_parameter('gravity_compensation').value
 
         self.add_on_set_parameters_callback(self._validate_parameters)
@@ -87,8 +88,8 @@ class DynamicsNode(Node):
         self.declare_parameter('gravity_compensation', True, descriptor(
             'include gravity in the outputs (service ~/enable_gravity_compensation)'))
         self.declare_parameter('fast_path', True, descriptor(
-            "compute with the compiled customised model (rd.fast) when the solver is 'rnea' or "
-            "'generated'; false: the library's solver"))
+            "compute with the compiled engine when the solver is 'rnea' (the model as data: a "
+            "parameter change or a payload takes effect at once); false: the numpy 'rnea'"))
         for name, text in (('viscous_friction', 'viscous friction per joint, N m s/rad'),
                            ('coulomb_friction', 'Coulomb friction per joint, N m'),
                            ('rotor_inertia', 'rotor inertia per joint, kg m^2')):
@@ -162,21 +163,7 @@ class DynamicsNode(Node):
             self._state, self._trajectory = None, None   # joint set changed: start afresh
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
-        # A payload changes at run time with every new value: use the loop-based compiled
-        # path, which takes the model as data, so no code is generated inside the callback.
-        self._fast = self._compile_fast(model, 'auto' if payload is None else 'reference')
         self.output_names, self._output_order = names, order
-
-    def _compile_fast(self, model, method='auto'):
-        """Compiled models {gravity on: …, off: …} for the fast path, or None (the library)."""
-        if not self.get_parameter('fast_path').value:
-            return None
-        try:
-            return {True: rd.fast.compile(model, method=method),
-                    False: rd.fast.compile(self._no_gravity_model, method=method)}
-        except Exception as exc:  # noqa: BLE001 - no compiler etc.: the library is exact too
-            self.get_logger().warning(f'fast path unavailable, using the library: {exc}')
-            return None
 
     def _on_description(self, msg):
         if model_parameters_set(self) or not msg.data:
@@ -229,14 +216,14 @@ class DynamicsNode(Node):
         if self.model is None and self._source_model is None and names & {
                 'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}:
             self._load_model()       # a model refused for a bad parameter: retry with the fix
-        if 'solver' in names:
+        if names & {'solver', 'fast_path'}:
             self._solver = self.get_parameter('solver').value
+            self._library_solver = self._engine_or(self._solver)
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
         if self._source_model is not None and names & {'gravity', 'joints', 'viscous_friction',
-                                                       'coulomb_friction', 'rotor_inertia',
-                                                       'fast_path'}:
+                                                       'coulomb_friction', 'rotor_inertia'}:
             self._set_model(self._source_model, self._payload)
 
     # ------------------------------------------------------------------ services
@@ -293,23 +280,25 @@ class DynamicsNode(Node):
         The desired trajectory is sampled at clock time ``now_ns`` (integer nanoseconds).
         """
         model = self.model if self._gravity_on else self._no_gravity_model
-        if self._fast is not None and self._solver in ('rnea', 'generated'):
-            return self._compute_fast(self._fast[self._gravity_on], q, now_ns)
-        gravity = rd.gravity_torques(model, q, solver=self._solver)
+        solver = self._library_solver
+        gravity = rd.gravity_torques(model, q, solver=solver)
         mass = rd.mass_matrix(model, q)
         if self._trajectory is None:
             feedforward = gravity  # no desired motion: hold the arm against gravity
         else:
             q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
-            feedforward = rd.inverse_dynamics(model, q_d, qd_d, qdd_d, solver=self._solver)
+            feedforward = rd.inverse_dynamics(model, q_d, qd_d, qdd_d, solver=solver)
         return feedforward, gravity, mass
 
-    def _compute_fast(self, fast, q, now_ns):
-        """:meth:`compute` by the compiled model (equal to the library's to 1e-12)."""
-        gravity = fast.gravity(q)
-        feedforward = gravity if self._trajectory is None \
-            else fast.inverse_dynamics(*self._trajectory.sample(now_ns))
-        return feedforward, gravity, fast.mass_matrix(q)
+    def _engine_or(self, solver):
+        """Return the library's solver argument: None (the engine) for 'rnea' on the fast path.
+
+        'generated' also runs the engine: the node never generates or compiles code in a
+        callback (build a generated model offline with rd.fast / robot-dynamics codegen).
+        """
+        if solver == 'generated' or (solver == 'rnea' and self.get_parameter('fast_path').value):
+            return None
+        return solver
 
     def _compute_and_publish(self):
         q, qd, state_time = self._state

@@ -52,12 +52,7 @@ class SimulationNode(Node):
                              'urdf_file, dh_file or model')
         gravity = np.asarray(self.get_parameter('gravity').value, dtype=float)
         self.model = source.with_gravity(gravity)
-        self._fast = None
-        if self.get_parameter('fast_path').value:
-            try:
-                self._fast = rd.fast.compile(self.model)
-            except Exception as exc:  # noqa: BLE001 - no compiler etc.: the library is exact too
-                self.get_logger().warning(f'fast path unavailable, using the library: {exc}')
+        self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
         self.dt = self.get_parameter('dt').value
         self.publish_period = 1.0 / self.get_parameter('publish_rate').value
@@ -94,7 +89,7 @@ class SimulationNode(Node):
         self.declare_parameter('integrator', 'rk4', descriptor(
             'integration scheme', additional=f'one of {sorted(INTEGRATORS)}'))
         self.declare_parameter('fast_path', True, descriptor(
-            'integrate with the compiled forward dynamics (rd.fast); false: the library',
+            "integrate in the compiled engine; false: the numpy 'rnea' formulation",
             read_only=True))
         self.declare_parameter('publish_rate', 100.0, descriptor(
             'joint_states rate in simulated time, Hz', read_only=True, low=0.1, high=1e5))
@@ -220,10 +215,8 @@ class SimulationNode(Node):
         for _ in range(steps):
             tau = self.applied_torque()
             try:
-                if self._fast is not None:
-                    q, qd, _ = rd.fast.step(self._fast, self.q, self.qd, tau, self.dt, integrator)
-                else:
-                    q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator)
+                q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator,
+                                   solver=self._solver)
             except (rd.SimulationError, np.linalg.LinAlgError, ValueError) as exc:
                 return self._fail(f'integration failed at t = {self.sim_time:.4f} s: {exc}')
             self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
