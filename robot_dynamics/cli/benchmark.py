@@ -26,11 +26,14 @@ examples:
   robot-dynamics benchmark my_arm.urdf --batch 10000 --min-time 0.5
   robot-dynamics benchmark two_link --no-pinocchio --json
 
-Times the public functions (input checks included) at one random state: inverse dynamics
-for every registered solver, the mass matrix (CRBA), forward dynamics, and inverse dynamics
-on a batch of --batch states (reported per state). When Pinocchio (`pin`) is importable it
-runs the same operations on the same model (rnea, crba, aba, and a Python loop of rnea for
-the batch) and the ratio robot_dynamics / Pinocchio is printed. Best of 3 repeats.
+Times what a user calls: the public functions (input checks included) at one random state
+drawn over the full joint range (q in [-pi, pi], qd and qdd in [-2, 2]): inverse dynamics,
+gravity, mass matrix, forward dynamics and Coriolis matrix by the compiled engine, inverse
+dynamics on a batch of --batch states (reported per state), and inverse dynamics through
+every registered solver (solver='name', numpy). When Pinocchio (`pin`) is importable it runs
+the same operations on the same model in the same run (rnea, computeGeneralizedGravity, crba,
+aba, computeCoriolisMatrix, and a Python loop of rnea for the batch) and the ratio
+robot_dynamics / Pinocchio is printed (below 1: faster). Best of 3 repeats.
 """
 
 
@@ -65,15 +68,18 @@ def microseconds_per_call(function, min_time, calls_per_run=1):
 
 def _operations(model, q, qd, qdd, tau, Q, QD, QDD):
     """(label, function, calls_per_run) of robot_dynamics for every timed operation."""
-    operations = [(f'inverse dynamics [{name}]',
-                   lambda name=name: rd.inverse_dynamics(model, q, qd, qdd, solver=name), 1)
-                  for name in rd.solvers.available()]
-    operations += [
-        ('mass matrix [crba]', lambda: rd.mass_matrix(model, q), 1),
+    operations = [
+        ('inverse dynamics', lambda: rd.inverse_dynamics(model, q, qd, qdd), 1),
+        ('gravity', lambda: rd.gravity_torques(model, q), 1),
+        ('mass matrix', lambda: rd.mass_matrix(model, q), 1),
         ('forward dynamics', lambda: rd.forward_dynamics(model, q, qd, tau), 1),
+        ('coriolis matrix', lambda: rd.coriolis_matrix(model, q, qd), 1),
         (f'inverse dynamics batch of {len(Q)}, per state',
          lambda: rd.inverse_dynamics(model, Q, QD, QDD), len(Q)),
     ]
+    operations += [(f'inverse dynamics [{name}]',
+                    lambda name=name: rd.inverse_dynamics(model, q, qd, qdd, solver=name), 1)
+                   for name in rd.solvers.available()]
     return operations
 
 
@@ -85,6 +91,7 @@ def _pinocchio_peers(model, q, qd, qdd, tau, Q, QD, QDD):
         return None
     pm = pin.buildModelFromXML(model.to_urdf())
     pm.gravity.linear = np.asarray(model.gravity, dtype=float)
+    pm.armature = np.asarray(model.reflected_inertia, dtype=float)
     pd = pm.createData()
     c = pinocchio_configuration(pm, q)
     configs = [pinocchio_configuration(pm, row) for row in Q]
@@ -92,11 +99,20 @@ def _pinocchio_peers(model, q, qd, qdd, tau, Q, QD, QDD):
     def batch():
         for config, v, a in zip(configs, QD, QDD):
             pin.rnea(pm, pd, config, v, a)
-    peers = {'mass matrix [crba]': (lambda: pin.crba(pm, pd, c), 1),
+    peers = {'inverse dynamics': (lambda: pin.rnea(pm, pd, c, qd, qdd), 1),
+             'gravity': (lambda: pin.computeGeneralizedGravity(pm, pd, c), 1),
+             'mass matrix': (lambda: pin.crba(pm, pd, c), 1),
              'forward dynamics': (lambda: pin.aba(pm, pd, c, qd, tau), 1),
+             'coriolis matrix': (lambda: pin.computeCoriolisMatrix(pm, pd, c, qd), 1),
              f'inverse dynamics batch of {len(Q)}, per state': (batch, len(Q))}
-    rnea = (lambda: pin.rnea(pm, pd, c, qd, qdd), 1)
-    return peers, rnea
+    return peers, peers['inverse dynamics']
+
+
+def sample_states(n, rows=None, seed=0):
+    """Return ``q`` in [-π, π] and ``qd``, ``qdd`` in [-2, 2]: (n,) or (rows, n) each."""
+    rng = np.random.default_rng(seed if rows is None else seed + 1)
+    shape = (n,) if rows is None else (rows, n)
+    return rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape)
 
 
 def pinocchio_configuration(pin_model, q):
@@ -118,10 +134,8 @@ def run_benchmark(args):
         raise CLIError(f'--batch: must be >= 1, got {args.batch}')
     if not args.min_time > 0:
         raise CLIError(f'--min-time: must be a positive number of seconds, got {args.min_time}')
-    rng = np.random.default_rng(0)
     n = model.dof
-    q, qd, qdd = rng.uniform(-1, 1, (3, n))
-    Q, QD, QDD = rng.uniform(-1, 1, (3, args.batch, n))
+    (q, qd, qdd), (Q, QD, QDD) = sample_states(n), sample_states(n, args.batch)
     tau = rd.inverse_dynamics(model, q, qd, qdd)
     peers = None if args.no_pinocchio else _pinocchio_peers(model, q, qd, qdd, tau, Q, QD, QDD)
     rows = []
@@ -145,5 +159,5 @@ def run_benchmark(args):
         ['operation', 'robot_dynamics µs', 'pinocchio µs', 'ratio'],
         [(r['operation'], f'{r["robot_dynamics_us"]:.2f}',
           '-' if r['pinocchio_us'] is None else f'{r["pinocchio_us"]:.2f}',
-          '-' if r['ratio'] is None else f'{r["ratio"]:.1f}x') for r in rows]))
+          '-' if r['ratio'] is None else f'{r["ratio"]:.2f}x') for r in rows]))
     return 0

@@ -35,6 +35,7 @@ import numpy as np
 
 from robot_dynamics.codegen import emit
 from robot_dynamics.codegen.expr import add3, cross, Graph, matvec
+from robot_dynamics.codegen.hoisting import hoist_combinations
 from robot_dynamics.codegen.parameters import (
     BodyParameters, evaluate, form_text, regroup, standard_parameters, symbol_values,
     symbolic_bodies,
@@ -138,7 +139,10 @@ def generate(model, symbolic_inertia=False, regroup_parameters='base', functions
     generated = {}
     for name in functions:
         inputs, outputs = builder.build(name, tip_wrench)
-        generated[name] = GeneratedFunction(name, inputs, outputs, graph.count(outputs))
+        generated[name] = GeneratedFunction(name, inputs, outputs, None)
+    hoist_combinations(graph, generated, parameters)          # computed once per model
+    for function in generated.values():
+        function.counts = graph.count(function.outputs)
     options = dict(symbolic_inertia=symbolic_inertia, regroup_parameters=regroup_parameters,
                    gravity=gravity, tip_wrench=tip_wrench)
     return GeneratedModel(model, graph, generated, parameters, options)
