@@ -56,7 +56,7 @@ def hoist_combinations(graph, functions, table):
 
 
 def _outermost(graph, outputs):
-    """Combinations used directly by an input-dependent node or returned as an output."""
+    """Return the combinations used by an input-dependent node or returned as outputs."""
     found = [o for o in outputs if is_combination(o)]
     for node in graph.reachable(outputs):
         if not node.offline:
@@ -65,7 +65,7 @@ def _outermost(graph, outputs):
 
 
 def combination_name(node):
-    """Identifier spelled from the expression, e.g. ``XX6R_m_ZZ6`` (same structure, same name)."""
+    """Spell an identifier from the expression: ``XX6R_m_ZZ6`` (same structure, same name)."""
     if node.op == 'sym':
         return node.name
     if node.op == 'const':
