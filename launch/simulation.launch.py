@@ -37,6 +37,7 @@ REMAPPINGS = {
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
     'computed_torque_controller': [
         ('feedforward_torques', 'dynamics_node/feedforward_torques'),
+        ('feedforward_joint_states', 'dynamics_node/feedforward_joint_states'),
         ('mass_matrix', 'dynamics_node/mass_matrix'),
         ('effort_commands', 'simulation_node/effort_commands')],
     'trajectory_publisher': [],

@@ -35,3 +35,7 @@ class SolverError(LookupError):
 
 class SingularityError(ArithmeticError):
     """The Jacobian is (nearly) singular where its inverse is needed."""
+
+
+class PlausibilityError(ValueError):
+    """A finite value outside the documented plausible range (robot_dynamics.model.bounds)."""

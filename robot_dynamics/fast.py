@@ -35,6 +35,7 @@ later calls and restarted processes only load it. ``backend='python'`` (or no co
 The tip wrench is not an input here: use :func:`robot_dynamics.inverse_dynamics` for it.
 """
 
+import collections
 from functools import partial
 import warnings
 
@@ -48,7 +49,10 @@ from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError
 BACKENDS = ('auto', 'c', 'python')
 METHODS = ('auto', 'generated', 'reference')
 GENERATED_MAX_DOF = 12
-_models = {}
+#: Compiled models in memory, least recently used first; bounded, because a node that gets
+#: a new payload per message compiles (packs) a new model each time.
+_models = collections.OrderedDict()
+MAX_CACHED_MODELS = 32
 
 
 class FastModel:
@@ -115,6 +119,7 @@ def compile(model, backend='auto', method='auto'):
         method = 'generated' if model.dof <= GENERATED_MAX_DOF else 'reference'
     key = _key(model)
     if (key, backend, method) in _models:
+        _models.move_to_end((key, backend, method))
         cached = _models[(key, backend, method)]
         return FastModel(model, backend, cached.functions, cached.generated, method)
     generated = None
@@ -132,6 +137,8 @@ def compile(model, backend='auto', method='auto'):
         functions = python_functions(generated)
     fast = FastModel(model, backend, functions, generated, method)
     _models[(key, backend, method)] = fast
+    while len(_models) > MAX_CACHED_MODELS:
+        _models.popitem(last=False)
     return fast
 
 

@@ -48,6 +48,7 @@ Conventions, with the joint variable ``θ_i`` (revolute) or ``d_i`` (prismatic):
 """
 
 import math
+import numbers
 import os
 
 import numpy as np
@@ -63,6 +64,34 @@ _LINK_KEYS = {'name', 'joint', 'type', 'a', 'alpha', 'd', 'theta', 'offset', 'ma
               'inertia', 'viscous_friction', 'coulomb_friction', 'rotor_inertia', 'gear_ratio',
               'limits'}
 _LIMIT_KEYS = {'lower', 'upper', 'velocity', 'effort'}
+MAX_DH_BYTES = 1 << 20     # 1 MiB: a 1000-link document is ~200 kB
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key repeated in one mapping (YAML says: an error)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                repeated = key in seen
+                seen.add(key)
+            except TypeError:            # an unhashable key: SafeLoader reports it
+                break
+            if repeated:
+                mark = key_node.start_mark
+                raise DHError(f'DH YAML repeats the key {_short(key)} at line {mark.line + 1}, '
+                              f'column {mark.column + 1}; give each field once')
+        return super().construct_mapping(node, deep=deep)
+
+
+def _parse_error(exc):
+    """Describe a YAML error by its position and problem, never by the document's text."""
+    mark = getattr(exc, 'problem_mark', None)
+    problem = getattr(exc, 'problem', None) or type(exc).__name__
+    where = f' at line {mark.line + 1}, column {mark.column + 1}' if mark is not None else ''
+    return DHError(f'DH YAML does not parse: {problem}{where}')
 
 
 def read_dh_document(dh):
@@ -74,16 +103,21 @@ def read_dh_document(dh):
         if not os.path.isfile(text):
             raise DHError(f'DH file {text!r} not found; give an existing path, YAML text or a '
                           'dict')
+        if os.path.getsize(text) > MAX_DH_BYTES:
+            raise DHError(f'DH file {text!r} is larger than {MAX_DH_BYTES >> 20} MiB; a DH '
+                          'document needs a few lines per link')
         try:
             with open(text, encoding='utf-8') as handle:
                 text = handle.read()
         except UnicodeDecodeError as exc:
             raise DHError(f'DH file {dh!r} is not UTF-8 text ({exc.reason} at byte '
                           f'{exc.start}); save it as UTF-8') from None
+    if len(text) > MAX_DH_BYTES:
+        raise DHError(f'DH text is larger than {MAX_DH_BYTES >> 20} MiB')
     try:
-        document = yaml.safe_load(text)
+        document = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
-        raise DHError(f'DH YAML does not parse: {exc}') from None
+        raise _parse_error(exc) from None
     except RecursionError:
         raise DHError('DH YAML is nested too deeply to parse; the schema needs three levels')\
             from None
@@ -94,7 +128,8 @@ def read_dh_document(dh):
 
 
 def _number(value, where):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """Return a finite float from any int/float number (numpy's too) or an angle string."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         if isinstance(value, str):
             try:
                 value = float(_eval_angle(value))

@@ -292,6 +292,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None):
         fields['com'].append(c)
         fields['inertia'].append(inertia)
     _apply_transmissions(robot, text, fields)
+    _refuse_locked_limits(text, fields['joint_names'])
     fields.update(tip_rotation=pending[0], tip_translation=pending[1], name=robot.name or 'robot',
                   base_link=base, tip_link=tip_link, source='urdf')
     notes = [f'URDF parser: {m}' for m in parser_messages
@@ -320,7 +321,12 @@ def _append_joint(fields, joint, placement):
     if limit is not None and joint.type != 'continuous':
         lower, upper = limit.lower, limit.upper
         if lower is not None and upper is not None and lower == upper:
-            lower = upper = None     # URDF's default 0..0 range: read as unlimited
+            lower = upper = None     # lower/upper left out: urdf_parser_py's 0..0 default
+    for what in ('effort', 'velocity'):
+        value = getattr(limit, what, None) if limit is not None else None
+        if value is not None and not value >= 0:
+            raise URDFError(f'joint {joint.name!r}: <limit {what}="{value}"> must be >= 0 '
+                            '(0: not given, as MoveIt and ros2_control read it)')
     fields['lower_limit'].append(-np.inf if lower is None else float(lower))
     fields['upper_limit'].append(np.inf if upper is None else float(upper))
     fields['velocity_limit'].append(_positive_or_inf(limit and limit.velocity))
@@ -328,6 +334,26 @@ def _append_joint(fields, joint, placement):
     dynamics = joint.dynamics
     fields['viscous_friction'].append(float((dynamics and dynamics.damping) or 0.0))
     fields['coulomb_friction'].append(float((dynamics and dynamics.friction) or 0.0))
+
+
+def _refuse_locked_limits(text, moving):
+    """Refuse ``<limit lower="x" upper="x">`` written out on a moving joint: it cannot move.
+
+    Left out, ``lower``/``upper`` default to 0 in the parser and mean "no position limit"
+    here (a hand-written ``<limit effort= velocity=/>``); written equal, they are an error.
+    """
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(_parser_input(text))
+    for joint in root.iter('joint'):
+        limit = joint.find('limit')
+        if joint.get('name') not in moving or joint.get('type') == 'continuous' or \
+                limit is None or limit.get('lower') is None or limit.get('upper') is None:
+            continue
+        if _float(limit.get('lower'), 'limit lower') == _float(limit.get('upper'),
+                                                               'limit upper'):
+            raise URDFError(f'joint {joint.get("name")!r}: <limit lower= upper=> are equal, '
+                            'a joint that cannot move; make it fixed, give its range, or '
+                            'leave both out for no position limit')
 
 
 def _positive_or_inf(value):

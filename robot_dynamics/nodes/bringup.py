@@ -38,6 +38,7 @@ REMAPPINGS = {
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
     'computed_torque_controller': [
         ('feedforward_torques', 'dynamics_node/feedforward_torques'),
+        ('feedforward_joint_states', 'dynamics_node/feedforward_joint_states'),
         ('mass_matrix', 'dynamics_node/mass_matrix'),
         ('effort_commands', 'simulation_node/effort_commands')],
     'trajectory_publisher': [],
@@ -86,6 +87,13 @@ class DemoResult:
         return np.abs(self.q_desired - self.q).max(axis=0)
 
 
+def model_parameter(robot):
+    """Return the parameter for ``robot``: ``model`` (bundled name), ``dh_file``, ``urdf_file``."""
+    if robot in rd.BUNDLED_MODELS:
+        return 'model'
+    return 'dh_file' if str(robot).endswith(('.yaml', '.yml')) else 'urdf_file'
+
+
 def make_nodes(context, robot, feedforward=True, config=None, namespace='', extra=None):
     """Create the four demo nodes with the config's parameters; returns ``{name: node}``."""
     from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
@@ -101,7 +109,7 @@ def make_nodes(context, robot, feedforward=True, config=None, namespace='', extr
     for name, node_class in classes.items():
         values = dict(parameters.get(name, {}))
         if name != 'computed_torque_controller':
-            values['model'] = robot
+            values[model_parameter(robot)] = robot
         if name == 'computed_torque_controller':
             values.update(use_feedforward=feedforward, record=True)
         values.update((extra or {}).get(name, {}))

@@ -13,6 +13,8 @@
 """Helpers shared by the nodes: parameter descriptors, model loading, statistics, main()."""
 
 import collections
+import functools
+import re
 import time
 
 import numpy as np
@@ -20,12 +22,15 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.parameter import Parameter
 
 import robot_dynamics as rd
+from robot_dynamics.model import bounds
 
 MODEL_PARAMETERS = {
     'robot_description': 'URDF XML of the robot; empty: use urdf_file, dh_file or model, or '
                          'else wait for the robot_description topic',
-    'urdf_file': 'path of a URDF file (used when robot_description is empty)',
-    'dh_file': 'path of a Denavit-Hartenberg YAML file (used when urdf_file is empty)',
+    'urdf_file': 'path of a URDF file (used when robot_description is empty; read-only: set '
+                 'at start so that the graph cannot make the node read other files)',
+    'dh_file': 'path of a Denavit-Hartenberg YAML file (used when urdf_file is empty; '
+               'read-only like urdf_file)',
     'model': f'bundled model name, one of {sorted(rd.BUNDLED_MODELS)} (used last)',
     'base_link': 'first link of the chain (URDF); empty: the root link',
     'tip_link': 'last link of the chain (URDF); empty: the single leaf link',
@@ -46,10 +51,16 @@ def descriptor(description, read_only=False, low=None, high=None, integer=False,
     return desc
 
 
+# File paths are fixed at start: changed at run time, ~/reload_model would read any file the
+# node can read and report what its parser made of it (issue 14).
+READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file')
+
+
 def declare_model_parameters(node):
-    """Declare the model-source parameters (strings) on ``node``."""
+    """Declare the model-source parameters (strings) on ``node``; file paths read-only."""
     for name, text in MODEL_PARAMETERS.items():
-        node.declare_parameter(name, '', descriptor(text))
+        node.declare_parameter(name, '', descriptor(
+            text, read_only=name in READ_ONLY_MODEL_PARAMETERS))
 
 
 def declare_double_array(node, name, description):
@@ -74,18 +85,43 @@ def model_from_parameters(node, urdf_xml=None):
     ``urdf_xml`` (the last URDF received on the robot_description topic).
     """
     value = {name: node.get_parameter(name).value for name in MODEL_PARAMETERS}
+    check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
     if value['urdf_file']:
-        return rd.RobotModel.from_urdf(value['urdf_file'], **links)
+        return _from_file('urdf_file', value['urdf_file'], rd.RobotModel.from_urdf, **links)
     if value['dh_file']:
-        return rd.RobotModel.from_dh(value['dh_file'])
+        return _from_file('dh_file', value['dh_file'], rd.RobotModel.from_dh)
     if value['model']:
         return rd.load_model(value['model'])
     if urdf_xml:
         return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None
+
+
+def _from_file(parameter, path, load, **kwargs):
+    """Load a model file; on failure name the file and the position, never its content.
+
+    The loaders' messages quote values from the document; a node reports to the whole graph
+    (service replies, /diagnostics, /rosout), so it says only which file failed, where (line
+    and column when the parser knows them) and how to see the details locally.
+    """
+    try:
+        return load(path, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - sanitised below, whatever the loader raised
+        where = re.search(r'line \d+, column \d+', str(exc))
+        raise rd.ModelError(
+            f'{parameter} {path!r} could not be loaded ({type(exc).__name__}'
+            f'{" at " + where.group(0) if where else ""}); run `robot-dynamics info '
+            f'{path}` where the file is to see why') from None
+
+
+def check_model_name(name):
+    """Refuse a ``model`` parameter that is not a bundled name (it must not name a file)."""
+    if name and name not in rd.BUNDLED_MODELS:
+        raise ValueError(f'model: {name!r} is not a bundled model; use one of '
+                         f'{sorted(rd.BUNDLED_MODELS)}, or urdf_file/dh_file for a file')
 
 
 def model_parameters_set(node):
@@ -105,20 +141,73 @@ def joint_order(model, requested):
     return list(requested), np.array([model.joint_names.index(name) for name in requested])
 
 
-def model_with_overrides(model, node, pending=None):
-    """Apply the friction/rotor-inertia double-array parameters that are set (n values).
+OVERRIDE_BOUNDS = {'viscous_friction': bounds.MAX_VISCOUS_FRICTION,
+                   'coulomb_friction': bounds.MAX_COULOMB_FRICTION,
+                   'rotor_inertia': bounds.MAX_ROTOR_INERTIA}
 
-    ``pending`` ({name: value}) takes precedence over the node's current parameter values
-    (used to validate a parameter change before it is accepted).
+
+def _pending_or_current(node, name, pending):
+    """Return the value ``name`` would have: ``pending``'s, else the node's (None: undeclared)."""
+    if pending and name in pending:
+        return pending[name]
+    return parameter_value(node, name) if node.has_parameter(name) else None
+
+
+def model_with_overrides(model, node, pending=None):
+    """Apply the set ``gravity``/friction/rotor-inertia parameters, then check plausibility.
+
+    An unset or empty array keeps the model's own value (its gravity included: a DH model
+    may have gravity along -Y). ``pending`` ({name: value}) takes precedence over the node's
+    current values (to validate a parameter change before it is accepted). Raises
+    ``ValueError`` (:class:`~robot_dynamics.errors.PlausibilityError`) naming the field.
     """
     changes = {}
-    for name in ('viscous_friction', 'coulomb_friction', 'rotor_inertia'):
-        value = (pending or {}).get(name, parameter_value(node, name))
+    for name, bound in OVERRIDE_BOUNDS.items():
+        value = _pending_or_current(node, name, pending)
         if value is not None and len(value):
-            if len(value) != model.dof:
-                raise ValueError(f'{name}: {len(value)} values for {model.dof} joints')
-            changes[name] = np.asarray(value, dtype=float)
-    return model.replace(**changes) if changes else model
+            changes[name] = bounds.check_joint_values(name, value, model.dof, bound)
+    gravity = _pending_or_current(node, 'gravity', pending)
+    if gravity is not None and len(gravity):
+        changes['gravity'] = bounds.check_gravity(gravity)
+    return bounds.check_model(model.replace(**changes) if changes else model)
+
+
+def guarded_subscription(node, callback):
+    """Wrap a subscription or timer callback: an exception is logged and counted, not fatal."""
+    @functools.wraps(callback)
+    def wrapper(*args):
+        try:
+            return callback(*args)
+        except Exception as exc:  # noqa: BLE001 - no input may kill the node
+            node.callback_failed(callback.__name__, exc)
+    return wrapper
+
+
+def guarded_service(node, callback):
+    """Wrap a service callback: an exception becomes ``success=False`` with the reason."""
+    @functools.wraps(callback)
+    def wrapper(request, response):
+        try:
+            return callback(request, response)
+        except Exception as exc:  # noqa: BLE001
+            node.callback_failed(callback.__name__, exc)
+            response.success, response.message = False, f'failed: {exc}'
+            return response
+    return wrapper
+
+
+def guarded_parameters(node, callback):
+    """Wrap a set-parameters validator: an exception refuses the change with the reason."""
+    from rcl_interfaces.msg import SetParametersResult
+
+    @functools.wraps(callback)
+    def wrapper(parameters):
+        try:
+            return callback(parameters)
+        except Exception as exc:  # noqa: BLE001
+            node.callback_failed(callback.__name__, exc)
+            return SetParametersResult(successful=False, reason=str(exc))
+    return wrapper
 
 
 class Statistics:

@@ -20,9 +20,17 @@ command is ``M(q) (Kp e + Kd ė)`` only, for comparison. Commands go to ``effort
 
 One control step runs per ``mass_matrix`` message, the last output the dynamics node publishes
 for a joint state, so that the command uses the model terms of the latest measured state.
+
+Joint order: ``joints`` when set, else the order of the dynamics node's outputs, learnt from
+its named copy ``feedforward_joint_states`` (the Float64MultiArray outputs carry no names).
+Every ``joint_states`` message is matched by name; messages that lack a controlled joint (a
+gripper's, say) are ignored.
 """
 
+import functools
+
 import numpy as np
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import qos_profile_sensor_data
@@ -30,7 +38,8 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
-from robot_dynamics.nodes.common import descriptor, parameter_value, run
+from robot_dynamics.nodes.common import (descriptor, guarded_parameters,
+                                         guarded_subscription, parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
                                               joint_state_to_arrays, stamp_to_nanoseconds,
                                               vector_to_array)
@@ -45,7 +54,7 @@ class ComputedTorqueController(Node):
         super().__init__(node_name, **kwargs)
         self.declare_parameter('joints', Parameter.Type.STRING_ARRAY, descriptor(
             'joint order of the command and of the dynamics outputs; unset: the order of the '
-            'first joint_states message', read_only=True))
+            "dynamics node's outputs (feedforward_joint_states)", read_only=True))
         self.declare_parameter('kp', [100.0], descriptor(
             'proportional gains, 1/s^2 (one value for all joints, or one per joint)'))
         self.declare_parameter('kd', [20.0], descriptor(
@@ -54,7 +63,9 @@ class ComputedTorqueController(Node):
             'add the feed-forward torques of the dynamics node'))
         self.declare_parameter('record', False, descriptor(
             'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
-        self.joint_names = parameter_value(self, 'joints')
+        self.joint_names = parameter_value(self, 'joints') or None
+        for name in ('kp', 'kd'):
+            check_gains(name, self.get_parameter(name).value, self.joint_names)
         self.trajectory = None
         self._pending_trajectory = None
         self.feedforward = None
@@ -63,18 +74,52 @@ class ComputedTorqueController(Node):
         self.state = None
         self.log = []
         self.dropped = 0
-        self.create_subscription(JointTrajectory, 'desired_trajectory', self._on_trajectory,
-                                 LATCHED)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state,
+        self.ignored = 0            # joint_states messages without the controlled joints
+        self.last_error = ''
+        self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
+        guard = functools.partial(guarded_subscription, self)
+        self.create_subscription(JointTrajectory, 'desired_trajectory',
+                                 guard(self._on_trajectory), LATCHED)
+        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
-        self.create_subscription(Float64MultiArray, 'feedforward_torques', self._on_feedforward,
-                                 10)
-        self.create_subscription(Float64MultiArray, 'mass_matrix', self._on_mass, 10)
+        self.create_subscription(Float64MultiArray, 'feedforward_torques',
+                                 guard(self._on_feedforward), 10)
+        self.create_subscription(JointState, 'feedforward_joint_states',
+                                 guard(self._on_output_names), 10)
+        self.create_subscription(Float64MultiArray, 'mass_matrix', guard(self._on_mass), 10)
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
 
     def _gains(self, name):
         values = np.asarray(self.get_parameter(name).value, dtype=float)
         return np.broadcast_to(values, (len(self.joint_names),)) if values.size == 1 else values
+
+    def _validate_parameters(self, parameters):
+        for parameter in parameters:
+            if parameter.name in ('kp', 'kd'):
+                try:
+                    check_gains(parameter.name, parameter.value, self.joint_names)
+                except ValueError as exc:
+                    return SetParametersResult(successful=False, reason=str(exc))
+        return SetParametersResult(successful=True)
+
+    def _on_output_names(self, msg):
+        """Learn the joint order of the dynamics outputs (when ``joints`` is unset)."""
+        names = list(msg.name)
+        if self.joint_names is None:
+            if not names or len(set(names)) != len(names):
+                return self._drop(f'feedforward_joint_states: unusable names {names}')
+            try:
+                for name in ('kp', 'kd'):
+                    check_gains(name, self.get_parameter(name).value, names)
+            except ValueError as exc:
+                return self._drop(f'cannot control joints {names}: {exc}')
+            self.joint_names = names
+            self.get_logger().info(f'controlling joints {names} (order of the dynamics node)')
+            if self._pending_trajectory is not None:
+                self._accept_trajectory()
+        elif names != self.joint_names:
+            self._drop(f'the dynamics node publishes joints {names}, the controller expects '
+                       f'{self.joint_names}: set the same `joints` on both')
 
     def _on_trajectory(self, msg):
         self._pending_trajectory = msg
@@ -97,7 +142,7 @@ class ComputedTorqueController(Node):
 
     def _on_mass(self, msg):
         """Run one control step: M is the dynamics node's last output for a state."""
-        if not self.joint_names or self.state is None:
+        if not self.joint_names or self.state is None or self.state[3] != self.joint_names:
             return
         try:
             self.mass = array_to_matrix(msg, len(self.joint_names))
@@ -106,40 +151,65 @@ class ComputedTorqueController(Node):
         self.control()
 
     def _on_joint_state(self, msg):
+        """Keep the controlled joints' state, matched by name in every message."""
         if not self.joint_names:
-            self.joint_names = list(msg.name)
-            if self._pending_trajectory is not None:
-                self._accept_trajectory()
+            return                       # joint order not known yet
+        if not set(self.joint_names) <= set(msg.name):
+            self.ignored += 1            # another device's joint states (a gripper, say)
+            return
         try:
             q, qd, _ = joint_state_to_arrays(msg, self.joint_names)
         except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
+        if msg.header.stamp.sec < 0:
+            return self._drop(f'joint_states dropped: negative stamp {msg.header.stamp.sec} s')
         stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-        self.state = (q, qd, stamp_ns or self.get_clock().now().nanoseconds)
+        self.state = (q, qd, stamp_ns or self.get_clock().now().nanoseconds, self.joint_names)
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""
         use_feedforward = self.get_parameter('use_feedforward').value
         if use_feedforward and self.feedforward is None:
             return  # waiting for the dynamics node
-        q, qd, now_ns = self.state
+        q, qd, now_ns, _ = self.state
         if self.trajectory is not None:
             q_d, qd_d, _ = self.trajectory.sample(now_ns)
         else:
             if self.hold is None:
                 self.hold = q.copy()
             q_d, qd_d = self.hold, np.zeros_like(q)
-        feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
-        tau = self.mass @ feedback
-        if use_feedforward:
-            tau = tau + self.feedforward
+        with np.errstate(all='ignore'):      # checked below: nothing non-finite goes out
+            feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
+            tau = self.mass @ feedback
+            if use_feedforward:
+                tau = tau + self.feedforward
+        if not np.all(np.isfinite(tau)):
+            return self._drop('command not finite (gains too large?); nothing published')
         self.pub_command.publish(vector_to_array(tau))
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, q_d, q, tau))
 
     def _drop(self, reason):
         self.dropped += 1
+        self.last_error = reason
         self.get_logger().warning(reason, throttle_duration_sec=1.0)
+
+    def callback_failed(self, name, exc):
+        """Log an exception caught around a callback (the node keeps running)."""
+        self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'
+        self.get_logger().error(self.last_error, throttle_duration_sec=1.0)
+
+
+def check_gains(name, values, joint_names=None):
+    """Refuse gains that are not finite and >= 0, or not 1 (all joints) or n values."""
+    values = np.asarray(values, dtype=float).reshape(-1)
+    if values.size == 0 or (joint_names is not None and values.size not in
+                            (1, len(joint_names))):
+        raise ValueError(f'{name}: {values.size} values; give 1 (all joints) or one per joint'
+                         + ('' if joint_names is None else f' ({len(joint_names)})'))
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError(f'{name}: gains must be finite and >= 0, got {values.tolist()}')
+    return values
 
 
 def main(args=None):

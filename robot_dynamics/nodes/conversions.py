@@ -76,6 +76,9 @@ def joint_state_to_arrays(msg, joint_names, need_velocity=False):
 def joint_efforts_by_name(msg, joint_names):
     """Efforts of a ``sensor_msgs/JointState`` command (n,) by name; unnamed joints get 0."""
     names = list(msg.name)
+    if len(set(names)) != len(names):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise BadMessage(f'repeated joint names {repeated}; name each joint once')
     efforts = np.asarray(msg.effort, dtype=float)
     if efforts.size != len(names):
         raise BadMessage(f'effort has {efforts.size} entries for {len(names)} names')

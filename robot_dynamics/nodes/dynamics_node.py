@@ -18,6 +18,7 @@ Subscribes to ``joint_states`` and ``~/desired_trajectory``; publishes
 converts messages and calls :mod:`robot_dynamics.api`.
 """
 
+import functools
 import time
 
 import numpy as np
@@ -34,8 +35,12 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
-from robot_dynamics.nodes.common import (Statistics, declare_double_array,
-                                         declare_model_parameters, descriptor, joint_order,
+from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes.common import (Statistics, check_model_name, declare_double_array,
+                                         declare_model_parameters, descriptor,
+                                         guarded_parameters, guarded_service,
+                                         guarded_subscription, joint_order,
                                          model_from_parameters, model_parameters_set,
                                          model_with_overrides,
                                          parameter_value, run)
@@ -50,6 +55,8 @@ QOS_CHOICES = ('sensor_data', 'reliable')
 # trajectories use the same QoS so that a late subscriber still gets the last one.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
+MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
 
 class DynamicsNode(Node):
@@ -60,7 +67,11 @@ class DynamicsNode(Node):
         self._declare_parameters()
         self.statistics = Statistics()
         self.dropped = 0
+        self.suppressed = 0        # outputs not published: not finite or beyond the bound
         self.last_error = ''
+        self._last_input = None    # monotonic times: last joint state received,
+        self._last_publish = None  # last output set published in full
+        self._last_reload = None
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
@@ -71,8 +82,8 @@ class DynamicsNode(Node):
         self._library_solver = self._engine_or(self._solver)
         self._gravity_on = self.get_parameter('gravity_compensation').value
 
-        self.add_on_set_parameters_callback(self._validate_parameters)
-        self.add_post_set_parameters_callback(self._apply_parameters)
+        self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
+        self.add_post_set_parameters_callback(guarded_subscription(self, self._apply_parameters))
         self._create_interfaces()
         self._load_model()
 
@@ -83,8 +94,8 @@ class DynamicsNode(Node):
                                descriptor('output joint order; unset: model order'))
         self.declare_parameter('solver', 'rnea', descriptor(
             'inverse-dynamics solver name', additional=f'one of {rd.solvers.available()}'))
-        self.declare_parameter('gravity', [0.0, 0.0, -9.81],
-                               descriptor('gravity vector in the base frame, m/s^2 (3 values)'))
+        declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
+                             "values, |g| <= 100); unset or empty: the model's own gravity")
         self.declare_parameter('gravity_compensation', True, descriptor(
             'include gravity in the outputs (service ~/enable_gravity_compensation)'))
         self.declare_parameter('fast_path', True, descriptor(
@@ -117,11 +128,14 @@ class DynamicsNode(Node):
             raise ValueError(f'publish_mode: {mode!r} is not one of {PUBLISH_MODES}')
         self._on_message = mode == 'on_message'
 
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state, state_qos)
-        self.create_subscription(JointTrajectory, '~/desired_trajectory', self._on_trajectory,
+        guard = functools.partial(guarded_subscription, self)
+        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
+                                 state_qos)
+        self.create_subscription(JointTrajectory, '~/desired_trajectory',
+                                 guard(self._on_trajectory), LATCHED)
+        self.create_subscription(InertiaStamped, '~/payload', guard(self._on_payload), 10)
+        self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)
-        self.create_subscription(InertiaStamped, '~/payload', self._on_payload, 10)
-        self.create_subscription(String, 'robot_description', self._on_description, LATCHED)
         self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
                                                      10)
         self.pub_gravity = self.create_publisher(Float64MultiArray, '~/gravity_torques', 10)
@@ -130,12 +144,14 @@ class DynamicsNode(Node):
                                                         10)
         self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
-        self.create_service(SetBool, '~/enable_gravity_compensation', self._on_enable_gravity)
-        self.create_service(Trigger, '~/reload_model', self._on_reload)
+        self.create_service(SetBool, '~/enable_gravity_compensation',
+                            guarded_service(self, self._on_enable_gravity))
+        self.create_service(Trigger, '~/reload_model', guarded_service(self, self._on_reload))
         if not self._on_message:
-            self.create_timer(1.0 / self.get_parameter('publish_rate').value, self._on_timer)
+            self.create_timer(1.0 / self.get_parameter('publish_rate').value,
+                              guard(self._on_timer))
         self.create_timer(self.get_parameter('diagnostics_period').value,
-                          self._publish_diagnostics)
+                          guard(self._publish_diagnostics))
 
     # ------------------------------------------------------------------ model
     def _load_model(self):
@@ -156,8 +172,7 @@ class DynamicsNode(Node):
     def _set_model(self, source, payload):
         """Build the effective model; raise (leaving the current one) if anything is invalid."""
         model = source if payload is None else source.with_payload(*payload)
-        model = model_with_overrides(model, self)
-        model = model.with_gravity(np.asarray(self.get_parameter('gravity').value, dtype=float))
+        model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
         names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
             self._state, self._trajectory = None, None   # joint set changed: start afresh
@@ -183,6 +198,7 @@ class DynamicsNode(Node):
         if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
             return self._drop('payload contains NaN or inf')
         try:
+            bounds.check_payload(m, payload[1], inertia)
             self._set_model(self._source_model, payload)
         except Exception as exc:  # noqa: BLE001
             return self._drop(f'payload rejected: {exc}')
@@ -195,26 +211,24 @@ class DynamicsNode(Node):
             return SetParametersResult(
                 successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
                 f"solvers: {', '.join(rd.solvers.available())}")
-        gravity = overrides.get('gravity')
-        if gravity is not None and (len(gravity) != 3 or not np.all(np.isfinite(gravity))):
-            return SetParametersResult(successful=False,
-                                       reason='gravity: give 3 finite values, m/s^2')
-        model_fields = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction',
-                        'rotor_inertia'}
-        if self._source_model is not None and model_fields & set(overrides):
-            try:  # build the would-be model to validate, then discard it
+        try:
+            check_model_name(overrides.get('model'))
+            gravity = overrides.get('gravity')
+            if gravity is not None and len(gravity):
+                bounds.check_gravity(gravity)
+            if self._source_model is not None and MODEL_FIELDS & set(overrides):
+                # build the would-be model to validate, then discard it
                 probe = self._source_model if self._payload is None \
                     else self._source_model.with_payload(*self._payload)
                 probe = model_with_overrides(probe, self, overrides)
                 joint_order(probe, overrides.get('joints', parameter_value(self, 'joints')))
-            except Exception as exc:  # noqa: BLE001
-                return SetParametersResult(successful=False, reason=str(exc))
+        except ValueError as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, parameters):
         names = {p.name for p in parameters}
-        if self.model is None and self._source_model is None and names & {
-                'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}:
+        if self.model is None and self._source_model is None and names & MODEL_FIELDS:
             self._load_model()       # a model refused for a bad parameter: retry with the fix
         if names & {'solver', 'fast_path'}:
             self._solver = self.get_parameter('solver').value
@@ -222,8 +236,7 @@ class DynamicsNode(Node):
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
-        if self._source_model is not None and names & {'gravity', 'joints', 'viscous_friction',
-                                                       'coulomb_friction', 'rotor_inertia'}:
+        if self._source_model is not None and names & MODEL_FIELDS:
             self._set_model(self._source_model, self._payload)
 
     # ------------------------------------------------------------------ services
@@ -234,6 +247,13 @@ class DynamicsNode(Node):
         return response
 
     def _on_reload(self, request, response):
+        now = time.monotonic()
+        if self._last_reload is not None and now - self._last_reload < RELOAD_INTERVAL:
+            response.success = False
+            response.message = (f'reload refused: one per {RELOAD_INTERVAL} s; retry in '
+                                f'{RELOAD_INTERVAL - (now - self._last_reload):.2f} s')
+            return response
+        self._last_reload = now
         response.success = self._load_model()
         response.message = (f'loaded {self.model.name!r} ({self.model.dof} joints)'
                             if response.success else self.last_error or 'waiting for the model')
@@ -242,12 +262,17 @@ class DynamicsNode(Node):
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
         self.statistics.arrival()
+        self._last_input = time.monotonic()
         if self.model is None:
             return self._drop('joint state before the model was loaded')
         try:
             q, qd, _ = joint_state_to_arrays(msg, self.model.joint_names)
-        except BadMessage as exc:
+            bounds.check_state(self.model, q, qd)
+        except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
+        if msg.header.stamp.sec < 0:
+            return self._drop('joint_states dropped: negative stamp '
+                              f'({msg.header.stamp.sec} s); stamp with the clock, or 0 = now')
         stamp = stamp_to_seconds(msg.header.stamp)
         state_time = stamp if stamp > 0 else self._now()
         age, tolerance = self._now() - state_time, self.get_parameter('stale_timeout').value
@@ -264,10 +289,18 @@ class DynamicsNode(Node):
         if self.model is None:
             return self._drop('trajectory before the model was loaded')
         try:
-            self._trajectory = DesiredTrajectory.from_message(
+            if len(msg.points) > bounds.MAX_TRAJECTORY_POINTS:   # before converting them
+                raise BadMessage(f'trajectory has {len(msg.points)} points, more than '
+                                 f'{bounds.MAX_TRAJECTORY_POINTS}; send it in pieces')
+            if msg.header.stamp.sec < 0:
+                raise BadMessage(f'negative stamp ({msg.header.stamp.sec} s); 0 = on receipt')
+            trajectory = DesiredTrajectory.from_message(
                 msg, self.model.joint_names, self.get_clock().now().nanoseconds)
-        except BadMessage as exc:
-            self._drop(f'desired_trajectory rejected: {exc}')
+            bounds.check_trajectory(self.model, trajectory.positions, trajectory.velocities,
+                                    trajectory.accelerations)
+        except (BadMessage, PlausibilityError) as exc:
+            return self._drop(f'desired_trajectory rejected: {exc}')
+        self._trajectory = trajectory
 
     def _on_timer(self):
         if self._state is not None:
@@ -311,21 +344,42 @@ class DynamicsNode(Node):
         except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
             return self._error(f'computation failed: {exc}')
         self.statistics.durations.append(time.perf_counter() - start)
-        if not (np.all(np.isfinite(feedforward)) and np.all(np.isfinite(gravity))
-                and np.all(np.isfinite(mass))):
-            return self._error('computation produced NaN/inf; nothing published')
         order = self._output_order
         stamp = now.to_msg()   # the time at which the desired trajectory was sampled
-        self.pub_feedforward.publish(vector_to_array(feedforward[order]))
-        self.pub_gravity.publish(vector_to_array(gravity[order]))
-        self.pub_mass.publish(matrix_to_array(mass[np.ix_(order, order)]))
-        # The JointState copies are for introspection: build them only when someone listens.
-        if self.pub_feedforward_js.get_subscription_count():
-            self.pub_feedforward_js.publish(joint_state_message(self.output_names, stamp,
-                                                                effort=feedforward[order]))
-        if self.pub_gravity_js.get_subscription_count():
-            self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
-                                                            effort=gravity[order]))
+        complete = True
+        # Each output is published when it is finite and within bounds.MAX_OUTPUT; the others
+        # still go out (a bad desired trajectory must not silence gravity and mass matrix).
+        if self._plausible('feedforward_torques', feedforward):
+            self.pub_feedforward.publish(vector_to_array(feedforward[order]))
+            # The JointState copies are for introspection: built only when someone listens.
+            if self.pub_feedforward_js.get_subscription_count():
+                self.pub_feedforward_js.publish(joint_state_message(
+                    self.output_names, stamp, effort=feedforward[order]))
+        else:
+            complete = False
+        if self._plausible('gravity_torques', gravity):
+            self.pub_gravity.publish(vector_to_array(gravity[order]))
+            if self.pub_gravity_js.get_subscription_count():
+                self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
+                                                                effort=gravity[order]))
+        else:
+            complete = False
+        if self._plausible('mass_matrix', mass):
+            self.pub_mass.publish(matrix_to_array(mass[np.ix_(order, order)]))
+        else:
+            complete = False
+        if complete:
+            self._last_publish = time.monotonic()
+
+    def _plausible(self, name, values):
+        """Tell whether an output may be published; count and name it when it may not."""
+        try:
+            bounds.check_output(name, values)
+        except PlausibilityError as exc:
+            self.suppressed += 1
+            self._error(f'{exc}; not published')
+            return False
+        return True
 
     # ------------------------------------------------------------------ bookkeeping
     def _now(self):
@@ -340,23 +394,49 @@ class DynamicsNode(Node):
         self.last_error = reason
         self.get_logger().error(reason, throttle_duration_sec=1.0)
 
+    def callback_failed(self, name, exc):
+        """Log and count an exception caught around a callback (the node keeps running)."""
+        self._error(f'{name} failed: {type(exc).__name__}: {exc}')
+
+    def _silence(self):
+        """Seconds the outputs may lag the input before diagnostics call it an error."""
+        if self._on_message:
+            return max(self.get_parameter('diagnostics_period').value, 0.1)
+        return max(self.get_parameter('diagnostics_period').value,
+                   3.0 / self.get_parameter('publish_rate').value)
+
+    def health(self):
+        """Level and message for /diagnostics: never OK while inputs arrive but nothing goes out.
+
+        ERROR: no model, or joint states arrive (within the last silence window) while the
+        outputs have not all been published in that window (the reason is the last error);
+        WARN: no recent joint state; OK: publishing.
+        """
+        now, window = time.monotonic(), self._silence()
+        receiving = self._last_input is not None and now - self._last_input <= window
+        published = self._last_publish is not None and now - self._last_publish <= window
+        if self.model is None:
+            return DiagnosticStatus.ERROR, f'no model: {self.last_error}'
+        if receiving and not published:
+            return DiagnosticStatus.ERROR, (f'receiving joint states but not publishing for '
+                                            f'{window:.2f} s: {self.last_error}')
+        stale = self._state is None or \
+            self._now() - self._state[2] > self.get_parameter('stale_timeout').value
+        if stale or not published:
+            return DiagnosticStatus.WARN, 'no recent joint state'
+        return DiagnosticStatus.OK, 'publishing'
+
     def _publish_diagnostics(self):
         mean, p99, worst = self.statistics.summary()
         status = DiagnosticStatus(name=f'{self.get_name()}: dynamics',
                                   hardware_id=self.model.name if self.model else '')
-        stale = self._state is None or \
-            self._now() - self._state[2] > self.get_parameter('stale_timeout').value
-        if self.model is None:
-            status.level, status.message = DiagnosticStatus.ERROR, 'no model'
-        elif stale:
-            status.level, status.message = DiagnosticStatus.WARN, 'no recent joint state'
-        else:
-            status.level, status.message = DiagnosticStatus.OK, 'publishing'
+        status.level, status.message = self.health()
         values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
                   'compute_time_mean_ms': f'{mean * 1e3:.4f}',
                   'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
                   'compute_time_max_ms': f'{worst * 1e3:.4f}',
-                  'dropped_messages': str(self.dropped), 'last_error': self.last_error,
+                  'dropped_messages': str(self.dropped),
+                  'suppressed_outputs': str(self.suppressed), 'last_error': self.last_error,
                   'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
         status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
         array = DiagnosticArray(status=[status])

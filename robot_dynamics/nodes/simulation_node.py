@@ -18,6 +18,7 @@ are saturated at the effort limits and held for ``dt`` steps of
 publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See docs/ros.md.
 """
 
+import functools
 import time
 
 import numpy as np
@@ -33,9 +34,13 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 
 import robot_dynamics as rd
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes.common import (declare_double_array, declare_model_parameters,
+                                         descriptor, guarded_parameters, guarded_service,
+                                         guarded_subscription, joint_order,
+                                         model_from_parameters, model_with_overrides,
+                                         parameter_value, run)
 from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits
-from robot_dynamics.nodes.common import (declare_model_parameters, descriptor, joint_order,
-                                         model_from_parameters, parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
 
@@ -50,8 +55,8 @@ class SimulationNode(Node):
         if source is None:
             raise ValueError('simulation_node needs a model: set robot_description, '
                              'urdf_file, dh_file or model')
-        gravity = np.asarray(self.get_parameter('gravity').value, dtype=float)
-        self.model = source.with_gravity(gravity)
+        self.model = model_with_overrides(source, self)   # gravity; plausibility checked
+        check_integrator(self.get_parameter('integrator').value)
         self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
         self.dt = self.get_parameter('dt').value
@@ -60,21 +65,23 @@ class SimulationNode(Node):
         self.dropped = 0
         self.error = ''
         self.step_count = 0
+        self.initial_positions(parameter_value(self, 'initial_positions'))   # fail fast
         self.reset()
-        self.add_on_set_parameters_callback(self._validate_parameters)
+        self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
+        guard = functools.partial(guarded_subscription, self)
 
         self.pub_joint_states = self.create_publisher(JointState, 'joint_states', 10)
         self.pub_clock = (self.create_publisher(Clock, '/clock', 10)
                           if self.get_parameter('publish_clock').value else None)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
-        self.create_subscription(Float64MultiArray, '~/effort_commands', self._on_effort_array,
-                                 10)
-        self.create_subscription(JointState, '~/joint_commands', self._on_joint_command,
+        self.create_subscription(Float64MultiArray, '~/effort_commands',
+                                 guard(self._on_effort_array), 10)
+        self.create_subscription(JointState, '~/joint_commands', guard(self._on_joint_command),
                                  qos_profile_sensor_data)
-        self.create_service(Trigger, '~/reset', self._on_reset)
-        self.create_service(SetBool, '~/pause', self._on_pause)
-        self.create_timer(self.get_parameter('tick_period').value, self._on_tick)
-        self.create_timer(1.0, self._publish_diagnostics)
+        self.create_service(Trigger, '~/reset', guarded_service(self, self._on_reset))
+        self.create_service(SetBool, '~/pause', guarded_service(self, self._on_pause))
+        self.create_timer(self.get_parameter('tick_period').value, guard(self._on_tick))
+        self.create_timer(1.0, guard(self._publish_diagnostics))
         self._publish_state()
 
     def _declare_parameters(self):
@@ -82,8 +89,8 @@ class SimulationNode(Node):
         self.declare_parameter('joints', Parameter.Type.STRING_ARRAY, descriptor(
             'joint order of ~/effort_commands and joint_states; unset: model order',
             read_only=True))
-        self.declare_parameter('gravity', [0.0, 0.0, -9.81], descriptor(
-            'gravity vector in the base frame, m/s^2', read_only=True))
+        declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
+                             "values, |g| <= 100); unset or empty: the model's own gravity")
         self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
                                                       low=1e-6, high=0.1))
         self.declare_parameter('integrator', 'rk4', descriptor(
@@ -122,21 +129,37 @@ class SimulationNode(Node):
                 return SetParametersResult(
                     successful=False, reason=f'integrator: unknown {parameter.value!r}; use '
                     f'one of {sorted(INTEGRATORS)}')
-            if parameter.name == 'initial_positions' and \
-                    len(parameter.value) != self.model.dof:
-                return SetParametersResult(
-                    successful=False, reason=f'initial_positions: give {self.model.dof} values')
+            if parameter.name == 'initial_positions':
+                try:
+                    self.initial_positions(parameter.value)
+                except ValueError as exc:
+                    return SetParametersResult(successful=False, reason=str(exc))
         return SetParametersResult(successful=True)
+
+    def initial_positions(self, values):
+        """Return initial positions (n,) in model order from the parameter (``joints`` order).
+
+        Unset or empty: zeros. Raises ``ValueError`` unless there is one finite value per
+        joint within the position limits widened by ``bounds.POSITION_MARGIN``.
+        """
+        q0 = np.zeros(self.model.dof)
+        if values is None or not len(values):
+            return q0
+        values = np.asarray(values, dtype=float)
+        if values.size != self.model.dof or not np.all(np.isfinite(values)):
+            raise ValueError(f'initial_positions: give {self.model.dof} finite values, got '
+                             f'{values.tolist()}')
+        q0[self._order] = values
+        try:
+            bounds.check_state(self.model, q0)
+        except ValueError as exc:
+            raise ValueError(f'initial_positions: {exc}') from None
+        return q0
 
     # ------------------------------------------------------------------ state
     def reset(self):
         """Back to the initial state at rest, time 0, no command, not failed or paused."""
-        initial = parameter_value(self, 'initial_positions')
-        q0 = np.zeros(self.model.dof)
-        if initial:
-            if len(initial) != self.model.dof:
-                raise ValueError(f'initial_positions: give {self.model.dof} values')
-            q0[self._order] = initial
+        q0 = self.initial_positions(parameter_value(self, 'initial_positions'))
         self.q, _ = apply_position_limits(self.model, q0, np.zeros(self.model.dof))
         self.qd = np.zeros(self.model.dof)
         self.tau = np.zeros(self.model.dof)
@@ -261,17 +284,28 @@ class SimulationNode(Node):
         self.pub_joint_states.publish(joint_state_message(
             self.joint_names, stamp, self.q[order], self.qd[order], self.tau[order]))
 
+    def health(self):
+        """Level and message for /diagnostics: ERROR when failed or silent while running."""
+        if self.failed:
+            return DiagnosticStatus.ERROR, self.error
+        if self.paused:
+            return DiagnosticStatus.OK, 'paused'
+        factor = self.get_parameter('real_time_factor').value
+        window = max(1.0, 3.0 * self.publish_period / factor) if factor > 0 else 1.0
+        if self.get_parameter('lockstep').value:      # waits up to lockstep_timeout per step
+            window = max(window, 3.0 * self.get_parameter('lockstep_timeout').value)
+        silent = time.monotonic() - self._published_at_wall
+        if silent > window:
+            return DiagnosticStatus.ERROR, (f'running but nothing published for {silent:.2f} '
+                                            f's: {self.error or "stepping stalled"}')
+        return DiagnosticStatus.OK, 'running'
+
     def _publish_diagnostics(self):
         elapsed = time.monotonic() - self._wall_anchor
         factor = (self.sim_time - self._sim_anchor) / elapsed if elapsed > 0 else 0.0
         status = DiagnosticStatus(name=f'{self.get_name()}: simulation',
                                   hardware_id=self.model.name)
-        if self.failed:
-            status.level, status.message = DiagnosticStatus.ERROR, self.error
-        elif self.paused:
-            status.level, status.message = DiagnosticStatus.OK, 'paused'
-        else:
-            status.level, status.message = DiagnosticStatus.OK, 'running'
+        status.level, status.message = self.health()
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
                   'dropped_messages': str(self.dropped), 'last_error': self.error,
                   'integrator': self.get_parameter('integrator').value}
@@ -298,6 +332,17 @@ class SimulationNode(Node):
     def _drop(self, reason):
         self.dropped += 1
         self.get_logger().warning(reason, throttle_duration_sec=1.0)
+
+    def callback_failed(self, name, exc):
+        """Log an exception caught around a callback (the node keeps running)."""
+        self.error = f'{name} failed: {type(exc).__name__}: {exc}'
+        self.get_logger().error(self.error, throttle_duration_sec=1.0)
+
+
+def check_integrator(name):
+    """Refuse an unknown integrator name (at start as at run time)."""
+    if name not in INTEGRATORS:
+        raise ValueError(f'integrator: unknown {name!r}; use one of {sorted(INTEGRATORS)}')
 
 
 def main(args=None):

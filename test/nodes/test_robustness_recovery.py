@@ -57,6 +57,8 @@ REMAPS = {
     'simulation_node': [],
     'dynamics_node': ['~/desired_trajectory:=desired_trajectory'],
     'computed_torque_controller': ['feedforward_torques:=dynamics_node/feedforward_torques',
+                                   'feedforward_joint_states:='
+                                   'dynamics_node/feedforward_joint_states',
                                    'mass_matrix:=dynamics_node/mass_matrix',
                                    'effort_commands:=simulation_node/effort_commands'],
 }
@@ -123,6 +125,23 @@ def graph():
             assert 'Traceback' not in output, f'{name}:\n{output}'
 
 
+def quiet(ros, *lists, seconds=0.5, timeout=30.0):
+    """Spin until no message arrived in ``lists`` for ``seconds``: all in flight is in.
+
+    A fixed drain time is not enough on a loaded machine, where this process may lag the
+    graph by many messages; a quiet interval after a pause proves the queue is empty.
+    """
+    end = time.monotonic() + timeout
+    count, since = sum(map(len, lists)), time.monotonic()
+    while time.monotonic() < end:
+        ros.spin_for(0.05)
+        if sum(map(len, lists)) != count:
+            count, since = sum(map(len, lists)), time.monotonic()
+        elif time.monotonic() - since > seconds:
+            return True
+    return False
+
+
 def stamp(msg):
     """Header stamp in seconds."""
     return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
@@ -161,15 +180,17 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
     # exactly (this process may lag behind the graph by many messages on a loaded machine).
     pause = probe.create_client(SetBool, 'simulation_node/pause')
     assert ros.call(pause, SetBool.Request(data=True), timeout=10.0).success
-    ros.spin_for(1.0)                                # drain everything in flight
-    crash_sim = stamp(states[-1])
+    assert quiet(ros, states), 'the paused simulator kept publishing'
+    crash_sim = stamp(states[-1])                    # the simulator's time at the pause
     graph.kill('dynamics_node')
     ros.spin_for(0.5)
     crash_commands = len(commands)
     assert ros.call(pause, SetBool.Request(data=False), timeout=10.0).success
     assert ros.spin_until(lambda: stamp(states[-1]) > crash_sim + COMMAND_TIMEOUT + 0.6,
-                          timeout=30.0)
-    ros.spin_for(0.5)
+                          timeout=60.0)
+    assert ros.call(pause, SetBool.Request(data=True), timeout=10.0).success
+    assert quiet(ros, states, commands), 'the paused simulator kept publishing'
+    assert ros.call(pause, SetBool.Request(data=False), timeout=10.0).success
     assert len(commands) == crash_commands, 'commands went on without the dynamics node'
     outage = [m for m in states if stamp(m) > crash_sim + COMMAND_TIMEOUT + 0.006]
     assert len(outage) > 50

@@ -1,0 +1,567 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""A careless or hostile ROS graph cannot silence, crash or mislead the nodes (issue 14).
+
+One test per attack, over real DDS: the node drops the input with a reason and counts it,
+keeps the previous good state, publishes nothing absurd, tells the truth on /diagnostics and
+afterwards answers a good input with the library's values. Rows of docs/robustness.md
+("Plausibility", "Callbacks", "Model sources", "Bounded work").
+"""
+
+import math
+import os
+import time
+
+import numpy as np
+import pytest
+import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
+from builtin_interfaces.msg import Time
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from geometry_msgs.msg import InertiaStamped
+from rclpy.parameter import Parameter
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
+from std_srvs.srv import Trigger
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+import robot_dynamics as rd
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
+from robot_dynamics.nodes.conversions import trajectory_message
+from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
+from robot_dynamics.nodes.simulation_node import SimulationNode
+from robots import quiet_model_from_urdf, random_arm_urdf
+from test_nodes_dynamics import Probe, make_dynamics, vector
+
+TOL = 1e-12
+
+
+@pytest.fixture(scope='module')
+def urdf():
+    """Return a 3-joint random arm (no limits) as URDF."""
+    return random_arm_urdf(43, 3, 'arm3')
+
+
+@pytest.fixture(scope='module')
+def model(urdf):
+    """Return the library's model of the URDF: the oracle."""
+    return quiet_model_from_urdf(urdf)
+
+
+def answers_like(probe, model, q=None, feedforward=None):
+    """Send a good state; check gravity, mass matrix and feed-forward against the library."""
+    q = np.linspace(-0.4, 0.5, model.dof) if q is None else q
+    probe.clear()
+    probe.send_state(model.joint_names, q)
+    assert probe.wait_outputs(), 'the node no longer answers'
+    np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
+                               rd.gravity_torques(model, q), rtol=0, atol=TOL)
+    np.testing.assert_allclose(vector(probe.received['mass_matrix'][0]),
+                               rd.mass_matrix(model, q).reshape(-1), rtol=0, atol=TOL)
+    expected = rd.gravity_torques(model, q) if feedforward is None else feedforward
+    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]), expected,
+                               rtol=0, atol=TOL)
+
+
+def dropped_with(ros, node, publish, reason):
+    """Publish one bad input; it must be counted as dropped with ``reason`` in last_error."""
+    before = node.dropped
+    publish()
+    assert ros.spin_until(lambda: node.dropped > before), 'the bad input was not dropped'
+    assert reason in node.last_error, node.last_error
+
+
+def bundled(ros, name, **parameters):
+    """Start a dynamics node on a bundled model; return it and a connected probe."""
+    overrides = [Parameter('model', value=name)]
+    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
+    node = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=overrides))
+    probe = Probe(ros)
+    probe.wait_connected(node)
+    return node, probe
+
+
+def quiet_bundled(name):
+    """Return the library's bundled model, warnings silenced."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        return rd.load_model(name)
+
+
+class Diagnostics:
+    """Record the /diagnostics statuses of one node."""
+
+    def __init__(self, probe, node, suffix):
+        self.name = f'{node.get_name()}: {suffix}'
+        self.statuses = []
+        probe.node.create_subscription(DiagnosticArray, '/diagnostics', self._on, 50)
+
+    def _on(self, msg):
+        self.statuses += [s for s in msg.status if s.name == self.name]
+
+    def last(self):
+        """Return the last status received, or None."""
+        return self.statuses[-1] if self.statuses else None
+
+
+# ---------------------------------------------------------------------- plausibility
+def test_absurd_trajectory_is_rejected_and_cannot_silence_the_node(ros, urdf, model):
+    """1e200 rad/s velocities: rejected and counted; the previous trajectory stays in use."""
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    n, names = model.dof, list(model.joint_names)
+    hold = np.linspace(0.2, -0.3, n)
+    probe.trajectory.publish(trajectory_message(names, [0.0, 0.01], [hold, hold]))
+    assert ros.spin_until(lambda: dynamics._trajectory is not None)
+    kept = dynamics._trajectory
+    absurd = trajectory_message(names, [0.0, 1.0], [np.zeros(n), np.full(n, 0.1)],
+                                velocities=[np.full(n, 1e200)] * 2)
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(absurd),
+                 'trajectory velocity')
+    assert dynamics._trajectory is kept
+    ros.spin_for(0.05)
+    answers_like(probe, model, feedforward=rd.inverse_dynamics(model, hold, np.zeros(n),
+                                                               np.zeros(n)))
+
+
+def test_output_beyond_the_bound_is_not_published_the_others_are(ros):
+    """Plausible waypoints at 999 rad/s: the feed-forward exceeds MAX_OUTPUT.
+
+    It is withheld and counted, /diagnostics says ERROR with the reason; gravity and mass
+    matrix still go out.
+    """
+    dynamics, probe = bundled(ros, 'two_link_dh', diagnostics_period=0.1)
+    diagnostics = Diagnostics(probe, dynamics, 'dynamics')
+    library = quiet_bundled('two_link_dh')
+    # Joint 1 turns at 999 rad/s (under MAX_VELOCITY), joint 2 stays at pi/2: Craig's
+    # centrifugal term m2 l1 l2 sin(q2) qd1^2 = 1.2 * 999^2 > 1e6 N m at every instant.
+    start = dynamics.get_clock().now().nanoseconds - int(2.0e9)
+    stamp = Time(sec=start // 10 ** 9, nanosec=start % 10 ** 9)
+    fast = trajectory_message(library.joint_names, [0.0, 5.0],
+                              [[0.0, math.pi / 2], [4995.0, math.pi / 2]],
+                              velocities=[[999.0, 0.0]] * 2, accelerations=[[0.0, 0.0]] * 2,
+                              stamp=stamp)
+    probe.trajectory.publish(fast)
+    assert ros.spin_until(lambda: dynamics._trajectory is not None)
+    q = np.array([0.3, -0.4])
+    for _ in range(5):
+        probe.send_state(library.joint_names, q)
+        ros.spin_for(0.05)
+    assert probe.received['gravity_torques'] and probe.received['mass_matrix']
+    assert not probe.received['feedforward_torques']
+    assert dynamics.suppressed >= 5 and 'feedforward_torques reaches' in dynamics.last_error
+    np.testing.assert_allclose(vector(probe.received['gravity_torques'][-1]),
+                               rd.gravity_torques(library, q), rtol=0, atol=TOL)
+
+    def error_reported():
+        status = diagnostics.last()
+        return status is not None and status.level == DiagnosticStatus.ERROR \
+            and 'feedforward_torques' in status.message
+    assert ros.spin_until(lambda: (probe.send_state(library.joint_names, q), ros.spin_for(0.02),
+                                   error_reported())[-1], timeout=5.0)
+
+
+@pytest.mark.parametrize('name, value, reason', [
+    ('gravity', [1e308] * 3, 'exceeds 100.0 m/s^2'),
+    ('gravity', [0.0, 0.0, -1e3], 'exceeds 100.0 m/s^2'),
+    ('rotor_inertia', [1e308] * 3, 'rotor_inertia[0] = 1e+308 exceeds'),
+    ('viscous_friction', [1e300] * 3, 'viscous_friction[0]'),
+    ('coulomb_friction', [0.0, -1.0, 0.0], 'finite and >= 0'),
+    ('model', '/etc/passwd', 'not a bundled model'),
+])
+def test_implausible_parameter_refused_at_run_time(ros, urdf, model, name, value, reason):
+    dynamics = make_dynamics(ros, urdf)
+    result = dynamics.set_parameters([Parameter(name, value=value)])[0]
+    assert not result.successful and reason in result.reason, result.reason
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    answers_like(probe, model)
+
+
+def test_implausible_gravity_at_start_leaves_no_model_and_says_why(ros, urdf):
+    dynamics = make_dynamics(ros, urdf, gravity=[1e308] * 3)
+    assert dynamics.model is None
+    level, message = dynamics.health()
+    assert level == DiagnosticStatus.ERROR and 'exceeds 100.0' in message, message
+
+
+def test_absurd_link_mass_in_the_description_refuses_the_model(ros, urdf, model):
+    heavy = model.replace(mass=np.array([1.0, 1e308, 1.0]))
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('robot_description', value=heavy.to_urdf())]))
+    assert dynamics.model is None and "mass of link" in dynamics.last_error
+
+
+@pytest.mark.parametrize('mass, inertia, reason', [
+    (1e300, (0.01, 0.01, 0.01, 0, 0, 0), 'payload mass 1e+300 kg'),
+    (1.0, (0.001, 0.001, 1.0, 0, 0, 0), 'triangle inequality'),
+    (1.0, (0.01, 0.01, 0.01, 0.02, 0, 0), 'not positive semi-definite'),
+])
+def test_implausible_payload_dropped(ros, urdf, model, mass, inertia, reason):
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    msg = InertiaStamped()
+    msg.inertia.m = mass
+    (msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy, msg.inertia.iyz,
+     msg.inertia.ixz) = inertia
+    dropped_with(ros, dynamics, lambda: probe.payload.publish(msg), reason)
+    answers_like(probe, model)
+
+
+def test_payload_with_products_of_inertia_is_exact(ros, urdf, model):
+    """A payload off its principal axes: every product of inertia reaches the dynamics."""
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    inertia = [0.03, 0.035, 0.04, 0.004, -0.003, 0.005]   # ixx iyy izz ixy iyz ixz, PD
+    msg = InertiaStamped()
+    msg.inertia.m = 2.5
+    msg.inertia.com.x, msg.inertia.com.y, msg.inertia.com.z = 0.05, -0.02, 0.1
+    (msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy, msg.inertia.iyz,
+     msg.inertia.ixz) = inertia
+    probe.payload.publish(msg)
+    assert ros.spin_until(lambda: dynamics._payload is not None)
+    loaded = model.with_payload(2.5, [0.05, -0.02, 0.1], inertia)
+    diagonal = model.with_payload(2.5, [0.05, -0.02, 0.1], inertia[:3] + [0, 0, 0])
+    q = np.array([0.4, -0.7, 0.2])
+    assert not np.allclose(rd.mass_matrix(loaded, q), rd.mass_matrix(diagonal, q), atol=1e-6)
+    answers_like(probe, loaded, q=q)
+
+
+@pytest.mark.parametrize('q, qd, reason', [
+    ([0.0, 0.0, 3.5, 0.0, 0.0, 0.0], None, "'joint3' is 3.5, outside the joint limits"),
+    ([0.0] * 6, [0.0, 1e200, 0.0, 0.0, 0.0, 0.0], 'velocity'),
+])
+def test_joint_state_beyond_the_limits_dropped(ros, q, qd, reason):
+    dynamics, probe = bundled(ros, 'puma560')
+    names = dynamics.model.joint_names
+    dropped_with(ros, dynamics, lambda: probe.send_state(names, q, qd), reason)
+    assert not any(probe.received.values())
+    answers_like(probe, quiet_bundled('puma560'), q=np.zeros(6))
+
+
+def test_negative_stamp_dropped(ros, urdf, model):
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    dropped_with(ros, dynamics, lambda: probe.send_state(
+        model.joint_names, np.zeros(3), stamp=Time(sec=-5, nanosec=0)), 'negative stamp')
+    assert not any(probe.received.values())
+    answers_like(probe, model)
+
+
+# ---------------------------------------------------------------------- diagnostics
+def test_diagnostics_error_while_input_arrives_and_nothing_is_published(ros):
+    dynamics, probe = bundled(ros, 'puma560', diagnostics_period=0.1)
+    diagnostics = Diagnostics(probe, dynamics, 'dynamics')
+    names = dynamics.model.joint_names
+    q = np.zeros(6)
+    for _ in range(10):                                     # good: OK, publishing
+        probe.send_state(names, q)
+        ros.spin_for(0.03)
+    assert ros.spin_until(lambda: diagnostics.last() is not None
+                          and diagnostics.last().level == DiagnosticStatus.OK)
+    outside = np.array([0.0, 0.0, 3.5, 0.0, 0.0, 0.0])     # every state beyond the limits
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        probe.send_state(names, outside)
+        ros.spin_for(0.02)
+    status = diagnostics.last()
+    assert status.level == DiagnosticStatus.ERROR, status.message
+    assert 'not publishing' in status.message and 'outside the joint limits' in status.message
+    for _ in range(20):                                     # good again: back to OK
+        probe.send_state(names, q)
+        ros.spin_for(0.02)
+    assert ros.spin_until(lambda: diagnostics.last().level == DiagnosticStatus.OK)
+
+
+# ---------------------------------------------------------------------- callbacks
+def test_no_callback_exception_escapes_the_dynamics_node(ros, urdf, model, monkeypatch):
+    """An unexpected error inside a callback is logged and survived, not fatal."""
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+
+    def broken(*args):
+        raise RuntimeError('injected failure')
+    monkeypatch.setattr(bounds, 'check_payload', broken)
+    msg = InertiaStamped()
+    msg.inertia.m, msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz = 1.0, 0.01, 0.01, 0.01
+    probe.payload.publish(msg)
+    assert ros.spin_until(lambda: 'injected failure' in dynamics.last_error)
+    monkeypatch.setattr(dynamics, '_load_model', broken)
+    response = ros.call(probe.reload, Trigger.Request())
+    assert not response.success and 'injected failure' in response.message
+    monkeypatch.undo()
+    answers_like(probe, model)
+
+
+def simulation(ros, urdf, **parameters):
+    """Start a simulation node on ``urdf`` running as fast as possible."""
+    overrides = [Parameter('robot_description', value=urdf),
+                 Parameter('real_time_factor', value=0.0)]
+    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
+    return ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=overrides))
+
+
+def test_simulation_initial_positions_validated_and_reset_survives(ros, urdf):
+    sim = simulation(ros, urdf)
+    for value, reason in (([math.nan, 0.0, 0.0], 'finite'), ([1e300, 0.0, 0.0], 'outside'),
+                          ([0.0], '3 finite values')):
+        result = sim.set_parameters([Parameter('initial_positions', value=value)])[0]
+        assert not result.successful and reason in result.reason, result.reason
+    probe = ros.node('resetter')
+    reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
+    response = ros.call(reset, Trigger.Request())
+    assert response.success, response.message
+    ros.spin_for(0.1)
+    assert not sim.failed and sim.sim_time > 0 and np.all(np.isfinite(sim.q))
+
+
+def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, urdf, monkeypatch):
+    sim = simulation(ros, urdf)
+
+    def broken():
+        raise RuntimeError('injected failure')
+    monkeypatch.setattr(sim, 'reset', broken)
+    probe = ros.node('resetter')
+    reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
+    response = ros.call(reset, Trigger.Request())
+    assert not response.success and 'injected failure' in response.message
+    before = sim.sim_time
+    ros.spin_for(0.1)
+    assert sim.sim_time > before, 'the simulation stopped'
+
+
+def test_simulation_bogus_integrator_refused_at_start_and_run_time(ros, urdf):
+    with pytest.raises(ValueError, match="integrator: unknown 'bogus'"):
+        simulation(ros, urdf, integrator='bogus')
+    sim = simulation(ros, urdf)
+    result = sim.set_parameters([Parameter('integrator', value='bogus')])[0]
+    assert not result.successful and 'integrator: unknown' in result.reason
+    ros.spin_for(0.05)
+    assert sim.sim_time > 0
+
+
+def test_simulation_gravity_defaults_to_the_models(ros):
+    sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('model', value='two_link_dh'), Parameter('real_time_factor', value=0.0)]))
+    np.testing.assert_array_equal(sim.model.gravity, [0.0, -9.81, 0.0])
+
+
+def test_repeated_name_in_joint_commands_dropped(ros, urdf, model):
+    sim = simulation(ros, urdf, gravity=[0.0, 0.0, 0.0])
+    node = ros.node('commander')
+    publisher = node.create_publisher(JointState, f'{ros.namespace}/simulation_node/'
+                                      'joint_commands', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
+    names = list(model.joint_names)
+    publisher.publish(JointState(name=names + names[:1], effort=[1.0, 2.0, 3.0, 4.0]))
+    assert ros.spin_until(lambda: sim.dropped == 1)
+    assert sim._command_time is None
+
+
+# ---------------------------------------------------------------------- model sources
+def test_gravity_defaults_to_the_models_own(ros):
+    """two_link has gravity along -Y; the node used to replace it with -Z (torques [0, 0])."""
+    dynamics, probe = bundled(ros, 'two_link_dh')
+    library = quiet_bundled('two_link_dh')
+    q = np.array([0.3, -0.4])
+    assert np.linalg.norm(rd.gravity_torques(library, q)) > 10
+    answers_like(probe, library, q=q)
+
+
+def test_file_parameters_are_read_only(ros, urdf, tmp_path):
+    path = tmp_path / 'robot.urdf'
+    path.write_text(urdf)
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('urdf_file', value=str(path))]))
+    assert dynamics.model is not None
+    for name in ('urdf_file', 'dh_file'):
+        result = dynamics.set_parameters([Parameter(name, value='/etc/hostname')])[0]
+        assert not result.successful, name
+
+
+SECRET = 'hunter2-do-not-leak'
+
+
+@pytest.mark.parametrize('text', [
+    f'password: {SECRET}\n  links: [\n',                      # YAML syntax error
+    f'links:\n  - {{name: {SECRET}, a: [}}\n',                  # YAML error mid-line
+    f'{SECRET}\n',                                            # a scalar document
+    f'links:\n  - name: x\n    joint: {SECRET}\n    type: {SECRET}\n    a: 0\n    alpha: 0\n'
+    '    d: 0\n',                                             # schema error echoing a value
+], ids=['syntax', 'flow', 'scalar', 'schema'])
+def test_parse_errors_do_not_echo_file_content(ros, tmp_path, text):
+    path = tmp_path / 'secrets.yaml'
+    path.write_text(text)
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('dh_file', value=str(path))]))
+    assert dynamics.model is None
+    probe = Probe(ros)
+    response = ros.call(probe.reload, Trigger.Request())
+    assert not response.success
+    for text_out in (dynamics.last_error, response.message, dynamics.health()[1]):
+        assert SECRET not in text_out, text_out
+        assert str(path) in text_out or 'secrets.yaml' in text_out, text_out
+
+
+def test_reload_really_loads_the_new_model(ros, urdf, model):
+    other_urdf = random_arm_urdf(44, 3, 'other3')
+    other = quiet_model_from_urdf(other_urdf)
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    answers_like(probe, model)
+    assert dynamics.set_parameters([Parameter('robot_description',
+                                              value=other_urdf)])[0].successful
+    response = ros.call(probe.reload, Trigger.Request())
+    assert response.success, response.message
+    assert dynamics.model.name == other.name
+    answers_like(probe, other)
+
+
+def test_reload_flood_is_rate_limited_and_joint_states_keep_flowing(ros, urdf, model):
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    assert probe.reload.wait_for_service(timeout_sec=5.0)
+    futures, start = [], time.monotonic()
+    for k in range(100):                       # 100 requests and 50 states in ~0.5 s
+        futures.append(probe.reload.call_async(Trigger.Request()))
+        if k % 2:
+            probe.send_state(model.joint_names, np.full(3, 0.01 * k))
+        ros.spin_for(0.005)
+    ros.spin_until(lambda: all(f.done() for f in futures), timeout=5.0)
+    elapsed = time.monotonic() - start
+    answered = [f.result() for f in futures if f.done()]
+    served = sum(reply.success for reply in answered)
+    assert len(answered) >= 50
+    assert served <= 1 + elapsed / 1.0, (served, elapsed)   # RELOAD_INTERVAL = 1 s
+    assert sum('reload refused' in reply.message for reply in answered) >= len(answered) - \
+        served
+    assert len(probe.received['gravity_torques']) >= 45, 'joint states starved by the flood'
+    answers_like(probe, model)
+
+
+# ---------------------------------------------------------------------- bounded work
+def test_overlong_trajectory_refused(ros, urdf, model):
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    count = bounds.MAX_TRAJECTORY_POINTS + 1
+    msg = JointTrajectory(joint_names=list(model.joint_names))
+    msg.points = [JointTrajectoryPoint(positions=[0.0] * 3) for _ in range(count)]
+    for k, point in enumerate(msg.points):
+        point.time_from_start.nanosec = k * 1000
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(msg),
+                 f'trajectory has {count} points, more than')
+    assert dynamics._trajectory is None
+    answers_like(probe, model)
+
+
+def test_payload_cache_is_bounded(ros, urdf, model):
+    fast = rd.fast
+    dynamics = make_dynamics(ros, urdf)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    for k in range(fast.MAX_CACHED_MODELS + 20):
+        msg = InertiaStamped()
+        msg.inertia.m = 0.1 + 0.01 * k
+        msg.inertia.ixx = msg.inertia.iyy = msg.inertia.izz = 1e-3
+        probe.payload.publish(msg)
+        ros.spin_for(0.005)
+    assert ros.spin_until(lambda: dynamics._payload is not None
+                          and dynamics._payload[0] == pytest.approx(0.1 + 0.01 * (k)))
+    assert len(fast._models) <= fast.MAX_CACHED_MODELS
+    answers_like(probe, model.with_payload(0.1 + 0.01 * k, [0, 0, 0], [1e-3] * 3 + [0] * 3))
+
+
+# ---------------------------------------------------------------------- controller
+class ControllerRig:
+    """A computed-torque controller fed by hand: dynamics outputs and joint states."""
+
+    def __init__(self, ros, **parameters):
+        self.ros = ros
+        overrides = [Parameter(k, value=v) for k, v in parameters.items()]
+        self.controller = ros.add(ComputedTorqueController(namespace=ros.namespace,
+                                                           parameter_overrides=overrides))
+        node = ros.node('rig')
+        qos = rclpy.qos.qos_profile_sensor_data
+        self.joint_states = node.create_publisher(JointState, 'joint_states', qos)
+        self.output_names = node.create_publisher(JointState, 'feedforward_joint_states', 10)
+        self.feedforward = node.create_publisher(Float64MultiArray, 'feedforward_torques', 10)
+        self.mass = node.create_publisher(Float64MultiArray, 'mass_matrix', 10)
+        self.trajectory = node.create_publisher(JointTrajectory, 'desired_trajectory', LATCHED)
+        self.commands = []
+        node.create_subscription(Float64MultiArray, 'effort_commands',
+                                 lambda msg: self.commands.append(np.array(msg.data)), 10)
+        assert ros.spin_until(lambda: self.mass.get_subscription_count() > 0
+                              and self.joint_states.get_subscription_count() > 0)
+
+    def step(self, names, q, mass):
+        """Send a joint state then the mass matrix (one control step)."""
+        self.joint_states.publish(JointState(name=list(names), position=list(q),
+                                             velocity=[0.0] * len(q)))
+        self.ros.spin_for(0.05)
+        self.mass.publish(Float64MultiArray(data=list(np.asarray(mass).reshape(-1))))
+        self.ros.spin_for(0.05)
+
+
+def test_controller_matches_joint_states_by_name_and_ignores_other_devices(ros):
+    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False)
+    order = ['a', 'b', 'c']
+    rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
+    assert ros.spin_until(lambda: rig.controller.joint_names == order)
+    target = np.array([0.1, 0.2, 0.3])
+    rig.trajectory.publish(trajectory_message(order, [0.0], [target]))
+    assert ros.spin_until(lambda: rig.controller.trajectory is not None)
+    mass = np.diag([1.0, 2.0, 3.0])
+    rig.step(['gripper_left', 'gripper_right'], [0.01, 0.01], mass)   # another device first
+    assert rig.controller.ignored >= 1 and not rig.commands
+    q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
+    rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], mass)          # reversed order
+    assert ros.spin_until(lambda: rig.commands)
+    expected = mass @ (10.0 * (target - np.array([q[name] for name in order])))
+    np.testing.assert_allclose(rig.commands[-1], expected, rtol=0, atol=1e-12)
+
+
+def test_controller_gains_validated(ros):
+    with pytest.raises(ValueError, match='kp: gains must be finite'):
+        ControllerRig(ros, kp=[math.nan])
+    rig = ControllerRig(ros, joints=['a', 'b', 'c'])
+    for name, value, reason in (('kp', [1.0, 2.0], 'kp: 2 values'), ('kd', [-1.0], '>= 0'),
+                                ('kp', [1.0, math.inf, 1.0], 'finite')):
+        result = rig.controller.set_parameters([Parameter(name, value=value)])[0]
+        assert not result.successful and reason in result.reason, result.reason
+    result = rig.controller.set_parameters([Parameter('kp', value=[1.0, 2.0, 3.0])])[0]
+    assert result.successful
+
+
+def test_controller_learnt_order_refuses_gains_of_the_wrong_length(ros):
+    rig = ControllerRig(ros, kp=[1.0, 2.0])
+    rig.output_names.publish(JointState(name=['a', 'b', 'c'], effort=[0.0] * 3))
+    assert ros.spin_until(lambda: 'cannot control joints' in rig.controller.last_error)
+    assert rig.controller.joint_names is None
+    rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))
+    assert not rig.commands
+
+
+def test_model_parameter_naming_a_file_is_refused_at_start(ros):
+    """``model`` naming a path is refused at start too (it used to load any file)."""
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('model', value=os.path.abspath(__file__))]))
+    assert dynamics.model is None and 'not a bundled model' in dynamics.last_error
