@@ -38,12 +38,24 @@ def robot(request):
 
 
 # ---------------------------------------------------------------------- identities
-def test_gravity_is_inverse_dynamics_at_rest(robot):
+def test_gravity_equals_pinocchio_and_the_potential_energy_gradient(robot):
+    """Check G against two oracles independent of our RNEA.
+
+    Pinocchio's ``computeGeneralizedGravity`` and ``G = dU/dq`` by central differences of the
+    potential energy (forward kinematics only).
+    """
     model, rng = robot
     q, _, _ = random_state(rng, model.dof)
-    zero = np.zeros(model.dof)
-    assert np.allclose(rd.gravity_torques(model, q), rd.inverse_dynamics(model, q, zero, zero),
-                       rtol=0, atol=1e-12 * scale(rd.gravity_torques(model, q)))
+    G = rd.gravity_torques(model, q)
+    pin_model = pin.buildModelFromXML(model.to_urdf())
+    pin_model.gravity.linear = np.array(model.gravity)
+    config = pinocchio_configuration(pin_model, q)
+    G_pin = pin.computeGeneralizedGravity(pin_model, pin_model.createData(), config)
+    assert np.allclose(G, G_pin, rtol=0, atol=1e-10 * scale(G))
+    h = 1e-6
+    gradient = [(rd.potential_energy(model, q + h * e) - rd.potential_energy(model, q - h * e))
+                / (2 * h) for e in np.eye(model.dof)]
+    assert np.allclose(G, gradient, rtol=0, atol=1e-7 * scale(G))
 
 
 def test_coriolis_is_velocity_part(robot):

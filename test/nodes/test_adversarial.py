@@ -18,9 +18,11 @@ afterwards answers a good input with the library's values. Rows of docs/robustne
 ("Plausibility", "Callbacks", "Model sources", "Bounded work").
 """
 
+import gc
 import math
 import os
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -40,7 +42,7 @@ from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueContro
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
 from robot_dynamics.nodes.simulation_node import SimulationNode
-from robots import quiet_model_from_urdf, random_arm_urdf
+from robots import quiet_model_from_urdf, random_arm_urdf, random_model
 from test_nodes_dynamics import Probe, make_dynamics, vector
 
 TOL = 1e-12
@@ -473,21 +475,38 @@ def test_overlong_trajectory_refused(ros, urdf, model):
     answers_like(probe, model)
 
 
-def test_payload_cache_is_bounded(ros, urdf, model):
-    fast = rd.fast
+def test_payload_models_are_not_retained(ros, urdf, model):
+    """A new payload per message must not grow memory: the replaced models are released.
+
+    (The engine caches its packed model on the model object itself, so nothing outlives the
+    node's current model; before, the fast path kept one compiled model per payload.)
+    """
     dynamics = make_dynamics(ros, urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    for k in range(fast.MAX_CACHED_MODELS + 20):
+    masses = 0.1 + 0.01 * np.arange(60)
+    first = None
+    for k, mass in enumerate(masses):
         msg = InertiaStamped()
-        msg.inertia.m = 0.1 + 0.01 * k
+        msg.inertia.m = float(mass)
         msg.inertia.ixx = msg.inertia.iyy = msg.inertia.izz = 1e-3
         probe.payload.publish(msg)
-        ros.spin_for(0.005)
-    assert ros.spin_until(lambda: dynamics._payload is not None
-                          and dynamics._payload[0] == pytest.approx(0.1 + 0.01 * (k)))
-    assert len(fast._models) <= fast.MAX_CACHED_MODELS
-    answers_like(probe, model.with_payload(0.1 + 0.01 * k, [0, 0, 0], [1e-3] * 3 + [0] * 3))
+        assert ros.spin_until(lambda: dynamics._payload is not None
+                              and dynamics._payload[0] == mass)
+        if first is None:
+            answers_like(probe, model.with_payload(mass, [0, 0, 0], [1e-3] * 3 + [0] * 3))
+            first = weakref.ref(dynamics.model)
+    gc.collect()
+    assert first() is None, 'a replaced payload model is still referenced'
+    answers_like(probe, model.with_payload(masses[-1], [0, 0, 0], [1e-3] * 3 + [0] * 3))
+
+
+def test_fast_path_cache_is_bounded():
+    """rd.fast (library users' compiled models) keeps at most MAX_CACHED_MODELS in memory."""
+    base = random_model(np.random.default_rng(5), 2)
+    for k in range(rd.fast.MAX_CACHED_MODELS + 5):
+        rd.fast.compile(base.with_payload(0.1 * (k + 1)), method='reference')
+    assert len(rd.fast._models) <= rd.fast.MAX_CACHED_MODELS
 
 
 # ---------------------------------------------------------------------- controller

@@ -39,8 +39,7 @@ RATIO_BOUND = 20.0     # overall RMS without / with feed-forward
 @pytest.fixture(scope='module')
 def runs():
     """One run with and one without the feed-forward."""
-    if not os.path.exists(PUMA):
-        pytest.skip('urdf/puma560.urdf not bundled yet')
+    assert os.path.exists(PUMA), 'urdf/puma560.urdf is bundled'
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         return {feedforward: bringup.run_demo(PUMA, None, feedforward, CONFIG, extra=SHORT,

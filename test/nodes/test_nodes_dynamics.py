@@ -328,9 +328,7 @@ def test_trajectory_held_after_end_and_zero_stamp_starts_on_receipt(ros, urdf, m
 def test_model_from_dh_file_and_bundled_name(ros):
     import os
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    dh_file = os.path.join(root, 'config', 'puma560_dh.yaml')
-    if not os.path.exists(dh_file):
-        pytest.skip('config/puma560_dh.yaml not bundled yet')
+    dh_file = os.path.join(root, 'config', 'puma560_dh.yaml')     # bundled: must exist
     from_dh = ros.add(DynamicsNode(node_name='from_dh', namespace=ros.namespace,
                                    parameter_overrides=[Parameter('dh_file', value=dh_file)]))
     expected = rd.RobotModel.from_dh(dh_file)

@@ -64,14 +64,15 @@ def test_model_changes_take_effect_without_codegen(ros, no_codegen):
         assert dynamics.set_parameters([change])[0].successful
         durations.append(time.perf_counter() - start)
     payload = InertiaStamped()
-    payload.inertia.m, payload.inertia.com.z, payload.inertia.izz = 1.5, 0.05, 0.01
+    payload.inertia.m, payload.inertia.com.z = 1.5, 0.05      # a physical body (triangle
+    payload.inertia.ixx = payload.inertia.iyy = payload.inertia.izz = 0.01   # inequality)
     start = time.perf_counter()
     dynamics._on_payload(payload)
     durations.append(time.perf_counter() - start)
     assert max(durations) < SLOW, durations
 
     expected = model.replace(viscous_friction=[0.5] * n, rotor_inertia=[1e-3] * n)
-    expected = expected.with_payload(1.5, [0.0, 0.0, 0.05], [0, 0, 0.01, 0, 0, 0])
+    expected = expected.with_payload(1.5, [0.0, 0.0, 0.05], [0.01, 0.01, 0.01, 0, 0, 0])
     expected = expected.with_gravity([0.0, 1.0, -3.0])
     q = np.linspace(-0.5, 0.7, n)
     start = time.perf_counter()
