@@ -65,7 +65,7 @@ setup(
     packages=find_packages(exclude=['test', 'test.*']),
     data_files=data_files,
     ext_modules=[ENGINE],
-    install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'urdf_parser_py', 'matplotlib',
+    install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'matplotlib',
                       'tqdm'],
     zip_safe=False,
     maintainer='robot_dynamics maintainers',

@@ -53,7 +53,7 @@ def test_package_xml_declares_ros_dependencies():
     assert root.find('export/build_type').text == 'ament_python'
     exec_deps = {e.text for e in root.findall('exec_depend')}
     assert {'rclpy', 'sensor_msgs', 'trajectory_msgs', 'std_msgs', 'std_srvs', 'geometry_msgs',
-            'diagnostic_msgs', 'python3-numpy', 'python3-scipy', 'urdfdom_py', 'launch',
+            'diagnostic_msgs', 'python3-numpy', 'python3-scipy', 'launch',
             'launch_ros'} <= exec_deps
     assert 'python3-pytest' in {e.text for e in root.findall('test_depend')}
 

@@ -41,13 +41,16 @@ Per joint: viscous friction ``viscous_friction * qd``, Coulomb friction
 gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armature``).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
 import warnings
 
 import numpy as np
 
 from robot_dynamics.errors import ModelError, ModelWarning
 from robot_dynamics.io.dh import dh_fields
+from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
@@ -112,6 +115,8 @@ class RobotModel:
     base_link: str = 'base'
     tip_link: str = 'tip'
     source: str = ''
+    locked_joints: Mapping = None
+    locked_branches: LockedBranches = field(default=None, compare=False, repr=False)
     warnings: tuple = field(default=(), compare=False)
 
     def __post_init__(self):
@@ -140,9 +145,21 @@ class RobotModel:
                 value = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
                          'gravity': np.array([0.0, 0.0, -9.81])}[name]
             set_(self, name, _frozen_array(value, shape, name))
+        self._set_locked()
         set_(self, 'warnings', tuple(self.warnings) + tuple(self._validate()))
         for message in self.warnings:
             warnings.warn(message, ModelWarning, stacklevel=3)
+
+    def _set_locked(self):
+        """Freeze ``locked_joints`` (name → position) and check it against the branches."""
+        branches = self.locked_branches or LockedBranches()
+        positions = {str(k): float(v) for k, v in dict(self.locked_joints or {}).items()}
+        expected = {name for body in branches.bodies for name in body.joints}
+        if set(positions) != expected:
+            raise ModelError(f'locked_joints: {sorted(positions)} must name exactly the joints '
+                             f'of locked_branches {sorted(expected)}')
+        object.__setattr__(self, 'locked_branches', branches)
+        object.__setattr__(self, 'locked_joints', MappingProxyType(positions))
 
     # ------------------------------------------------------------------ validation
     def _validate(self):
@@ -155,28 +172,35 @@ class RobotModel:
                                  'give a non-zero direction such as [0, 0, 1]')
         if not np.allclose(norms, 1.0, atol=1e-9):
             object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
-        for i, rotation in enumerate(self.placement_rotation):
-            if not np.allclose(rotation @ rotation.T, np.eye(3), atol=1e-8) \
-                    or np.linalg.det(rotation) < 0:
-                raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
-                                 'a proper rotation matrix (orthonormal, det +1)')
-        for i, name in enumerate(self.link_names):
+        R = self.placement_rotation       # the checks run on the stacks (large models load fast)
+        improper = np.any(np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3),
+                          axis=(1, 2)) | (np.linalg.det(R) < 0)
+        for i in np.flatnonzero(improper)[:1]:
+            raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
+                             'a proper rotation matrix (orthonormal, det +1)')
+        inertia = self.inertia
+        scale = np.maximum(1.0, np.abs(inertia).max(axis=(1, 2)))[:, None, None]
+        transposed = inertia.transpose(0, 2, 1)
+        asymmetric = np.any(np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
+            transposed), axis=(1, 2))
+        principal = np.linalg.eigvalsh((inertia + transposed) / 2)
+        indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
+        triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
+        for i in np.flatnonzero((self.mass < 0) | asymmetric | indefinite | triangle):
+            name = self.link_names[i]
             if self.mass[i] < 0:
                 raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
                                  'a mass must be >= 0 kg')
-            inertia = self.inertia[i]
-            if not np.allclose(inertia, inertia.T, atol=1e-12 * max(1.0, np.abs(inertia).max())):
+            if asymmetric[i]:
                 raise ModelError(f'inertia of link {name!r} is not symmetric; '
                                  'give ixy, ixz, iyz once each')
-            principal = np.linalg.eigvalsh(inertia)
-            if principal[0] < -1e-12 * max(1.0, principal[-1]):
+            if indefinite[i]:
                 raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
-                                 f'(principal moments {principal}); check signs and units '
+                                 f'(principal moments {principal[i]}); check signs and units '
                                  '(kg m^2, about the centre of mass)')
-            if principal[0] + principal[1] < principal[2] * (1 - 1e-9) - 1e-12:
-                found.append(f'inertia of link {name!r} violates the triangle inequality '
-                             f'(principal moments {np.round(principal, 6).tolist()}): '
-                             'not a physical rigid body, accepted as given')
+            found.append(f'inertia of link {name!r} violates the triangle inequality '
+                         f'(principal moments {np.round(principal[i], 6).tolist()}): '
+                         'not a physical rigid body, accepted as given')
         massless = [name for name, m in zip(self.link_names, self.mass) if m == 0]
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
@@ -271,17 +295,44 @@ class RobotModel:
         masses[-1], coms[-1], inertias[-1] = m, c, inertia_c
         return self.replace(mass=masses, com=coms, inertia=inertias)
 
+    def with_locked_positions(self, positions):
+        """Return a copy with side branches re-merged at new locked-joint positions.
+
+        ``positions`` maps locked joints (:attr:`locked_joints`) to values, rad or m; the
+        others keep theirs, and a ``<mimic>`` of a given joint follows it unless given too. Only
+        the bodies the branches hang from change, by the branches' inertia at the new positions
+        minus that at the old ones (so a payload stays). No limit check: measured positions are
+        taken as they are. About 0.1 ms for a gripper (docs/models.md).
+        """
+        values = {}
+        for name, value in positions.items():
+            if name not in self.locked_joints:
+                raise ModelError(f'locked_joints: {name!r} is not a locked joint of this model; '
+                                 f'locked joints are {list(self.locked_joints)}')
+            values[name] = float(value)
+            if not np.isfinite(values[name]):
+                raise ModelError(f'locked_joints: {name!r} = {value} is not finite')
+        new = self.locked_branches.resolve(self.locked_joints, values)
+        masses, coms, inertias = self.mass.copy(), self.com.copy(), self.inertia.copy()
+        for i, change in self.locked_branches.change(self.locked_joints, new).items():
+            body = add(origin_form(masses[i], coms[i], inertias[i]), change)
+            masses[i], coms[i], inertias[i] = centroidal_form(body)
+        return self.replace(mass=masses, com=coms, inertia=inertias, locked_joints=new)
+
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_urdf(cls, urdf, base_link=None, tip_link=None, **overrides):
-        """Load a serial chain from URDF (a file path or the XML text).
+    def from_urdf(cls, urdf, base_link=None, tip_link=None, locked_joints=None, **overrides):
+        """Load the serial chain ``base_link`` → ``tip_link`` of a URDF (file path or XML text).
 
-        ``base_link``/``tip_link`` select a sub-chain (default: from the root to the single
-        leaf). Links behind fixed joints are merged into their moving parent. ``overrides`` set
-        model fields after loading, e.g. ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``.
-        See :mod:`robot_dynamics.io.urdf`.
+        ``base_link`` defaults to the root; ``tip_link`` to the end of the longest moving path
+        (the rules: :mod:`robot_dynamics.io.urdf_tree`). Links behind fixed joints are merged
+        into their moving parent; side branches behind moving joints are merged rigidly at the
+        positions ``locked_joints`` (name → rad or m; default 0 clipped into the limits) and
+        listed in :attr:`locked_joints`. ``overrides`` set model fields after loading, e.g.
+        ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``. See :mod:`robot_dynamics.io.urdf`.
         """
-        fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link)
+        fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
+                             locked_joints=locked_joints)
         return cls(**{**fields, **overrides})
 
     @classmethod

@@ -145,9 +145,11 @@ def test_fixed_joints_merge_like_pinocchio():
 def test_subchain_selection_and_leaves():
     text = robot('<link name="base"/>', link('a'), joint('ja', 'base', 'a'), link('b'),
                  joint('jb', 'a', 'b'), link('c'), joint('jc', 'a', 'c'))
-    with pytest.raises(URDFError, match=r"several leaves \['b', 'c'\]; pass tip_link"):
+    with pytest.raises(URDFError, match=r"candidate tips \['b', 'c'\]; pass tip_link"):
         RobotModel.from_urdf(text)
-    assert RobotModel.from_urdf(text, tip_link='c').joint_names == ('ja', 'jc')
+    with pytest.warns(ModelWarning, match=r'locked 1 side-branch joint\(s\).*: jb=0 rad'):
+        model = RobotModel.from_urdf(text, tip_link='c')
+    assert model.joint_names == ('ja', 'jc') and dict(model.locked_joints) == {'jb': 0.0}
     assert RobotModel.from_urdf(text, base_link='a', tip_link='b').joint_names == ('jb',)
     with pytest.raises(URDFError, match="no path from base_link 'b' to tip_link 'c'"):
         RobotModel.from_urdf(text, base_link='b', tip_link='c')

@@ -166,31 +166,28 @@ URDF_CASES = {
     'infinite-inertia': (robot('<link name="b"/>', link('a', ixx='inf'), joint('j', 'b', 'a')),
                          "link 'a' inertia: contains NaN or inf"),
     'non-numeric-mass': (robot('<link name="b"/>', link('a', m='heavy'), joint('j', 'b', 'a')),
-                         "malformed URDF: could not convert string to float: 'heavy'"),
+                         r"link\[@name='a'\]/inertial/mass value: 'heavy' is not a number"),
     'joint-without-type': (robot('<link name="b"/>', link('a'),
                                  joint('j', 'b', 'a').replace(' type="revolute"', '')),
                            r"(?s)joint\[@name='j'\].*type"),
     'unknown-joint-type': (robot('<link name="b"/>', link('a'), joint('j', 'b', 'a', 'spinny')),
-                           'Invalid joint type: spinny'),
+                           "joint\\[@name='j'\\]: invalid joint type 'spinny'"),
     'joint-without-parent': (robot('<link name="b"/>', link('a'), '<joint name="j" '
                                    'type="revolute"><child link="a"/></joint>'),
                              r"(?s)joint\[@name='j'\].*parent"),
     'two-component-axis': (robot('<link name="b"/>', link('a'), joint('j', 'b', 'a',
                                                                       axis='0 1')),
-                           'Invalid vector length'),
+                           r"joint\[@name='j'\]/axis xyz: expected 3 numbers"),
     'nan-axis': (robot('<link name="b"/>', link('a'), joint('j', 'b', 'a', axis='0 nan 1')),
                  r"joint 'j': <axis xyz> must be three finite numbers"),
-    'mimic-joint': (robot('<link name="b"/>', link('a'), link('c'), joint('j', 'b', 'a'),
-                          joint('k', 'a', 'c', extra='<mimic joint="j"/>')),
-                    "joint 'k' mimics another joint"),
     'no-links': ('<robot name="x"/>', 'one tree with one root link, found roots'),
-    'no-robot-name': ('<robot><link name="a"/></robot>', 'Required attribute not set'),
     'two-trees': (robot(link('a'), link('c'), '<link name="b"/>', '<link name="d"/>',
                         joint('j', 'b', 'a'), joint('k', 'd', 'c')),
                   'one tree with one root link'),
     'branching-without-tip': (robot('<link name="b"/>', link('a'), link('c'),
                                     joint('j', 'b', 'a'), joint('k', 'b', 'c')),
-                              'several leaves'),
+                              r"several longest moving branches from 'b' .* candidate tips "
+                              r"\['a', 'c'\]"),
     'non-numeric-gear-ratio': (robot('<link name="b"/>', link('a'), joint('j', 'b', 'a'),
                                      '<transmission name="t"><joint name="j"/><actuator '
                                      'name="m"><mechanicalReduction>abc</mechanicalReduction>'
@@ -219,14 +216,15 @@ def test_non_utf8_file_is_a_urdf_error(tmp_path):
         load_urdf(str(path))
 
 
-def test_unknown_tags_and_attributes_load_with_a_warning_naming_them():
+def test_unknown_tags_load_with_one_warning_naming_them():
     text = GOOD.replace('<link name="b"/>', '<link name="b"/><gazebo><plugin/></gazebo>'
-                        '<sensorx/>').replace('type="revolute"', 'weird="1" type="revolute"')
+                        '<sensorx/><sensorx/>').replace('type="revolute"',
+                                                        'weird="1" type="revolute"')
     with pytest.warns(ModelWarning) as caught:
         model = RobotModel.from_urdf(text)
-    messages = ' '.join(str(w.message) for w in caught)
-    assert 'Unknown tag "sensorx"' in messages
-    assert 'Unknown attribute "weird"' in messages
+    messages = [str(w.message) for w in caught]
+    assert messages == ["URDF: ignored unknown tag(s) ['sensorx'] under <robot> (no dynamics "
+                        "read from them)"]
     assert model.dof == 1
     assert np.allclose(rd.gravity_torques(model, [0.3]), rd.gravity_torques(load_urdf(GOOD),
                                                                             [0.3]))

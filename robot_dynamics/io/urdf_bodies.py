@@ -1,0 +1,187 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The serial chain's joints and bodies from a URDF tree, side branches merged in.
+
+Body ``i`` is the rigid body behind moving joint ``i``: its child link and every link fixed to
+it. Moving joints leaving that body off the chain start *locked branches*: everything below
+them is merged rigidly into body ``i`` at the locked joints' positions (default: 0 clipped
+into the joint's limits; or given). The base is fixed, so whatever hangs from it before the
+first moving joint, and everything above it, loads no chain joint and is left out.
+"""
+
+import numpy as np
+
+from robot_dynamics.errors import URDFError
+from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add, centroidal_form,
+                                      origin_form, origin_form_zero, transform)
+from robot_dynamics.io.urdf_tree import compose
+
+SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
+
+
+def rigid_inertia(tree, poses):
+    """Origin-form inertia of the links at ``poses`` (name → pose); None if none has one.
+
+    One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
+    """
+    found = [(tree.document.body(name), pose) for name, pose in poses.items()]
+    found = [(body, pose) for body, pose in found if body is not None]
+    if len(found) <= 1:
+        return transform(origin_form(*found[0][0]), *found[0][1]) if found else None
+    mass = np.array([body[0] for body, _ in found])
+    R = np.array([pose[0] for _, pose in found])
+    com = np.einsum('kij,kj->ki', R, [body[1] for body, _ in found]) + [p for _, (_, p) in found]
+    inertia = R @ np.array([body[2] for body, _ in found]) @ R.transpose(0, 2, 1)
+    point = np.einsum('k,kj->k', mass, com * com)[:, None, None] * np.eye(3) \
+        - mass[:, None, None] * np.einsum('ki,kj->kij', com, com)
+    return float(mass.sum()), mass @ com, (inertia + point).sum(axis=0)
+
+
+def chain_joints(tree, path, base, tip):
+    """Return the moving joints of ``path``, checked for a serial chain."""
+    moving = [joint for joint in path if joint.moving]
+    if not moving:
+        raise URDFError(f'the chain from {base!r} to {tip!r} has no moving joint')
+    for joint in moving:
+        if joint.type not in SERIAL_TYPES:
+            raise URDFError(f'joint {joint.name!r} is {joint.type!r}; only revolute, continuous, '
+                            'prismatic and fixed joints can form a serial chain')
+        if joint.mimic is not None:
+            raise URDFError(f'joint {joint.name!r} mimics another joint; a mimic joint cannot be '
+                            'a chain coordinate: choose another tip_link (command line: '
+                            '--tip-link), so that it is locked, or make it fixed')
+    return moving
+
+
+def chain_bodies(tree, base, tip):
+    """Placements, fixed bodies, locked bodies and the tip pose of the chain ``base`` → ``tip``.
+
+    Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, each joint's
+    placement ``(R, p)`` in the previous body's frame, each body's own origin-form inertia (its
+    fixed links), one :class:`LockedBody` per body with locked branches, and the tool frame in
+    the last body's frame.
+    """
+    moving = chain_joints(tree, tree.path(base, tip), base, tip)
+    poses, _ = tree.rigid_body(base)
+    placements, fixed, locked = [compose(poses[moving[0].parent], moving[0].origin)], [], []
+    for i, joint in enumerate(moving):
+        poses, exits = tree.rigid_body(joint.child)
+        body = rigid_inertia(tree, poses)
+        if body is None:
+            raise URDFError(f'moving link {joint.child!r} (child of joint {joint.name!r}) has '
+                            'no <inertial>; add <inertial> with <mass> and <inertia> (mass 0 '
+                            'is allowed for a massless link)')
+        fixed.append(body)
+        following = moving[i + 1] if i + 1 < len(moving) else None
+        if following is not None:
+            placements.append(compose(poses[following.parent], following.origin))
+        groups = []
+        for exit_joint in exits:
+            if exit_joint is not following:
+                _add_branch(tree, exit_joint, poses[exit_joint.parent], groups)
+        if groups:
+            locked.append(LockedBody(i, tuple(groups)))
+    return moving, placements, fixed, locked, poses[tip]
+
+
+def _add_branch(tree, first, parent_pose, groups):
+    """Append the groups of the branch starting at moving joint ``first`` (parents first)."""
+    stack = [(first, -1, parent_pose)]
+    while stack:
+        joint, parent, pose = stack.pop()
+        R, p = compose(pose, joint.origin)
+        poses, exits = tree.rigid_body(joint.child)
+        body = rigid_inertia(tree, poses) or origin_form_zero()
+        axis = joint.axis if joint.type in SERIAL_TYPES else np.zeros(3)
+        groups.append(Group(joint.name, parent, R, p, joint.type, axis, body))
+        index = len(groups) - 1
+        stack.extend((x, index, poses[x.parent]) for x in reversed(exits))
+
+
+def locked_positions(tree, locked, chain_names, given):
+    """Resolve the locked joints' positions; return ``(branches, positions, notes)``.
+
+    Default: 0 clipped into the joint's limits. ``given`` (name → value) must name locked
+    joints, finite values within the limits. A mimic of a locked joint follows it; a mimic of
+    a chain joint cannot and stays at its default (noted).
+    """
+    joints = tree.document.joints
+    order = {name: i for i, name in enumerate(joints)}
+    names = sorted((group.joint for body in locked for group in body.groups), key=order.get)
+    given = {name: _number(value, name) for name, value in given.items()}
+    _check_given(given, names, chain_names, joints)
+    defaults, mimics, notes = {}, [], []
+    for name in names:
+        lower, upper = joints[name].limits()
+        defaults[name] = float(min(max(0.0, lower), upper))
+        mimic = joints[name].mimic
+        if mimic is None:
+            continue
+        if mimic[0] in names:
+            mimics.append((name,) + mimic)
+        elif mimic[0] in chain_names:
+            notes.append(f'{name!r} mimics chain joint {mimic[0]!r} and is locked at its '
+                         'default instead')
+    branches = LockedBranches(tuple(locked), tuple(mimics))
+    return branches, branches.resolve(defaults, given), notes
+
+
+def _number(value, name):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise URDFError(f'locked_joints: {name!r} = {value!r} is not a number') from None
+
+
+def _check_given(given, names, chain_names, joints):
+    for name, value in given.items():
+        if name in chain_names:
+            raise URDFError(f'locked_joints: {name!r} is a joint of the chain (a coordinate of '
+                            'the model), not a locked one')
+        if name not in names:
+            raise URDFError(f'locked_joints: {name!r} is not a locked joint of this chain; '
+                            f'locked joints are {names}')
+        joint = joints[name]
+        if joint.type not in SERIAL_TYPES:
+            raise URDFError(f'locked_joints: {name!r} is a {joint.type} joint, always locked '
+                            'at its origin; give no position for it')
+        if not np.isfinite(value):
+            raise URDFError(f'locked_joints: {name!r} = {value} is not a finite number')
+        lower, upper = joint.limits()
+        if not lower <= value <= upper:
+            raise URDFError(f'locked_joints: {name!r} = {value} is outside its limits '
+                            f'[{lower}, {upper}]')
+
+
+def merged_bodies(fixed, branches, positions):
+    """``(mass, com, inertia about com)`` per body: fixed links plus locked branches."""
+    bodies = list(fixed)
+    for locked in branches.bodies:
+        bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
+    return [centroidal_form(body) for body in bodies]
+
+
+def locked_note(branches, positions, notes):
+    """Return the one-line ModelWarning naming each locked joint and its position."""
+    mimicking = {name for name, *_ in branches.mimics}
+    kinds = {g.joint: g.kind for body in branches.bodies for g in body.groups}
+    parts = []
+    for name, value in positions.items():
+        unit = 'm' if kinds[name] == 'prismatic' else 'rad'
+        if kinds[name] in ('floating', 'planar'):
+            parts.append(f'{name} ({kinds[name]}) at its origin')
+        else:
+            parts.append(f'{name}={value:.6g} {unit}' + (' (mimic)' if name in mimicking else ''))
+    text = (f'locked {len(parts)} side-branch joint(s), merged rigidly into the chain: '
+            + ', '.join(parts) + '; change with locked_joints= (command line: --lock NAME=VALUE)')
+    return text + ''.join(f'; {note}' for note in notes)

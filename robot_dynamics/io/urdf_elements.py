@@ -1,0 +1,274 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Read what carries dynamics from a URDF document: links' inertials, joints, transmissions.
+
+One pass over an ElementTree, linear in the document's size. Everything else (visuals,
+collisions, materials, textures, sensors, gazebo and ros2_control tags, ROS 1 transmission
+details) is skipped unread, so a part that carries no dynamics never makes a load fail.
+Inertials and joint details are parsed when the loader asks for them, so a malformed inertial
+on a link the model does not use (above the base, beside the chain on the fixed base) is not
+an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
+"""
+
+import math
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from robot_dynamics.errors import URDFError
+from robot_dynamics.spatial.inertia import inertia_matrix
+from robot_dynamics.spatial.vectors import rpy_matrix
+
+JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
+# <robot> children with no dynamics this loader reads (silently skipped).
+IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
+                'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
+IDENTITY = (np.eye(3), np.zeros(3))
+
+
+class Joint:
+    """One ``<joint>``: structure read at once, details (origin, axis, limits) on demand."""
+
+    def __init__(self, element, name, kind, parent, child):
+        self.element, self.name, self.type = element, name, kind
+        self.parent, self.child = parent, child
+        self._origin = None
+
+    @property
+    def moving(self):
+        """Tell whether the joint has a coordinate (every type but ``fixed``)."""
+        return self.type != 'fixed'
+
+    @property
+    def origin(self):
+        """``(R, p)``: the child frame in the parent link frame at zero joint position."""
+        if self._origin is None:
+            self._origin = pose(self.element.find('origin'), f"joint[@name='{self.name}']")
+        return self._origin
+
+    @property
+    def mimic(self):
+        """``(joint, multiplier, offset)`` of ``<mimic>``, or None."""
+        element = self.element.find('mimic')
+        if element is None:
+            return None
+        where = f"joint[@name='{self.name}']/mimic"
+        master = element.get('joint')
+        if not master:
+            raise URDFError(f'{where}: attribute joint is required; name the mimicked joint')
+        return (master, number(element.get('multiplier', '1'), f'{where} multiplier'),
+                number(element.get('offset', '0'), f'{where} offset'))
+
+    @property
+    def axis(self):
+        """Return the unit axis vector in the child frame (URDF default ``1 0 0``)."""
+        element = self.element.find('axis')
+        text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
+        axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
+        norm = np.linalg.norm(axis)
+        if not np.isfinite(norm) or norm < 1e-9:
+            raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
+                            f'all zero; got {text!r}')
+        return axis / norm
+
+    def attribute(self, tag, name, default=None):
+        """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
+        element = self.element.find(tag)
+        if element is None or element.get(name) is None:
+            return default
+        return number(element.get(name), f"joint[@name='{self.name}']/{tag} {name}")
+
+    def limits(self, strict=False):
+        """``(lower, upper)`` position limits, ``(-inf, inf)`` when there are none.
+
+        None for continuous joints, without ``<limit>``, or with ``lower``/``upper`` left out
+        (a hand-written ``<limit effort= velocity=/>``; one left out defaults to 0, and equal
+        then means none). ``strict`` (chain joints): both written and equal is an error, a
+        joint that cannot move.
+        """
+        element = self.element.find('limit')
+        if self.type == 'continuous' or element is None:
+            return -np.inf, np.inf
+        written = element.get('lower') is not None and element.get('upper') is not None
+        lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
+        if lower == upper and written and strict:
+            raise URDFError(f'joint {self.name!r}: <limit lower= upper=> are equal, a joint that '
+                            'cannot move; make it fixed, give its range, or leave both out for '
+                            'no position limit')
+        if lower == upper and not written:
+            return -np.inf, np.inf
+        return lower, upper
+
+    def rate_limit(self, name):
+        """``<limit effort|velocity>``: inf when absent or 0 (not given, as ROS reads it)."""
+        value = self.attribute('limit', name)
+        if value is not None and not value >= 0:
+            raise URDFError(f'joint {self.name!r}: <limit {name}="{value}"> must be >= 0 (0: '
+                            'not given, as MoveIt and ros2_control read it)')
+        return np.inf if value is None or value == 0 else float(value)
+
+
+class Document:
+    """The dynamics-bearing content of a URDF: links, joints, transmissions, notes."""
+
+    def __init__(self, root):
+        if root.tag != 'robot':
+            raise URDFError(f'the document element is <{root.tag}>, not <robot>; give a URDF')
+        self.name = root.get('name') or 'robot'
+        self.links, self.joints, self.notes = {}, {}, []
+        self._inertials, self._bodies = {}, {}
+        self.transmissions = []
+        unknown = set()
+        for element in root:
+            tag = element.tag
+            if tag == 'link':
+                self._add_link(element)
+            elif tag == 'joint':
+                self._add_joint(element)
+            elif tag == 'transmission':
+                self.transmissions.append(element)
+            elif isinstance(tag, str) and tag not in IGNORED_TAGS:
+                unknown.add(tag)
+        if unknown:
+            self.notes.append(f'URDF: ignored unknown tag(s) {sorted(unknown)} under <robot> '
+                              '(no dynamics read from them)')
+
+    def _add_link(self, element):
+        name = element.get('name')
+        if not name:
+            raise URDFError('a <link> has no name attribute; give every link a unique name')
+        if name in self.links:
+            raise URDFError(f'duplicate link or joint names [{name!r}]; names must be unique')
+        self.links[name] = element
+        self._inertials[name] = element.find('inertial')
+
+    def _add_joint(self, element):
+        name = element.get('name')
+        if not name:
+            raise URDFError('a <joint> has no name attribute; give every joint a unique name')
+        if name in self.joints:
+            raise URDFError(f'duplicate link or joint names [{name!r}]; names must be unique')
+        where = f"joint[@name='{name}']"
+        kind = element.get('type')
+        if kind is None:
+            raise URDFError(f'{where}: attribute type is required; one of {JOINT_TYPES}')
+        if kind not in JOINT_TYPES:
+            raise URDFError(f'{where}: invalid joint type {kind!r}; one of {JOINT_TYPES}')
+        ends = []
+        for tag in ('parent', 'child'):
+            end = element.find(tag)
+            if end is None or not end.get('link'):
+                raise URDFError(f'{where}: <{tag} link=""/> is required')
+            ends.append(end.get('link'))
+        self.joints[name] = Joint(element, name, kind, *ends)
+
+    def body(self, link):
+        """``(mass, com (3,), inertia about com (3, 3))`` in the link frame, or None."""
+        if link not in self._bodies:
+            self._bodies[link] = _inertial_body(self._inertials[link], link)
+        return self._bodies[link]
+
+
+def parse(text):
+    """Return the :class:`Document` of URDF text (already checked safe by the caller)."""
+    try:
+        root = ET.fromstring(text.encode('utf-8') if text.lstrip().startswith('<?xml')
+                             else text)
+    except ET.ParseError as exc:
+        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+    return Document(root)
+
+
+def _inertial_body(inertial, link):
+    if inertial is None:
+        return None
+    where = f"link[@name='{link}']/inertial"
+    R, p = pose(inertial.find('origin'), where)
+    mass_element, moments = inertial.find('mass'), inertial.find('inertia')
+    if moments is None:
+        raise URDFError(f'link {link!r}: <inertial> has no <inertia>; add '
+                        '<inertia ixx= iyy= izz= ixy= ixz= iyz=/>')
+    if mass_element is None or mass_element.get('value') is None:
+        raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
+    mass = number(mass_element.get('value'), f'{where}/mass value')
+    values = []
+    for key in ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz'):
+        if moments.get(key) is None:
+            raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all six '
+                            'of ixx iyy izz ixy ixz iyz)')
+        values.append(number(moments.get(key), f'{where}/inertia {key}'))
+    inertia = inertia_matrix(np.array(values), f'link {link!r} inertia')
+    if not np.isfinite(mass):
+        raise URDFError(f'link {link!r}: mass is not finite')
+    if mass < 0:
+        raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
+    return float(mass), p, R @ inertia @ R.T
+
+
+def pose(origin, where):
+    """``(R, p)`` of an ``<origin xyz rpy>`` element (identity when absent)."""
+    if origin is None:
+        return IDENTITY
+    xyz = numbers(origin.get('xyz', '0 0 0'), 3, f'{where}/origin xyz')
+    rpy = numbers(origin.get('rpy', '0 0 0'), 3, f'{where}/origin rpy')
+    for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
+        if not all(map(math.isfinite, value)):
+            name = where.split("'")[1] if "'" in where else where
+            raise URDFError(f'joint {name!r}: origin {what} contains NaN or inf'
+                            if where.startswith('joint') else
+                            f'{where}/origin {what} contains NaN or inf')
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+
+
+def numbers(text, count, where):
+    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+    parts = str(text).split()
+    if len(parts) != count:
+        raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
+    return [number(part, where) for part in parts]
+
+
+def number(text, where):
+    """One float from attribute text, or a URDFError naming ``where``."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        raise URDFError(f'{where}: {text!r} is not a number') from None
+
+
+def transmissions(document):
+    """Gear ratio and rotor inertia by joint name from single-joint ``<transmission>``s.
+
+    ``mechanicalReduction`` (ROS 1 actuator or transmission form) or ``mechanical_reduction``
+    (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
+    inertia. Multi-joint (differential) transmissions are skipped.
+    """
+    gear, rotor = {}, {}
+    for transmission in document.transmissions:
+        joints = [j.get('name') for j in transmission.findall('joint')]
+        if len(joints) != 1:
+            continue
+        where = f"transmission[@name='{transmission.get('name')}']"
+        for element in transmission.iter():
+            if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
+                gear[joints[0]] = _finite((element.text or '').strip(), f'{where} {element.tag}')
+            elif element.tag == 'rotorInertia':
+                rotor[joints[0]] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+    return gear, rotor
+
+
+def _finite(text, where):
+    value = number(text, where)
+    if not np.isfinite(value):
+        raise URDFError(f'{where}: not finite')
+    return value

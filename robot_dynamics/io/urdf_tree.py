@@ -1,0 +1,204 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The kinematic tree of a URDF: checks, rigid bodies, and the choice of the serial chain.
+
+Every walk is an explicit loop over a stack (no recursion, any depth) and visits each link a
+bounded number of times, so the work is linear in the number of links.
+
+Chain choice without ``tip_link`` (documented in docs/models.md):
+
+1. Moving joints are ``revolute``, ``continuous``, ``prismatic``, ``floating`` and ``planar``
+   joints (the last two cannot be chain joints and are refused with a clear error). Fixed
+   joints are transparent: links joined by fixed joints form one rigid body. A joint with
+   ``<mimic>`` counts in the path lengths but is never a chain joint: where the chain would
+   continue through one, it ends and the mimic's branch is locked.
+2. From the base, the chain follows the moving joint with the longest moving path below it.
+   Shorter moving side branches are locked (merged rigidly into the body they hang from).
+3. Where several moving branches tie for the longest path, they form an end effector (a
+   gripper's fingers) if they are shorter than the moving chain already walked: the chain ends
+   there and they are locked. Otherwise the choice is ambiguous and the error lists the
+   candidate tips.
+4. The tool frame is on the last moving link's rigid body: its single end if its fixed links
+   form one path; else the deepest link named like a tool frame (:data:`TOOL_NAMES`: exactly,
+   or ending in ``_`` + the name; ties by the order of the list, then alphabetically); else
+   the last moving link itself.
+"""
+
+from robot_dynamics.errors import URDFError
+from robot_dynamics.io.urdf_elements import IDENTITY
+
+TOOL_NAMES = ('tool0', 'tcp', 'tool', 'flange', 'ee_link', 'end_effector', 'ee')
+CHAIN_TYPES = ('revolute', 'continuous', 'prismatic', 'floating', 'planar')
+TIP_HINT = 'pass tip_link= (command line: --tip-link)'
+
+
+def compose(a, b):
+    """Pose ``a`` then ``b``: ``(R_a R_b, p_a + R_a p_b)``."""
+    return a[0] @ b[0], a[1] + a[0] @ b[1]
+
+
+class Tree:
+    """Parent and children maps of a :class:`~robot_dynamics.io.urdf_elements.Document`."""
+
+    def __init__(self, document):
+        self.document, self._rigid = document, {}
+        self.parent_joint, self.children = {}, {name: [] for name in document.links}
+        for joint in document.joints.values():
+            for link in (joint.parent, joint.child):
+                if link not in document.links:
+                    raise URDFError(f'joint {joint.name!r} names unknown link {link!r}; declare '
+                                    f'<link name="{link}"/>')
+            if joint.child in self.parent_joint:
+                raise URDFError(f'link {joint.child!r} has two parent joints '
+                                f'({self.parent_joint[joint.child].name!r} and {joint.name!r}): '
+                                'a kinematic loop; only trees are supported')
+            self.parent_joint[joint.child] = joint
+            self.children[joint.parent].append(joint)
+        roots = [link for link in document.links if link not in self.parent_joint]
+        if len(roots) != 1:
+            raise URDFError(f'URDF must form one tree with one root link, found roots {roots}; '
+                            'a cycle or a disconnected link?')
+        self.root = roots[0]
+        self.order = self._breadth_first()
+        if len(self.order) != len(document.links):
+            cut = sorted(set(document.links) - set(self.order))[:10]
+            raise URDFError(f'links {cut} are not below the root {self.root!r}: a cycle; only '
+                            'trees are supported')
+
+    def _breadth_first(self):
+        order = [self.root]
+        for link in order:                       # the list grows while it is walked
+            order.extend(joint.child for joint in self.children[link])
+        return order
+
+    def check_link(self, name, role):
+        """Raise unless ``name`` is a link (``role``: 'base_link' or 'tip_link')."""
+        if name not in self.document.links:
+            close = sorted(link for link in self.document.links
+                           if name.lower() in link.lower())[:10]
+            hint = f'; similar: {close}' if close else ''
+            raise URDFError(f'{role}: unknown link {name!r}{hint}; the URDF has '
+                            f'{len(self.document.links)} links, the root is {self.root!r}')
+
+    def path(self, base, tip):
+        """Joints from ``base`` down to ``tip`` (moving and fixed)."""
+        joints, link = [], tip
+        while link != base:
+            joint = self.parent_joint.get(link)
+            if joint is None:
+                raise URDFError(f'no path from base_link {base!r} to tip_link {tip!r}: '
+                                f'{tip!r} is not below {base!r}; choose links of one branch')
+            joints.append(joint)
+            link = joint.parent
+        return joints[::-1]
+
+    def rigid_body(self, link):
+        """Links fixed to ``link`` with their poses in its frame, and the moving joints leaving.
+
+        Returns ``(poses, exits)``: ``poses`` maps each link of the rigid body (``link``
+        first, depth-first order) to ``(R, p)``; ``exits`` lists the moving joints whose parent
+        is in the body, in document order per link. Computed once per link (cached).
+        """
+        if link in self._rigid:
+            return self._rigid[link]
+        poses, exits, stack = {}, [], [(link, IDENTITY)]
+        while stack:
+            name, pose = stack.pop()
+            poses[name] = pose
+            for joint in reversed(self.children[name]):
+                if joint.moving:
+                    exits.append(joint)
+                else:
+                    stack.append((joint.child, compose(pose, joint.origin)))
+        self._rigid[link] = poses, exits
+        return poses, exits
+
+    # ------------------------------------------------------------------ chain choice
+    def choose_tip(self, base):
+        """Return the tip link chosen by the rules of the module docstring."""
+        depth = self._moving_depth()
+        link, walked = base, 0
+        while True:
+            _, exits = self.rigid_body(link)
+            ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
+            longest = max((d for d, _ in ranked), default=0)
+            winners = [j for d, j in ranked if d == longest]
+            if not winners or (len(winners) == 1 and _mimics(winners[0])):
+                return self.tool_frame(link)
+            if len(winners) > 1:
+                if longest < walked:             # an end effector: lock its branches
+                    return self.tool_frame(link)
+                tips = sorted(set(t for j in winners for t in self._deepest_tips(j, depth)))
+                raise URDFError(f'the tree below {base!r} has several longest moving branches '
+                                f'from {link!r} (joints {sorted(j.name for j in winners)}, '
+                                f'{longest} moving joints each), candidate tips {tips}; '
+                                f'{TIP_HINT} to choose the chain; the other branches are '
+                                'locked')
+            link, walked = winners[0].child, walked + 1
+
+    def _moving_depth(self):
+        """Longest number of chainable moving joints below each link (fixed joints count 0)."""
+        depth = {}
+        for link in reversed(self.order):
+            best = 0
+            for joint in self.children[link]:
+                if not joint.moving:
+                    best = max(best, depth[joint.child])
+                elif joint.type in CHAIN_TYPES:
+                    best = max(best, 1 + depth[joint.child])
+            depth[link] = best
+        return depth
+
+    def _deepest_tips(self, joint, depth):
+        """Tool frames at the ends of the longest moving paths starting with ``joint``."""
+        tips, stack = [], [joint.child]
+        while stack:
+            link = stack.pop()
+            _, exits = self.rigid_body(link)
+            ranked = [(depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
+            if not ranked:
+                tips.append(self.tool_frame(link))
+                continue
+            longest = max(d for d, _ in ranked)
+            stack.extend(j.child for d, j in ranked if d == longest)
+        return tips
+
+    def tool_frame(self, link):
+        """Return the tool frame on the rigid body of the last moving link ``link``."""
+        poses, _ = self.rigid_body(link)
+        fixed_children = {name: [j for j in self.children[name] if not j.moving]
+                          for name in poses}
+        end = link
+        while len(fixed_children[end]) == 1:
+            end = fixed_children[end][0].child
+        if not fixed_children[end]:
+            return end                           # one path of fixed links: its end
+        depth = {link: 0}
+        for name in poses:                       # depth-first: parents come first
+            for joint in fixed_children[name]:
+                depth[joint.child] = depth[name] + 1
+        named = [(-depth[name], rank, name) for name in poses
+                 for rank in [_tool_rank(name)] if rank is not None]
+        return min(named)[2] if named else link
+
+
+def _mimics(joint):
+    return joint.element.find('mimic') is not None
+
+
+def _tool_rank(name):
+    lowered = name.lower()
+    for rank, tool in enumerate(TOOL_NAMES):
+        if lowered == tool or lowered.endswith('_' + tool):
+            return rank
+    return None

@@ -1,0 +1,128 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Seeded random URDF trees with side branches, and their Pinocchio oracle with joints locked."""
+
+import numpy as np
+import pinocchio as pin
+
+from robots import pinocchio_configuration, random_inertia
+
+
+def tree_urdf(seed, joints, name='tree', massless=()):
+    """URDF text of a tree with random inertias, placements and axes.
+
+    ``joints``: tuples ``(name, type, parent, child)`` optionally followed by ``(lower,
+    upper)`` limits and a mimic ``(master, multiplier, offset)``. Every link has a random
+    inertial (rotated frame, off-centre) except those in ``massless``.
+    """
+    rng = np.random.default_rng(seed)
+    links = []
+    for spec in joints:
+        for link in spec[2:4]:
+            if link not in links:
+                links.append(link)
+    parts = [_link(rng, link, link in massless) for link in links]
+    parts += [_joint(rng, *spec) for spec in joints]
+    return f'<robot name="{name}">' + '\n'.join(parts) + '</robot>'
+
+
+def _numbers(values):
+    return ' '.join(repr(float(v)) for v in values)
+
+
+def _link(rng, name, massless):
+    if massless:
+        return f'<link name="{name}"/>'
+    mass = float(rng.uniform(0.2, 3.0))
+    inertia = random_inertia(rng, mass)
+    ixx, iyy, izz, ixy, iyz, ixz = (float(inertia[i, j]) for i, j in
+                                    ((0, 0), (1, 1), (2, 2), (0, 1), (1, 2), (0, 2)))
+    return (f'<link name="{name}"><inertial><origin xyz="{_numbers(rng.uniform(-0.1, 0.1, 3))}" '
+            f'rpy="{_numbers(rng.uniform(-np.pi, np.pi, 3))}"/><mass value="{mass!r}"/>'
+            f'<inertia ixx="{ixx!r}" iyy="{iyy!r}" izz="{izz!r}" ixy="{ixy!r}" ixz="{ixz!r}" '
+            f'iyz="{iyz!r}"/></inertial><visual><geometry><box size="0.1 0.1 0.1"/></geometry>'
+            '</visual></link>')
+
+
+def _joint(rng, name, kind, parent, child, limits=(-2.0, 2.0), mimic=None):
+    axis = rng.normal(size=3)
+    text = (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="{_numbers(rng.uniform(-0.3, 0.3, 3))}" '
+            f'rpy="{_numbers(rng.uniform(-np.pi, np.pi, 3))}"/>'
+            f'<axis xyz="{_numbers(axis / np.linalg.norm(axis))}"/>')
+    if kind in ('revolute', 'prismatic'):
+        text += (f'<limit lower="{limits[0]!r}" upper="{limits[1]!r}" effort="100" '
+                 'velocity="3"/>')
+    if mimic is not None:
+        text += f'<mimic joint="{mimic[0]}" multiplier="{mimic[1]!r}" offset="{mimic[2]!r}"/>'
+    return text + '</joint>'
+
+
+def arm(prefix, parent, n, kinds=None):
+    """Joint specs of an ``n``-joint serial arm named ``{prefix}_j1 …`` below ``parent``."""
+    kinds = kinds or ['revolute'] * n
+    specs, link = [], parent
+    for i, kind in enumerate(kinds, start=1):
+        child = f'{prefix}_link{i}'
+        specs.append((f'{prefix}_j{i}', kind, link, child)
+                     + (((-0.2, 0.3),) if kind == 'prismatic' else ()))
+        link = child
+    return specs
+
+
+def gripper(prefix, parent, mimic=True):
+    """Build a hand fixed to ``parent``, two prismatic fingers (the second mimics the first)."""
+    second = (f'{prefix}_finger_joint2', 'prismatic', f'{prefix}_hand', f'{prefix}_finger2',
+              (0.0, 0.04)) + (((f'{prefix}_finger_joint1', 1.0, 0.0),) if mimic else ())
+    return [(f'{prefix}_hand_joint', 'fixed', parent, f'{prefix}_hand'),
+            (f'{prefix}_finger_joint1', 'prismatic', f'{prefix}_hand', f'{prefix}_finger1',
+             (0.0, 0.04)), second]
+
+
+def reduced_oracle(urdf, chain, locked, others=None):
+    """Pinocchio's model of ``urdf`` with every joint but ``chain`` locked (``buildReducedModel``).
+
+    ``locked`` (name → position) gives the locked joints' positions; joints missing from it
+    (above the base, or beside the chain on the fixed base) take ``others`` (name → value) or
+    0. Returns the reduced model, whose joints must be ``chain`` in order.
+    """
+    full = pin.buildModelFromXML(urdf)
+    values = dict(others or {})
+    values.update(locked)
+    q_ref, lock = pin.neutral(full), []
+    for index in range(1, full.njoints):
+        name, joint = full.names[index], full.joints[index]
+        if name in chain:
+            continue
+        lock.append(index)
+        value = values.get(name, 0.0)
+        if joint.nq == 2:
+            q_ref[joint.idx_q:joint.idx_q + 2] = np.cos(value), np.sin(value)
+        else:
+            q_ref[joint.idx_q] = value
+    reduced = pin.buildReducedModel(full, lock, q_ref)
+    assert list(reduced.names)[1:] == list(chain), (list(reduced.names), chain)
+    return reduced
+
+
+def oracle_dynamics(reduced, q, qd, qdd, base_link):
+    """``(tau, M, g, gravity in the base frame)`` of the reduced Pinocchio model."""
+    data = reduced.createData()
+    config = pinocchio_configuration(reduced, q)
+    tau = pin.rnea(reduced, data, config, qd, qdd)
+    M = pin.crba(reduced, data, config)
+    M = np.triu(M) + np.triu(M, 1).T
+    g = pin.computeGeneralizedGravity(reduced, data, config)
+    pin.framesForwardKinematics(reduced, data, config)
+    R_base = data.oMf[reduced.getFrameId(base_link)].rotation
+    return tau, M, g, R_base.T @ reduced.gravity.linear
