@@ -129,7 +129,7 @@ def pinocchio_configuration(pin_model, q):
 
 def run_benchmark(args):
     """Time every operation and print the table."""
-    model = load_model(args.model)
+    model = load_model(args)
     if args.batch < 1:
         raise CLIError(f'--batch: must be >= 1, got {args.batch}')
     if not args.min_time > 0:

@@ -54,7 +54,7 @@ def add_parsers(subparsers, formatter):
 
 def run_codegen(args):
     """Generate, write the file and print the operation counts."""
-    model = load_model(args.model)
+    model = load_model(args)
     functions = 'all' if args.functions == 'all' else [
         name.strip() for name in args.functions.split(',') if name.strip()]
     unknown = [] if functions == 'all' else [f for f in functions if f not in FUNCTIONS]

@@ -31,11 +31,24 @@ class CLIError(ValueError):
 
 
 def add_model_argument(parser, optional=False):
-    """Add the positional MODEL argument."""
+    """Add the positional MODEL argument and the URDF chain options.
+
+    ``--base-link``, ``--tip-link`` choose the chain of a URDF tree; ``--lock NAME=VALUE``
+    (repeatable) sets a locked side-branch joint's position, rad or m (docs/models.md).
+    """
     if optional:
         parser.add_argument('model', metavar='MODEL', nargs='?', help=MODEL_HELP)
     else:
         parser.add_argument('model', metavar='MODEL', help=MODEL_HELP)
+    group = parser.add_argument_group('URDF chain')
+    group.add_argument('--base-link', metavar='LINK',
+                       help='first link of the chain (default: the root link)')
+    group.add_argument('--tip-link', metavar='LINK', help='last link of the chain (default: '
+                       'the end of the longest moving path, see docs/models.md)')
+    group.add_argument('--lock', metavar='NAME=VALUE', action='append', default=[],
+                       help='position of a locked side-branch joint (a gripper finger, the '
+                            'other arm), rad or m; repeatable (default: 0 clipped into its '
+                            'limits)')
 
 
 def add_vector_argument(parser, flag, what, required=False):
@@ -45,15 +58,42 @@ def add_vector_argument(parser, flag, what, required=False):
                         help=f'{what}: one value per joint, comma- or space-separated{default}')
 
 
-def load_model_and_warnings(name_or_path):
-    """Load a model; return it and every warning raised while loading (one line each).
+def chain_options(args):
+    """``load_model`` keywords from ``--base-link``, ``--tip-link``, ``--lock`` (URDF only)."""
+    options = {}
+    if getattr(args, 'base_link', None):
+        options['base_link'] = args.base_link
+    if getattr(args, 'tip_link', None):
+        options['tip_link'] = args.tip_link
+    locked = {}
+    for item in getattr(args, 'lock', None) or []:
+        name, sep, value = item.partition('=')
+        try:
+            locked[name.strip()] = float(value)
+        except ValueError:
+            sep = ''
+        if not sep or not name.strip():
+            raise CLIError(f'--lock: {item!r} is not NAME=VALUE; give e.g. '
+                           '--lock finger_joint1=0.04 (rad or m)')
+    if locked:
+        options['locked_joints'] = locked
+    path = str(rd.BUNDLED_MODELS.get(args.model, args.model))
+    if options and path.endswith(('.yaml', '.yml')):
+        raise CLIError('--base-link, --tip-link and --lock apply to URDF models; '
+                       f'{args.model!r} is a DH table')
+    return options
+
+
+def load_model_and_warnings(args):
+    """Load ``args.model`` with the chain options; return it and every warning (one line each).
 
     The warnings are the model's own (:attr:`RobotModel.warnings`: massless links, inertias
-    that violate the triangle inequality, …) followed by the loader's (URDF parser notes).
+    that violate the triangle inequality, …) followed by the loader's (locked joints, URDF
+    notes).
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.load_model(name_or_path)
+        model = rd.load_model(args.model, **chain_options(args))
     messages = list(model.warnings)
     for warning in caught:
         if not issubclass(warning.category, rd.ModelWarning):
@@ -68,12 +108,16 @@ def load_model_and_warnings(name_or_path):
 NOTES = []
 
 
-def load_model(name_or_path):
-    """Load a model; if it has warnings, note it for stderr (``info`` lists them)."""
-    model, _ = load_model_and_warnings(name_or_path)
+def load_model(args):
+    """Load ``args.model`` (chain options too); note warnings and locked joints for stderr."""
+    model, _ = load_model_and_warnings(args)
     if model.warnings:
         NOTES.append(f'model {model.name!r} has {len(model.warnings)} warning(s); see '
-                     f'`robot-dynamics info {name_or_path}`')
+                     f'`robot-dynamics info {args.model}`')
+    if model.locked_joints:
+        NOTES.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
+                     + ', '.join(f'{k}={v:g}' for k, v in model.locked_joints.items())
+                     + ' (change with --lock NAME=VALUE)')
     return model
 
 

@@ -99,7 +99,7 @@ def _print_vector(model, title, values, args):
 
 def run_torque(args):
     """Print the inverse dynamics at one state."""
-    model = load_model(args.model)
+    model = load_model(args)
     q, qd, qdd = _state(args, model, 'q', 'qd', 'qdd')
     f_tip = parse_numbers('--f-tip', args.f_tip, 6)
     tau = rd.inverse_dynamics(model, q, qd, qdd, f_tip=f_tip, solver=args.solver)
@@ -114,7 +114,7 @@ def run_torque(args):
 
 def run_gravity(args):
     """Print the gravity torques at one configuration."""
-    model = load_model(args.model)
+    model = load_model(args)
     (q,) = _state(args, model, 'q')
     tau = rd.gravity_torques(model, q, solver=args.solver)
     if args.json:
@@ -127,7 +127,7 @@ def run_gravity(args):
 
 def run_mass_matrix(args):
     """Print the mass matrix at one configuration."""
-    model = load_model(args.model)
+    model = load_model(args)
     (q,) = _state(args, model, 'q')
     M = rd.mass_matrix(model, q, solver=args.solver)
     if args.json:

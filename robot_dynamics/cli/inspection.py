@@ -113,9 +113,10 @@ def model_summary(model, degrees=False):
 
 def run_info(args):
     """Print the model description."""
-    model, found = load_model_and_warnings(args.model)
+    model, found = load_model_and_warnings(args)
     summary = model_summary(model, args.deg)
     summary['warnings'] = found
+    summary['locked_joints'] = dict(model.locked_joints)
     if args.json:
         print_json(summary)
         return 0
@@ -141,6 +142,9 @@ def run_info(args):
             for link in summary['links']]
     print(format_table(['link', 'mass', 'com'], rows))
     print(f'\ntotal mass: {num(model.total_mass)} kg')
+    if model.locked_joints:
+        print('locked side-branch joints (rad, m; change with --lock NAME=VALUE): '
+              + ', '.join(f'{k}={num(v)}' for k, v in model.locked_joints.items()))
     print('warnings: ' + ('none' if not found else ''))
     for warning in found:
         print(f'  - {warning}')
@@ -150,7 +154,7 @@ def run_info(args):
 # ---------------------------------------------------------------------- verify
 def run_verify(args):
     """Print the largest discrepancy of every solver (:func:`robot_dynamics.analysis.verify`)."""
-    model = load_model(args.model)
+    model = load_model(args)
     if args.samples < 1:
         raise CLIError(f'--samples: must be >= 1, got {args.samples}')
     report = rd.verify(model, samples=args.samples, seed=args.seed, tolerance=args.tolerance)
@@ -183,7 +187,7 @@ def run_opcount(args):
     print(f'Operation counts for one state, general n-link arms, n = 1 … {args.n_max}:\n')
     print(opcount.table_markdown(args.n_max))
     if args.model:
-        model = load_model(args.model)
+        model = load_model(args)
         print(f'\nCounts for {model.name} ({model.dof} joints, one state, the model\'s own '
               'constants):\n')
         print(model_counts_markdown(model))

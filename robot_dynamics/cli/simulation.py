@@ -108,7 +108,7 @@ def _run(model, q0, qd0, args):
 
 def run_simulate(args):
     """Simulate and write the CSV and PNG."""
-    model = load_model(args.model)
+    model = load_model(args)
     if not (np.isfinite(args.duration) and args.duration > 0):
         raise CLIError(f'--duration: must be a positive number of seconds, got {args.duration}')
     if not (np.isfinite(args.dt) and 0 < args.dt <= args.duration):

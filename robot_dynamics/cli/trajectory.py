@@ -229,7 +229,7 @@ def violations(t, values, limit, joint_names, what, low=None):
 def run_trajectory(args):
     """Compute the feed-forward torques, write CSV and PNG, report limit violations."""
     from robot_dynamics.cli.simulation import write_csv
-    model = load_model(args.model)
+    model = load_model(args)
     kind, times, positions, velocities, accelerations, degree = read_trajectory_file(
         args.file, model)
     degree = args.interpolation or degree

@@ -129,22 +129,32 @@ class Tree:
         depth = self._moving_depth()
         link, walked = base, 0
         while True:
-            _, exits = self.rigid_body(link)
-            ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
-            longest = max((d for d, _ in ranked), default=0)
-            winners = [j for d, j in ranked if d == longest]
-            if not winners or (len(winners) == 1 and _mimics(winners[0])):
+            winners, longest = self._longest_branches(link, walked, depth)
+            if not winners:
                 return self.tool_frame(link)
             if len(winners) > 1:
-                if longest < walked:             # an end effector: lock its branches
-                    return self.tool_frame(link)
-                tips = sorted(set(t for j in winners for t in self._deepest_tips(j, depth)))
+                tips = sorted(set(t for j in winners for t in self._deepest_tips(j, walked + 1,
+                                                                                 depth)))
                 raise URDFError(f'the tree below {base!r} has several longest moving branches '
                                 f'from {link!r} (joints {sorted(j.name for j in winners)}, '
                                 f'{longest} moving joints each), candidate tips {tips}; '
                                 f'{TIP_HINT} to choose the chain; the other branches are '
                                 'locked')
             link, walked = winners[0].child, walked + 1
+
+    def _longest_branches(self, link, walked, depth):
+        """Return the moving joints leaving ``link``'s rigid body the chain may follow; length.
+
+        Empty when the chain ends here: no moving joint, a lone mimic joint, or tied branches
+        shorter than the ``walked`` chain (an end effector).
+        """
+        _, exits = self.rigid_body(link)
+        ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
+        longest = max((d for d, _ in ranked), default=0)
+        winners = [j for d, j in ranked if d == longest]
+        if len(winners) == 1 and _mimics(winners[0]) or len(winners) > 1 and longest < walked:
+            return [], longest
+        return winners, longest
 
     def _moving_depth(self):
         """Longest number of chainable moving joints below each link (fixed joints count 0)."""
@@ -159,18 +169,15 @@ class Tree:
             depth[link] = best
         return depth
 
-    def _deepest_tips(self, joint, depth):
+    def _deepest_tips(self, joint, walked, depth):
         """Tool frames at the ends of the longest moving paths starting with ``joint``."""
-        tips, stack = [], [joint.child]
+        tips, stack = [], [(joint.child, walked)]
         while stack:
-            link = stack.pop()
-            _, exits = self.rigid_body(link)
-            ranked = [(depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
-            if not ranked:
+            link, walked = stack.pop()
+            winners, _ = self._longest_branches(link, walked, depth)
+            if not winners:
                 tips.append(self.tool_frame(link))
-                continue
-            longest = max(d for d, _ in ranked)
-            stack.extend(j.child for d, j in ranked if d == longest)
+            stack.extend((j.child, walked + 1) for j in winners)
         return tips
 
     def tool_frame(self, link):
