@@ -89,6 +89,21 @@ def gripper(prefix, parent, mimic=True):
              (0.0, 0.04)), second]
 
 
+def arm_with_gripper(seed=12):
+    """Build a 6-joint arm (a continuous and a prismatic joint), gripper, pan camera, tool0."""
+    joints = [('world_joint', 'fixed', 'world', 'base_link')]
+    joints += arm('arm', 'base_link', 6, ['revolute', 'revolute', 'continuous', 'prismatic',
+                                          'revolute', 'revolute'])
+    joints += [('camera_mount', 'fixed', 'arm_link2', 'camera'),
+               ('camera_pan', 'revolute', 'camera', 'camera_head', (0.2, 1.0)),
+               ('camera_lens_joint', 'fixed', 'camera_head', 'camera_lens'),
+               ('pedestal_fan', 'revolute', 'base_link', 'fan'),
+               ('flange_joint', 'fixed', 'arm_link6', 'flange'),
+               ('tool0_joint', 'fixed', 'flange', 'tool0')]
+    joints += gripper('grip', 'flange')
+    return tree_urdf(seed, joints, 'arm_with_gripper', massless=('world', 'tool0'))
+
+
 def reduced_oracle(urdf, chain, locked, others=None):
     """Pinocchio's model of ``urdf`` with every joint but ``chain`` locked (``buildReducedModel``).
 

@@ -23,6 +23,7 @@ from rclpy.parameter import Parameter
 
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
+from robot_dynamics.nodes.locked_joints import parse_locked_joints
 
 MODEL_PARAMETERS = {
     'robot_description': 'URDF XML of the robot; empty: use urdf_file, dh_file or model, or '
@@ -61,6 +62,9 @@ def declare_model_parameters(node):
     for name, text in MODEL_PARAMETERS.items():
         node.declare_parameter(name, '', descriptor(
             text, read_only=name in READ_ONLY_MODEL_PARAMETERS))
+    node.declare_parameter('locked_joints', Parameter.Type.STRING_ARRAY, descriptor(
+        "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; unset: "
+        '0 clipped into the limits (docs/models.md)'))
 
 
 def declare_double_array(node, name, description):
@@ -86,7 +90,8 @@ def model_from_parameters(node, urdf_xml=None):
     """
     value = {name: node.get_parameter(name).value for name in MODEL_PARAMETERS}
     check_model_name(value['model'])
-    links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None}
+    links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,
+             'locked_joints': parse_locked_joints(parameter_value(node, 'locked_joints'))}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
     if value['urdf_file']:

@@ -47,6 +47,7 @@ from robot_dynamics.nodes.common import (Statistics, check_model_name, declare_d
 from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
                                               joint_state_to_arrays, matrix_to_array,
                                               stamp_to_seconds, vector_to_array)
+from robot_dynamics.nodes.locked_joints import LockedJointTracker, parse_locked_joints
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 PUBLISH_MODES = ('on_message', 'timer')
@@ -76,6 +77,7 @@ class DynamicsNode(Node):
         self._source_model = None
         self._urdf_from_topic = None
         self._payload = None
+        self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
         self._state = None          # (q, qd, state_time) in model order
         self._solver = self.get_parameter('solver').value
@@ -105,6 +107,12 @@ class DynamicsNode(Node):
                            ('coulomb_friction', 'Coulomb friction per joint, N m'),
                            ('rotor_inertia', 'rotor inertia per joint, kg m^2')):
             declare_double_array(self, name, text + '; unset: from the model')
+        self.declare_parameter('locked_joints_rate', 10.0, descriptor(
+            're-merge locked side branches (a gripper) at their measured joint_states positions '
+            'at most this often, Hz; 0: never', low=0.0, high=1000.0))
+        self.declare_parameter('locked_joints_threshold', 1e-3, descriptor(
+            're-merge when a measured locked joint moved more than this, rad or m',
+            low=0.0, high=10.0))
         self.declare_parameter('publish_mode', 'on_message', descriptor(
             "'on_message': compute on every joint_states message; 'timer': at publish_rate",
             read_only=True, additional=f'one of {PUBLISH_MODES}'))
@@ -162,11 +170,16 @@ class DynamicsNode(Node):
                 self.get_logger().info('waiting for the model on the robot_description topic')
                 return False
             self._set_model(source, self._payload)
+            self._locked = LockedJointTracker(
+                source, self.get_parameter('locked_joints_threshold').value,
+                self.get_parameter('locked_joints_rate').value) if source.locked_joints else None
         except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
             self._error(f'model not loaded: {exc}')
             return False
+        locked = dict(self._source_model.locked_joints)
         self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
-                               f'{list(self.model.joint_names)}, solver {self._solver!r}')
+                               f'{list(self.model.joint_names)}, solver {self._solver!r}'
+                               + (f', side-branch joints locked at {locked}' if locked else ''))
         return True
 
     def _set_model(self, source, payload):
@@ -211,6 +224,11 @@ class DynamicsNode(Node):
             return SetParametersResult(
                 successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
                 f"solvers: {', '.join(rd.solvers.available())}")
+        if 'locked_joints' in overrides:
+            try:
+                parse_locked_joints(overrides['locked_joints'])
+            except ValueError as exc:
+                return SetParametersResult(successful=False, reason=str(exc))
         try:
             check_model_name(overrides.get('model'))
             gravity = overrides.get('gravity')
@@ -236,6 +254,12 @@ class DynamicsNode(Node):
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
+        if 'locked_joints' in names:
+            self._load_model()
+        if self._locked is not None and names & {'locked_joints_rate', 'locked_joints_threshold'}:
+            self._locked = LockedJointTracker(
+                self._locked.model, self.get_parameter('locked_joints_threshold').value,
+                self.get_parameter('locked_joints_rate').value)
         if self._source_model is not None and names & MODEL_FIELDS:
             self._set_model(self._source_model, self._payload)
 
@@ -282,8 +306,20 @@ class DynamicsNode(Node):
             return self._drop(f'joint_states dropped: stamp is {-age:.3f} s in the future (more '
                               'than stale_timeout); synchronise the clocks or set use_sim_time')
         self._state = (q, qd, state_time)
+        self._follow_locked_joints(msg)
         if self._on_message:
             self._compute_and_publish()
+
+    def _follow_locked_joints(self, msg):
+        """Re-merge locked branches at measured positions (rate-limited, no code generated)."""
+        if self._locked is None:
+            return
+        try:
+            source = self._locked.update(msg.name, msg.position, time.monotonic())
+            if source is not None:
+                self._set_model(source, self._payload)
+        except Exception as exc:  # noqa: BLE001 - keep the last good model
+            self._drop(f'locked joints not re-merged: {exc}')
 
     def _on_trajectory(self, msg):
         if self.model is None:
@@ -438,6 +474,10 @@ class DynamicsNode(Node):
                   'dropped_messages': str(self.dropped),
                   'suppressed_outputs': str(self.suppressed), 'last_error': self.last_error,
                   'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
+        if self._locked is not None:
+            values['locked_joints'] = ', '.join(
+                f'{k}={v:.6g}' for k, v in self._locked.model.locked_joints.items())
+            values['locked_joints_remerges'] = str(self._locked.remerges)
         status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
         array = DiagnosticArray(status=[status])
         array.header.stamp = self.get_clock().now().to_msg()

@@ -23,6 +23,7 @@
 Example counts are bounded so that the file runs in well under a minute.
 """
 
+import copy
 import warnings
 
 import numpy as np
@@ -172,7 +173,7 @@ def mutated_urdf(draw):
         if action == 'delete' and parent is not None:
             parent.remove(element)
         elif action == 'duplicate' and parent is not None:
-            parent.append(ET.fromstring(ET.tostring(element)))
+            parent.append(copy.deepcopy(element))     # (garbled text may not re-parse)
         elif action == 'attribute' and element.attrib:
             key = draw(st.sampled_from(sorted(element.attrib)))
             element.set(key, draw(GARBAGE))

@@ -25,24 +25,10 @@ import robot_dynamics as rd
 from robot_dynamics import RobotModel, URDFError
 from robot_dynamics.errors import ModelWarning
 from robots import random_state
-from urdf_trees import arm, gripper, oracle_dynamics, reduced_oracle, tree_urdf
+from urdf_trees import (arm, arm_with_gripper, gripper, oracle_dynamics, reduced_oracle,
+                        tree_urdf)
 
 SEED = 12
-
-
-def arm_with_gripper(seed=SEED):
-    """Build a 6-joint arm (a continuous and a prismatic joint), gripper, pan camera, tool0."""
-    joints = [('world_joint', 'fixed', 'world', 'base_link')]
-    joints += arm('arm', 'base_link', 6, ['revolute', 'revolute', 'continuous', 'prismatic',
-                                          'revolute', 'revolute'])
-    joints += [('camera_mount', 'fixed', 'arm_link2', 'camera'),
-               ('camera_pan', 'revolute', 'camera', 'camera_head', (0.2, 1.0)),
-               ('camera_lens_joint', 'fixed', 'camera_head', 'camera_lens'),
-               ('pedestal_fan', 'revolute', 'base_link', 'fan'),
-               ('flange_joint', 'fixed', 'arm_link6', 'flange'),
-               ('tool0_joint', 'fixed', 'flange', 'tool0')]
-    joints += gripper('grip', 'flange')
-    return tree_urdf(seed, joints, 'arm_with_gripper', massless=('world', 'tool0'))
 
 
 def two_armed_torso(seed=SEED):

@@ -1,0 +1,89 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""dynamics_node over real rclpy/DDS: gravity follows a gripper opening and closing.
+
+The node loads an arm whose gripper fingers (and a pan camera) are locked side branches; the
+``joint_states`` messages carry the finger positions; the published gravity torques must equal
+Pinocchio's reduced model with the fingers locked at the measured positions.
+"""
+
+import numpy as np
+import pytest
+
+import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
+
+from robots import quiet_model_from_urdf  # noqa: E402
+from ros_graph import make_dynamics, Probe, vector  # noqa: E402
+from urdf_trees import arm_with_gripper, oracle_dynamics, reduced_oracle  # noqa: E402
+
+FINGER, MIMIC = 'grip_finger_joint1', 'grip_finger_joint2'
+
+
+@pytest.fixture(scope='module')
+def urdf():
+    """Return the arm-with-gripper URDF text."""
+    return arm_with_gripper()
+
+
+def oracle_gravity(urdf, chain, locked, q):
+    """Pinocchio's gravity torques with the side branches locked at ``locked``."""
+    reduced = reduced_oracle(urdf, chain, locked)
+    return oracle_dynamics(reduced, q, q * 0, q * 0, 'world')[2]
+
+
+def published_gravity(ros, probe, names, positions):
+    """Send one joint state; return the next published gravity torques."""
+    probe.clear()
+    probe.send_state(names, positions)
+    assert probe.wait_outputs()
+    return vector(probe.received['gravity_torques'][0])
+
+
+def test_gravity_follows_the_measured_gripper_opening(ros, urdf):
+    model = quiet_model_from_urdf(urdf)
+    chain = list(model.joint_names)
+    dynamics = make_dynamics(ros, urdf, locked_joints=['camera_pan=0.6'],
+                             locked_joints_rate=1000.0)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.array([0.4, -0.3, 0.8, 0.1, -0.6, 0.5])
+    pan = {'camera_pan': 0.6}
+
+    closed = published_gravity(ros, probe, chain, q)              # no finger measured yet
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.0, MIMIC: 0.0, **pan}, q)
+    np.testing.assert_allclose(closed, expected, rtol=0, atol=1e-10 * abs(expected).max())
+
+    half = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.02])   # mimic follows
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.02, MIMIC: 0.02, **pan}, q)
+    np.testing.assert_allclose(half, expected, rtol=0, atol=1e-10 * abs(expected).max())
+
+    apart = published_gravity(ros, probe, [MIMIC, FINGER] + chain, np.r_[0.04, 0.035, q])
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.035, MIMIC: 0.04, **pan}, q)
+    np.testing.assert_allclose(apart, expected, rtol=0, atol=1e-10 * abs(expected).max())
+    assert np.abs(apart - closed).max() > 1e-3           # the gripper's motion is visible
+    assert dynamics._locked.remerges == 2
+
+
+def test_remerging_is_rate_limited(ros, urdf):
+    model = quiet_model_from_urdf(urdf)
+    chain = list(model.joint_names)
+    dynamics = make_dynamics(ros, urdf, locked_joints_rate=0.01)    # once per 100 s
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.zeros(model.dof)
+    first = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.04])
+    second = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.0])
+    assert dynamics._locked.remerges == 1
+    np.testing.assert_array_equal(first, second)          # still merged at 0.04
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.04, MIMIC: 0.04, 'camera_pan': 0.2}, q)
+    np.testing.assert_allclose(second, expected, rtol=0, atol=1e-10 * abs(expected).max())
