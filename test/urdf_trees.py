@@ -141,3 +141,11 @@ def oracle_dynamics(reduced, q, qd, qdd, base_link):
     pin.framesForwardKinematics(reduced, data, config)
     R_base = data.oMf[reduced.getFrameId(base_link)].rotation
     return tau, M, g, R_base.T @ reduced.gravity.linear
+
+
+def oracle_tip_pose(reduced, q, base_link, tip_link):
+    """Pose (4, 4) of ``tip_link`` in ``base_link``'s frame in the reduced Pinocchio model."""
+    data = reduced.createData()
+    pin.framesForwardKinematics(reduced, data, pinocchio_configuration(reduced, q))
+    base = data.oMf[reduced.getFrameId(base_link)]
+    return (base.inverse() * data.oMf[reduced.getFrameId(tip_link)]).homogeneous

@@ -38,10 +38,13 @@ def rigid_inertia(tree, poses):
     found = [(body, pose) for body, pose in found if body is not None]
     if len(found) <= 1:
         return transform(origin_form(*found[0][0]), *found[0][1]) if found else None
-    mass = np.array([body[0] for body, _ in found])
-    R = np.array([pose[0] for _, pose in found])
-    com = np.einsum('kij,kj->ki', R, [body[1] for body, _ in found]) + [p for _, (_, p) in found]
-    inertia = R @ np.array([body[2] for body, _ in found]) @ R.transpose(0, 2, 1)
+    count = len(found)
+    mass, com, p = np.empty(count), np.empty((count, 3)), np.empty((count, 3))
+    R, inertia = np.empty((count, 3, 3)), np.empty((count, 3, 3))
+    for k, ((mass[k], com[k], inertia[k]), (R[k], p[k])) in enumerate(found):
+        pass
+    com = np.einsum('kij,kj->ki', R, com) + p
+    inertia = R @ inertia @ R.transpose(0, 2, 1)
     point = np.einsum('k,kj->k', mass, com * com)[:, None, None] * np.eye(3) \
         - mass[:, None, None] * np.einsum('ki,kj->kij', com, com)
     return float(mass.sum()), mass @ com, (inertia + point).sum(axis=0)

@@ -207,12 +207,15 @@ def _inertial_body(inertial, link):
             raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all six '
                             'of ixx iyy izz ixy ixz iyz)')
         values.append(number(moments.get(key), f'{where}/inertia {key}'))
-    inertia = inertia_matrix(np.array(values), f'link {link!r} inertia')
-    if not np.isfinite(mass):
+    if not all(map(math.isfinite, values)):
+        inertia_matrix(values, f'link {link!r} inertia')          # raises, naming the link
+    ixx, iyy, izz, ixy, iyz, ixz = values
+    inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    if not math.isfinite(mass):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
-    return float(mass), p, R @ inertia @ R.T
+    return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
 
 
 def pose(origin, where):

@@ -33,6 +33,14 @@ Gravity
 ``[0, 0, -9.81]`` means the base z axis points up. The algorithms apply it once, as a fictitious
 base acceleration ``a_0 = -gravity`` (Craig §6.5; Luh-Walker-Paul).
 
+Locked side branches
+--------------------
+A model loaded from a URDF tree holds every link below the chain: branches behind moving
+joints off the chain (a gripper's fingers, a head, the other arm) are merged rigidly into the
+body they hang from, their joints *locked* at ``locked_joints`` (name → rad or m);
+``locked_branches`` keeps their geometry so that :meth:`RobotModel.with_locked_positions`
+re-merges them at new positions cheaply (:mod:`robot_dynamics.io.locked`).
+
 Joint-space effects
 -------------------
 Per joint: viscous friction ``viscous_friction * qd``, Coulomb friction
@@ -43,7 +51,6 @@ gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armatu
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from types import MappingProxyType
 import warnings
 
 import numpy as np
@@ -159,7 +166,7 @@ class RobotModel:
             raise ModelError(f'locked_joints: {sorted(positions)} must name exactly the joints '
                              f'of locked_branches {sorted(expected)}')
         object.__setattr__(self, 'locked_branches', branches)
-        object.__setattr__(self, 'locked_joints', MappingProxyType(positions))
+        object.__setattr__(self, 'locked_joints', LockedPositions(positions))
 
     # ------------------------------------------------------------------ validation
     def _validate(self):
@@ -350,6 +357,25 @@ class RobotModel:
 
 
 # ---------------------------------------------------------------------- helpers
+class LockedPositions(Mapping):
+    """Read-only mapping locked joint name → position (rad or m); picklable, unlike a proxy."""
+
+    def __init__(self, positions):
+        self._positions = dict(positions)
+
+    def __getitem__(self, name):
+        return self._positions[name]
+
+    def __iter__(self):
+        return iter(self._positions)
+
+    def __len__(self):
+        return len(self._positions)
+
+    def __repr__(self):
+        return f'LockedPositions({self._positions!r})'
+
+
 def _names(names, n, prefix):
     if names is None:
         return tuple(f'{prefix}{i + 1}' for i in range(n))

@@ -16,6 +16,7 @@ The oracle is ``pin.buildReducedModel`` of the full URDF with the same joints lo
 positions. Torques, mass matrix and gravity agree to 1e-10 relative.
 """
 
+import pickle
 import warnings
 
 import numpy as np
@@ -25,8 +26,8 @@ import robot_dynamics as rd
 from robot_dynamics import RobotModel, URDFError
 from robot_dynamics.errors import ModelWarning
 from robots import random_state
-from urdf_trees import (arm, arm_with_gripper, gripper, oracle_dynamics, reduced_oracle,
-                        tree_urdf)
+from urdf_trees import (arm, arm_with_gripper, gripper, oracle_dynamics, oracle_tip_pose,
+                        reduced_oracle, tree_urdf)
 
 SEED = 12
 
@@ -75,6 +76,8 @@ def assert_matches_pinocchio(model, urdf, others=None, trials=4, seed=0):
         assert_close(rd.inverse_dynamics(oriented, q, qd, qdd), tau, 'torques')
         assert_close(rd.mass_matrix(oriented, q), M, 'mass matrix')
         assert_close(rd.gravity_torques(oriented, q), g, 'gravity')
+        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
+        assert_close(rd.tip_pose(model, q), tip, 'tool frame')
 
 
 # ---------------------------------------------------------------------- chain choice
@@ -198,6 +201,16 @@ def test_with_locked_positions_rejects_unknown_joints():
         model.with_locked_positions({'arm_j1': 0.3})
 
 
+def test_a_model_with_locked_joints_pickles_and_stays_read_only():
+    model, _ = load(arm_with_gripper())
+    back = pickle.loads(pickle.dumps(model))
+    assert dict(back.locked_joints) == dict(model.locked_joints)
+    moved = back.with_locked_positions({'grip_finger_joint1': 0.02})
+    assert moved.locked_joints['grip_finger_joint2'] == 0.02
+    with pytest.raises(TypeError):
+        model.locked_joints['camera_pan'] = 0.5
+
+
 def test_remerge_keeps_a_payload():
     urdf = arm_with_gripper()
     model, _ = load(urdf)
@@ -207,3 +220,19 @@ def test_remerge_keeps_a_payload():
         1.5, [0.01, 0.02, 0.1])
     q = np.linspace(-1, 1, model.dof)
     assert_close(rd.gravity_torques(moved, q), rd.gravity_torques(expected, q), 'payload kept')
+
+
+def test_ten_line_urdf_with_a_heavy_side_branch_closed_form():
+    """A 5 kg body 1 m out on a moving side joint: G = -m g cos q about y (was 0 N m)."""
+    urdf = ('<robot name="r"><link name="base"/><link name="a"><inertial><mass value="0"/>'
+            '<inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>'
+            '<link name="b"><inertial><mass value="5"/><inertia ixx="0" iyy="0" izz="0" '
+            'ixy="0" ixz="0" iyz="0"/></inertial></link>'
+            '<joint name="j" type="continuous"><parent link="base"/><child link="a"/>'
+            '<axis xyz="0 1 0"/></joint><joint name="k" type="continuous"><parent link="a"/>'
+            '<child link="b"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint></robot>')
+    model, _ = load(urdf, tip_link='a')
+    assert dict(model.locked_joints) == {'k': 0.0}
+    for q in (0.0, 0.7):
+        assert rd.gravity_torques(model, [q])[0] == pytest.approx(-5 * 9.81 * np.cos(q),
+                                                                  rel=1e-12)
