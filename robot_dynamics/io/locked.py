@@ -30,6 +30,9 @@ import numpy as np
 
 from robot_dynamics.spatial.vectors import axis_rotation
 
+_E = np.eye(3)
+_E.setflags(write=False)
+
 
 @dataclass(frozen=True)
 class Group:
@@ -86,8 +89,8 @@ def joint_motion(kind, axis, value):
     if kind in ('revolute', 'continuous'):
         return axis_rotation(axis, np.array([value]))[0], np.zeros(3)
     if kind == 'prismatic':
-        return np.eye(3), axis * value
-    return np.eye(3), np.zeros(3)          # floating / planar: locked at the origin
+        return _E, axis * value
+    return _E, np.zeros(3)          # floating / planar: locked at the origin
 
 
 def origin_form_zero():
@@ -119,7 +122,7 @@ def transform(body, R, p):
     m, h, inertia = body
     h_rotated = R @ h
     p_column, h_column = p[:, None], h_rotated[:, None]
-    cross = (m * (p @ p) + 2.0 * (p @ h_rotated)) * np.eye(3) - m * p_column * p \
+    cross = (m * (p @ p) + 2.0 * (p @ h_rotated)) * _E - m * p_column * p \
         - h_column * p - p_column * h_rotated
     return m, h_rotated + m * p, R @ inertia @ R.T + cross
 
@@ -131,7 +134,7 @@ def add(a, b, sign=1.0):
 
 def _point(x):
     """Inertia of a unit point mass at ``x`` about the origin: ``|x|² E - x xᵀ``."""
-    return (x @ x) * np.eye(3) - x[:, None] * x
+    return (x @ x) * _E - x[:, None] * x
 
 
 @dataclass(frozen=True)

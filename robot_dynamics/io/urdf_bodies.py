@@ -24,6 +24,7 @@ import numpy as np
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add, centroidal_form,
                                       origin_form, origin_form_zero, transform)
+from robot_dynamics.io.urdf_elements import IDENTITY
 from robot_dynamics.io.urdf_tree import compose
 
 SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
@@ -37,7 +38,11 @@ def rigid_inertia(tree, poses):
     found = [(tree.document.body(name), pose) for name, pose in poses.items()]
     found = [(body, pose) for body, pose in found if body is not None]
     if len(found) <= 1:
-        return transform(origin_form(*found[0][0]), *found[0][1]) if found else None
+        if not found:
+            return None
+        body, (R, p) = found[0]
+        return origin_form(*body) if R is IDENTITY[0] and not p.any() else \
+            transform(origin_form(*body), R, p)
     count = len(found)
     mass, com, p = np.empty(count), np.empty((count, 3)), np.empty((count, 3))
     R, inertia = np.empty((count, 3, 3)), np.empty((count, 3, 3))
