@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
+from rclpy.parameter import Parameter  # noqa: E402
 
 from robots import quiet_model_from_urdf  # noqa: E402
 from ros_graph import make_dynamics, Probe, vector  # noqa: E402
@@ -87,3 +88,21 @@ def test_remerging_is_rate_limited(ros, urdf):
     np.testing.assert_array_equal(first, second)          # still merged at 0.04
     expected = oracle_gravity(urdf, chain, {FINGER: 0.04, MIMIC: 0.04, 'camera_pan': 0.2}, q)
     np.testing.assert_allclose(second, expected, rtol=0, atol=1e-10 * abs(expected).max())
+
+
+def test_locked_joints_parameter_is_validated_and_reloads_the_model(ros, urdf):
+    model = quiet_model_from_urdf(urdf)
+    chain = list(model.joint_names)
+    dynamics = make_dynamics(ros, urdf)
+    result = dynamics.set_parameters([Parameter('locked_joints', value=['camera_pan'])])[0]
+    assert not result.successful and "'camera_pan' is not NAME=VALUE" in result.reason
+    assert dynamics._source_model.locked_joints['camera_pan'] == 0.2
+    result = dynamics.set_parameters([Parameter('locked_joints', value=['camera_pan=0.9'])])[0]
+    assert result.successful
+    assert dynamics._source_model.locked_joints['camera_pan'] == 0.9
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.full(model.dof, 0.2)
+    gravity = published_gravity(ros, probe, chain, q)
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.0, MIMIC: 0.0, 'camera_pan': 0.9}, q)
+    np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
