@@ -15,13 +15,20 @@
 Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/soak_dynamics_node.py [--duration 600] [--rate 1000]
-        [--model puma560] [--node-arg fast_path:=false] [--output soak.md]
+        [--model puma560] [--qos reliable] [--node-arg fast_path:=false] [--output soak.md]
 
 The dynamics node runs as a separate process (``python -m robot_dynamics.nodes.dynamics_node``,
-joint_states with the default sensor-data QoS: best effort, keep last 5) in a private ROS
-domain with localhost-only discovery. This process publishes ``joint_states`` at ``--rate`` Hz
-from a child process (paced by the monotonic clock) and receives ``~/gravity_torques`` in this
-one, so that neither side slows the other. Message k carries the posture ``q_k`` (one of 1000
+joint_states with the sensor-data QoS, best effort keep last 5, or with ``--qos reliable``
+reliable keep last 10 on both sides) in a private ROS domain with localhost-only discovery.
+Beside it, a *floor* process runs an rclpy node whose joint_states subscription (same QoS)
+has an empty callback, spun by the same executor: its CPU, measured over the same period,
+is what rclpy alone costs at this rate on this machine in this run, and the node's CPU is
+reported as a multiple of it (target <= 1.3). Only ``~/gravity_torques`` is subscribed, so
+the node computes and publishes only that output (``publish_unsubscribed`` false).
+
+This process publishes ``joint_states`` at ``--rate`` Hz from a child process (paced by the
+monotonic clock) and receives ``~/gravity_torques`` in this one, so that neither side slows
+the other. Message k carries the posture ``q_k`` (one of 1000
 distinct postures, cycled) and its send time goes to shared memory; an answer is matched to its
 request by finding the posture whose library gravity vector it equals (to 1e-9: a mismatch
 counts as a wrong answer), so each latency is "publish of joint_states k → receipt of its
@@ -59,6 +66,8 @@ def parse_arguments():
     parser.add_argument('--duration', type=float, default=600.0, help='measured seconds')
     parser.add_argument('--rate', type=float, default=1000.0, help='joint_states rate, Hz')
     parser.add_argument('--model', default='puma560', help='bundled model name')
+    parser.add_argument('--qos', choices=('sensor_data', 'reliable'), default='sensor_data',
+                        help='joint_states QoS of publisher, node and floor')
     parser.add_argument('--node-arg', action='append', default=[],
                         help='extra node parameter name:=value (repeatable)')
     parser.add_argument('--output', help='also write the markdown report to this file')
@@ -85,33 +94,56 @@ def read_proc(pid):
     return rss, (int(fields[11]) + int(fields[12])) / ticks
 
 
-def start_node(namespace, model_name, extra):
+def qos_profile(name):
+    """Return the joint_states QoS: sensor data (best effort, last 5) or reliable (last 10)."""
+    from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
+    if name == 'reliable':
+        return QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+    return qos_profile_sensor_data
+
+
+def floor_main(namespace, qos, stop):
+    """Child process: an rclpy node with an empty joint_states callback (the CPU floor)."""
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from sensor_msgs.msg import JointState
+    rclpy.init()
+    node = rclpy.create_node('soak_floor')
+    node.create_subscription(JointState, f'{namespace}/joint_states', lambda msg: None,
+                             qos_profile(qos))
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    while not stop.is_set():
+        executor.spin_once(timeout_sec=0.1)
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+def start_node(namespace, model_name, extra, qos):
     """Start the dynamics node as a child process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''),
                PYTHONWARNINGS='ignore')
     command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
                '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
-               '-p', 'diagnostics_period:=1.0']
+               '-p', 'diagnostics_period:=1.0', '-p', f'joint_states_qos:={qos}']
     for argument in extra:
         command += ['-p', argument]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
 
-def publisher_main(namespace, rate, names, table, shared, stop):
+def publisher_main(namespace, rate, names, table, shared, stop, qos):
     """Child process: publish joint_states at ``rate`` Hz, paced on the monotonic clock.
 
     Posture ``k = sequence % POSTURES`` goes out with ``shared.send_ns[k]`` (monotonic ns, a
     system-wide clock) and ``shared.sequence[k]`` written just before the publish.
     """
     import rclpy
-    from rclpy.qos import qos_profile_sensor_data
     from sensor_msgs.msg import JointState
     rclpy.init()
     node = rclpy.create_node('soak_publisher')
-    publisher = node.create_publisher(JointState, f'{namespace}/joint_states',
-                                      qos_profile_sensor_data)
-    while publisher.get_subscription_count() == 0 and not stop.is_set():
+    publisher = node.create_publisher(JointState, f'{namespace}/joint_states', qos_profile(qos))
+    while publisher.get_subscription_count() < 2 and not stop.is_set():   # node and floor
         time.sleep(0.05)
     message = JointState(name=list(names))
     rows = [list(map(float, row)) for row in np.frombuffer(table).reshape(POSTURES, -1)]
@@ -195,7 +227,8 @@ def report(args, result):
     lines = [
         f"# dynamics_node soak: {args.model}, {args.rate:.0f} Hz, {args.duration:.0f} s measured",
         '',
-        f"- node arguments: {' '.join(args.node_arg) or '(defaults)'}",
+        f"- node arguments: {' '.join(args.node_arg) or '(defaults)'}; joint_states QoS "
+        f"{args.qos}; executor {os.environ.get('ROBOT_DYNAMICS_EXECUTOR', 'default')}",
         f"- machine: {os.cpu_count()} cores, load average at the end "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
         f"- joint_states sent: {result['sent']} ({result['sent'] / args.duration:.1f} Hz "
@@ -208,7 +241,9 @@ def report(args, result):
         f"max {latencies.max() if latencies.size else float('nan'):.3f} ms",
         f"- node RSS: start {result['rss_start'] / 2 ** 20:.1f} MiB, end "
         f"{result['rss_end'] / 2 ** 20:.1f} MiB, max {result['rss_max'] / 2 ** 20:.1f} MiB",
-        f"- node CPU: {result['cpu_percent']:.1f} % of one core",
+        f"- node CPU: {result['cpu_percent']:.1f} % of one core; empty rclpy subscriber in the "
+        f"same run: {result['floor_percent']:.1f} %; ratio "
+        f"{result['cpu_percent'] / max(result['floor_percent'], 1e-9):.2f} (target <= 1.3)",
         f"- node's own report (/diagnostics, last 2000 messages): compute time mean "
         f"{diagnostics.get('compute_time_mean_ms', '?')} ms, p99 "
         f"{diagnostics.get('compute_time_p99_ms', '?')} ms, max "
@@ -235,10 +270,12 @@ def main():
         warnings.simplefilter('ignore')
         model = rd.load_model(args.model)
     namespace = '/soak' + uuid.uuid4().hex[:8]
-    process = start_node(namespace, args.model, args.node_arg)
+    process = start_node(namespace, args.model, args.node_arg, args.qos)
     import multiprocessing
     context = multiprocessing.get_context('spawn')
     shared, stop = Shared(context), context.Event()
+    floor = context.Process(target=floor_main, args=(namespace, args.qos, stop), daemon=True)
+    floor.start()
     q_table, gravity = postures(model)
     table = context.RawArray('d', q_table.size)
     np.frombuffer(table)[:] = q_table.reshape(-1)
@@ -250,7 +287,7 @@ def main():
     spinner = threading.Thread(target=executor.spin, daemon=True)
     spinner.start()
     publisher = context.Process(target=publisher_main, args=(
-        namespace, args.rate, model.joint_names, table, shared, stop), daemon=True)
+        namespace, args.rate, model.joint_names, table, shared, stop, args.qos), daemon=True)
     publisher.start()
     samples = []
     try:
@@ -261,6 +298,7 @@ def main():
             time.sleep(0.1)
         time.sleep(WARM_UP)
         rss_start, cpu_start = read_proc(process.pid)
+        _, floor_start = read_proc(floor.pid)
         wall_start = time.monotonic()
         shared.measuring.value = 1
         samples.append((0.0, rss_start))
@@ -276,10 +314,12 @@ def main():
                 next_progress += 30.0
         shared.measuring.value = 0
         rss_end, cpu_end = read_proc(process.pid)
+        _, floor_end = read_proc(floor.pid)
         wall = time.monotonic() - wall_start
     finally:
         stop.set()
         publisher.join(timeout=5.0)
+        floor.join(timeout=5.0)
         time.sleep(0.2)
         process.terminate()
         try:
@@ -295,6 +335,7 @@ def main():
                   diagnostics=receiver.diagnostics,
                   rss_start=rss_start, rss_end=rss_end, rss_max=max(r for _, r in samples),
                   cpu_percent=100.0 * (cpu_end - cpu_start) / wall,
+                  floor_percent=100.0 * (floor_end - floor_start) / wall,
                   exit='clean' if 'Traceback' not in output else 'TRACEBACK')
     text = report(args, result)
     print(text)

@@ -196,6 +196,22 @@ def check_state(model, q, qd=None):
     _check_rows(model, 'joint state', q, qd, None)
 
 
+class StateBounds:
+    """:func:`check_state` for one model with its bounds computed once (per-message use)."""
+
+    def __init__(self, model):
+        self.model = model
+        lower, upper = position_bounds(model)
+        self.centre, self.half_range = (lower + upper) / 2, (upper - lower) / 2
+        self.speed = velocity_bounds(model)
+
+    def check(self, q, qd=None):
+        """Raise :class:`PlausibilityError` (as :func:`check_state`) if ``q, qd`` are not."""
+        inside = (np.abs(q - self.centre) <= self.half_range).all()     # NaN is outside
+        if not inside or (qd is not None and not (np.abs(qd) <= self.speed).all()):
+            check_state(self.model, q, qd)               # names the first offending joint
+
+
 def check_trajectory(model, positions, velocities=None, accelerations=None):
     """Check the waypoints (K, n) of a desired trajectory in model order."""
     points = np.atleast_2d(positions).shape[0]
@@ -207,10 +223,11 @@ def check_trajectory(model, positions, velocities=None, accelerations=None):
 
 def check_output(name, values):
     """Check an output array: finite with every ``|value| <= MAX_OUTPUT``."""
-    values = np.asarray(values, dtype=float)
-    if not np.all(np.isfinite(values)):
+    peak = np.abs(values).max(initial=0.0)         # one pass: NaN and inf fail the test
+    if peak <= MAX_OUTPUT:
+        return
+    if not np.isfinite(values).all():
         raise PlausibilityError(f'{name} is not finite')
-    peak = float(np.abs(values).max(initial=0.0))
     if peak > MAX_OUTPUT:
         raise PlausibilityError(f'{name} reaches {peak:.3g}, beyond the plausible '
                                 f'{MAX_OUTPUT:.3g}')

@@ -68,7 +68,7 @@ def joint_state_to_arrays(msg, joint_names, need_velocity=False):
     qd = np.zeros_like(q) if velocities is None else velocities[order]
     effort = None if efforts is None else efforts[order]
     for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
-        if values is not None and not np.all(np.isfinite(values)):
+        if values is not None and not np.isfinite(values).all():
             raise BadMessage(f'{label} contains NaN or inf')
     return q, qd, effort
 

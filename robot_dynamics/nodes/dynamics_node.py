@@ -56,6 +56,7 @@ QOS_CHOICES = ('sensor_data', 'reliable')
 # trajectories use the same QoS so that a late subscriber still gets the last one.
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
+OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
 RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
 MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
@@ -73,6 +74,7 @@ class DynamicsNode(Node):
         self._last_input = None    # monotonic times: last joint state received,
         self._last_publish = None  # last output set published in full
         self._last_reload = None
+        self._listened = True      # did the last computation have any output subscribed?
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
@@ -83,6 +85,7 @@ class DynamicsNode(Node):
         self._solver = self.get_parameter('solver').value
         self._library_solver = self._engine_or(self._solver)
         self._gravity_on = self.get_parameter('gravity_compensation').value
+        self._stale_timeout = self.get_parameter('stale_timeout').value
 
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
         self.add_post_set_parameters_callback(guarded_subscription(self, self._apply_parameters))
@@ -123,6 +126,9 @@ class DynamicsNode(Node):
         self.declare_parameter('joint_states_qos', 'sensor_data', descriptor(
             'QoS of the joint_states subscription', read_only=True,
             additional=f'one of {QOS_CHOICES}'))
+        self.declare_parameter('publish_unsubscribed', False, descriptor(
+            'compute and publish every output even without a subscriber (default: only the '
+            'outputs someone subscribes to)', read_only=True))
         self.declare_parameter('diagnostics_period', 1.0, descriptor(
             'period of /diagnostics messages, s', read_only=True, low=0.01, high=3600.0))
 
@@ -152,6 +158,12 @@ class DynamicsNode(Node):
                                                         10)
         self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self._output_publishers = {
+            'feedforward_torques': (self.pub_feedforward, self.pub_feedforward_js),
+            'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
+            'mass_matrix': (self.pub_mass,)}
+        self._publish_all = self.get_parameter('publish_unsubscribed').value
+        self._messages = {}        # one Float64MultiArray per output, its layout set once
         self.create_service(SetBool, '~/enable_gravity_compensation',
                             guarded_service(self, self._on_enable_gravity))
         self.create_service(Trigger, '~/reload_model', guarded_service(self, self._on_reload))
@@ -191,6 +203,7 @@ class DynamicsNode(Node):
             self._state, self._trajectory = None, None   # joint set changed: start afresh
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
+        self._state_bounds = bounds.StateBounds(model)
         self.output_names, self._output_order = names, order
 
     def _on_description(self, msg):
@@ -260,6 +273,8 @@ class DynamicsNode(Node):
             self._locked = LockedJointTracker(
                 self._locked.model, self.get_parameter('locked_joints_threshold').value,
                 self.get_parameter('locked_joints_rate').value)
+        if 'stale_timeout' in names:
+            self._stale_timeout = self.get_parameter('stale_timeout').value
         if self._source_model is not None and names & MODEL_FIELDS:
             self._set_model(self._source_model, self._payload)
 
@@ -291,15 +306,16 @@ class DynamicsNode(Node):
             return self._drop('joint state before the model was loaded')
         try:
             q, qd, _ = joint_state_to_arrays(msg, self.model.joint_names)
-            bounds.check_state(self.model, q, qd)
+            self._state_bounds.check(q, qd)
         except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         if msg.header.stamp.sec < 0:
             return self._drop('joint_states dropped: negative stamp '
                               f'({msg.header.stamp.sec} s); stamp with the clock, or 0 = now')
+        now = self.get_clock().now()
         stamp = stamp_to_seconds(msg.header.stamp)
-        state_time = stamp if stamp > 0 else self._now()
-        age, tolerance = self._now() - state_time, self.get_parameter('stale_timeout').value
+        state_time = stamp if stamp > 0 else now.nanoseconds * 1e-9
+        age, tolerance = now.nanoseconds * 1e-9 - state_time, self._stale_timeout
         if age > tolerance:
             return self._drop(f'joint_states dropped: stamp is {age:.3f} s old (stale_timeout)')
         if -age > tolerance:   # would stay "fresh" long after the publisher stopped
@@ -308,7 +324,7 @@ class DynamicsNode(Node):
         self._state = (q, qd, state_time)
         self._follow_locked_joints(msg)
         if self._on_message:
-            self._compute_and_publish()
+            self._compute_and_publish(now)
 
     def _follow_locked_joints(self, msg):
         """Re-merge locked branches at measured positions (rate-limited, no code generated)."""
@@ -348,16 +364,27 @@ class DynamicsNode(Node):
 
         The desired trajectory is sampled at clock time ``now_ns`` (integer nanoseconds).
         """
+        outputs = self._outputs(q, now_ns, OUTPUTS)
+        return tuple(outputs[name] for name in OUTPUTS)
+
+    def _outputs(self, q, now_ns, wanted):
+        """Compute the ``wanted`` outputs ({name: array}, model order) at ``q``, ``now_ns``."""
         model = self.model if self._gravity_on else self._no_gravity_model
         solver = self._library_solver
-        gravity = rd.gravity_torques(model, q, solver=solver)
-        mass = rd.mass_matrix(model, q)
-        if self._trajectory is None:
-            feedforward = gravity  # no desired motion: hold the arm against gravity
-        else:
-            q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
-            feedforward = rd.inverse_dynamics(model, q_d, qd_d, qdd_d, solver=solver)
-        return feedforward, gravity, mass
+        outputs = {}
+        if 'gravity_torques' in wanted or ('feedforward_torques' in wanted
+                                           and self._trajectory is None):
+            outputs['gravity_torques'] = rd.gravity_torques(model, q, solver=solver)
+        if 'mass_matrix' in wanted:
+            outputs['mass_matrix'] = rd.mass_matrix(model, q)
+        if 'feedforward_torques' in wanted:
+            if self._trajectory is None:   # no desired motion: hold the arm against gravity
+                outputs['feedforward_torques'] = outputs['gravity_torques']
+            else:
+                q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
+                outputs['feedforward_torques'] = rd.inverse_dynamics(model, q_d, qd_d, qdd_d,
+                                                                     solver=solver)
+        return outputs
 
     def _engine_or(self, solver):
         """Return the library's solver argument: None (the engine) for 'rnea' on the fast path.
@@ -369,43 +396,54 @@ class DynamicsNode(Node):
             return None
         return solver
 
-    def _compute_and_publish(self):
+    def _wanted(self):
+        """Name the outputs to compute: those with a subscriber (all: publish_unsubscribed)."""
+        if self._publish_all:
+            return OUTPUTS
+        return tuple(name for name in OUTPUTS
+                     if any(p.get_subscription_count() for p in self._output_publishers[name]))
+
+    def _compute_and_publish(self, now=None):
         q, qd, state_time = self._state
-        now = self.get_clock().now()
-        if now.nanoseconds * 1e-9 - state_time > self.get_parameter('stale_timeout').value:
+        now = self.get_clock().now() if now is None else now
+        if now.nanoseconds * 1e-9 - state_time > self._stale_timeout:
             return  # stale: publish nothing (diagnostics report it)
+        wanted = self._wanted()
+        self._listened = bool(wanted)
         start = time.perf_counter()
         try:
-            feedforward, gravity, mass = self.compute(q, qd, now.nanoseconds)
+            outputs = self._outputs(q, now.nanoseconds, wanted)
         except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
             return self._error(f'computation failed: {exc}')
         self.statistics.durations.append(time.perf_counter() - start)
-        order = self._output_order
-        stamp = now.to_msg()   # the time at which the desired trajectory was sampled
-        complete = True
         # Each output is published when it is finite and within bounds.MAX_OUTPUT; the others
         # still go out (a bad desired trajectory must not silence gravity and mass matrix).
-        if self._plausible('feedforward_torques', feedforward):
-            self.pub_feedforward.publish(vector_to_array(feedforward[order]))
-            # The JointState copies are for introspection: built only when someone listens.
-            if self.pub_feedforward_js.get_subscription_count():
-                self.pub_feedforward_js.publish(joint_state_message(
-                    self.output_names, stamp, effort=feedforward[order]))
-        else:
-            complete = False
-        if self._plausible('gravity_torques', gravity):
-            self.pub_gravity.publish(vector_to_array(gravity[order]))
-            if self.pub_gravity_js.get_subscription_count():
-                self.pub_gravity_js.publish(joint_state_message(self.output_names, stamp,
-                                                                effort=gravity[order]))
-        else:
-            complete = False
-        if self._plausible('mass_matrix', mass):
-            self.pub_mass.publish(matrix_to_array(mass[np.ix_(order, order)]))
-        else:
-            complete = False
+        complete = True
+        for name in wanted:
+            if self._plausible(name, outputs[name]):
+                self._publish(name, outputs[name], now)
+            else:
+                complete = False
         if complete:
             self._last_publish = time.monotonic()
+
+    def _publish(self, name, values, now):
+        """Publish one output in the ``joints`` order (and its JointState copy if listened)."""
+        order = self._output_order
+        publishers = self._output_publishers[name]
+        values_out = values[np.ix_(order, order)] if name == 'mass_matrix' else values[order]
+        message = self._messages.get(name)
+        if message is None or len(message.data) != values_out.size:   # layout built once
+            convert = matrix_to_array if name == 'mass_matrix' else vector_to_array
+            message = self._messages[name] = convert(values_out)
+        else:
+            message.data = values_out.reshape(-1).tolist()
+        publishers[0].publish(message)              # serialised here: the message is reused
+        if name == 'mass_matrix':
+            return
+        if publishers[1].get_subscription_count():   # the named copy is for introspection
+            publishers[1].publish(joint_state_message(  # stamp: when the trajectory was sampled
+                self.output_names, now.to_msg(), effort=values[order]))
 
     def _plausible(self, name, values):
         """Tell whether an output may be published; count and name it when it may not."""
@@ -460,6 +498,8 @@ class DynamicsNode(Node):
             self._now() - self._state[2] > self.get_parameter('stale_timeout').value
         if stale or not published:
             return DiagnosticStatus.WARN, 'no recent joint state'
+        if not self._listened:
+            return DiagnosticStatus.WARN, 'no subscriber to any output: nothing published'
         return DiagnosticStatus.OK, 'publishing'
 
     def _publish_diagnostics(self):

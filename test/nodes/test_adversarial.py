@@ -584,3 +584,48 @@ def test_model_parameter_naming_a_file_is_refused_at_start(ros):
     dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
         Parameter('model', value=os.path.abspath(__file__))]))
     assert dynamics.model is None and 'not a bundled model' in dynamics.last_error
+
+
+@pytest.mark.parametrize('publish_all', [False, True])
+def test_outputs_nobody_subscribes_to_are_published_only_when_asked(
+        ros, urdf, model, publish_all):
+    dynamics = make_dynamics(ros, urdf, publish_unsubscribed=publish_all)
+    listener = ros.node('gravity_only')
+    received = []
+    listener.create_subscription(Float64MultiArray,
+                                 f'{ros.namespace}/dynamics_node/gravity_torques',
+                                 received.append, 10)
+    sender = ros.node('sender')
+    states = sender.create_publisher(JointState, 'joint_states',
+                                     rclpy.qos.qos_profile_sensor_data)
+    assert ros.spin_until(lambda: states.get_subscription_count() > 0
+                          and dynamics.pub_gravity.get_subscription_count() > 0)
+    published = {'mass_matrix': 0, 'feedforward_torques': 0}
+    for name, publisher in (('mass_matrix', dynamics.pub_mass),
+                            ('feedforward_torques', dynamics.pub_feedforward)):
+        original = publisher.publish
+        publisher.publish = lambda msg, name=name, original=original: (
+            published.__setitem__(name, published[name] + 1), original(msg))
+    q = np.array([0.1, -0.2, 0.3])
+    for _ in range(5):
+        states.publish(JointState(name=list(model.joint_names), position=list(q)))
+        ros.spin_for(0.02)
+    assert ros.spin_until(lambda: len(received) >= 5)
+    np.testing.assert_allclose(vector(received[-1]), rd.gravity_torques(model, q), atol=TOL)
+    expected = len(received) if publish_all else 0
+    assert published == {'mass_matrix': expected, 'feedforward_torques': expected}
+    assert dynamics.health()[0] == DiagnosticStatus.OK
+
+
+def test_simulation_diagnostics_error_while_running_silent(ros, urdf, monkeypatch):
+    """A simulator that stops stepping (here: stepping patched out) is ERROR, not OK."""
+    sim = simulation(ros, urdf)
+    ros.spin_for(0.1)
+    assert sim.health()[0] == DiagnosticStatus.OK
+    monkeypatch.setattr(sim, 'advance', lambda steps: None)
+    ros.spin_for(1.3)                        # the silence window is max(1 s, 3 periods)
+    level, message = sim.health()
+    assert level == DiagnosticStatus.ERROR and 'nothing published' in message, message
+    monkeypatch.undo()
+    ros.spin_for(0.2)
+    assert sim.health()[0] == DiagnosticStatus.OK
