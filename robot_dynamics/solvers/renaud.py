@@ -164,11 +164,12 @@ def renaud(model, q, qd, qdd, gravity, f_tip=None):
     tau = np.empty((N, n), dtype)
     for i in reversed(range(n)):
         if i + 1 < n:
-            e, nm = rotate(R[i + 1], e), rotate(R[i + 1], nm)                     # (7b), (9b)
+            e = rotate(R[i + 1], e)                                               # (7b)
+            nm = rotate(R[i + 1], nm)                                             # (9b)
         e_next = e
         e = e_next + apply(b[i], aug.u_star[i])                                   # (7a)
         k_star = aug.k_star[i]
-        gyroscopic = vector(*(lincomb(aug.gyro[i][c], delta[i]) for c in range(3)))
+        gyroscopic = vector(*(lincomb(aug.gyro[i][c], delta[i]) for c in range(3)))  # (9a)
         nm = nm + const_rotate(k_star, a[i]) + gyroscopic \
             + const_cross(aug.u_star[i], alpha[i])                                # (9a)
         if i + 1 < n and fr.revolute[i + 1]:
