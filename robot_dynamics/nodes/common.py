@@ -34,7 +34,8 @@ MODEL_PARAMETERS = {
                'read-only like urdf_file)',
     'model': f'bundled model name, one of {sorted(rd.BUNDLED_MODELS)} (used last)',
     'base_link': 'first link of the chain (URDF); empty: the root link',
-    'tip_link': 'last link of the chain (URDF); empty: the single leaf link',
+    'tip_link': 'last link of the chain (URDF); empty: the end of the longest moving path '
+                '(docs/models.md)',
 }
 
 
