@@ -23,7 +23,7 @@ from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.nodes.common import (declare_model_parameters, descriptor,
-                                         model_from_parameters, run)
+                                         guarded_subscription, model_from_parameters, run)
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import LATCHED
 from robot_dynamics.simulation.trajectory import standard_waypoints
@@ -51,7 +51,7 @@ class TrajectoryPublisher(Node):
         self.publisher = self.create_publisher(
             JointTrajectory, 'desired_trajectory', LATCHED)
         self.end = None
-        self.create_timer(0.05, self._on_timer)
+        self.create_timer(0.05, guarded_subscription(self, self._on_timer))
 
     def waypoints(self):
         """Return ``times, positions, velocities, accelerations`` of the standard trajectory."""
@@ -73,6 +73,11 @@ class TrajectoryPublisher(Node):
         self.end = start + Duration(seconds=float(times[-1]))
         self.get_logger().info(f'published a {times[-1]:.2f} s trajectory of '
                                f'{len(times)} points')
+
+    def callback_failed(self, name, exc):
+        """Log an exception caught around a callback (the node keeps running)."""
+        self.get_logger().error(f'{name} failed: {type(exc).__name__}: {exc}',
+                                throttle_duration_sec=1.0)
 
 
 def main(args=None):

@@ -13,6 +13,7 @@
 """dynamics_node over real rclpy/DDS: outputs equal the library's, bad input is survived."""
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -248,15 +249,21 @@ def test_payload_applied_to_tip(ros, urdf, model):
     msg.inertia.m = 2.5
     msg.inertia.com.x, msg.inertia.com.y, msg.inertia.com.z = 0.05, -0.02, 0.1
     msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz = 0.02, 0.03, 0.04
+    msg.inertia.ixy, msg.inertia.iyz, msg.inertia.ixz = 0.004, -0.003, 0.005   # off-axis
     probe.payload.publish(msg)
     assert ros.spin_until(lambda: dynamics._payload is not None)
     q = np.full(model.dof, 0.4)
     probe.send_state(model.joint_names, q)
     assert probe.wait_outputs()
-    loaded = model.with_payload(2.5, [0.05, -0.02, 0.1], [0.02, 0.03, 0.04, 0.0, 0.0, 0.0])
+    loaded = model.with_payload(2.5, [0.05, -0.02, 0.1], [0.02, 0.03, 0.04, 0.004, -0.003,
+                                                          0.005])
     np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
                                rd.gravity_torques(loaded, q), rtol=0, atol=TOL)
+    np.testing.assert_allclose(vector(probe.received['mass_matrix'][0]),
+                               rd.mass_matrix(loaded, q).reshape(-1), rtol=0, atol=TOL)
     assert not np.allclose(rd.gravity_torques(loaded, q), rd.gravity_torques(model, q))
+    principal = model.with_payload(2.5, [0.05, -0.02, 0.1], [0.02, 0.03, 0.04, 0, 0, 0])
+    assert not np.allclose(rd.mass_matrix(loaded, q), rd.mass_matrix(principal, q), atol=1e-6)
 
 
 def test_model_from_robot_description_topic_and_reload(ros, urdf, model):
@@ -270,6 +277,20 @@ def test_model_from_robot_description_topic_and_reload(ros, urdf, model):
     response = ros.call(probe.reload, Trigger.Request())
     assert response.success, response.message
     assert str(model.dof) in response.message
+    other_urdf = random_arm_urdf(8, 3, 'arm3')        # a new description, then a reload:
+    description.publish(String(data=other_urdf))      # the outputs are the new robot's
+    other = quiet_model_from_urdf(other_urdf)
+    assert ros.spin_until(lambda: dynamics.model.name == 'arm3')
+    time.sleep(1.0)                                   # one reload per second is served
+    assert ros.call(probe.reload, Trigger.Request()).success
+    probe.wait_connected(dynamics)
+    q = np.array([0.3, -0.2, 0.5])
+    probe.send_state(other.joint_names, q)
+    assert probe.wait_outputs()
+    np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
+                               rd.gravity_torques(other, q), rtol=0, atol=TOL)
+    np.testing.assert_allclose(vector(probe.received['mass_matrix'][0]),
+                               rd.mass_matrix(other, q).reshape(-1), rtol=0, atol=TOL)
 
 
 def test_diagnostics_report_rates_and_drops(ros, urdf, model):
