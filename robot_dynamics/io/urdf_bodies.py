@@ -46,8 +46,8 @@ def rigid_inertia(tree, poses):
     count = len(found)
     mass, com, p = np.empty(count), np.empty((count, 3)), np.empty((count, 3))
     R, inertia = np.empty((count, 3, 3)), np.empty((count, 3, 3))
-    for k, ((mass[k], com[k], inertia[k]), (R[k], p[k])) in enumerate(found):
-        pass
+    for k, ((m, c, i), (R_k, p_k)) in enumerate(found):
+        mass[k], com[k], inertia[k], R[k], p[k] = m, c, i, R_k, p_k
     com = np.einsum('kij,kj->ki', R, com) + p
     inertia = R @ inertia @ R.transpose(0, 2, 1)
     point = np.einsum('k,kj->k', mass, com * com)[:, None, None] * np.eye(3) \
@@ -55,7 +55,7 @@ def rigid_inertia(tree, poses):
     return float(mass.sum()), mass @ com, (inertia + point).sum(axis=0)
 
 
-def chain_joints(tree, path, base, tip):
+def chain_joints(path, base, tip):
     """Return the moving joints of ``path``, checked for a serial chain."""
     moving = [joint for joint in path if joint.moving]
     if not moving:
@@ -79,7 +79,7 @@ def chain_bodies(tree, base, tip):
     fixed links), one :class:`LockedBody` per body with locked branches, and the tool frame in
     the last body's frame.
     """
-    moving = chain_joints(tree, tree.path(base, tip), base, tip)
+    moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
     placements, fixed, locked = [compose(poses[moving[0].parent], moving[0].origin)], [], []
     for i, joint in enumerate(moving):
@@ -158,7 +158,8 @@ def _check_given(given, names, chain_names, joints):
                             'the model), not a locked one')
         if name not in names:
             raise URDFError(f'locked_joints: {name!r} is not a locked joint of this chain; '
-                            f'locked joints are {names}')
+                            f'locked joints are {names} (joints above the base, or hanging '
+                            'from it before the first moving joint, are not in the model)')
         joint = joints[name]
         if joint.type not in SERIAL_TYPES:
             raise URDFError(f'locked_joints: {name!r} is a {joint.type} joint, always locked '
