@@ -12,6 +12,8 @@
 # limitations under the License.
 """``simulate``: integrate the forward dynamics, write a CSV and a PNG of the run."""
 
+import time
+
 import numpy as np
 from tqdm import tqdm
 
@@ -117,7 +119,9 @@ def run_simulate(args):
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
     prefix = output_prefix(args.output, 'sim')
+    start = time.perf_counter()
     trajectory = _run(model, q0, qd0, args)
+    elapsed = time.perf_counter() - start
     csv_path = write_csv(prefix + '.csv', trajectory, model.joint_names)
     written = [csv_path]
     if not args.no_plot:
@@ -126,14 +130,16 @@ def run_simulate(args):
             prefix + '.png', trajectory.t, trajectory.q, trajectory.qd, trajectory.tau,
             trajectory.energy, model.joint_names,
             title=f'{model.name}: torque {args.torque}, {args.integrator}, dt {args.dt} s'))
-    _print_summary(model, args, trajectory, written)
+    _print_summary(model, args, trajectory, written, elapsed)
     return 0
 
 
-def _print_summary(model, args, trajectory, written):
+def _print_summary(model, args, trajectory, written, elapsed):
     drift = trajectory.energy - trajectory.energy[0]
     print(f'simulated {model.name} for {trajectory.t[-1]:.4f} s in {len(trajectory.t) - 1} '
           f'steps ({args.integrator}, dt {args.dt} s, torque {args.torque})')
+    print(f'integration: {elapsed:.4f} s wall, {trajectory.t[-1] / elapsed:.0f}x real time '
+          f'({"the engine" if args.solver is None else "solver " + args.solver})')
     rows = [(name, format_number(trajectory.q[0, j], 6), format_number(trajectory.q[-1, j], 6),
              format_number(np.abs(trajectory.q[:, j] - trajectory.q[0, j]).max(), 9))
             for j, name in enumerate(model.joint_names)]

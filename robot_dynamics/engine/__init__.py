@@ -17,8 +17,8 @@ Coriolis matrix, CRBA + Cholesky and articulated-body forward dynamics, kinemati
 and the integrators) are built into the extension :mod:`robot_dynamics.engine._engine` when
 the package is installed (``pip install .`` or ``colcon build``); no compiler is needed at run
 time and no code is generated per model. A model is unpacked once into the engine's own
-structure (:func:`engine_model`) and cached on the :class:`~robot_dynamics.RobotModel`, which
-is immutable; a derived model (``replace``, ``with_payload``, ``with_gravity``) is unpacked
+structure (:func:`engine_model`) and kept in a weak-keyed cache, outside the immutable
+:class:`~robot_dynamics.RobotModel`; a derived model (``replace``, ``with_payload``, ``with_gravity``) is unpacked
 again on its first use, in microseconds.
 
 :data:`ENGINE` is the extension module, or None when it could not be imported (the package
@@ -33,6 +33,7 @@ mass), reflected rotor inertia, viscous and Coulomb friction: 32 numbers.
 
 import os
 import warnings
+import weakref
 
 import numpy as np
 
@@ -46,6 +47,7 @@ except ImportError as exc:                  # not built: the numpy path runs, se
 
 HEADER = 16
 JOINT_STRIDE = 32
+_MODELS = weakref.WeakKeyDictionary()          # RobotModel → its unpacked engine Model
 INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2}
 #: Torque forms of a simulation run (integrate.h): constant (n,), one row per step, G(q).
 TORQUE_CONSTANT, TORQUE_PER_STEP, TORQUE_GRAVITY = 0, 1, 2
@@ -72,7 +74,7 @@ def _load():
     constants = {'RK4': INTEGRATOR_CODES['rk4'], 'TORQUE_GRAVITY': TORQUE_GRAVITY,
                  'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD}
     assert all(getattr(_engine, k) == v for k, v in constants.items()), 'stale extension'
-    _engine.set_hooks(engine_model, _explain)
+    _engine.set_hooks(engine_model, _explain, _MODELS.data)
     return _engine
 
 
@@ -91,11 +93,13 @@ def pack(model):
 
 
 def engine_model(model):
-    """Return the engine's unpacked ``model``, built on first use and cached on the model."""
-    cached = model.__dict__.get('_engine_model')
+    """Return the engine's unpacked ``model``, built on first use and cached (weakly).
+
+    Models are immutable, so the cache never goes stale; an entry goes with its model.
+    """
+    cached = _MODELS.get(model)
     if cached is None:
-        cached = ENGINE.Model(pack(model))
-        object.__setattr__(model, '_engine_model', cached)   # models are immutable
+        cached = _MODELS[model] = ENGINE.Model(pack(model), weakref.ref(model))
     return cached
 
 

@@ -313,3 +313,29 @@ def test_without_the_extension_numpy_answers_and_warns_once():
     model = rd.load_model('puma560')
     q = np.linspace(-1, 1, model.dof)
     assert close([float(x) for x in tau.split(',')], rd.inverse_dynamics(model, q, q, q))
+
+
+# ---------------------------------------------------------------------- large batches
+def test_large_batches_run_in_parallel_and_equal_single_calls():
+    model, _, _, _, f_tip, rng = random_case(6, seed=8)
+    rows = engine.ENGINE.PARALLEL_FROM // 6 + 501                     # threads, uneven split
+    Q, QD, QDD = random_state(rng, 6, rows)
+    batch = rd.forward_dynamics(model, Q, QD, QDD, f_tip=f_tip)
+    for k in (0, 1, rows // 2, rows - 1):
+        assert np.array_equal(batch[k], rd.forward_dynamics(model, Q[k], QD[k], QDD[k],
+                                                            f_tip=f_tip))
+    M = rd.mass_matrix(model, Q)
+    assert np.array_equal(M[-1], rd.mass_matrix(model, Q[-1]))
+    massless = model.replace(mass=np.zeros(6), inertia=np.zeros((6, 3, 3)),
+                             rotor_inertia=np.zeros(6))
+    with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):
+        rd.forward_dynamics(massless, Q, QD, QDD)
+
+
+def test_thread_count_follows_the_environment():
+    script = 'from robot_dynamics.engine import ENGINE; print(ENGINE.THREADS)'
+    env = dict(os.environ, ROBOT_DYNAMICS_THREADS='3')
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         env=env, timeout=120, cwd=os.path.dirname(os.path.dirname(
+                             os.path.dirname(os.path.abspath(__file__)))))
+    assert out.stdout.strip() == '3', out.stderr

@@ -60,6 +60,7 @@ typedef struct {
     double g[3];                    /* gravity, base frame */
     double tipR[9], tipp[3];        /* tool frame in the last body */
     rd_joint *J;
+    int owns_joints;                /* 0 for a fork: joints shared with the original */
     rd_work w;
     void *block;                    /* the one allocation behind w */
 } rd_model;
@@ -67,6 +68,8 @@ typedef struct {
 /* model.c */
 int rd_model_init(rd_model *m, const double *packed, int n);
 void rd_model_free(rd_model *m);
+/* A copy sharing the (read-only) joints with a workspace of its own: for another thread. */
+int rd_model_fork(const rd_model *m, rd_model *fork);
 void rd_place(const rd_joint *J, double q, rd_placement *X);
 
 /* rnea.c: tau = ID(q, qd, qdd) with gravity if `gravity`, joint effects (rotor, friction) if

@@ -106,6 +106,7 @@ int rd_model_init(rd_model *m, const double *packed, int n)
     memcpy(m->tipR, packed + 4, sizeof m->tipR);
     memcpy(m->tipp, packed + 13, sizeof m->tipp);
     m->J = (rd_joint *)calloc((size_t)n, sizeof(rd_joint));
+    m->owns_joints = 1;
     if (m->J == NULL || allocate(m) != 0) {
         rd_model_free(m);
         return -1;
@@ -114,9 +115,18 @@ int rd_model_init(rd_model *m, const double *packed, int n)
     return 0;
 }
 
+int rd_model_fork(const rd_model *m, rd_model *fork)
+{
+    *fork = *m;
+    fork->owns_joints = 0;
+    memset(&fork->w, 0, sizeof fork->w);
+    fork->block = NULL;
+    return allocate(fork);
+}
+
 void rd_model_free(rd_model *m)
 {
-    free(m->J);
+    if (m->owns_joints) free(m->J);
     free(m->block);
     m->J = NULL;
     m->block = NULL;

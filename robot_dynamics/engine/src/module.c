@@ -15,8 +15,8 @@
  *
  * Every function takes the RobotModel first, then arrays of shape (n,) for one state or
  * (N, n) for a batch (single rows broadcast), and returns numpy arrays shaped as the public
- * functions document. The unpacked model is cached on the RobotModel (attribute
- * `_engine_model`, built by the packer hook the Python side registers). Inputs are checked
+ * functions document. The unpacked model is built once per RobotModel by the packer hook the
+ * Python side registers and kept in its WeakKeyDictionary. Inputs are checked
  * here (numeric dtype, shape, finite values); when a check fails the explain hook re-runs the
  * library's own checks, so the error messages are the library's.
  */
@@ -29,6 +29,11 @@
 
 #include "engine.h"
 #include "integrate.h"
+#include "parallel.h"
+
+/* Batches of at least this many joint-rows (N n) run without the GIL, on several threads. */
+#define PARALLEL_FROM 4096
+#define GRAIN_ROWS 128
 
 #undef I   /* complex.h's imaginary unit, pulled in by numpy */
 
@@ -37,23 +42,26 @@ typedef struct {
     PyObject_HEAD
     rd_model model;
     PyObject *packed;           /* the array it was built from (pickling, introspection) */
+    PyObject *owner;            /* a weak reference to the RobotModel: keeps its basic weakref */
 } ModelObject;
 
 static void Model_dealloc(ModelObject *self)
 {
     rd_model_free(&self->model);
     Py_XDECREF(self->packed);
+    Py_XDECREF(self->owner);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *packed_obj;
+    PyObject *packed_obj, *owner = NULL;
     PyArrayObject *packed;
     const double *P;
     npy_intp size;
     int n;
-    if (!PyArg_ParseTuple(args, "O", &packed_obj)) return -1;
+    if (!PyArg_ParseTuple(args, "O|O", &packed_obj, &owner)) return -1;
+    Py_XSETREF(self->owner, Py_XNewRef(owner));
     packed = (PyArrayObject *)PyArray_FROMANY(packed_obj, NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY);
     if (packed == NULL) return -1;
     P = (const double *)PyArray_DATA(packed);
@@ -116,29 +124,36 @@ static PyTypeObject ModelType = {
 };
 
 /* ------------------------------------------------------------------ hooks and the cache */
-static PyObject *packer = NULL, *explainer = NULL, *cache_name = NULL, *linalg_error = NULL;
+static PyObject *packer = NULL, *explainer = NULL, *cache = NULL, *linalg_error = NULL;
 
 static PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "set_hooks(packer, explainer): two callables");
+    if (nargs != 3 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])
+            || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "set_hooks(packer, explainer, cache): two callables "
+                                         "and the dict of a WeakKeyDictionary");
         return NULL;
     }
     Py_XSETREF(packer, Py_NewRef(args[0]));
     Py_XSETREF(explainer, Py_NewRef(args[1]));
+    Py_XSETREF(cache, Py_NewRef(args[2]));
     Py_RETURN_NONE;
 }
 
-/* The engine model of a RobotModel (new reference): the cached one, else the packer's. */
+/* The engine model of a RobotModel (new reference): looked up in the packer's
+ * WeakKeyDictionary (its dict is keyed by weak references, equal when their referents are),
+ * else built by the packer. The engine Model keeps the model's basic weak reference alive,
+ * so the lookup reuses it instead of allocating one. */
 static ModelObject *engine_model(PyObject *robot)
 {
-    PyObject *cached = PyObject_GetAttr(robot, cache_name);
-    if (cached != NULL && Py_IS_TYPE(cached, &ModelType)) return (ModelObject *)cached;
-    Py_XDECREF(cached);
-    if (cached == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return NULL;
-        PyErr_Clear();
+    PyObject *cached = NULL, *ref;
+    if (cache != NULL && (ref = PyWeakref_NewRef(robot, NULL)) != NULL) {
+        cached = PyDict_GetItemWithError(cache, ref);
+        Py_DECREF(ref);
+        if (cached != NULL && Py_IS_TYPE(cached, &ModelType))
+            return (ModelObject *)Py_NewRef(cached);
     }
+    if (PyErr_Occurred()) return NULL;
     if (packer == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "robot_dynamics.engine: hooks not installed");
         return NULL;
@@ -256,10 +271,7 @@ static int k_mass_matrix(rd_model *m, const double *const *x, double *o, int f)
 }
 static int k_forward(rd_model *m, const double *const *x, double *o, int f)
 {
-    if (rd_forward(m, x[0], x[1], x[2], x[3], o) == 0) return 0;
-    PyErr_SetString(linalg_error, "mass matrix is not positive definite: a link with zero "
-                                  "mass and inertia on a moving joint?");
-    return -1;
+    return rd_forward(m, x[0], x[1], x[2], x[3], o) == 0 ? 0 : RD_NOT_SPD;
 }
 static int k_jacobian(rd_model *m, const double *const *x, double *o, int f)
 {
@@ -344,12 +356,53 @@ invalid:
     return -1;
 }
 
+typedef struct {
+    const Spec *spec;
+    const Arg *args;
+    double *out;
+    npy_intp size;
+    int flag;
+} Rows;
+
+static int one_row(rd_model *m, long row, void *context)
+{
+    const Rows *r = (const Rows *)context;
+    const double *x[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < r->spec->nin; ++k)
+        x[k] = r->args[k].array == NULL ? NULL : r->args[k].data + row * r->args[k].stride;
+    return r->spec->kernel(m, x, r->out + row * r->size, r->flag);
+}
+
+static int engine_threads = 1;
+
+/* Every row: in this thread with the model's workspace for small batches; without the GIL,
+ * on forked workspaces and up to engine_threads threads for large ones. */
+static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
+{
+    long failed = 0;
+    int status = 0;
+    if (N * model->model.n < PARALLEL_FROM) {
+        for (npy_intp row = 0; row < N && status == 0; ++row)
+            status = one_row(&model->model, (long)row, rows);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        status = rd_parallel_rows(&model->model, (long)N, engine_threads, GRAIN_ROWS, one_row,
+                                  rows, &failed);
+        Py_END_ALLOW_THREADS
+    }
+    if (status == -1) PyErr_NoMemory();
+    else if (status != 0)
+        PyErr_SetString(linalg_error, "mass matrix is not positive definite: a link with zero "
+                                      "mass and inertia on a moving joint?");
+    return status;
+}
+
 static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
 {
     Arg args[4] = {{0}};
     ModelObject *model = NULL;
     PyObject *result = NULL;
-    npy_intp N, row, size;
+    npy_intp N, size;
     int n, single, k, flag = 0;
     if (nargs != 1 + spec->nin + spec->flag_argument) {
         PyErr_Format(PyExc_TypeError, "expected the model and %d more arguments, got %zd",
@@ -368,15 +421,10 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
     if (result == NULL) goto done;
     size = row_size(spec->out, n);
     {
-        double *out = (double *)PyArray_DATA((PyArrayObject *)result);
-        const double *x[4] = {NULL, NULL, NULL, NULL};
-        for (row = 0; row < N; ++row) {
-            for (k = 0; k < spec->nin; ++k)
-                x[k] = args[k].array == NULL ? NULL : args[k].data + row * args[k].stride;
-            if (spec->kernel(&model->model, x, out + row * size, flag) != 0) {
-                Py_CLEAR(result);
-                goto done;
-            }
+        Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, flag};
+        if (all_rows(model, &rows, N) != 0) {
+            Py_CLEAR(result);
+            goto done;
         }
     }
     if (spec->out == OUT_SCALAR && single) {
@@ -522,11 +570,19 @@ static PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t n
     if ((out[4] = PyArray_ZEROS(1, dims, NPY_DOUBLE, 0)) == NULL) goto done;
     memcpy(PyArray_DATA((PyArrayObject *)out[0]), args[0].data, sizeof(double) * (size_t)n);
     memcpy(PyArray_DATA((PyArrayObject *)out[1]), args[1].data, sizeof(double) * (size_t)n);
-    status = rd_simulate(&model->model, &run, PyArray_DATA((PyArrayObject *)out[0]),
-                         PyArray_DATA((PyArrayObject *)out[1]),
-                         PyArray_DATA((PyArrayObject *)out[2]),
-                         PyArray_DATA((PyArrayObject *)out[3]),
-                         PyArray_DATA((PyArrayObject *)out[4]), &at);
+    {
+        rd_model fork;                 /* a workspace of its own: the run releases the GIL */
+        double *data[5];
+        for (k = 0; k < 5; ++k) data[k] = PyArray_DATA((PyArrayObject *)out[k]);
+        if (rd_model_fork(&model->model, &fork) != 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        status = rd_simulate(&fork, &run, data[0], data[1], data[2], data[3], data[4], &at);
+        Py_END_ALLOW_THREADS
+        rd_model_free(&fork);
+    }
     result = Py_BuildValue("OOOOOil", out[0], out[1], out[2], out[3], out[4], status, at);
 done:
     for (k = 0; k < 5; ++k) Py_XDECREF(out[k]);
@@ -572,13 +628,14 @@ PyMODINIT_FUNC PyInit__engine(void)
     linalg = PyImport_ImportModule("numpy.linalg");
     if (linalg == NULL) return NULL;
     linalg_error = PyObject_GetAttrString(linalg, "LinAlgError");
+    engine_threads = rd_default_threads();
     Py_DECREF(linalg);
     if (linalg_error == NULL) return NULL;
-    cache_name = PyUnicode_InternFromString("_engine_model");
-    if (cache_name == NULL) return NULL;
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0
+            || PyModule_AddIntConstant(m, "THREADS", engine_threads) < 0
+            || PyModule_AddIntConstant(m, "PARALLEL_FROM", PARALLEL_FROM) < 0
             || PyModule_AddIntConstant(m, "EULER", RD_EULER) < 0
             || PyModule_AddIntConstant(m, "SEMI_IMPLICIT_EULER", RD_SEMI_IMPLICIT_EULER) < 0
             || PyModule_AddIntConstant(m, "RK4", RD_RK4) < 0

@@ -1,0 +1,281 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Benchmark the public functions (the compiled engine) against Pinocchio, same run; markdown.
+
+Run on demand (not in CI)::
+
+    .venv/bin/python benchmarks/engine_vs_pinocchio.py [--repeat 7] [--quick]
+
+What a user calls is timed: ``rd.inverse_dynamics``, ``rd.gravity_torques``, ``rd.mass_matrix``,
+``rd.forward_dynamics``, ``rd.coriolis_matrix`` per call from Python (input checks included),
+each repeat at a new state drawn over the full joint range (q in [-π, π], q̇ and q̈ in
+[-2, 2]), against ``pin.rnea``, ``computeGeneralizedGravity``, ``crba``, ``aba`` and
+``computeCoriolisMatrix`` timed right after it in the same repeat. Ratios are ours / Pinocchio's
+(below 1: faster), median and [min, max] over the repeats: on a shared machine the ratio of two
+back-to-back timings is steadier than either time. Also: a batch of 10,000 states against a
+Python loop of ``pin.rnea``; random chains of 15-100 joints; the cold first call in a fresh
+process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and ``robot-dynamics
+simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
+link inertias, which violate the triangle inequality).
+"""
+
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import timeit
+import warnings
+
+import numpy as np
+import pinocchio as pin
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / 'test')]
+
+import robot_dynamics as rd  # noqa: E402
+from robots import pinocchio_configuration, random_model  # noqa: E402
+
+ARMS = ('puma560', 'panda', 'ur5')
+CHAINS = (15, 30, 50, 100)
+
+
+def machine():
+    """CPU model and core count (lscpu), Python, numpy and Pinocchio versions."""
+    model, cores = platform.processor() or 'unknown', os.cpu_count()
+    try:
+        text = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
+        fields = dict(line.split(':', 1) for line in text.splitlines() if ':' in line)
+        model, cores = fields.get('Model name', model).strip(), fields.get('CPU(s)', cores)
+    except OSError:
+        pass
+    return (f'{model}, {str(cores).strip()} cores; Python {platform.python_version()}, numpy '
+            f'{np.__version__}, Pinocchio {pin.__version__}')
+
+
+def load(name):
+    """Bundled model (friction and rotors as shipped), warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return rd.load_model(name)
+
+
+def pinocchio(model):
+    """Pinocchio model (rotor inertia as armature, same gravity) and data."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        pm = pin.buildModelFromXML(model.to_urdf())
+    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
+    pm.armature = np.asarray(model.reflected_inertia, float)
+    return pm, pm.createData()
+
+
+def state(rng, n, rows=None):
+    """``q`` in [-π, π], ``qd`` and ``qdd`` in [-2, 2]."""
+    shape = (n,) if rows is None else (rows, n)
+    return rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape)
+
+
+def pairs(model, pm, pd, q, qd, qdd):
+    """Operation → (ours, Pinocchio's) callables at one state."""
+    c = pinocchio_configuration(pm, q)
+    return {
+        'inverse dynamics': (lambda: rd.inverse_dynamics(model, q, qd, qdd),
+                             lambda: pin.rnea(pm, pd, c, qd, qdd)),
+        'gravity': (lambda: rd.gravity_torques(model, q),
+                    lambda: pin.computeGeneralizedGravity(pm, pd, c)),
+        'mass matrix': (lambda: rd.mass_matrix(model, q), lambda: pin.crba(pm, pd, c)),
+        'forward dynamics': (lambda: rd.forward_dynamics(model, q, qd, qdd),
+                             lambda: pin.aba(pm, pd, c, qd, qdd)),
+        'Coriolis matrix': (lambda: rd.coriolis_matrix(model, q, qd),
+                            lambda: pin.computeCoriolisMatrix(pm, pd, c, qd)),
+    }
+
+
+def seconds(function, number, best_of=3):
+    """Seconds per call of ``function()``: best of ``best_of`` loops of ``number`` calls.
+
+    The best of a few loops drops the ones another process interrupted (shared machine).
+    """
+    function()
+    return min(timeit.repeat(function, number=number, repeat=best_of)) / number
+
+
+def compare(model, repeat, number, seed=0):
+    """Operation → (our µs, Pinocchio µs, ratios over the repeats)."""
+    pm, pd = pinocchio(model)
+    rng = np.random.default_rng(seed)
+    results = {}
+    for _ in range(repeat):
+        for name, (ours, theirs) in pairs(model, pm, pd, *state(rng, model.dof)).items():
+            a, b = seconds(ours, number), seconds(theirs, number)
+            results.setdefault(name, []).append((a * 1e6, b * 1e6, a / b))
+    return {name: tuple(np.array(rows).T) for name, rows in results.items()}
+
+
+def ratio_text(ratios):
+    """Median ratio and its spread, e.g. ``0.52× [0.48, 0.57]``."""
+    return f'{np.median(ratios):.2f}× [{np.min(ratios):.2f}, {np.max(ratios):.2f}]'
+
+
+def per_call_table(repeat, number):
+    """Markdown: per-call times and ratios for the bundled arms."""
+    lines = ['| arm (dof) | function | ours, µs | Pinocchio, µs | ours / Pinocchio |',
+             '|---|---|---:|---:|---:|']
+    for name in ARMS:
+        model = load(name)
+        for operation, (ours, theirs, ratios) in compare(model, repeat, number).items():
+            lines.append(f'| {name} ({model.dof}) | {operation} | {np.median(ours):.2f} | '
+                         f'{np.median(theirs):.2f} | {ratio_text(ratios)} |')
+    return lines
+
+
+def batch_table(repeat, rows=10_000):
+    """Markdown: a batch of ``rows`` states against a Python loop of pin.rnea."""
+    lines = [f'| arm | batch of {rows:,}: ours, ms | loop of pin.rnea, ms | ours / loop |',
+             '|---|---:|---:|---:|']
+    for name in ARMS:
+        model = load(name)
+        pm, pd = pinocchio(model)
+        rng = np.random.default_rng(1)
+        measured = []
+        for _ in range(repeat):
+            Q, QD, QDD = state(rng, model.dof, rows)
+            configs = [pinocchio_configuration(pm, q) for q in Q]
+
+            def loop():
+                for c, v, a in zip(configs, QD, QDD):
+                    pin.rnea(pm, pd, c, v, a)
+            ours = seconds(lambda: rd.inverse_dynamics(model, Q, QD, QDD), 1)
+            theirs = seconds(loop, 1)
+            measured.append((ours * 1e3, theirs * 1e3, ours / theirs))
+        ours, theirs, ratios = np.array(measured).T
+        lines.append(f'| {name} | {np.median(ours):.2f} | {np.median(theirs):.2f} | '
+                     f'{ratio_text(ratios)} |')
+    return lines
+
+
+def chain_table(repeat, number):
+    """Markdown: ratios on random chains (revolute and prismatic joints, general axes)."""
+    operations = ['inverse dynamics', 'gravity', 'mass matrix', 'forward dynamics',
+                  'Coriolis matrix']
+    lines = ['| joints | ' + ' | '.join(operations) + ' |',
+             '|---:|' + '---:|' * len(operations)]
+    for n in CHAINS:
+        model = random_model(np.random.default_rng(n), n, prismatic_fraction=0.2)
+        results = compare(model, repeat, max(20, number // n), seed=n)
+        cells = [ratio_text(results[op][2]) for op in operations]
+        lines.append(f'| {n} | ' + ' | '.join(cells) + ' |')
+    return lines
+
+
+COLD = '''
+import sys, time
+t0 = time.perf_counter()
+import numpy as np
+import robot_dynamics as rd
+t1 = time.perf_counter()
+model = rd.load_model(sys.argv[1])
+t2 = time.perf_counter()
+rd.inverse_dynamics(model, np.zeros(model.dof), np.zeros(model.dof), np.zeros(model.dof))
+t3 = time.perf_counter()
+print((t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3)
+'''
+
+
+def cold_table(repeat):
+    """Markdown: fresh processes: import, model load, first call (ms, medians)."""
+    lines = ['| arm | import robot_dynamics, ms | load the model, ms | first call, ms |',
+             '|---|---:|---:|---:|']
+    for name in ARMS:
+        runs = [subprocess.run([sys.executable, '-W', 'ignore', '-c', COLD, name], check=True,
+                               capture_output=True, text=True, cwd=ROOT).stdout.split()
+                for _ in range(repeat)]
+        imported, loaded, first = np.median(np.array(runs, dtype=float), axis=0)
+        lines.append(f'| {name} | {imported:.0f} | {loaded:.1f} | {first:.2f} |')
+    return lines
+
+
+def simulation_lines(repeat):
+    """Markdown: 10 s at 1 ms with RK4 through the API, the CLI, and MuJoCo if installed."""
+    puma = load('puma560')
+    q0 = np.radians([10, -40, 30, 5, 20, -15])
+    api = [seconds(lambda: rd.simulate(puma, q0, np.zeros(6), 'gravity', 10.0, 1e-3), 1)
+           for _ in range(repeat)]
+    cli = []
+    with tempfile.TemporaryDirectory() as directory:
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, '-m', 'robot_dynamics', 'simulate', 'puma560', '--duration',
+                 '10', '--torque', 'gravity', '--no-plot', '--no-progress', '-o',
+                 os.path.join(directory, 'sim')], check=True, capture_output=True, text=True,
+                cwd=ROOT).stdout
+            cli.append(float(re.search(r'integration: ([\d.]+) s wall', out).group(1)))
+    lines = [f'- `rd.simulate(puma, q0, qd0, \'gravity\', 10.0, 1e-3)` (RK4, 10,000 steps): '
+             f'{np.median(api) * 1e3:.0f} ms [{min(api) * 1e3:.0f}, {max(api) * 1e3:.0f}], '
+             f'{10 / np.median(api):.0f}× real time',
+             f'- `robot-dynamics simulate puma560 --duration 10 --torque gravity` integration: '
+             f'{np.median(cli) * 1e3:.0f} ms [{min(cli) * 1e3:.0f}, {max(cli) * 1e3:.0f}]']
+    return lines + mujoco_lines(repeat)
+
+
+def mujoco_lines(repeat):
+    """UR5, 10 s at 1 ms, RK4: mj_step in MuJoCo's own rollout loop against rd.simulate."""
+    try:
+        import mujoco
+        from mujoco import rollout
+    except ImportError:
+        return ['- MuJoCo not installed: `pip install mujoco` adds its `mj_step` line']
+    ur5 = load('ur5').without_joint_effects()
+    mj = mujoco.MjModel.from_xml_string(ur5.to_urdf())
+    mj.opt.timestep, mj.opt.integrator = 1e-3, mujoco.mjtIntegrator.mjINT_RK4
+    data = mujoco.MjData(mj)
+    data.qpos[:] = 0.3
+    initial = np.zeros(mujoco.mj_stateSize(mj, mujoco.mjtState.mjSTATE_FULLPHYSICS))
+    mujoco.mj_getState(mj, data, initial, mujoco.mjtState.mjSTATE_FULLPHYSICS)
+    theirs = [seconds(lambda: rollout.rollout(mj, data, initial[None], nstep=10_000), 1)
+              for _ in range(repeat)]
+    ours = [seconds(lambda: rd.simulate(ur5, np.full(6, 0.3), np.zeros(6), np.zeros(6), 10.0,
+                                        1e-3), 1) for _ in range(repeat)]
+    return [f'- UR5 (rigid), 10 s, RK4 at 1 ms: `rd.simulate` {np.median(ours) * 1e3:.0f} ms, '
+            f'MuJoCo {mujoco.__version__} `rollout` of `mj_step` {np.median(theirs) * 1e3:.0f} '
+            f'ms (ratio {np.median(ours) / np.median(theirs):.2f}; MuJoCo also runs its '
+            'collision and constraint pipeline)']
+
+
+def main():
+    """Run every table and print markdown."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--repeat', type=int, default=7)
+    parser.add_argument('--quick', action='store_true', help='fewer calls per timing')
+    args = parser.parse_args()
+    number = 500 if args.quick else 5000
+    print(f'Measured {datetime.date.today().isoformat()} on {machine()} with '
+          f'`python benchmarks/engine_vs_pinocchio.py --repeat {args.repeat}'
+          f'{" --quick" if args.quick else ""}`.\n')
+    for title, lines in (('Per call from Python', per_call_table(args.repeat, number)),
+                         ('Batch', batch_table(args.repeat)),
+                         ('Long random chains (ours / Pinocchio)',
+                          chain_table(args.repeat, number)),
+                         ('Cold start (fresh process)', cold_table(args.repeat)),
+                         ('Simulation', simulation_lines(args.repeat))):
+        print(f'**{title}**\n')
+        print('\n'.join(lines) + '\n', flush=True)
+
+
+if __name__ == '__main__':
+    main()
