@@ -18,8 +18,8 @@ and the integrators) are built into the extension :mod:`robot_dynamics.engine._e
 the package is installed (``pip install .`` or ``colcon build``); no compiler is needed at run
 time and no code is generated per model. A model is unpacked once into the engine's own
 structure (:func:`engine_model`) and kept in a weak-keyed cache, outside the immutable
-:class:`~robot_dynamics.RobotModel`; a derived model (``replace``, ``with_payload``, ``with_gravity``) is unpacked
-again on its first use, in microseconds.
+:class:`~robot_dynamics.RobotModel`; a derived model (``replace``, ``with_payload``,
+``with_gravity``) is unpacked again on its first use, in microseconds.
 
 :data:`ENGINE` is the extension module, or None when it could not be imported (the package
 then runs its numpy implementations and says so once with :class:`EngineUnavailableWarning`)
