@@ -181,13 +181,15 @@ def scaling_rows(repeat, number, sizes):
         expected = pin.rnea(pm, pd, qp, qd, qdd)
         assert np.allclose(module.inverse_dynamics(q, qd, qdd), expected, atol=1e-8)
         assert np.allclose(reference.inverse_dynamics(q, qd, qdd), expected, atol=1e-8)
-        times = [per_call(lambda: module.inverse_dynamics(q, qd, qdd), repeat, number),
-                 per_call(lambda: reference.inverse_dynamics(q, qd, qdd), repeat, number),
-                 per_call(lambda: pin.rnea(pm, pd, qp, qd, qdd), repeat, number)]
-        M_times = [per_call(lambda: reference.mass_matrix(q), repeat, number),
-                   per_call(lambda: pin.crba(pm, pd, qp), repeat, number),
-                   per_call(lambda: reference.forward_dynamics(q, qd, qdd), repeat, number),
-                   per_call(lambda: pin.aba(pm, pd, qp, qd, qdd), repeat, number)]
+        generated, rnea, _ = back_to_back(lambda: module.inverse_dynamics(q, qd, qdd),
+                                          lambda: pin.rnea(pm, pd, qp, qd, qdd), repeat, number)
+        engine, _, _ = back_to_back(lambda: reference.inverse_dynamics(q, qd, qdd),
+                                    lambda: pin.rnea(pm, pd, qp, qd, qdd), repeat, number)
+        M, crba, _ = back_to_back(lambda: reference.mass_matrix(q),
+                                  lambda: pin.crba(pm, pd, qp), repeat, number)
+        FD, aba, _ = back_to_back(lambda: reference.forward_dynamics(q, qd, qdd),
+                                  lambda: pin.aba(pm, pd, qp, qd, qdd), repeat, number)
+        times, M_times = [generated, engine, rnea], [M, crba, FD, aba]
         rows.append((n, code.multiplications, code.additions, build, times, M_times))
     return rows
 
