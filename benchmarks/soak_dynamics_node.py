@@ -228,7 +228,7 @@ def report(args, result):
         f"# dynamics_node soak: {args.model}, {args.rate:.0f} Hz, {args.duration:.0f} s measured",
         '',
         f"- node arguments: {' '.join(args.node_arg) or '(defaults)'}; joint_states QoS "
-        f"{args.qos}; executor {os.environ.get('ROBOT_DYNAMICS_EXECUTOR', 'default')}",
+        f"{args.qos}; executor {os.environ.get('ROBOT_DYNAMICS_EXECUTOR', 'cached')}",
         f"- machine: {os.cpu_count()} cores, load average at the end "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
         f"- joint_states sent: {result['sent']} ({result['sent'] / args.duration:.1f} Hz "

@@ -33,11 +33,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PUMA = os.path.join(ROOT, 'urdf', 'puma560.urdf')
 
 
-@pytest.fixture(params=['default', 'cached'])
+@pytest.fixture(params=['rclpy', 'cached'])
 def dynamics_process(request):
     """``python -m robot_dynamics.nodes.dynamics_node`` in a namespace of its own.
 
-    Once with rclpy's executor and once with ``ROBOT_DYNAMICS_EXECUTOR=cached``; both are
+    Once with ``ROBOT_DYNAMICS_EXECUTOR=rclpy`` and once with the default (cached); both are
     stopped with SIGTERM and must exit without a traceback.
     """
     namespace = '/p' + uuid.uuid4().hex[:10]
