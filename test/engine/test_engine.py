@@ -138,7 +138,7 @@ def test_jacobian_and_tip_pose_agree_with_pinocchio():
     assert close(rd.jacobian(model, q, 'tip'), J_local)
 
 
-@pytest.mark.parametrize('name', ['puma560', 'panda', 'ur5'])
+@pytest.mark.parametrize('name', sorted(rd.BUNDLED_MODELS))
 def test_bundled_arms_agree_with_pinocchio(name):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
