@@ -36,7 +36,8 @@ import numpy as np
 from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '2'
-_SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'generator.py', 'emit.py', 'compiled.py')
+_SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'hoisting.py', 'generator.py', 'emit.py',
+            'compiled.py')
 
 
 def source_digest():
