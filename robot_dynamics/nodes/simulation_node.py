@@ -34,6 +34,7 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 
 import robot_dynamics as rd
+from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.common import (declare_double_array, declare_model_parameters,
                                          descriptor, guarded_parameters, guarded_service,
@@ -184,7 +185,8 @@ class SimulationNode(Node):
     def _on_effort_array(self, msg):
         try:
             values = array_to_vector(msg, self.model.dof)
-        except BadMessage as exc:
+            bounds.check_output('effort command', values)
+        except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'effort_commands dropped: {exc}')
         command = np.zeros(self.model.dof)
         command[self._order] = values
@@ -193,7 +195,8 @@ class SimulationNode(Node):
     def _on_joint_command(self, msg):
         try:
             command = joint_efforts_by_name(msg, self.model.joint_names)
-        except BadMessage as exc:
+            bounds.check_output('effort command', command)
+        except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'joint_commands dropped: {exc}')
         self._set_command(command)
 

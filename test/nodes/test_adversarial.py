@@ -629,3 +629,19 @@ def test_simulation_diagnostics_error_while_running_silent(ros, urdf, monkeypatc
     monkeypatch.undo()
     ros.spin_for(0.2)
     assert sim.health()[0] == DiagnosticStatus.OK
+
+
+def test_simulation_absurd_effort_command_dropped(ros, urdf, model):
+    """1e300 N m on a joint without an effort limit used to blow the simulation up."""
+    sim = simulation(ros, urdf, gravity=[0.0, 0.0, 0.0])
+    node = ros.node('commander')
+    publisher = node.create_publisher(Float64MultiArray,
+                                      f'{ros.namespace}/simulation_node/effort_commands', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
+    publisher.publish(Float64MultiArray(data=[1.0, 2.0, 3.0]))
+    assert ros.spin_until(lambda: sim._command_time is not None)
+    publisher.publish(Float64MultiArray(data=[1e300, 0.0, 0.0]))
+    assert ros.spin_until(lambda: sim.dropped == 1)
+    np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
+    ros.spin_for(0.1)
+    assert not sim.failed and np.all(np.isfinite(sim.q))

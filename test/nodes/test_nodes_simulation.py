@@ -155,7 +155,7 @@ def test_blow_up_stops_without_publishing_garbage(ros, model):
     from diagnostic_msgs.msg import DiagnosticArray
     probe.node.create_subscription(DiagnosticArray, '/diagnostics', diagnostics.append, 10)
     assert probe.wait_time(0.02)
-    probe.command([1e300, -1e300, 1e300])
+    probe.command([1e6, -1e6, 1e6])       # the largest accepted (bounds.MAX_OUTPUT)
     assert ros.spin_until(lambda: probe.sim.failed)
     ros.spin_for(0.2)                       # states published before the failure arrive
     count = len(probe.states)

@@ -159,7 +159,8 @@ def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ro
     efforts = probe.create_publisher(Float64MultiArray, f'{base}/effort_commands', 10)
     reset = probe.create_client(Trigger, f'{base}/reset')
     assert ros.spin_until(lambda: efforts.get_subscription_count() > 0 and states)
-    efforts.publish(Float64MultiArray(data=[1e300, -1e300]))
+    # the largest command the node accepts (bounds.MAX_OUTPUT; beyond, it drops the command)
+    efforts.publish(Float64MultiArray(data=[1e6, -1e6]))
     assert ros.spin_until(lambda: sim.failed, timeout=10.0)
     failed_at = sim.sim_time
     assert 'integration failed' in sim.error or 'NaN/inf' in sim.error or 'energy' in sim.error
