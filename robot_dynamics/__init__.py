@@ -41,6 +41,9 @@ from robot_dynamics.cartesian import (
 from robot_dynamics.codegen import generate
 from robot_dynamics.errors import (DHError, ModelError, ModelWarning, SingularityError,
                                    SolverError, URDFError)
+from robot_dynamics.identification import (
+    base_parameters, design_excitation, identify, parameters, regressor,
+)
 from robot_dynamics.model import RobotModel
 from robot_dynamics.model.bundled import BUNDLED_MODELS, data_path, load_model
 from robot_dynamics.simulation.integrators import SimulationError, simulate, step
@@ -56,5 +59,6 @@ __all__ = [
     'total_energy', 'verify', 'VerificationReport', 'operation_counts',
     'SingularityError', 'cartesian_coriolis_centrifugal', 'cartesian_dynamics',
     'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
-    'fast', 'generate',
+    'fast', 'generate', 'base_parameters', 'design_excitation', 'identify', 'parameters',
+    'regressor',
 ]

@@ -1,0 +1,213 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Recorded joint motion: rosbag2 (sqlite3 and MCAP) and CSV, read without a ROS install.
+
+A :class:`Recording` holds the raw samples of ``sensor_msgs/JointState`` messages: times
+(s), joint names, positions, efforts and, when recorded, velocities. Bags are read and written
+with the pure-Python ``rosbags`` library (a bag directory with ``metadata.yaml``, or a single
+``.db3`` / ``.mcap`` file). Each message is matched by joint name, so messages may list the
+joints in any order or only some of them (a joint a message does not carry is NaN in that row).
+The time of a message is its ``header.stamp``, or the bag's receive time when the stamp is 0.
+
+CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
+``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns;
+``#`` starts a comment line. :func:`write_csv` writes ``t, q_*, qd_*, tau_*``.
+"""
+
+from dataclasses import dataclass
+import csv
+import os
+
+import numpy as np
+
+JOINT_STATE = 'sensor_msgs/msg/JointState'
+
+
+class RecordingError(ValueError):
+    """A recording cannot be read: the message names the file, the field and the fix."""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Raw joint-state samples: ``t`` (N,) s; ``position``, ``effort``, ``velocity`` (N, m).
+
+    Columns follow ``joint_names``; ``velocity`` is None when not recorded. Units are SI
+    (rad or m, rad/s or m/s, N m or N); missing values are NaN.
+    """
+
+    joint_names: tuple
+    t: np.ndarray
+    position: np.ndarray
+    effort: np.ndarray
+    velocity: np.ndarray = None
+    source: str = ''
+
+    def __post_init__(self):
+        """Check the shapes agree."""
+        m = len(self.joint_names)
+        for name in ('position', 'effort', 'velocity'):
+            value = getattr(self, name)
+            if value is not None and np.shape(value) != (len(self.t), m):
+                raise RecordingError(f'{self.source or "recording"}: {name} has shape '
+                                     f'{np.shape(value)}, expected ({len(self.t)}, {m})')
+
+    @property
+    def samples(self):
+        """Return the number of samples N."""
+        return len(self.t)
+
+
+def read_recording(path, topic=None):
+    """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f'recording {path!r} not found; give a rosbag2 directory, a '
+                                '.db3 or .mcap file, or a .csv file')
+    if path.lower().endswith('.csv'):
+        return read_csv(path)
+    return read_bag(path, topic)
+
+
+# ---------------------------------------------------------------------- rosbag2
+def read_bag(path, topic=None):
+    """Read ``sensor_msgs/JointState`` messages of ``topic`` (default: the only such topic)."""
+    from rosbags.rosbag2 import Reader
+    from rosbags.typesys import Stores, get_typestore
+    typestore = get_typestore(Stores.ROS2_JAZZY)
+    rows, names = [], []
+    with Reader(path) as reader:
+        connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
+        topics = sorted({c.topic for c in connections})
+        if topic is None and len(topics) != 1:
+            found = sorted({(c.topic, c.msgtype) for c in reader.connections})
+            raise RecordingError(f'{path}: expected one {JOINT_STATE} topic, found {topics} '
+                                 f'(all topics: {found}); choose one with topic=')
+        topic = topic or topics[0]
+        connections = [c for c in connections if c.topic == topic]
+        if not connections:
+            raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; topics: '
+                                 f'{topics}')
+        for connection, received, raw in reader.messages(connections=connections):
+            msg = typestore.deserialize_cdr(raw, connection.msgtype)
+            stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
+            rows.append((stamp if stamp > 0 else received * 1e-9, list(msg.name),
+                         msg.position, msg.velocity, msg.effort))
+            names.extend(n for n in msg.name if n not in names)
+    if not rows:
+        raise RecordingError(f'{path}: topic {topic!r} has no messages')
+    return _from_rows(rows, names, f'{path}:{topic}')
+
+
+def _from_rows(rows, names, source):
+    index = {name: k for k, name in enumerate(names)}
+    N, m = len(rows), len(names)
+    t = np.empty(N)
+    arrays = {key: np.full((N, m), np.nan) for key in ('position', 'velocity', 'effort')}
+    for r, (stamp, row_names, position, velocity, effort) in enumerate(rows):
+        t[r] = stamp
+        columns = [index[name] for name in row_names]
+        for key, values in (('position', position), ('velocity', velocity),
+                            ('effort', effort)):
+            values = np.asarray(values, dtype=float)
+            if values.size == len(columns):         # JointState allows empty arrays
+                arrays[key][r, columns] = values
+    velocity = arrays['velocity'] if np.isfinite(arrays['velocity']).any() else None
+    if not np.isfinite(arrays['effort']).any():
+        raise RecordingError(f'{source}: no efforts recorded; identification needs '
+                             'JointState.effort (the applied joint torques)')
+    return Recording(tuple(names), t, arrays['position'], arrays['effort'], velocity, source)
+
+
+def write_bag(path, recording, topic='/joint_states', storage='sqlite3'):
+    """Write a Recording as ``sensor_msgs/JointState`` messages (``storage``: sqlite3, mcap)."""
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import Stores, get_typestore
+    plugins = {'sqlite3': StoragePlugin.SQLITE3, 'mcap': StoragePlugin.MCAP}
+    if storage not in plugins:
+        raise ValueError(f'storage: {storage!r}; use one of {sorted(plugins)}')
+    typestore = get_typestore(Stores.ROS2_JAZZY)
+    JointState = typestore.types[JOINT_STATE]
+    Header = typestore.types['std_msgs/msg/Header']
+    Time = typestore.types['builtin_interfaces/msg/Time']
+    empty = np.zeros(0)
+    with Writer(path, version=9, storage_plugin=plugins[storage]) as writer:
+        connection = writer.add_connection(topic, JOINT_STATE, typestore=typestore)
+        for k, stamp in enumerate(recording.t):
+            nanoseconds = int(round(stamp * 1e9))
+            sec, nanosec = divmod(nanoseconds, 10 ** 9)
+            msg = JointState(
+                header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
+                name=list(recording.joint_names),
+                position=np.asarray(recording.position[k], dtype=np.float64),
+                velocity=(empty if recording.velocity is None
+                          else np.asarray(recording.velocity[k], dtype=np.float64)),
+                effort=np.asarray(recording.effort[k], dtype=np.float64))
+            writer.write(connection, nanoseconds, typestore.serialize_cdr(msg, JOINT_STATE))
+    return path
+
+
+# ---------------------------------------------------------------------- CSV
+_PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
+             'effort': ('tau_', 'effort_')}
+
+
+def read_csv(path):
+    """Read a CSV recording (header row, see the module docstring)."""
+    with open(path, newline='') as handle:
+        lines = [line for line in handle if line.strip() and not line.lstrip().startswith('#')]
+    reader = csv.reader(lines)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
+    try:
+        data = np.array([[float(x) if x.strip() else np.nan for x in row] for row in reader])
+    except ValueError as exc:
+        raise RecordingError(f'{path}: non-numeric value ({exc}); every row after the header '
+                             'must hold numbers') from None
+    if data.ndim != 2 or data.shape[0] == 0 or data.shape[1] != len(header):
+        raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
+    time_column = next((k for k, h in enumerate(header) if h in ('t', 'time')), None)
+    if time_column is None:
+        raise RecordingError(f'{path}: no time column; name the first column t (seconds)')
+    columns = {key: {} for key in _PREFIXES}
+    for k, h in enumerate(header):
+        for key, prefixes in _PREFIXES.items():
+            for prefix in prefixes:
+                if h.startswith(prefix):
+                    columns[key][h[len(prefix):]] = k
+    names = list(columns['position'])
+    if not names or set(columns['effort']) != set(names):
+        raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
+                             f'joints; found positions {names}, efforts '
+                             f'{list(columns["effort"])}')
+    arrays = {key: data[:, [cols[name] for name in names]] if set(cols) == set(names) else None
+              for key, cols in columns.items()}
+    return Recording(tuple(names), data[:, time_column], arrays['position'], arrays['effort'],
+                     arrays['velocity'], path)
+
+
+def write_csv(path, recording):
+    """Write a Recording as CSV: ``t, q_*, [qd_*,] tau_*``."""
+    names = recording.joint_names
+    blocks = [('q_', recording.position)]
+    if recording.velocity is not None:
+        blocks.append(('qd_', recording.velocity))
+    blocks.append(('tau_', recording.effort))
+    header = ['t'] + [prefix + name for prefix, _ in blocks for name in names]
+    data = np.column_stack([recording.t] + [array for _, array in blocks])
+    with open(path, 'w', newline='') as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(data.tolist())
+    return path
