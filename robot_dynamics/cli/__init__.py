@@ -28,7 +28,7 @@ import yaml
 
 from robot_dynamics import errors
 from robot_dynamics.cli import (
-    benchmark, codegen, dynamics, inspection, simulation, trajectory,
+    benchmark, codegen, dynamics, identification, inspection, simulation, trajectory,
 )
 from robot_dynamics.cli.common import CLIError, NOTES
 from robot_dynamics.simulation.integrators import SimulationError
@@ -46,6 +46,8 @@ examples:
   robot-dynamics simulate puma560 --torque zero --duration 2 -o out/fall
   robot-dynamics trajectory puma560 move.yaml -o out/move
   robot-dynamics codegen renaud_6r --symbolic -o renaud_6r.py
+  robot-dynamics excite puma560 -o out/excitation
+  robot-dynamics identify puma560 run_bag/ -o out/identified.urdf
   robot-dynamics benchmark puma560
 
 MODEL is a URDF file, a DH YAML file or a bundled model name. Run
@@ -68,7 +70,8 @@ def build_parser():
                         version=f'%(prog)s {_version()}')
     subparsers = parser.add_subparsers(dest='command', metavar='SUBCOMMAND')
     subparsers.required = True
-    for module in (inspection, dynamics, simulation, trajectory, codegen, benchmark):
+    for module in (inspection, dynamics, simulation, trajectory, codegen, identification,
+                   benchmark):
         module.add_parsers(subparsers, formatter)
     return parser
 

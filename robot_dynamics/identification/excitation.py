@@ -148,6 +148,7 @@ def design_excitation(model, period=10.0, harmonics=5, samples=120, limits=None,
                        time.monotonic() + (np.inf if time_limit is None else time_limit))
     rng = np.random.default_rng(seed)
     x0, initial = problem.best_start(rng, starts)
+    problem.timed = True
     try:
         scipy.optimize.minimize(problem.objective, x0, jac=problem.objective_gradient,
                                 method='SLSQP', options={'maxiter': iterations, 'ftol': 1e-6},
@@ -184,6 +185,7 @@ class _Problem:
         self.start = time.monotonic()
         self.evaluations = 0
         self.best_x, self.best_f = None, np.inf
+        self.timed = False                   # the random starts always run to the end
         self._cache = {}
 
     # ------------------------------------------------------------ parametrisation
@@ -203,7 +205,7 @@ class _Problem:
         """Objective (log cond) and constraint vector (>= 0 when feasible) at ``x``."""
         key = x.tobytes()
         if key not in self._cache:
-            if time.monotonic() > self.deadline:
+            if self.timed and time.monotonic() > self.deadline:
                 raise _Deadline
             self.evaluations += 1
             q, qd, qdd = self.trajectory(x).evaluate(self.t)

@@ -148,10 +148,10 @@ def write_bag(path, recording, topic='/joint_states', storage='sqlite3'):
             msg = JointState(
                 header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
                 name=list(recording.joint_names),
-                position=np.asarray(recording.position[k], dtype=np.float64),
+                position=np.ascontiguousarray(recording.position[k], dtype=np.float64),
                 velocity=(empty if recording.velocity is None
-                          else np.asarray(recording.velocity[k], dtype=np.float64)),
-                effort=np.asarray(recording.effort[k], dtype=np.float64))
+                          else np.ascontiguousarray(recording.velocity[k], dtype=np.float64)),
+                effort=np.ascontiguousarray(recording.effort[k], dtype=np.float64))
             writer.write(connection, nanoseconds, typestore.serialize_cdr(msg, JOINT_STATE))
     return path
 

@@ -13,7 +13,9 @@
 """ROS 2 node: publishes the standard smooth test trajectory of a model as a JointTrajectory.
 
 The waypoints come from :func:`robot_dynamics.simulation.trajectory.standard_waypoints`
-(rest-to-rest quintic moves within the joint limits) with positions, velocities and accelerations.
+(rest-to-rest quintic moves within the joint limits) with positions, velocities and accelerations,
+or, with ``trajectory_file``, from a JointTrajectory YAML file (the form ``ros2 topic pub`` reads
+and ``robot-dynamics excite`` writes; read once at start, joints matched by name).
 The message is published reliable and transient-local on ``desired_trajectory``, stamped
 ``start_delay`` seconds in the future; with ``repeat`` it is published again after each run.
 """
@@ -22,6 +24,7 @@ from rclpy.duration import Duration
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
 from robot_dynamics.nodes.common import (declare_model_parameters, descriptor,
                                          guarded_subscription, model_from_parameters, run)
 from robot_dynamics.nodes.conversions import trajectory_message
@@ -44,17 +47,34 @@ class TrajectoryPublisher(Node):
         self.declare_parameter('start_delay', 0.5, descriptor(
             'seconds between publication and the trajectory start', low=0.0, high=3600.0))
         self.declare_parameter('repeat', False, descriptor('publish again after each run'))
+        self.declare_parameter('trajectory_file', '', descriptor(
+            'JointTrajectory YAML to publish instead of the standard trajectory',
+            read_only=True))
         self.model = model_from_parameters(self)
         if self.model is None:
             raise ValueError('trajectory_publisher needs a model: set robot_description, '
                              'urdf_file, dh_file or model')
+        self._file = self._read_file(self.get_parameter('trajectory_file').value)
         self.publisher = self.create_publisher(
             JointTrajectory, 'desired_trajectory', LATCHED)
         self.end = None
         self.create_timer(0.05, guarded_subscription(self, self._on_timer))
 
+    def _read_file(self, path):
+        """Read ``trajectory_file`` once; its columns in the model's joint order."""
+        if not path:
+            return None
+        names, times, *arrays = read_joint_trajectory_yaml(path)
+        if sorted(names) != sorted(self.model.joint_names):
+            raise ValueError(f'trajectory_file {path}: joint_names {names} must be the '
+                             f'model\'s joints {list(self.model.joint_names)}')
+        order = [names.index(name) for name in self.model.joint_names]
+        return (times,) + tuple(None if a is None else a[:, order] for a in arrays)
+
     def waypoints(self):
-        """Return ``times, positions, velocities, accelerations`` of the standard trajectory."""
+        """Return ``times, positions, velocities, accelerations`` (file or standard)."""
+        if self._file is not None:
+            return self._file
         return standard_waypoints(self.model, self.get_parameter('move_time').value,
                                   self.get_parameter('amplitude').value,
                                   self.get_parameter('moves').value)

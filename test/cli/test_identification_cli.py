@@ -1,0 +1,141 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""``robot-dynamics excite`` and ``identify``: files written, report, errors."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+import yaml
+
+import robot_dynamics as rd
+from robot_dynamics import cli
+from robot_dynamics.identification import FourierTrajectory
+from robot_dynamics.io.recordings import Recording, write_bag, write_csv
+from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'identification'))
+from test_identify import record, true_puma  # noqa: E402
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def set_fields(message, values):
+    """Fill a ROS message from a dict the way ``ros2 topic pub`` does (unknown keys fail)."""
+    for key, value in values.items():
+        current = getattr(message, key)                       # AttributeError: not a field
+        if isinstance(value, dict):
+            set_fields(current, value)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            element = type(message).SLOT_TYPES[list(message.get_fields_and_field_types())
+                                               .index(key)].value_type
+            module = __import__(f'{element.namespaces[0]}.msg', fromlist=[element.name])
+            items = []
+            for item in value:
+                items.append(getattr(module, element.name)())
+                set_fields(items[-1], item)
+            setattr(message, key, items)
+        else:
+            setattr(message, key, value)
+
+
+def test_excite_writes_a_trajectory_ros2_topic_pub_accepts(tmp_path, capsys):
+    from trajectory_msgs.msg import JointTrajectory
+    prefix = tmp_path / 'excitation'
+    code, out, _ = run(capsys, 'excite', 'puma560', '-o', prefix, '--time-limit', '3',
+                       '--max-acceleration', '8')
+    assert code == 0, out
+    assert 'condition number of the base regressor' in out
+    message = JointTrajectory()
+    with open(f'{prefix}.yaml') as handle:
+        set_fields(message, yaml.safe_load(handle))
+    model = rd.load_model('puma560')
+    assert list(message.joint_names) == list(model.joint_names)
+    assert len(message.points) == 201                      # 10 s every 50 ms
+    assert message.points[-1].time_from_start.sec == 10
+    names, times, q, qd, qdd = read_joint_trajectory_yaml(f'{prefix}.yaml')
+    coefficients = {}
+    with open(f'{prefix}.yaml') as handle:
+        for line in handle:
+            if line.startswith(('# q0:', '# a:', '# b:')):
+                key, value = line[2:].split(':', 1)
+                coefficients[key] = np.array(yaml.safe_load(value))
+    trajectory = FourierTrajectory(tuple(names), 10.0, coefficients['q0'], coefficients['a'],
+                                   coefficients['b'])
+    assert np.allclose(trajectory.evaluate(times)[0], q, atol=1e-12)
+    assert np.abs(qdd).max() <= 8.0
+    assert np.all(q >= model.lower_limit) and np.all(q <= model.upper_limit)
+    table = np.genfromtxt(f'{prefix}.csv', delimiter=',', names=True)
+    assert len(table) == 10001 and 'qdd_joint6' in table.dtype.names
+
+
+@pytest.fixture(scope='module')
+def puma_run(tmp_path_factory):
+    """Record a noisy 25 s run of the PUMA "as built" as a bag and a CSV."""
+    folder = tmp_path_factory.mktemp('run')
+    nominal = rd.load_model('puma560')
+    rng = np.random.default_rng(5)
+    trajectory = FourierTrajectory(nominal.joint_names, 10.0, np.array(
+        [0.0, 1.5, -1.5, 0.5, 0.0, 0.0]), rng.normal(size=(6, 5)) * 0.25,
+        rng.normal(size=(6, 5)) * 0.25)
+    recording = record(true_puma(nominal), trajectory, 25.0, noise=True)
+    shuffled = Recording(recording.joint_names[::-1], recording.t,
+                         recording.position[:, ::-1], recording.effort[:, ::-1])
+    return write_bag(folder / 'bag', shuffled, storage='mcap'), \
+        write_csv(folder / 'run.csv', recording)
+
+
+def test_identify_writes_urdf_report_and_plot(puma_run, tmp_path, capsys):
+    bag, _ = puma_run
+    output = tmp_path / 'identified.urdf'
+    code, out, err = run(capsys, 'identify', 'puma560', bag, '-o', output)
+    assert code == 0, err
+    assert 'base parameters (52), weighted least squares' in out
+    assert 'MY5R' in out and 'validation' in out
+    overall = [line for line in out.splitlines() if line.strip().startswith('all')][0]
+    numbers = [float(x) for x in overall.split()[1:] if x != '%']
+    _, nominal_error, base_error, physical_error = numbers
+    assert physical_error < 2.0 and nominal_error > 50.0       # percent of the torque RMS
+    model = rd.RobotModel.from_urdf(str(output))
+    assert not model.warnings                                 # real bodies
+    assert np.all(model.viscous_friction > 0)
+    assert os.path.getsize(tmp_path / 'identified.png') > 10000
+
+
+def test_identify_json_csv_and_options(puma_run, tmp_path, capsys):
+    _, csv_path = puma_run
+    code, out, err = run(capsys, 'identify', 'puma560', csv_path, '-o',
+                         tmp_path / 'a.urdf', '--json', '--no-plot', '--joint-terms', 'FV,FC',
+                         '--validation', '0.3')
+    assert code == 0, err
+    report = json.loads(out)
+    names = [row['name'] for row in report['base_parameters']]
+    assert 'IA3' not in names and 'FV1' in names
+    assert report['validation']['relative_error_physical'] < 0.03
+    assert not os.path.exists(tmp_path / 'a.png')
+
+
+def test_identify_errors_name_the_problem(tmp_path, capsys):
+    bad = tmp_path / 'bad.csv'
+    bad.write_text('t,q_a,tau_a\n0,0,0\n0.001,0,0\n')
+    code, _, err = run(capsys, 'identify', 'puma560', bad, '-o', tmp_path / 'x.urdf')
+    assert code == 2 and 'joint1' in err and 'not recorded' in err
+    code, _, err = run(capsys, 'identify', 'puma560', tmp_path / 'missing', '-o',
+                       tmp_path / 'x.urdf')
+    assert code == 2 and 'not found' in err
