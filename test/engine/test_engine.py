@@ -339,3 +339,18 @@ def test_thread_count_follows_the_environment():
                          env=env, timeout=120, cwd=os.path.dirname(os.path.dirname(
                              os.path.dirname(os.path.abspath(__file__)))))
     assert out.stdout.strip() == '3', out.stderr
+
+
+@pytest.mark.parametrize('rows', [2, 7, engine.ENGINE.PARALLEL_FROM // 5 + 3])
+def test_batched_inverse_dynamics_in_pairs_equals_single_calls(rows):
+    """Batches run their rows two at a time (rnea_pair.c): the same arithmetic, lane by lane."""
+    model, _, _, _, _, rng = random_case(5, seed=9)
+    Q, QD, QDD = random_state(rng, 5, rows)
+    wrenches = rng.uniform(-20, 20, (rows, 6))
+    for f_tip in (None, wrenches, wrenches[0]):
+        batch = rd.inverse_dynamics(model, Q, QD, QDD, f_tip=f_tip)
+        for k in sorted({0, 1, rows // 2, rows - 1}):
+            wrench = None if f_tip is None else np.atleast_2d(f_tip)[min(k, len(
+                np.atleast_2d(f_tip)) - 1)]
+            single = rd.inverse_dynamics(model, Q[k], QD[k], QDD[k], f_tip=wrench)
+            assert np.allclose(batch[k], single, rtol=1e-14, atol=1e-14 * np.abs(single).max())

@@ -77,6 +77,11 @@ void rd_place(const rd_joint *J, double q, rd_placement *X);
 void rd_rnea(rd_model *m, const double *q, const double *qd, const double *qdd, int gravity,
              int effects, const double *f_tip, double *tau);
 void rd_gravity(rd_model *m, const double *q, double *tau);
+/* rnea_pair.c: the full inverse dynamics of two states at once (x = {q, qd, qdd, f_tip} of
+ * each; f_tip NULL for none), for batches; at most RD_PAIR_MAX joints (stack arrays). */
+#define RD_PAIR_MAX 64
+int rd_rnea_pair(rd_model *m, const double *const *qa, const double *const *qb, double *ta,
+                 double *tb);
 
 /* kinematics.c */
 void rd_world(rd_model *m, const double *q);                 /* fills w.R, w.o, w.S */

@@ -305,6 +305,9 @@ static int k_total(rd_model *m, const double *const *x, double *o, int f)
     return 0;
 }
 
+typedef int (*pair_fn)(rd_model *, const double *const *, const double *const *, double *,
+                       double *);
+
 typedef struct {
     int nin;                    /* arrays after the model */
     const char *names[4];
@@ -313,6 +316,7 @@ typedef struct {
     int flag_argument;          /* one trailing int argument (Jacobian frame) */
     int out;
     kernel_fn kernel;
+    pair_fn pair;               /* two rows at once (batches), or NULL */
 } Spec;
 
 static PyObject *new_output(int out, int single, npy_intp N, int n)
@@ -360,17 +364,35 @@ typedef struct {
     const Spec *spec;
     const Arg *args;
     double *out;
-    npy_intp size;
+    npy_intp size, rows;
     int flag;
 } Rows;
+
+static void row_inputs(const Rows *r, long row, const double **x)
+{
+    for (int k = 0; k < 4; ++k)
+        x[k] = k >= r->spec->nin || r->args[k].array == NULL ? NULL
+               : r->args[k].data + row * r->args[k].stride;
+}
 
 static int one_row(rd_model *m, long row, void *context)
 {
     const Rows *r = (const Rows *)context;
-    const double *x[4] = {NULL, NULL, NULL, NULL};
-    for (int k = 0; k < r->spec->nin; ++k)
-        x[k] = r->args[k].array == NULL ? NULL : r->args[k].data + row * r->args[k].stride;
+    const double *x[4];
+    row_inputs(r, row, x);
     return r->spec->kernel(m, x, r->out + row * r->size, r->flag);
+}
+
+/* Rows 2 unit and 2 unit + 1 through the spec's pair kernel (the last one alone if odd). */
+static int two_rows(rd_model *m, long unit, void *context)
+{
+    const Rows *r = (const Rows *)context;
+    const double *a[4], *b[4];
+    long row = 2 * unit;
+    if (row + 1 >= r->rows) return one_row(m, row, context);
+    row_inputs(r, row, a);
+    row_inputs(r, row + 1, b);
+    return r->spec->pair(m, a, b, r->out + row * r->size, r->out + (row + 1) * r->size);
 }
 
 static int engine_threads = 1;
@@ -379,15 +401,18 @@ static int engine_threads = 1;
  * on forked workspaces and up to engine_threads threads for large ones. */
 static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
 {
-    long failed = 0;
+    int pairs = rows->spec->pair != NULL && N > 1 && model->model.n <= RD_PAIR_MAX;
+    rd_row_fn fn = pairs ? two_rows : one_row;
+    long units = pairs ? (long)((N + 1) / 2) : (long)N, failed = 0;
     int status = 0;
+    rows->rows = N;
     if (N * model->model.n < PARALLEL_FROM) {
-        for (npy_intp row = 0; row < N && status == 0; ++row)
-            status = one_row(&model->model, (long)row, rows);
+        for (long unit = 0; unit < units && status == 0; ++unit)
+            status = fn(&model->model, unit, rows);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        status = rd_parallel_rows(&model->model, (long)N, engine_threads, GRAIN_ROWS, one_row,
-                                  rows, &failed);
+        status = rd_parallel_rows(&model->model, units, engine_threads,
+                                  pairs ? GRAIN_ROWS / 2 : GRAIN_ROWS, fn, rows, &failed);
         Py_END_ALLOW_THREADS
     }
     if (status == -1) PyErr_NoMemory();
@@ -421,7 +446,8 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
     if (result == NULL) goto done;
     size = row_size(spec->out, n);
     {
-        Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, flag};
+        Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
+                     flag};
         if (all_rows(model, &rows, N) != 0) {
             Py_CLEAR(result);
             goto done;
@@ -445,7 +471,8 @@ done:
         return dispatch(&spec_##fname, a, n);                                              \
     }
 
-ENGINE_FUNCTION(inverse_dynamics, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0, OUT_VECTOR, k_id})
+ENGINE_FUNCTION(inverse_dynamics, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0, OUT_VECTOR, k_id,
+                                   rd_rnea_pair})
 ENGINE_FUNCTION(gravity, {1, {"q"}, -1, 0, 0, OUT_VECTOR, k_gravity})
 ENGINE_FUNCTION(coriolis, {2, {"q", "qd"}, -1, 0, 0, OUT_VECTOR, k_coriolis})
 ENGINE_FUNCTION(coriolis_matrix, {2, {"q", "qd"}, -1, 0, 0, OUT_MATRIX, k_coriolis_matrix})
