@@ -62,11 +62,17 @@ static void add_inertia(rd_inertia *to, const rd_inertia *from)
 
 void rd_crba(rd_model *m, const double *q, double *M)
 {
+    for (int i = 0; i < m->n; ++i) rd_place(m->J + i, q[i], &m->w.X[i]);
+    rd_crba_placed(m, M);
+}
+
+void rd_crba_placed(rd_model *m, double *M)
+{
     const int n = m->n;
     rd_work *w = &m->w;
     double F[6];
     int i, j;
-    rd_world(m, q);
+    rd_world_placed(m);
     for (i = 0; i < n; ++i) rd_world_inertia(m->J + i, w->R[i], w->o[i], &w->Ic[i]);
     for (i = n - 1; i > 0; --i) add_inertia(&w->Ic[i - 1], &w->Ic[i]);
     for (i = 0; i < n; ++i) {

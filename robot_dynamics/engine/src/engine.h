@@ -84,7 +84,8 @@ int rd_rnea_pair(rd_model *m, const double *const *qa, const double *const *qb, 
                  double *tb);
 
 /* kinematics.c */
-void rd_world(rd_model *m, const double *q);                 /* fills w.R, w.o, w.S */
+void rd_world(rd_model *m, const double *q);                 /* fills w.X, w.R, w.o, w.S */
+void rd_world_placed(rd_model *m);                           /* the same from w.X */
 void rd_tip_pose(rd_model *m, const double *q, double *T);   /* 4 x 4 */
 void rd_jacobian(rd_model *m, const double *q, int tip_frame, double *J);   /* 6 x n */
 double rd_kinetic_energy(rd_model *m, const double *q, const double *qd);
@@ -94,6 +95,7 @@ double rd_potential_energy(rd_model *m, const double *q);
 void rd_world_inertia(const rd_joint *J, const double *R, const double *o, rd_inertia *In);
 void rd_inertia_apply(const rd_inertia *In, const double *s, double *f);
 void rd_crba(rd_model *m, const double *q, double *M);       /* rotor inertia included */
+void rd_crba_placed(rd_model *m, double *M);                 /* from the placements in w.X */
 
 /* coriolis.c: Christoffel-symbol Coriolis matrix and Mdot = C + C^T (both n x n) */
 void rd_coriolis_matrix(rd_model *m, const double *q, const double *qd, double *C);

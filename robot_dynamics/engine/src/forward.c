@@ -55,7 +55,7 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
     int i, k;
     memset(m->w.zero, 0, sizeof(double) * (size_t)n);
     rd_rnea(m, q, qd, m->w.zero, 1, 1, f_tip, b);
-    rd_crba(m, q, M);
+    rd_crba_placed(m, M);                  /* the placements the Newton-Euler pass computed */
     if (cholesky(M, n) != 0) return -1;
     for (i = 0; i < n; ++i) {
         double v = tau[i] - b[i];

@@ -22,17 +22,23 @@
  * revolute S = [z; o x z], prismatic S = [0; z], z the joint axis in the base frame. */
 void rd_world(rd_model *m, const double *q)
 {
+    for (int i = 0; i < m->n; ++i) rd_place(m->J + i, q[i], &m->w.X[i]);
+    rd_world_placed(m);
+}
+
+/* rd_world from the placements already in w.X (the Newton-Euler pass leaves them there). */
+void rd_world_placed(rd_model *m)
+{
     const int n = m->n;
     rd_work *w = &m->w;
     double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, o[3] = {0, 0, 0}, t[3];
     int i;
     for (i = 0; i < n; ++i) {
         const rd_joint *J = m->J + i;
-        rd_placement X;
-        rd_place(J, q[i], &X);
-        rd_mv(R, X.p, t);
+        const rd_placement *X = &w->X[i];
+        rd_mv(R, X->p, t);
         o[0] += t[0]; o[1] += t[1]; o[2] += t[2];
-        rd_mm(R, X.R, w->R[i]);
+        rd_mm(R, X->R, w->R[i]);
         memcpy(R, w->R[i], sizeof R);
         memcpy(w->o[i], o, sizeof o);
         rd_mv(R, J->axis, t);
