@@ -19,12 +19,14 @@ Run on demand (not in CI)::
 
 The dynamics node runs as a separate process (``python -m robot_dynamics.nodes.dynamics_node``,
 joint_states with the sensor-data QoS, best effort keep last 5, or with ``--qos reliable``
-reliable keep last 10 on both sides) in a private ROS domain with localhost-only discovery.
-Beside it, a *floor* process runs an rclpy node whose joint_states subscription (same QoS)
-has an empty callback, spun by the same executor: its CPU, measured over the same period,
-is what rclpy alone costs at this rate on this machine in this run, and the node's CPU is
-reported as a multiple of it (target <= 1.3). Only ``~/gravity_torques`` is subscribed, so
-the node computes and publishes only that output (``publish_unsubscribed`` false).
+the node's reliable profile, keep last 500, on both sides) in a private ROS domain with
+localhost-only discovery. Beside it, a *floor* process runs an rclpy node whose joint_states
+subscription (same QoS) has an empty callback, spun by rclpy's ``SingleThreadedExecutor``
+(``--floor-executor cached``: by the nodes' default executor instead): its CPU, measured over
+the same period, is what receiving alone costs at this rate on this machine in this run, and
+the node's CPU is reported as a multiple of it (target <= 1.3). Only ``~/gravity_torques``
+is subscribed, so the node computes and publishes only that output (``publish_unsubscribed``
+false).
 
 This process publishes ``joint_states`` at ``--rate`` Hz from a child process (paced by the
 monotonic clock) and receives ``~/gravity_torques`` in this one, so that neither side slows
@@ -36,7 +38,8 @@ gravity torques" on the system-wide monotonic clock (both DDS hops, the node and
 receiver's executor included).
 
 Reported: messages sent, answered, lost (sent − answered: what best-effort keep-last-5 lost or
-the node skipped), wrong answers, latency p50/p99/p99.9/max, the node's resident memory
+the node skipped), inputs lost before the node (all sent − the node's ``received_messages``,
+warm-up included), wrong answers, latency p50/p99/p99.9/max, the node's resident memory
 (VmRSS) at start (after a 10 s warm-up) and end plus its largest value, and the node's CPU
 use (utime + stime from /proc, as % of one core) over the measured period, and the node's
 own compute-time statistics from /diagnostics (the library call alone, without messaging).
@@ -68,6 +71,8 @@ def parse_arguments():
     parser.add_argument('--model', default='puma560', help='bundled model name')
     parser.add_argument('--qos', choices=('sensor_data', 'reliable'), default='sensor_data',
                         help='joint_states QoS of publisher, node and floor')
+    parser.add_argument('--floor-executor', choices=('rclpy', 'cached'), default='rclpy',
+                        help='executor of the empty-subscriber floor process')
     parser.add_argument('--node-arg', action='append', default=[],
                         help='extra node parameter name:=value (repeatable)')
     parser.add_argument('--output', help='also write the markdown report to this file')
@@ -95,23 +100,26 @@ def read_proc(pid):
 
 
 def qos_profile(name):
-    """Return the joint_states QoS: sensor data (best effort, last 5) or reliable (last 10)."""
-    from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
-    if name == 'reliable':
-        return QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
-    return qos_profile_sensor_data
+    """Return the joint_states QoS: sensor data (best effort, last 5) or the node's reliable."""
+    from rclpy.qos import qos_profile_sensor_data
+
+    from robot_dynamics.nodes.dynamics_node import RELIABLE_STATES
+    return RELIABLE_STATES if name == 'reliable' else qos_profile_sensor_data
 
 
-def floor_main(namespace, qos, stop):
+def floor_main(namespace, qos, stop, executor_name):
     """Child process: an rclpy node with an empty joint_states callback (the CPU floor)."""
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from sensor_msgs.msg import JointState
+
+    from robot_dynamics.nodes.executors import CachedWaitSetExecutor
     rclpy.init()
     node = rclpy.create_node('soak_floor')
     node.create_subscription(JointState, f'{namespace}/joint_states', lambda msg: None,
                              qos_profile(qos))
-    executor = SingleThreadedExecutor()
+    executors = {'rclpy': SingleThreadedExecutor, 'cached': CachedWaitSetExecutor}
+    executor = executors[executor_name]()
     executor.add_node(node)
     while not stop.is_set():
         executor.spin_once(timeout_sec=0.1)
@@ -160,7 +168,11 @@ def publisher_main(namespace, rate, names, table, shared, stop, qos):
         shared.sequence[k] = sequence
         shared.send_ns[k] = time.monotonic_ns()
         publisher.publish(message)
+        shared.sent_total.value += 1
         if shared.measuring.value:
+            if shared.first_sequence.value < 0:
+                shared.first_sequence.value = sequence
+            shared.last_sequence.value = sequence
             shared.sent.value += 1
         sequence += 1
     node.destroy_node()
@@ -174,6 +186,9 @@ class Shared:
         self.send_ns = context.RawArray('q', POSTURES)
         self.sequence = context.RawArray('q', [-1] * POSTURES)
         self.sent = context.RawValue('q', 0)
+        self.sent_total = context.RawValue('q', 0)
+        self.first_sequence = context.RawValue('q', -1)    # the measured window of requests
+        self.last_sequence = context.RawValue('q', -1)
         self.measuring = context.RawValue('b', 0)
 
 
@@ -205,8 +220,10 @@ class Receiver:
         distances = np.abs(self.gravity - values).max(axis=1)
         k = int(np.argmin(distances))
         sent, sequence = self.shared.send_ns[k], self.shared.sequence[k]
-        if not self.shared.measuring.value:
-            return
+        first, last = self.shared.first_sequence.value, self.shared.last_sequence.value
+        if first < 0 or sequence < first or (not self.shared.measuring.value
+                                             and sequence > last):
+            return                   # a request sent outside the measured window
         if distances[k] > 1e-9 * max(1.0, np.abs(values).max()):
             self.wrong += 1
             return
@@ -236,14 +253,18 @@ def report(args, result):
         f"- answered: {result['answered']}; lost: {result['sent'] - result['answered']} "
         f"({100.0 * (result['sent'] - result['answered']) / max(1, result['sent']):.3f} %); "
         f"wrong answers: {result['wrong']}; answers later than 1 s: {result['stale']}",
+        f"- inputs lost before the node (whole run, warm-up included): "
+        f"{result['sent_total'] - int(diagnostics.get('received_messages', 0))} of "
+        f"{result['sent_total']} sent",
         f'- latency joint_states → gravity_torques: p50 {percentiles[0]:.3f} ms, '
         f'p99 {percentiles[1]:.3f} ms, p99.9 {percentiles[2]:.3f} ms, '
         f"max {latencies.max() if latencies.size else float('nan'):.3f} ms",
         f"- node RSS: start {result['rss_start'] / 2 ** 20:.1f} MiB, end "
         f"{result['rss_end'] / 2 ** 20:.1f} MiB, max {result['rss_max'] / 2 ** 20:.1f} MiB",
-        f"- node CPU: {result['cpu_percent']:.1f} % of one core; empty rclpy subscriber in the "
-        f"same run: {result['floor_percent']:.1f} %; ratio "
-        f"{result['cpu_percent'] / max(result['floor_percent'], 1e-9):.2f} (target <= 1.3)",
+        f"- node CPU: {result['cpu_percent']:.1f} % of one core; empty rclpy subscriber "
+        f"({args.floor_executor} executor) in the same run: {result['floor_percent']:.1f} %; "
+        f"ratio {result['cpu_percent'] / max(result['floor_percent'], 1e-9):.2f} "
+        '(target <= 1.3)',
         f"- node's own report (/diagnostics, last 2000 messages): compute time mean "
         f"{diagnostics.get('compute_time_mean_ms', '?')} ms, p99 "
         f"{diagnostics.get('compute_time_p99_ms', '?')} ms, max "
@@ -274,7 +295,8 @@ def main():
     import multiprocessing
     context = multiprocessing.get_context('spawn')
     shared, stop = Shared(context), context.Event()
-    floor = context.Process(target=floor_main, args=(namespace, args.qos, stop), daemon=True)
+    floor = context.Process(target=floor_main, daemon=True,
+                            args=(namespace, args.qos, stop, args.floor_executor))
     floor.start()
     q_table, gravity = postures(model)
     table = context.RawArray('d', q_table.size)
@@ -320,7 +342,7 @@ def main():
         stop.set()
         publisher.join(timeout=5.0)
         floor.join(timeout=5.0)
-        time.sleep(0.2)
+        time.sleep(2.5)                  # the node's last /diagnostics counts every input
         process.terminate()
         try:
             output, _ = process.communicate(timeout=10)
@@ -330,7 +352,8 @@ def main():
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
-    result = dict(sent=shared.sent.value, answered=receiver.answered, wrong=receiver.wrong,
+    result = dict(sent=shared.sent.value, sent_total=shared.sent_total.value,
+                  answered=receiver.answered, wrong=receiver.wrong,
                   stale=receiver.stale, latencies=receiver.latencies,
                   diagnostics=receiver.diagnostics,
                   rss_start=rss_start, rss_end=rss_end, rss_max=max(r for _, r in samples),

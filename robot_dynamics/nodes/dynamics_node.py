@@ -57,6 +57,9 @@ QOS_CHOICES = ('sensor_data', 'reliable')
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
+# 'reliable' joint states: keep the last 500, the default stale_timeout (0.5 s) at 1 kHz, so
+# that a node descheduled for less than that loses none (older ones would be stale anyway).
+RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
 MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
@@ -69,6 +72,7 @@ class DynamicsNode(Node):
         self._declare_parameters()
         self.statistics = Statistics()
         self.dropped = 0
+        self.received = 0          # joint_states messages taken, good or bad
         self.suppressed = 0        # outputs not published: not finite or beyond the bound
         self.last_error = ''
         self._last_input = None    # monotonic times: last joint state received,
@@ -136,7 +140,7 @@ class DynamicsNode(Node):
         qos_name = self.get_parameter('joint_states_qos').value
         if qos_name not in QOS_CHOICES:
             raise ValueError(f'joint_states_qos: {qos_name!r} is not one of {QOS_CHOICES}')
-        state_qos = qos_profile_sensor_data if qos_name == 'sensor_data' else 10
+        state_qos = qos_profile_sensor_data if qos_name == 'sensor_data' else RELIABLE_STATES
         mode = self.get_parameter('publish_mode').value
         if mode not in PUBLISH_MODES:
             raise ValueError(f'publish_mode: {mode!r} is not one of {PUBLISH_MODES}')
@@ -300,6 +304,7 @@ class DynamicsNode(Node):
 
     # ------------------------------------------------------------------ inputs
     def _on_joint_state(self, msg):
+        self.received += 1
         self.statistics.arrival()
         self._last_input = time.monotonic()
         if self.model is None:
@@ -511,6 +516,7 @@ class DynamicsNode(Node):
                   'compute_time_mean_ms': f'{mean * 1e3:.4f}',
                   'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
                   'compute_time_max_ms': f'{worst * 1e3:.4f}',
+                  'received_messages': str(self.received),
                   'dropped_messages': str(self.dropped),
                   'suppressed_outputs': str(self.suppressed), 'last_error': self.last_error,
                   'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
