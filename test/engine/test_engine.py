@@ -51,12 +51,6 @@ def random_case(n, seed=0):
     return model, q, qd, qdd, rng.uniform(-20, 20, 6), rng
 
 
-@pytest.fixture
-def numpy_path(monkeypatch):
-    """Run the public functions on their numpy implementations (the engine switched off)."""
-    monkeypatch.setattr(api, '_engine', None)
-
-
 def numpy_reference(function, *args, **kwargs):
     """Call ``function`` with the engine switched off."""
     saved, api._engine = api._engine, None
