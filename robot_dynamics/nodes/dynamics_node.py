@@ -87,6 +87,9 @@ class DynamicsNode(Node):
         self._trajectory = None
         self._state = None          # (q, qd, state_time) in model order
         self._solver = self.get_parameter('solver').value
+        if self._solver not in rd.solvers.available():      # fail fast, as at run time
+            raise ValueError(f'solver: unknown {self._solver!r}; valid solvers: '
+                             f"{', '.join(rd.solvers.available())}")
         self._library_solver = self._engine_or(self._solver)
         self._gravity_on = self.get_parameter('gravity_compensation').value
         self._stale_timeout = self.get_parameter('stale_timeout').value

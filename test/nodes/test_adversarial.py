@@ -645,3 +645,9 @@ def test_simulation_absurd_effort_command_dropped(ros, urdf, model):
     np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
     ros.spin_for(0.1)
     assert not sim.failed and np.all(np.isfinite(sim.q))
+
+
+def test_unknown_solver_at_start_refuses_to_start(ros, urdf):
+    """It used to start, publish nothing and report OK (every call failed)."""
+    with pytest.raises(ValueError, match="solver: unknown 'nonexistent'; valid solvers"):
+        make_dynamics(ros, urdf, solver='nonexistent')
