@@ -32,6 +32,8 @@ NODE_EXECUTABLES = {
     'computed_torque_controller': 'robot_dynamics.nodes.computed_torque_controller:main',
     'trajectory_publisher': 'robot_dynamics.nodes.trajectory_publisher:main',
     'robot_dynamics_bringup': 'robot_dynamics.nodes.bringup:main',
+    'joint_state_recorder': 'robot_dynamics.nodes.joint_state_recorder:main',
+    'robot_dynamics_identification_demo': 'robot_dynamics.nodes.identification_demo:main',
 }
 
 data_files = [

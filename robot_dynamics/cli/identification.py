@@ -102,6 +102,9 @@ def add_parsers(subparsers, formatter):
                         help='position low-pass cut-off, Hz (default 20)')
     parser.add_argument('--torque-cutoff', type=float, default=None, metavar='HZ',
                         help='also low-pass the efforts (default: unfiltered)')
+    parser.add_argument('--effort-delay', type=float, default=0.0, metavar='S',
+                        help='efforts are stamped this late (e.g. half the control period '
+                             'for torques held between samples); default 0')
     parser.add_argument('--joint-terms', default='FV,FC,IA', metavar='LIST',
                         help='joint parameters to identify among FV (viscous), FC (Coulomb), '
                              'IA (rotor inertia); the others come from MODEL (default all)')
@@ -191,7 +194,7 @@ def run_identify(args):
             validation = read_recording(validation, args.topic)
         result = identify(model, data, validation=validation, weighted=not args.no_weighting,
                           joint_terms=terms, cutoff=args.cutoff,
-                          torque_cutoff=args.torque_cutoff)
+                          torque_cutoff=args.torque_cutoff, effort_delay=args.effort_delay)
     except RecordingError as exc:
         raise CLIError(str(exc)) from None
     parent = os.path.dirname(os.path.abspath(args.output))

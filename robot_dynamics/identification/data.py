@@ -33,7 +33,13 @@ Steps, each reported in a :class:`DataReport`:
    (filter transients, decayed below 1e-9 of the acceleration) are dropped.
 5. **Efforts** are not filtered by default: white torque noise does not bias least squares,
    and a low-pass filter would smear the Coulomb friction step at velocity reversals, which
-   the regressor evaluates sharply. ``torque_cutoff`` filters them with the same design.
+   the regressor evaluates sharply. ``torque_cutoff`` filters them with the same design
+   (Gautier's parallel filtering: right for efforts that step at the control rate, such as
+   commanded torques held between samples); then the regressor's Coulomb column
+   ``sign(q̇)``, the only one that is not smooth, goes through the same filter.
+   ``effort_delay`` (s) moves efforts that are stamped later than the state they belong to
+   back in time: a torque held over the control period T and reported at its end belongs to
+   the middle, ``effort_delay = T / 2``.
 
 The cut-offs should lie well above the excitation's highest harmonic (0.5 Hz for the default
 10 s, 5-harmonic design) and well below the noise: 20 Hz suits recordings at 200 Hz and more.
@@ -66,6 +72,7 @@ class DataReport:
     ignored_joints: tuple = ()
     cutoff: float = 0.0
     torque_cutoff: float = None
+    effort_delay: float = 0.0
 
     def lines(self):
         """Human-readable summary, one fact per line."""
@@ -73,7 +80,9 @@ class DataReport:
                f'used in {len(self.segments)} segment(s)',
                f'positions low-passed at {self.cutoff:.3g} Hz (4th-order Butterworth, '
                'zero phase); efforts ' + (f'at {self.torque_cutoff:.3g} Hz'
-                                          if self.torque_cutoff else 'unfiltered')]
+                                          if self.torque_cutoff else 'unfiltered')
+               + (f', moved {1e3 * self.effort_delay:.3g} ms back' if self.effort_delay
+                  else '')]
         if self.gaps:
             longest = max(length for _, length in self.gaps)
             out.append(f'{len(self.gaps)} gap(s) split the recording (longest {longest:.3g} s)')
@@ -98,7 +107,12 @@ class DataReport:
 
 @dataclass
 class Samples:
-    """Prepared samples in the model's joint order: ``t`` (K,), ``q, qd, qdd, tau`` (K, n)."""
+    """Prepared samples in the model's joint order: ``t`` (K,), ``q, qd, qdd, tau`` (K, n).
+
+    ``coulomb`` (K, n): with filtered efforts, ``sign(q̇)`` through the same filter (the
+    regressor's Coulomb column, so that both sides of ``Y π = τ`` see the same filter); None
+    otherwise.
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -106,11 +120,13 @@ class Samples:
     qdd: np.ndarray
     tau: np.ndarray
     report: DataReport
+    coulomb: np.ndarray = None
 
     def select(self, mask):
         """Return the samples where ``mask`` (K,) is true."""
         return Samples(self.t[mask], self.q[mask], self.qd[mask], self.qdd[mask],
-                       self.tau[mask], self.report)
+                       self.tau[mask], self.report,
+                       None if self.coulomb is None else self.coulomb[mask])
 
     @property
     def count(self):
@@ -118,10 +134,11 @@ class Samples:
         return len(self.t)
 
 
-def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, max_gap=0.02):
+def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, max_gap=0.02,
+            effort_delay=0.0):
     """Prepare ``recording`` (:class:`~robot_dynamics.io.recordings.Recording`) for ``model``."""
     report = DataReport(samples_in=recording.samples, cutoff=cutoff,
-                        torque_cutoff=torque_cutoff)
+                        torque_cutoff=torque_cutoff, effort_delay=effort_delay)
     columns, report.ignored_joints = _match_joints(recording, model)
     t = np.asarray(recording.t, dtype=float)
     q = recording.position[:, columns]
@@ -156,7 +173,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
                              f'{min_segment} s without gaps; record longer stretches')
     arrays = [np.concatenate(column) for column in zip(*pieces)]
     report.samples_used = len(arrays[0])
-    return Samples(*arrays, report)
+    return Samples(*arrays[:5], report, arrays[5] if torque_cutoff else None)
 
 
 def _match_joints(recording, model):
@@ -193,6 +210,9 @@ def _segment(t, q, tau, dt, names, report, min_segment):
         uniform = t[0] + dt * np.arange(steps + 1)
         q = np.column_stack([np.interp(uniform, t, column) for column in q.T])
         tau = np.column_stack([np.interp(uniform, t, column) for column in tau.T])
+    if report.effort_delay:
+        tau = np.column_stack([np.interp(uniform + report.effort_delay, uniform, column)
+                               for column in tau.T])
     q = _despike(q, names, report.position_outliers)
     tau = _despike(tau, names, report.effort_outliers)
     q = _lowpass(q, report.cutoff, dt)
@@ -200,9 +220,11 @@ def _segment(t, q, tau, dt, names, report, min_segment):
         tau = _lowpass(tau, report.torque_cutoff, dt)
     qd = _derivative(q, dt)
     qdd = _derivative(qd, dt)
+    coulomb = _lowpass(np.sign(qd), report.torque_cutoff, dt) if report.torque_cutoff \
+        else np.sign(qd)
     keep = slice(trim, t.size - trim)
     report.segments.append((float(uniform[trim]), float(uniform[t.size - trim - 1])))
-    return uniform[keep], q[keep], qd[keep], qdd[keep], tau[keep]
+    return uniform[keep], q[keep], qd[keep], qdd[keep], tau[keep], coulomb[keep]
 
 
 def _despike(x, names, counts, threshold=8.0):

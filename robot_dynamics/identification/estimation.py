@@ -103,20 +103,22 @@ class ValidationResult:
 
 
 def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAMETERS,
-             cutoff=20.0, torque_cutoff=None, physical=True, chunk=4000):
+             cutoff=20.0, torque_cutoff=None, effort_delay=0.0, physical=True, chunk=4000):
     """Identify ``model``'s base parameters and a physical model from recorded motion.
 
     ``data``: a :class:`~robot_dynamics.io.recordings.Recording`, a path (bag or CSV) or
     prepared :class:`~robot_dynamics.identification.data.Samples`. ``validation``: the
     fraction of the time span held back at the end (0 for none) or another recording.
     ``joint_terms``: joint parameters identified (others are taken from the model).
-    ``cutoff``/``torque_cutoff``: filter cut-offs, Hz (see the data module). Returns an
+    ``cutoff``/``torque_cutoff``: filter cut-offs, Hz; ``effort_delay``: s the efforts are
+    stamped late (see :mod:`robot_dynamics.identification.data`). Returns an
     :class:`IdentificationResult`; ``result.model`` is the identified RobotModel.
     """
     timings = {}
     started = time.perf_counter()
-    samples = _samples(model, data, cutoff, torque_cutoff)
-    fit, held_back = _split(model, samples, validation, cutoff, torque_cutoff)
+    options = dict(cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay)
+    samples = _samples(model, data, options)
+    fit, held_back = _split(model, samples, validation, options)
     timings['prepare'] = time.perf_counter() - started
     base = base_parameters(model, joint_terms)
     known = _known_columns(model, joint_terms)
@@ -147,15 +149,15 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         validation=check, data=samples.report, fit_samples=fit.count, timings=timings)
 
 
-def _samples(model, data, cutoff, torque_cutoff):
+def _samples(model, data, options):
     if isinstance(data, Samples):
         return data
     if not isinstance(data, Recording):
         data = read_recording(data)
-    return prepare(data, model, cutoff, torque_cutoff)
+    return prepare(data, model, **options)
 
 
-def _split(model, samples, validation, cutoff, torque_cutoff):
+def _split(model, samples, validation, options):
     """Fit and validation samples: the last fraction of the time span, or other data."""
     if validation is None or (np.isscalar(validation) and validation == 0):
         return samples, None
@@ -165,7 +167,7 @@ def _split(model, samples, validation, cutoff, torque_cutoff):
                              f'{validation}')
         split = samples.t[0] + (1 - validation) * (samples.t[-1] - samples.t[0])
         return samples.select(samples.t < split), samples.select(samples.t >= split)
-    return samples, _samples(model, validation, cutoff, torque_cutoff)
+    return samples, _samples(model, validation, options)
 
 
 def _known_columns(model, joint_terms):
@@ -181,13 +183,24 @@ def _chunks(samples, chunk):
         yield samples.q[part], samples.qd[part], samples.qdd[part], samples.tau[part]
 
 
+def _regressor(model, samples, chunk):
+    """Yield ``(Y, τ)`` per chunk; the Coulomb columns filtered like τ when it was."""
+    n = model.dof
+    columns = PER_LINK * n + PER_JOINT * np.arange(n) + JOINT_PARAMETERS.index('FC')
+    for start, (q, qd, qdd, tau) in zip(range(0, samples.count, chunk),
+                                        _chunks(samples, chunk)):
+        Y = batch_regressor(model, q, qd, qdd)
+        if samples.coulomb is not None:
+            Y[:, np.arange(n), columns] = samples.coulomb[start:start + chunk]
+        yield Y, tau
+
+
 def _normal_equations(model, base, samples, known, pi0, chunk):
     """Per joint: ``Y_jᵀ Y_j`` (n, b, b), ``Y_jᵀ τ_j`` (n, b), ``τ_jᵀ τ_j`` (n,), rows (n,)."""
     n, b = model.dof, base.count
     gram, moment = np.zeros((n, b, b)), np.zeros((n, b))
     energy, rows = np.zeros(n), np.zeros(n)
-    for q, qd, qdd, tau in _chunks(samples, chunk):
-        Y = batch_regressor(model, q, qd, qdd)
+    for Y, tau in _regressor(model, samples, chunk):
         if known:
             tau = tau - Y[..., known] @ pi0[known]
         Yb = base.regressor(Y)                                           # (K, n, b)
@@ -245,8 +258,7 @@ def with_parameters(model, pi):
 
 def _validate(model, identified, base, theta, samples, known, pi0, chunk):
     predicted = []
-    for q, qd, qdd, _ in _chunks(samples, chunk):
-        Y = batch_regressor(model, q, qd, qdd)
+    for Y, _ in _regressor(model, samples, chunk):
         extra = Y[..., known] @ pi0[known] if known else 0.0
         predicted.append(base.regressor(Y) @ theta + extra)
     states = (samples.q, samples.qd, samples.qdd)

@@ -123,8 +123,12 @@ def make_nodes(context, robot, feedforward=True, config=None, namespace='', extr
 
 
 def run_demo(robot='puma560', duration=None, feedforward=True, config=None, namespace='',
-             extra=None, wall_timeout=300.0):
-    """Run the closed loop until ``duration`` simulated seconds (default: trajectory + 0.3 s)."""
+             extra=None, wall_timeout=300.0, observers=()):
+    """Run the closed loop until ``duration`` simulated seconds (default: trajectory + 0.3 s).
+
+    ``observers``: factories ``factory(context, namespace) -> node`` of extra nodes (such as a
+    joint-state recorder) spun on the same executor and destroyed with the demo's nodes.
+    """
     import rclpy
     from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor
     context = rclpy.Context()
@@ -133,6 +137,8 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
     nodes = {}
     try:
         nodes = make_nodes(context, robot, feedforward, config, namespace, extra)
+        for k, factory in enumerate(observers):
+            nodes[f'observer{k}'] = factory(context, namespace or None)
         for node in nodes.values():
             executor.add_node(node)
         simulator = nodes['simulation_node']
