@@ -10,7 +10,12 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Exceptions. Every message names the field or element at fault and how to fix it."""
+"""Exceptions and warnings. Every message names the field or element at fault and how to fix it."""
+
+import sys
+import warnings
+
+_PACKAGE = __name__.split('.')[0]
 
 
 class ModelError(ValueError):
@@ -39,3 +44,16 @@ class SingularityError(ArithmeticError):
 
 class PlausibilityError(ValueError):
     """A finite value outside the documented plausible range (robot_dynamics.model.bounds)."""
+
+
+def warn(message, category=None):
+    """Warn (a :class:`ModelWarning` by default) at the first caller outside this package.
+
+    The warning then points at the user's line (``RobotModel.from_urdf(...)``), not at the
+    library's internals, and Python's once-per-location filter works per call site.
+    """
+    frame, level = sys._getframe(0), 1
+    while frame is not None and \
+            frame.f_globals.get('__name__', '').split('.')[0] == _PACKAGE:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category or ModelWarning, stacklevel=level)

@@ -37,9 +37,8 @@
 """
 
 import os
-import warnings
 
-from robot_dynamics.errors import ModelWarning, URDFError
+from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_bodies import (chain_bodies, locked_note, locked_positions,
                                            merged_bodies)
 from robot_dynamics.io.urdf_elements import parse, transmissions
@@ -145,9 +144,12 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None):
     if gear or rotor:
         fields['gear_ratio'] = [gear.get(n, 1.0) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
-    messages = document.notes + ([locked_note(branches, positions, notes)] if positions else [])
+    given = set(locked_joints or {})
+    followers = {name for name, master, *_ in branches.mimics if master in given}
+    defaulted = set(positions) - given - followers               # locked without being asked
+    messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
     for message in messages:
-        warnings.warn(message, ModelWarning, stacklevel=3)
+        warn(message)
     return fields
 
 

@@ -22,9 +22,9 @@ import numpy as np
 
 def check_array(model, name, value, width=None):
     """Return ``value`` as a float array (N, width) and whether it was a single row."""
-    width = model.dof if width is None else width
-    what = (f'joints {list(model.joint_names)}' if width == model.dof
-            else '[fx, fy, fz, nx, ny, nz]')
+    per_joint = width is None                      # else a wrench: [fx, fy, fz, nx, ny, nz]
+    width = model.dof if per_joint else width
+    what = f'joints {list(model.joint_names)}' if per_joint else '[fx, fy, fz, nx, ny, nz]'
     try:
         array = np.asarray(value)
     except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
@@ -39,7 +39,8 @@ def check_array(model, name, value, width=None):
     array = array.astype(float)
     if not np.all(np.isfinite(array)):
         bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
-        labels = [model.joint_names[j] for j in bad] if width == model.dof else bad
+        labels = [model.joint_names[j] for j in bad] if per_joint else \
+            [what[1:-1].split(', ')[j] for j in bad]
         raise ValueError(f'{name}: contains NaN or inf at {labels}; give finite values '
                          f'for {what}')
     return np.atleast_2d(array), array.ndim == 1

@@ -55,7 +55,7 @@ import warnings
 
 import numpy as np
 
-from robot_dynamics.errors import ModelError, ModelWarning
+from robot_dynamics.errors import ModelError, ModelWarning, warn
 from robot_dynamics.io.dh import dh_fields
 from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
 from robot_dynamics.io.urdf import urdf_fields
@@ -155,7 +155,7 @@ class RobotModel:
         self._set_locked()
         set_(self, 'warnings', tuple(self.warnings) + tuple(self._validate()))
         for message in self.warnings:
-            warnings.warn(message, ModelWarning, stacklevel=3)
+            warn(message)
 
     def _set_locked(self):
         """Freeze ``locked_joints`` (name → position) and check it against the branches."""

@@ -134,6 +134,7 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     if not (np.isfinite(duration) and duration >= 0):
         raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
     steps = int(round(duration / dt))
+    _check_recording_size(model, duration, dt, steps)
     mode, rows = _torque_form(model, torque, steps)
     if solver is None and _engine is not None and mode is not None:
         return _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
@@ -141,6 +142,22 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
     return _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
                               energy_limit)
+
+
+#: The most a :class:`Trajectory` may hold: 1 GiB of float64 (q, qd, qdd, tau and energy).
+MAX_RECORDED_BYTES = 1 << 30
+
+
+def _check_recording_size(model, duration, dt, steps):
+    """Refuse a run whose recorded trajectory would not fit in :data:`MAX_RECORDED_BYTES`."""
+    size = 8.0 * (steps + 1) * (4 * model.dof + 1)
+    if size > MAX_RECORDED_BYTES:
+        longest = (MAX_RECORDED_BYTES // (8 * (4 * model.dof + 1)) - 1) * dt
+        raise ValueError(f'duration: {duration:g} s at dt = {dt:g} s is {steps + 1:.3g} steps, '
+                         f'{size / 2 ** 30:.3g} GiB of recorded states; at most '
+                         f'{MAX_RECORDED_BYTES >> 30} GiB are recorded per call ({longest:g} s '
+                         'here): simulate in segments, each starting from the last state of '
+                         'the previous one, or use a larger dt')
 
 
 def _torque_form(model, torque, steps):

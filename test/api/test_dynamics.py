@@ -296,6 +296,20 @@ def test_bad_velocity_acceleration_wrench_and_batch_sizes():
         rd.forward_dynamics(model, zero, zero, [1j, 0, 0])
 
 
+def test_wrench_errors_name_wrench_components_on_a_six_joint_arm():
+    """A 6-joint model: the wrench's width equals the joint count, the message must not care."""
+    model = random_model(np.random.default_rng(3), 6)
+    zero = np.zeros(6)
+    for solver in (None, 'rnea'):
+        with pytest.raises(ValueError, match=r"f_tip: contains NaN or inf at \['fz'\]; give "
+                                             r"finite values for \[fx, fy, fz, nx, ny, nz\]"):
+            rd.inverse_dynamics(model, zero, zero, zero, f_tip=[0, 0, np.inf, 0, 0, 0],
+                                solver=solver)
+        with pytest.raises(ValueError, match=r'f_tip: expected shape \(6,\) or \(N, 6\) for '
+                                             r'\[fx, fy, fz, nx, ny, nz\], got shape \(3,\)'):
+            rd.inverse_dynamics(model, zero, zero, zero, f_tip=[1, 2, 3], solver=solver)
+
+
 def test_unknown_solver_lists_available_names():
     model = random_model(np.random.default_rng(0), 2)
     zero = np.zeros(2)

@@ -236,3 +236,20 @@ def test_ten_line_urdf_with_a_heavy_side_branch_closed_form():
     for q in (0.0, 0.7):
         assert rd.gravity_torques(model, [q])[0] == pytest.approx(-5 * 9.81 * np.cos(q),
                                                                   rel=1e-12)
+
+
+def test_the_locked_joints_note_appears_only_for_joints_locked_by_default():
+    _, notes = load(arm_with_gripper())
+    assert any('locked' in note and 'camera_pan' in note for note in notes)
+    _, notes = load(arm_with_gripper(), locked_joints={'grip_finger_joint1': 0.01,
+                                                       'camera_pan': 0.5})
+    assert not any('side-branch' in note for note in notes), notes
+
+
+def test_model_warnings_point_at_the_callers_line():
+    """The warning's location is this file, not the library's internals (once per call site)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', ModelWarning)
+        RobotModel.from_urdf(arm_with_gripper())
+        RobotModel.from_urdf(arm_with_gripper(), locked_joints={'camera_pan': 0.7})
+    assert caught and {w.filename for w in caught} == {__file__}

@@ -82,3 +82,13 @@ def test_position_limits_act_as_stops():
     assert np.array_equal(q, [1.0, 0.5]) and np.array_equal(qd, [0.0, 2.0])
     q, qd = apply_position_limits(model, np.array([-1.0, 0.0]), np.array([0.5, -1.0]))
     assert np.array_equal(qd, [0.5, -1.0])                 # moving away from the stop is free
+
+
+def test_a_run_too_long_to_record_is_refused_before_allocating():
+    model = rd.load_model('puma560')
+    with pytest.raises(ValueError, match=r'duration: 1e\+09 s at dt = 0.001 s is 1e\+12 steps'
+                                         r'.*at most 1 GiB are recorded per call '
+                                         r'\(5368.7\d* s here\)'):
+        rd.simulate(model, np.zeros(6), np.zeros(6), 'gravity', 1e9)
+    longest = rd.simulate(model, np.zeros(6), np.zeros(6), 'gravity', 0.01)
+    assert longest.q.shape == (11, 6)
