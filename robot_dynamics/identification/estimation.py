@@ -32,7 +32,6 @@ import time
 
 import numpy as np
 
-from robot_dynamics.api import inverse_dynamics
 from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.data import Samples, prepare
 from robot_dynamics.identification.physical import realise
@@ -257,10 +256,17 @@ def with_parameters(model, pi):
 
 
 def _validate(model, identified, base, theta, samples, known, pi0, chunk):
-    predicted = []
+    """Predict the held-back torques with the nominal, base-parameter and physical models.
+
+    All three through the same regressor ``Y π`` (equal to inverse dynamics, except that the
+    Coulomb column is filtered like the efforts when they were), so they compare alike.
+    """
+    pi_identified = parameters(identified)
+    nominal, based, physical = [], [], []
     for Y, _ in _regressor(model, samples, chunk):
         extra = Y[..., known] @ pi0[known] if known else 0.0
-        predicted.append(base.regressor(Y) @ theta + extra)
-    states = (samples.q, samples.qd, samples.qdd)
-    return ValidationResult(samples.t, samples.tau, inverse_dynamics(model, *states),
-                            np.concatenate(predicted), inverse_dynamics(identified, *states))
+        nominal.append(Y @ pi0)
+        based.append(base.regressor(Y) @ theta + extra)
+        physical.append(Y @ pi_identified)
+    return ValidationResult(samples.t, samples.tau, np.concatenate(nominal),
+                            np.concatenate(based), np.concatenate(physical))

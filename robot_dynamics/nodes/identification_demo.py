@@ -84,7 +84,7 @@ class IdentificationDemo:
         return float(np.sqrt(np.mean(self.tracking[which].rms_error ** 2)))
 
 
-def prepare(robot='puma560', out='out/identification', excitation_time=20.0, periods=2,
+def prepare(robot='puma560', out='out/identification', excitation_time=30.0, periods=6,
             publish_rate=500.0, seed=0):
     """Write the true and nominal URDFs, the excitation and the launch parameters.
 
@@ -120,8 +120,8 @@ def prepare(robot='puma560', out='out/identification', excitation_time=20.0, per
     return nominal, files, parameters
 
 
-def run_identification_demo(robot='puma560', out='out/identification', excitation_time=20.0,
-                            periods=2, publish_rate=500.0, seed=0, wall_timeout=900.0):
+def run_identification_demo(robot='puma560', out='out/identification', excitation_time=30.0,
+                            periods=6, publish_rate=500.0, seed=0, wall_timeout=900.0):
     """Run the four steps of the module docstring; return an :class:`IdentificationDemo`."""
     nominal, files, parameters = prepare(robot, out, excitation_time, periods, publish_rate,
                                          seed)
@@ -188,10 +188,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--robot', default='puma560', help='bundled model name')
     parser.add_argument('--out', default='out/identification', help='output directory')
-    parser.add_argument('--excitation-time', type=float, default=20.0,
-                        help='wall seconds for the excitation design (default 20)')
-    parser.add_argument('--periods', type=int, default=2,
-                        help='excitation periods to run (default 2)')
+    parser.add_argument('--excitation-time', type=float, default=30.0,
+                        help='wall seconds for the excitation design (default 30)')
+    parser.add_argument('--periods', type=int, default=6,
+                        help='excitation periods to run (default 6)')
     parser.add_argument('--publish-rate', type=float, default=500.0,
                         help='joint_states and control rate, Hz (default 500)')
     parser.add_argument('--prepare-only', action='store_true',
