@@ -24,12 +24,32 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-echo "[setup] installing robot_dynamics (non-editable) and the test plugin package"
+# ROS 2 launch and ros2cli (`ros2 launch`, `ros2 run`, `ros2 param`) are not on PyPI: install the
+# wheels built from their Jazzy sources when the project's shared/ folder (or
+# ROBOT_DYNAMICS_WHEELS) has them. Without them the launch tests skip and say how to get them.
+WHEELS=${ROBOT_DYNAMICS_WHEELS:-$ROOT/../shared/wheels}
+if [ -d "$WHEELS" ] && ls "$WHEELS"/launch_ros-*.whl >/dev/null 2>&1; then
+  wheel_stamp="$VENV/.wheels.sha256"
+  want_wheels=$( (cd "$WHEELS" && sha256sum ./*.whl) | sha256sum | cut -d' ' -f1)
+  if [ ! -f "$wheel_stamp" ] || [ "$(cat "$wheel_stamp")" != "$want_wheels" ]; then
+    echo "[setup] installing the ROS 2 launch/ros2cli wheels from $WHEELS"
+    "$VENV/bin/python" -m pip install --quiet --no-deps "$WHEELS"/*.whl >>"$VENV/pip.log" 2>&1 \
+      || { tail -50 "$VENV/pip.log"; exit 1; }
+    "$VENV/bin/python" -m pip install --quiet osrf-pycommon lark pyyaml psutil \
+      importlib-metadata packaging argcomplete catkin-pkg >>"$VENV/pip.log" 2>&1 \
+      || { tail -50 "$VENV/pip.log"; exit 1; }
+    echo "$want_wheels" > "$wheel_stamp"
+  fi
+fi
+
+echo "[setup] installing robot_dynamics (non-editable)"
 "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall --no-build-isolation . \
   >/dev/null
-if [ -d test/fixtures/example_solver_plugin ]; then
-  "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall --no-build-isolation \
-    test/fixtures/example_solver_plugin >/dev/null
+# The example solver plugin is a test fixture: test/solvers/test_plugins.py installs it into a
+# temporary directory. Remove the copy that earlier versions of this script installed here.
+if [ -d "$VENV"/lib/python3*/site-packages/example_solver_plugin ]; then
+  "$VENV/bin/python" -m pip uninstall --quiet --yes robot-dynamics-example-solver-plugin \
+    >/dev/null
 fi
 # The tests import the package from the source tree (pytest.ini puts . first): give it the
 # compiled engine just built, so the tests exercise the same binary the install holds.

@@ -13,8 +13,10 @@
 """The package installs like an ament_python package and its library works without ROS."""
 
 import ast
+import importlib.util
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -22,8 +24,20 @@ import xml.etree.ElementTree as ET
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PREFIX = pathlib.Path(sys.prefix)
+
+
+def install_prefix():
+    """Where the package is installed: the ament index's prefix (colcon, apt) or this venv's."""
+    try:
+        from ament_index_python.packages import get_package_prefix
+        return pathlib.Path(get_package_prefix('robot_dynamics'))
+    except Exception:  # noqa: BLE001 - no ament index or not in it: a plain pip install
+        return pathlib.Path(sys.prefix)
+
+
+PREFIX = install_prefix()
 SHARE = PREFIX / 'share' / 'robot_dynamics'
+PIP_INSTALL = PREFIX.resolve() == pathlib.Path(sys.prefix).resolve()
 
 
 def setup_py_console_scripts():
@@ -36,9 +50,12 @@ def setup_py_console_scripts():
     raise AssertionError('NODE_EXECUTABLES not found in setup.py')
 
 
-def run_python(code, env_changes, cwd):
-    """Run ``code`` in a fresh interpreter of this venv; return stdout."""
-    env = {k: v for k, v in os.environ.items() if k not in ('AMENT_PREFIX_PATH', 'PYTHONPATH')}
+def run_python(code, env_changes, cwd, drop=()):
+    """Run ``code`` in a fresh interpreter of this environment; return stdout.
+
+    ``PYTHONPATH`` is kept: it is how colcon workspaces and apt installs are found.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(env_changes)
     result = subprocess.run([sys.executable, '-c', code], env=env, cwd=cwd, text=True,
                             capture_output=True, timeout=120)
@@ -50,12 +67,16 @@ def test_package_xml_declares_ros_dependencies():
     root = ET.parse(ROOT / 'package.xml').getroot()
     assert root.get('format') == '3'
     assert root.findtext('name') == 'robot_dynamics'
+    assert root.findtext('license') == 'Apache-2.0' and (ROOT / 'LICENSE').is_file()
     assert root.find('export/build_type').text == 'ament_python'
     exec_deps = {e.text for e in root.findall('exec_depend')}
-    assert {'rclpy', 'sensor_msgs', 'trajectory_msgs', 'std_msgs', 'std_srvs', 'geometry_msgs',
-            'diagnostic_msgs', 'python3-numpy', 'python3-scipy', 'launch',
-            'launch_ros'} <= exec_deps
-    assert 'python3-pytest' in {e.text for e in root.findall('test_depend')}
+    assert {'rclpy', 'rcl_interfaces', 'builtin_interfaces', 'sensor_msgs', 'trajectory_msgs',
+            'std_msgs', 'std_srvs', 'geometry_msgs', 'diagnostic_msgs', 'rosgraph_msgs',
+            'python3-numpy', 'python3-scipy', 'launch', 'launch_ros'} <= exec_deps
+    test_deps = {e.text for e in root.findall('test_depend')}
+    assert {'python3-pytest', 'python3-pytest-timeout', 'python3-hypothesis', 'pinocchio',
+            'ament_copyright', 'ament_flake8', 'ament_pep257', 'ros2launch',
+            'ros2param'} <= test_deps
 
 
 def test_data_files_installed_in_share():
@@ -66,25 +87,49 @@ def test_data_files_installed_in_share():
             assert (SHARE / folder / source.name).is_file(), f'{source.name} not installed'
 
 
-def test_node_executables_where_ros2_run_looks():
-    for name in setup_py_console_scripts():
-        wrapper = PREFIX / 'lib' / 'robot_dynamics' / name
-        assert wrapper.is_file() and os.access(wrapper, os.X_OK), wrapper
-        assert (PREFIX / 'bin' / name).is_file()
+def test_executables_where_ros2_run_looks():
+    """lib/robot_dynamics holds every node and the CLI (``ros2 run robot_dynamics NAME``)."""
+    for name in setup_py_console_scripts() + ['robot-dynamics']:
+        executable = PREFIX / 'lib' / 'robot_dynamics' / name
+        assert executable.is_file() and os.access(executable, os.X_OK), executable
+        if PIP_INSTALL:      # a wheel's scripts are in bin/; lib/ holds forwarders
+            assert (PREFIX / 'bin' / name).is_file()
+    result = subprocess.run([str(PREFIX / 'lib' / 'robot_dynamics' / 'robot-dynamics'),
+                             '--help'], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and 'usage' in result.stdout, result.stderr
+
+
+def test_ros2_run_finds_the_cli(tmp_path):
+    ros2 = shutil.which('ros2', path=os.path.dirname(sys.executable) + os.pathsep
+                        + os.environ.get('PATH', ''))
+    if ros2 is None or importlib.util.find_spec('ros2run') is None:
+        pytest.skip('ros2cli is not installed: source a ROS 2 install or install the wheels '
+                    'of ../shared/wheels (./scripts/setup_venv.sh does when it exists)')
+    result = subprocess.run([ros2, 'run', 'robot_dynamics', 'robot-dynamics', '--help'],
+                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert result.returncode == 0 and 'usage' in result.stdout, result.stderr
+
+
+def same_file(found, relative):
+    """Whether ``found/relative`` is the source tree's or the installed copy of that file."""
+    return (found / relative).resolve() in {(ROOT / relative).resolve(),
+                                            (SHARE / relative).resolve()}
 
 
 def test_bundled_files_found_through_ament_index(tmp_path):
-    out = run_python('import robot_dynamics.model.bundled as r; print(r.share_directory())',
-                     {'AMENT_PREFIX_PATH': str(PREFIX)}, cwd=tmp_path)
-    assert pathlib.Path(out) == SHARE
+    code = ('import robot_dynamics.model.bundled as r; '
+            'print(list(r._candidates())); print(r.share_directory())')
+    candidates, share = run_python(code, {'AMENT_PREFIX_PATH': str(PREFIX)},
+                                   cwd=tmp_path).splitlines()
+    assert repr(str(SHARE)) in candidates
+    assert same_file(pathlib.Path(share), 'urdf/puma560.urdf')
 
 
 def test_bundled_files_found_without_ros_environment(tmp_path):
     code = ('import robot_dynamics as rd, robot_dynamics.model.bundled as r; '
-            'print(r.share_directory()); print(rd.__file__)')
-    share, module = run_python(code, {}, cwd=tmp_path).splitlines()
-    assert pathlib.Path(share) == SHARE                      # the installed copy, not the source
-    assert str(PREFIX) in module
+            "print(r.data_path('urdf/puma560.urdf'))")
+    found = pathlib.Path(run_python(code, {}, cwd=tmp_path, drop=('AMENT_PREFIX_PATH',)))
+    assert same_file(found.parents[1], 'urdf/puma560.urdf')
 
 
 def test_library_works_without_rclpy(tmp_path):
@@ -100,4 +145,5 @@ def test_library_works_without_rclpy(tmp_path):
         '    gravity=[0, -9.81, 0])',
         'print(rd.gravity_torques(model, np.zeros(1))[0])',
     ])
-    assert float(run_python(code, {}, cwd=tmp_path)) == pytest.approx(0.5 * 9.81)
+    out = run_python(code, {}, cwd=tmp_path, drop=('AMENT_PREFIX_PATH',))
+    assert float(out) == pytest.approx(0.5 * 9.81)
