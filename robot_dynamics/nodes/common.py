@@ -14,12 +14,16 @@
 
 import collections
 import functools
+import inspect
 import re
 import time
+import warnings
 
 import numpy as np
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.exceptions import ParameterException
 from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
@@ -68,10 +72,27 @@ def declare_model_parameters(node):
         '0 clipped into the limits (docs/models.md)'))
 
 
+def declare_array(node, name, type_, description, read_only=False):
+    """Declare an array parameter whose default is an empty array of its type.
+
+    An empty array means "not given" (from the model, model order, ...). It is a value, not
+    "unset": a statically typed parameter declared without a value makes rclpy answer nothing
+    to a ``get_parameters`` request naming it, which empties ``ros2 param dump`` and every
+    client that reads all parameters.
+    """
+    node.declare_parameter(name, type_, descriptor(description))
+    if node.get_parameter_or(name).type_ == Parameter.Type.NOT_SET:
+        result = node.set_parameters([Parameter(name, type_, [])])[0]
+        assert result.successful, result.reason   # declared just now: nothing can object
+    if read_only:
+        node.set_descriptor(name, ParameterDescriptor(description=description, read_only=True,
+                                                      type=type_.value))
+    return node.get_parameter(name)
+
+
 def declare_double_array(node, name, description):
-    """Declare a double-array parameter that may stay unset (meaning: from the model)."""
-    value = node.declare_parameter(name, Parameter.Type.DOUBLE_ARRAY, descriptor(description))
-    return value
+    """Declare a double-array parameter; empty (the default) means "from the model"."""
+    return declare_array(node, name, Parameter.Type.DOUBLE_ARRAY, description)
 
 
 def parameter_value(node, name):
@@ -128,6 +149,21 @@ def check_model_name(name):
     if name and name not in rd.BUNDLED_MODELS:
         raise ValueError(f'model: {name!r} is not a bundled model; use one of '
                          f'{sorted(rd.BUNDLED_MODELS)}, or urdf_file/dh_file for a file')
+
+
+def model_with_logged_warnings(node, urdf_xml=None):
+    """:func:`model_from_parameters`, the model's warnings as one ROS log line each.
+
+    The library reports a suspicious but usable model (massless link, inertia violating the
+    triangle inequality, ...) with :class:`~robot_dynamics.ModelWarning`, which Python
+    prints on stderr with a source line; a node logs them instead (``RobotModel.warnings``).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = model_from_parameters(node, urdf_xml)
+    for message in (model.warnings if model is not None else ()):
+        node.get_logger().warning(f'model {model.name!r}: {message}')
+    return model
 
 
 def model_parameters_set(node):
@@ -216,6 +252,39 @@ def guarded_parameters(node, callback):
     return wrapper
 
 
+# robot_state_publisher publishes the URDF once, reliable and transient-local ("latched").
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+# A plain reliable subscription: matches volatile and transient-local publishers alike.
+VOLATILE = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.VOLATILE)
+
+
+class TrajectoryInput:
+    """Subscribe to a trajectory topic from latched and from plain (volatile) publishers.
+
+    A transient-local subscription gets the last message a latched publisher sent before this
+    node started, but DDS does not match it with volatile publishers (``ros2 topic pub``, most
+    planners); a volatile one matches both but misses what was sent earlier. Both are created;
+    a latched publisher's message arrives on both, and the second copy (equal, within a
+    second) is not passed on twice.
+    """
+
+    def __init__(self, node, message_type, topic, callback):
+        self._callback = callback
+        self._last = None
+        self._last_time = -1.0
+        self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos)
+                              for qos in (LATCHED, VOLATILE)]
+
+    def _receive(self, message):
+        now = time.monotonic()
+        if now - self._last_time < 1.0 and message == self._last:
+            return
+        self._last, self._last_time = message, now
+        self._callback(message)
+
+
 class Statistics:
     """Sliding-window rate and duration statistics for diagnostics."""
 
@@ -272,15 +341,52 @@ def make_executor():
     return executors[choice]()
 
 
+class StartupError(ValueError):
+    """A node's configuration at startup is invalid: the node stops with a FATAL log line."""
+
+
+#: Exceptions that mean "this configuration cannot run" when a node is constructed.
+CONFIGURATION_ERRORS = (ValueError, LookupError, OSError, ParameterException)
+
+
+def check_startup(node, validate):
+    """Validate every declared parameter with the node's run-time validator, once at startup.
+
+    rclpy applies initial values (``--ros-args -p``, YAML files, launch) without calling the
+    set-parameters callbacks; ``validate`` is that callback. Raises :class:`StartupError`.
+    """
+    names = node.list_parameters([], 0).names
+    result = validate([node.get_parameter(name) for name in names])
+    if not result.successful:
+        raise StartupError(result.reason)
+
+
+def _fatal(node_class, exc):
+    """Log the reason a node could not start as one FATAL line."""
+    import rclpy.logging
+    name = inspect.signature(node_class.__init__).parameters['node_name'].default
+    reason = ' '.join(str(exc).split()) or type(exc).__name__
+    rclpy.logging.get_logger(name).fatal(f'cannot start: {reason}')
+
+
 def run(node_class, args=None):
-    """Run one node: init, spin until Ctrl-C or shutdown, clean up (the nodes' ``main``)."""
+    """Run one node: init, spin until Ctrl-C or shutdown, clean up (the nodes' ``main``).
+
+    A configuration the node cannot run with (an unknown solver, integrator or publish mode, a
+    model that does not load, an invalid value) ends the process at startup with one FATAL log
+    line naming the parameter, and exit code 1.
+    """
     import rclpy
     from rclpy.executors import ExternalShutdownException
     rclpy.init(args=args)
     node = None
     try:
         executor = make_executor()
-        node = node_class()
+        try:
+            node = node_class()
+        except CONFIGURATION_ERRORS as exc:
+            _fatal(node_class, exc)
+            raise SystemExit(1) from None
         rclpy.spin(node, executor=executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass

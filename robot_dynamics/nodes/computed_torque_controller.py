@@ -38,12 +38,12 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
-from robot_dynamics.nodes.common import (descriptor, guarded_parameters,
-                                         guarded_subscription, parameter_value, run)
+from robot_dynamics.nodes.common import (TrajectoryInput, declare_array, descriptor,
+                                         guarded_parameters, guarded_subscription,
+                                         parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
                                               joint_state_to_arrays, stamp_to_nanoseconds,
                                               vector_to_array)
-from robot_dynamics.nodes.dynamics_node import LATCHED
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 
@@ -52,9 +52,9 @@ class ComputedTorqueController(Node):
 
     def __init__(self, node_name='computed_torque_controller', **kwargs):
         super().__init__(node_name, **kwargs)
-        self.declare_parameter('joints', Parameter.Type.STRING_ARRAY, descriptor(
-            'joint order of the command and of the dynamics outputs; unset: the order of the '
-            "dynamics node's outputs (feedforward_joint_states)", read_only=True))
+        declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
+                      'joint order of the command and of the dynamics outputs; empty: the order '
+                      "of the dynamics node's outputs (feedforward_joint_states)", read_only=True)
         self.declare_parameter('kp', [100.0], descriptor(
             'proportional gains, 1/s^2 (one value for all joints, or one per joint)'))
         self.declare_parameter('kd', [20.0], descriptor(
@@ -78,8 +78,8 @@ class ComputedTorqueController(Node):
         self.last_error = ''
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
         guard = functools.partial(guarded_subscription, self)
-        self.create_subscription(JointTrajectory, 'desired_trajectory',
-                                 guard(self._on_trajectory), LATCHED)
+        self.trajectory_input = TrajectoryInput(self, JointTrajectory, 'desired_trajectory',
+                                                guard(self._on_trajectory))
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
         self.create_subscription(Float64MultiArray, 'feedforward_torques',

@@ -27,8 +27,7 @@ from geometry_msgs.msg import InertiaStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from rclpy.qos import (DurabilityPolicy, QoSProfile, ReliabilityPolicy,
-                       qos_profile_sensor_data)
+from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
@@ -37,11 +36,12 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (Statistics, check_model_name, declare_double_array,
-                                         declare_model_parameters, descriptor,
-                                         guarded_parameters, guarded_service,
+from robot_dynamics.nodes.common import (LATCHED, Statistics, StartupError, TrajectoryInput,
+                                         check_model_name, check_startup, declare_array,
+                                         declare_double_array, declare_model_parameters,
+                                         descriptor, guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
-                                         model_from_parameters, model_parameters_set,
+                                         model_parameters_set, model_with_logged_warnings,
                                          model_with_overrides,
                                          parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
@@ -52,16 +52,13 @@ from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 PUBLISH_MODES = ('on_message', 'timer')
 QOS_CHOICES = ('sensor_data', 'reliable')
-# robot_state_publisher publishes the URDF once, reliable and transient-local; desired
-# trajectories use the same QoS so that a late subscriber still gets the last one.
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
 OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
 # 'reliable' joint states: keep the last 500, the default stale_timeout (0.5 s) at 1 kHz, so
 # that a node descheduled for less than that loses none (older ones would be stale anyway).
 RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
 MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
+__all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
 class DynamicsNode(Node):
@@ -98,12 +95,15 @@ class DynamicsNode(Node):
         self.add_post_set_parameters_callback(guarded_subscription(self, self._apply_parameters))
         self._create_interfaces()
         self._load_model()
+        check_startup(self, self._validate_parameters)
+        if self.model is None and model_parameters_set(self):
+            raise StartupError(self.last_error)
 
     # ------------------------------------------------------------------ setup
     def _declare_parameters(self):
         declare_model_parameters(self)
-        self.declare_parameter('joints', Parameter.Type.STRING_ARRAY,
-                               descriptor('output joint order; unset: model order'))
+        declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
+                      'output joint order; empty: model order')
         self.declare_parameter('solver', 'rnea', descriptor(
             'inverse-dynamics solver name', additional=f'one of {rd.solvers.available()}'))
         declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
@@ -152,8 +152,8 @@ class DynamicsNode(Node):
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  state_qos)
-        self.create_subscription(JointTrajectory, '~/desired_trajectory',
-                                 guard(self._on_trajectory), LATCHED)
+        self.trajectory_input = TrajectoryInput(self, JointTrajectory, '~/desired_trajectory',
+                                                guard(self._on_trajectory))
         self.create_subscription(InertiaStamped, '~/payload', guard(self._on_payload), 10)
         self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)
@@ -184,7 +184,7 @@ class DynamicsNode(Node):
     def _load_model(self):
         """(Re)load the source model from the parameters; False if it is not available yet."""
         try:
-            source = model_from_parameters(self, self._urdf_from_topic)
+            source = model_with_logged_warnings(self, self._urdf_from_topic)
             if source is None:
                 self.get_logger().info('waiting for the model on the robot_description topic')
                 return False

@@ -36,12 +36,14 @@ from std_srvs.srv import SetBool, Trigger
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (declare_double_array, declare_model_parameters,
-                                         descriptor, guarded_parameters, guarded_service,
+from robot_dynamics.nodes.common import (check_startup, declare_array, declare_double_array,
+                                         declare_model_parameters, descriptor,
+                                         guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
-                                         model_from_parameters, model_with_overrides,
+                                         model_with_logged_warnings, model_with_overrides,
                                          parameter_value, run)
 from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits
+from robot_dynamics.simulation.trajectory import home_posture
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
 
@@ -52,7 +54,7 @@ class SimulationNode(Node):
     def __init__(self, node_name='simulation_node', **kwargs):
         super().__init__(node_name, **kwargs)
         self._declare_parameters()
-        source = model_from_parameters(self)
+        source = model_with_logged_warnings(self)
         if source is None:
             raise ValueError('simulation_node needs a model: set robot_description, '
                              'urdf_file, dh_file or model')
@@ -60,6 +62,7 @@ class SimulationNode(Node):
         check_integrator(self.get_parameter('integrator').value)
         self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
+        check_startup(self, self._validate_parameters)
         self.dt = self.get_parameter('dt').value
         self.publish_period = 1.0 / self.get_parameter('publish_rate').value
         self.steps_per_publish = max(1, int(round(self.publish_period / self.dt)))
@@ -87,9 +90,9 @@ class SimulationNode(Node):
 
     def _declare_parameters(self):
         declare_model_parameters(self)
-        self.declare_parameter('joints', Parameter.Type.STRING_ARRAY, descriptor(
-            'joint order of ~/effort_commands and joint_states; unset: model order',
-            read_only=True))
+        declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
+                      'joint order of ~/effort_commands and joint_states; empty: model order',
+                      read_only=True)
         declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
                              "values, |g| <= 100); unset or empty: the model's own gravity")
         self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
@@ -112,8 +115,10 @@ class SimulationNode(Node):
             'longest wait for a command in lockstep mode, wall s', low=0.0, high=60.0))
         self.declare_parameter('tick_period', 0.001, descriptor(
             'wall period of the stepping timer, s', read_only=True, low=1e-4, high=1.0))
-        self.declare_parameter('initial_positions', Parameter.Type.DOUBLE_ARRAY, descriptor(
-            'initial joint positions in `joints` order; unset: zeros (clipped to the limits)'))
+        declare_array(self, 'initial_positions', Parameter.Type.DOUBLE_ARRAY,
+                      'initial joint positions in `joints` order; empty: the home posture '
+                      '(0, or the middle of the range where 0 is outside the limits), where '
+                      'the standard trajectory starts')
         self.declare_parameter('command_timeout', 0.5, descriptor(
             'apply zero torque once the last command is older than this, simulated s',
             low=0.0, high=3600.0))
@@ -140,10 +145,12 @@ class SimulationNode(Node):
     def initial_positions(self, values):
         """Return initial positions (n,) in model order from the parameter (``joints`` order).
 
-        Unset or empty: zeros. Raises ``ValueError`` unless there is one finite value per
-        joint within the position limits widened by ``bounds.POSITION_MARGIN``.
+        Unset or empty: the home posture (0, or the middle of the range where 0 is outside the
+        limits), where the standard trajectory starts. Raises ``ValueError`` unless there is
+        one finite value per joint within the position limits widened by
+        ``bounds.POSITION_MARGIN``.
         """
-        q0 = np.zeros(self.model.dof)
+        q0 = home_posture(self.model)
         if values is None or not len(values):
             return q0
         values = np.asarray(values, dtype=float)
@@ -319,10 +326,25 @@ class SimulationNode(Node):
 
     # ------------------------------------------------------------------ services
     def _on_reset(self, request, response):
-        self.reset()
+        try:
+            self.reset()
+            self._trial_step()
+        except Exception as exc:  # noqa: BLE001 - report why instead of claiming success
+            self._fail(f'reset did not recover: {exc}')
+            response.success, response.message = False, self.error
+            return response
         self._publish_state()
         response.success, response.message = True, 'reset to the initial state'
         return response
+
+    def _trial_step(self):
+        """Integrate one step from the current state (discarded): raise if it cannot run."""
+        integrator = self.get_parameter('integrator').value
+        tau = np.zeros(self.model.dof)
+        q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator,
+                           solver=self._solver)
+        if not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
+            raise rd.SimulationError('the first step from the initial state is not finite')
 
     def _on_pause(self, request, response):
         self.paused = bool(request.data)

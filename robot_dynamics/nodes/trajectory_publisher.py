@@ -25,10 +25,10 @@ from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
-from robot_dynamics.nodes.common import (declare_model_parameters, descriptor,
-                                         guarded_subscription, model_from_parameters, run)
+from robot_dynamics.nodes.common import (LATCHED, declare_model_parameters, descriptor,
+                                         guarded_subscription, model_with_logged_warnings,
+                                         run)
 from robot_dynamics.nodes.conversions import trajectory_message
-from robot_dynamics.nodes.dynamics_node import LATCHED
 from robot_dynamics.simulation.trajectory import standard_waypoints
 
 
@@ -50,7 +50,7 @@ class TrajectoryPublisher(Node):
         self.declare_parameter('trajectory_file', '', descriptor(
             'JointTrajectory YAML to publish instead of the standard trajectory',
             read_only=True))
-        self.model = model_from_parameters(self)
+        self.model = model_with_logged_warnings(self)
         if self.model is None:
             raise ValueError('trajectory_publisher needs a model: set robot_description, '
                              'urdf_file, dh_file or model')

@@ -99,6 +99,18 @@ def sample_waypoints(times, positions, velocities, accelerations, t):
     return p0 + slope * s, slope, rest
 
 
+def home_posture(model):
+    """Return the home posture (n,): 0 where the limits allow it, else the middle of the range.
+
+    Where only one limit is finite and 0 is outside the range, the finite limit. The standard
+    trajectory starts and ends here, and the simulation node starts here by default.
+    """
+    lower, upper = model.lower_limit, model.upper_limit
+    middle = np.where(np.isfinite(lower + upper), 0.5 * (lower + upper),
+                      np.where(np.isfinite(lower), lower, upper))
+    return np.where((lower <= 0) & (upper >= 0), 0.0, middle)
+
+
 def standard_waypoints(model, move_time=1.0, amplitude=0.5, moves=4):
     """Return a standard point-to-point test motion for ``model`` within its joint limits.
 
@@ -110,8 +122,7 @@ def standard_waypoints(model, move_time=1.0, amplitude=0.5, moves=4):
     of :func:`sample_waypoints` makes each move the classic quintic (minimum-jerk) profile.
     """
     lower, upper = model.lower_limit, model.upper_limit
-    home = np.where((lower <= 0) & (upper >= 0), 0.0,
-                    np.where(np.isfinite(lower + upper), 0.5 * (lower + upper), lower))
+    home = home_posture(model)
     room_up = np.minimum(amplitude, 0.4 * (upper - home))
     room_down = np.minimum(amplitude, 0.4 * (home - lower))
     targets = [home]

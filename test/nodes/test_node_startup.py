@@ -1,0 +1,149 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The node executables as a user starts them: bad startup configuration, introspection, logs.
+
+Each node runs as a separate process (``python -m robot_dynamics.nodes.<node>``). A bad value
+at startup must end the process at once with one FATAL log line naming the parameter and a
+non-zero exit code; a good configuration must be readable in full from another process
+through the parameter services; the library's model warnings must reach the ROS log.
+"""
+
+import os
+import pathlib
+import subprocess
+import sys
+import warnings
+
+import pytest
+from rclpy.parameter import parameter_value_to_python
+from rclpy.parameter_client import AsyncParameterClient
+
+import robot_dynamics as rd
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+NODES = ('dynamics_node', 'simulation_node', 'computed_torque_controller',
+         'trajectory_publisher')
+
+
+def node_command(node, *arguments, namespace=None):
+    """Return the command line of a node executable with ``--ros-args`` ``arguments``."""
+    ros_args = ['-r', f'__ns:={namespace}'] if namespace else []
+    return [sys.executable, '-m', f'robot_dynamics.nodes.{node}', '--ros-args', *ros_args,
+            *arguments]
+
+
+def node_environment():
+    """Return this environment with the source tree importable (as the other process tests do)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p]))
+
+
+BAD_STARTUP = [
+    ('dynamics_node', ['model:=puma560', 'solver:=nonexistent'], 'solver'),
+    ('dynamics_node', ['model:=puma560', 'publish_mode:=sometimes'], 'publish_mode'),
+    ('dynamics_node', ['model:=puma560', 'joint_states_qos:=fast'], 'joint_states_qos'),
+    ('dynamics_node', ['model:=puma560', 'gravity:=[0.0, 9.81]'], 'gravity'),
+    ('dynamics_node', ['model:=puma560', "joints:=['joint1']"], 'joints'),
+    ('dynamics_node', ['model:=puma560', 'viscous_friction:=[1.0]'], 'viscous_friction'),
+    ('dynamics_node', ['model:=no_such_robot'], 'no_such_robot'),
+    ('simulation_node', ['model:=puma560', 'integrator:=bogus'], 'integrator'),
+    ('simulation_node', ['model:=puma560', 'initial_positions:=[0.1]'], 'initial_positions'),
+    ('simulation_node', [], 'model'),
+    ('trajectory_publisher', ['model:=no_such_robot'], 'no_such_robot'),
+]
+
+
+@pytest.mark.parametrize('node, parameters, field', BAD_STARTUP,
+                         ids=[f'{c[0]}-{c[2]}' for c in BAD_STARTUP])
+def test_bad_startup_configuration_exits_with_one_fatal_line(node, parameters, field):
+    arguments = [item for parameter in parameters for item in ('-p', parameter)]
+    result = subprocess.run(node_command(node, *arguments), env=node_environment(),
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=120)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, f'{node} kept running or exited 0:\n{output}'
+    fatal = [line for line in output.splitlines() if '[FATAL]' in line]
+    assert len(fatal) == 1 and field in fatal[0], output
+    assert 'Traceback' not in output, output
+
+
+@pytest.fixture
+def node_process(tmp_path):
+    """Start node executables; each is stopped (SIGTERM) at the end of the test."""
+    started = []
+
+    def start(node, *arguments, namespace=None):
+        log = open(tmp_path / f'{node}.log', 'w')
+        process = subprocess.Popen(node_command(node, *arguments, namespace=namespace),
+                                   env=node_environment(), stdin=subprocess.DEVNULL,
+                                   stdout=log, stderr=subprocess.STDOUT)
+        started.append((process, log))
+        return process, tmp_path / f'{node}.log'
+    yield start
+    for process, log in started:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def read_all_parameters(ros, probe, full_name, timeout=60.0):
+    """``ros2 param dump`` from this process: list every parameter, get all in one request."""
+    client = AsyncParameterClient(probe, full_name)
+    assert client.wait_for_services(timeout_sec=timeout), f'{full_name}: no parameter services'
+    listed = client.list_parameters()
+    assert ros.spin_until(listed.done, timeout)
+    names = list(listed.result().result.names)
+    got = client.get_parameters(names)
+    assert ros.spin_until(got.done, timeout)
+    values = got.result().values
+    assert len(values) == len(names), (
+        f'{full_name}: {len(values)} values for {len(names)} parameters {names}')
+    return {name: parameter_value_to_python(value) for name, value in zip(names, values)}
+
+
+@pytest.mark.parametrize('node', NODES)
+def test_every_parameter_listed_and_read_from_another_process(ros, node_process, node):
+    arguments = [] if node == 'computed_torque_controller' else ['-p', 'model:=two_link']
+    process, log = node_process(node, *arguments, namespace=ros.namespace)
+    probe = ros.node('parameter_probe')
+    parameters = read_all_parameters(ros, probe, f'{ros.namespace}/{node}')
+    assert process.poll() is None, log.read_text()
+    assert 'use_sim_time' in parameters and len(parameters) > 3
+    if node != 'computed_torque_controller':
+        assert parameters['model'] == 'two_link'
+    # Arrays that mean "from the model" or "model order" while empty read as empty arrays.
+    for name in ('joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia',
+                 'initial_positions'):
+        if name in parameters:
+            assert list(parameters[name]) == [], name
+
+
+def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process):
+    process, log = node_process('dynamics_node', '-p', 'model:=puma560',
+                                namespace=ros.namespace)
+    probe = ros.node('log_probe')
+    read_all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
+    assert ros.spin_until(lambda: "model 'puma560'" in log.read_text(), 60.0), log.read_text()
+    output = log.read_text()
+    assert 'ModelWarning' not in output and 'warnings.warn' not in output, output
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        notes = rd.load_model('puma560').warnings
+    assert len(notes) == 3
+    for note in notes:
+        lines = [line for line in output.splitlines() if note in line]
+        assert len(lines) == 1 and lines[0].startswith('[WARN]'), output

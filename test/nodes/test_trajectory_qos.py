@@ -1,0 +1,99 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""``~/desired_trajectory`` connects to plain (volatile) publishers and to latched ones.
+
+A volatile publisher (``ros2 topic pub``, most planners) never matches a transient-local
+subscription; a latched publisher that published before the node started is only heard by one.
+The dynamics node and the controller subscribe both ways and pass each message on once.
+"""
+
+import numpy as np
+from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from trajectory_msgs.msg import JointTrajectory
+
+import robot_dynamics as rd
+from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
+from robot_dynamics.nodes.conversions import trajectory_message
+from robot_dynamics.nodes.dynamics_node import DynamicsNode
+
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def two_link_trajectory():
+    """A two-point JointTrajectory of the bundled two-link arm, starting on receipt."""
+    names = list(rd.load_model('two_link').joint_names)
+    return trajectory_message(names, np.array([0.0, 1.0]), np.array([[0.0, 0.0], [0.3, -0.2]]))
+
+
+def counted(node):
+    """Count the trajectories the node's input passes on (and still apply them)."""
+    calls = []
+    forward = node.trajectory_input._callback
+    node.trajectory_input._callback = lambda message: (calls.append(message), forward(message))
+    return calls
+
+
+def dynamics_node(ros):
+    """A dynamics node on the bundled two-link arm in the test's namespace."""
+    return ros.add(DynamicsNode(namespace=ros.namespace,
+                                parameter_overrides=[Parameter('model', value='two_link')]))
+
+
+def test_volatile_publisher_reaches_the_dynamics_node(ros):
+    node = dynamics_node(ros)
+    calls = counted(node)
+    probe = ros.node('volatile_probe')
+    publisher = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() >= 1, 10.0), \
+        'a volatile publisher does not match ~/desired_trajectory'
+    publisher.publish(two_link_trajectory())
+    assert ros.spin_until(lambda: node._trajectory is not None, 10.0)
+    ros.spin_for(0.3)
+    assert len(calls) == 1
+
+
+def test_latched_trajectory_published_before_the_node_starts_arrives_once(ros):
+    probe = ros.node('latched_probe')
+    publisher = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory',
+                                       LATCHED)
+    publisher.publish(two_link_trajectory())
+    node = dynamics_node(ros)
+    calls = counted(node)
+    assert ros.spin_until(lambda: node._trajectory is not None, 10.0), \
+        'a late-joining node must still get the latched trajectory'
+    ros.spin_for(0.3)
+    assert len(calls) == 1, 'the latched copy on the volatile subscription was passed on again'
+
+
+def test_volatile_publisher_reaches_the_controller(ros):
+    controller = ros.add(ComputedTorqueController(namespace=ros.namespace))
+    probe = ros.node('volatile_probe')
+    publisher = probe.create_publisher(JointTrajectory, 'desired_trajectory', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() >= 1, 10.0)
+    publisher.publish(two_link_trajectory())
+    assert ros.spin_until(lambda: controller._pending_trajectory is not None, 10.0)
+
+
+def test_latched_publisher_matching_both_subscriptions_is_passed_on_once(ros):
+    node = dynamics_node(ros)
+    calls = counted(node)
+    probe = ros.node('latched_probe')
+    publisher = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory',
+                                       LATCHED)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() >= 2, 10.0)
+    publisher.publish(two_link_trajectory())
+    assert ros.spin_until(lambda: calls, 10.0)
+    ros.spin_for(0.3)
+    assert len(calls) == 1
