@@ -12,17 +12,20 @@
 # limitations under the License.
 """Launch dynamics_node for a robot: ``ros2 launch robot_dynamics dynamics.launch.py``.
 
-Arguments: ``robot`` (bundled model name, used when no robot_description is given),
-``config`` (ros__parameters YAML), ``robot_description`` (URDF XML; empty: the
-robot_description topic of robot_state_publisher, else ``robot``), ``namespace``.
-Remap ``~/feedforward_torques`` onto an effort controller's ``~/commands`` with
-``feedforward_topic``, e.g. ``feedforward_topic:=/effort_controller/commands``.
+Without arguments the node takes the model from the ``robot_description`` topic, as
+robot_state_publisher publishes it: the robot the user actually runs. Arguments:
+``robot_description`` (URDF XML, passed as a string), ``robot`` (a bundled model such as
+``puma560``, used when no robot_description is given), ``config`` (ros__parameters YAML, keys
+``/**/dynamics_node`` so that it applies in any namespace), ``namespace``, and
+``feedforward_topic`` to remap ``~/feedforward_torques`` onto an effort controller's
+``~/commands``, e.g. ``feedforward_topic:=/effort_controller/commands``.
 """
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
@@ -30,17 +33,23 @@ EXECUTABLES = ('dynamics_node',)
 CONFIGS = ('config/dynamics.yaml',)
 
 
+def string_parameter(argument):
+    """Pass a launch argument as a string parameter, never parsed as YAML."""
+    return ParameterValue(LaunchConfiguration(argument), value_type=str)
+
+
 def generate_launch_description():
     """Declare the arguments and the dynamics node."""
     default_config = PathJoinSubstitution([FindPackageShare(PACKAGE), 'config',
                                            'dynamics.yaml'])
     return LaunchDescription([
-        DeclareLaunchArgument('robot', default_value='puma560',
-                              description='bundled model name (used without a URDF)'),
+        DeclareLaunchArgument('robot', default_value='', description=(
+            'bundled model name, e.g. puma560; empty: robot_description, else the '
+            'robot_description topic')),
         DeclareLaunchArgument('config', default_value=default_config,
                               description='ros__parameters YAML of dynamics_node'),
-        DeclareLaunchArgument('robot_description', default_value='',
-                              description='URDF XML; empty: topic or `robot`'),
+        DeclareLaunchArgument('robot_description', default_value='', description=(
+            'URDF XML; empty: `robot`, else the robot_description topic')),
         DeclareLaunchArgument('namespace', default_value='',
                               description='namespace of the node'),
         DeclareLaunchArgument('feedforward_topic', default_value='~/feedforward_torques',
@@ -48,7 +57,7 @@ def generate_launch_description():
         Node(package=PACKAGE, executable='dynamics_node', name='dynamics_node',
              namespace=LaunchConfiguration('namespace'), output='screen',
              parameters=[LaunchConfiguration('config'),
-                         {'model': LaunchConfiguration('robot'),
-                          'robot_description': LaunchConfiguration('robot_description')}],
+                         {'model': string_parameter('robot'),
+                          'robot_description': string_parameter('robot_description')}],
              remappings=[('~/feedforward_torques', LaunchConfiguration('feedforward_topic'))]),
     ])

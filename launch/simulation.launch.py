@@ -16,14 +16,14 @@ Starts simulation_node (publishing /clock), dynamics_node, computed_torque_contr
 trajectory_publisher with ``config`` (default: the package's config/simulation.yaml) and the
 same remappings as ``robot_dynamics_bringup``, which runs this graph in one process where
 ``launch`` is not installed. Arguments: ``robot`` (bundled model name), ``config``,
-``use_feedforward``.
+``use_feedforward`` (true or false). The arguments are checked before any node starts: a bad
+value ends the launch with an error and no node left running.
 """
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
-from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
@@ -44,17 +44,31 @@ REMAPPINGS = {
 }
 
 
+def checked_arguments(context):
+    """The launch arguments the nodes need, checked; raise (so nothing starts) if one is bad."""
+    robot = LaunchConfiguration('robot').perform(context).strip()
+    if not robot:
+        raise ValueError('robot:=NAME is required (a bundled model such as puma560)')
+    use_feedforward = LaunchConfiguration('use_feedforward').perform(context).strip().lower()
+    if use_feedforward not in ('true', 'false'):
+        raise ValueError(f'use_feedforward:={use_feedforward!r}: use true or false')
+    return robot, use_feedforward == 'true'
+
+
+def nodes(context):
+    """Return the four nodes once every argument has been checked."""
+    robot, use_feedforward = checked_arguments(context)
+    config = LaunchConfiguration('config').perform(context)
+    extra = {'simulation_node': {'model': robot}, 'dynamics_node': {'model': robot},
+             'trajectory_publisher': {'model': robot},
+             'computed_torque_controller': {'use_feedforward': use_feedforward}}
+    return [Node(package=PACKAGE, executable=name, name=name, output='screen',
+                 parameters=[config, extra[name]], remappings=REMAPPINGS[name])
+            for name in EXECUTABLES]
+
+
 def generate_launch_description():
-    """Declare the arguments and the four nodes."""
-    config = LaunchConfiguration('config')
-    robot = {'model': LaunchConfiguration('robot')}
-    feedforward = {'use_feedforward': ParameterValue(LaunchConfiguration('use_feedforward'),
-                                                     value_type=bool)}
-    extra = {'simulation_node': robot, 'dynamics_node': robot, 'trajectory_publisher': robot,
-             'computed_torque_controller': feedforward}
-    nodes = [Node(package=PACKAGE, executable=name, name=name, output='screen',
-                  parameters=[config, extra[name]], remappings=REMAPPINGS[name])
-             for name in EXECUTABLES]
+    """Declare the arguments, then the nodes (started only if the arguments are valid)."""
     return LaunchDescription([
         DeclareLaunchArgument('robot', default_value='puma560',
                               description='bundled model name'),
@@ -63,4 +77,5 @@ def generate_launch_description():
             description='ros__parameters YAML of the four nodes'),
         DeclareLaunchArgument('use_feedforward', default_value='true',
                               description='false: PD on M(q) only, for comparison'),
-    ] + nodes)
+        OpaqueFunction(function=nodes),
+    ])

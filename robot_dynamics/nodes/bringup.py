@@ -56,10 +56,14 @@ def config_path(name='simulation.yaml'):
 
 
 def load_parameters(path):
-    """``{node_name: {parameter: value}}`` from a ``ros__parameters`` YAML file."""
+    """``{node_name: {parameter: value}}`` from a ``ros__parameters`` YAML file.
+
+    Keys may carry a namespace or a wildcard (``/**/dynamics_node``); the node name is the
+    last part.
+    """
     with open(path) as stream:
         document = yaml.safe_load(stream) or {}
-    return {node.strip('/'): (body or {}).get('ros__parameters', {})
+    return {node.rstrip('/').rsplit('/', 1)[-1]: (body or {}).get('ros__parameters', {})
             for node, body in document.items()}
 
 

@@ -61,7 +61,9 @@ def test_executables_configs_and_models_exist(path):
         assert config.startswith('config/') and config.endswith('.yaml'), \
             'setup.py installs config/*.yaml only'
         document = yaml.safe_load(open(os.path.join(ROOT, config)))
-        for node, body in document.items():
+        for key, body in document.items():
+            assert key.startswith('/**/'), f'{config}: {key} would not apply in a namespace'
+            node = key[len('/**/'):]
             assert node in constants['EXECUTABLES'], f'{config}: unknown node {node}'
             assert 'ros__parameters' in body
             model = body['ros__parameters'].get('model')
@@ -80,8 +82,10 @@ def test_simulation_launch_remappings_match_bringup():
 
 @pytest.mark.parametrize('path', LAUNCH_FILES, ids=os.path.basename)
 def test_launch_files_import_and_describe(path):
-    pytest.importorskip('launch')
-    pytest.importorskip('launch_ros')
+    how = ('launch/launch_ros not installed: source a ROS 2 install, or pip install --no-deps '
+           '../shared/wheels/*.whl (./scripts/setup_venv.sh does when that folder exists)')
+    pytest.importorskip('launch', reason=how)
+    pytest.importorskip('launch_ros', reason=how)
     import importlib.util
     spec = importlib.util.spec_from_file_location('launch_under_test', path)
     module = importlib.util.module_from_spec(spec)

@@ -1,0 +1,272 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The launch files under the real ``launch``/``launch_ros``: ``ros2 launch`` in a subprocess.
+
+Each case starts an installed launch file with its documented arguments, as a user does, and
+checks from this process over DDS: the nodes come up, every parameter of every node can be
+listed and read through the parameter services (what ``ros2 param dump`` does), the topics
+connect and the outputs are right (gravity torques against Pinocchio). Without ``launch`` and
+``ros2cli`` (neither a ROS 2 install nor the wheels of ``../shared/wheels``) the cases skip and
+say how to get them.
+"""
+
+import filecmp
+import importlib.util
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import pinocchio as pin
+import pytest
+from rclpy.parameter import parameter_value_to_python
+from rclpy.parameter_client import AsyncParameterClient
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray, String
+import yaml
+
+import robot_dynamics as rd
+from robot_dynamics.simulation.trajectory import standard_waypoints
+from robots import pinocchio_configuration, quiet_model_from_urdf
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HOW_TO_GET = ('launch, launch_ros and ros2cli are not installed: source a ROS 2 Jazzy install '
+              '(/opt/ros/jazzy/setup.bash), or pip install --no-deps ../shared/wheels/*.whl '
+              '(./scripts/setup_venv.sh does it when that folder exists; see its README)')
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def ros2_executable():
+    """Return the ``ros2`` command of this Python environment (else PATH's), or None."""
+    if any(importlib.util.find_spec(name) is None
+           for name in ('launch', 'launch_ros', 'ros2launch', 'ros2param')):
+        return None
+    beside = pathlib.Path(sys.executable).parent / 'ros2'
+    return str(beside) if beside.exists() else shutil.which('ros2')
+
+
+ROS2 = ros2_executable()
+pytestmark = pytest.mark.skipif(ROS2 is None, reason=HOW_TO_GET)
+
+
+@pytest.fixture(scope='module', autouse=True)
+def installed_files_are_current():
+    """``ros2 launch`` runs the installed copies: they must be this tree's files."""
+    share = pathlib.Path(rd.data_path('launch')).parent
+    for relative in ('launch/dynamics.launch.py', 'launch/simulation.launch.py',
+                     'config/dynamics.yaml', 'config/simulation.yaml'):
+        if not filecmp.cmp(ROOT / relative, share / relative, shallow=False):
+            pytest.fail(f'{share / relative} differs from {relative}: reinstall the package '
+                        '(./run_tests.sh does; or colcon build)')
+
+
+class Launch:
+    """``ros2 launch robot_dynamics FILE ARGS`` with its output in a file; stopped by SIGINT."""
+
+    def __init__(self, log_path, launch_file, *arguments):
+        self.log_path = log_path
+        self.log = open(log_path, 'w')
+        self.process = subprocess.Popen(
+            [ROS2, 'launch', 'robot_dynamics', launch_file, *arguments], stdout=self.log,
+            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def output(self):
+        """Return everything the launch and its nodes printed so far."""
+        if not self.log.closed:
+            self.log.flush()
+        return pathlib.Path(self.log_path).read_text(errors='replace')
+
+    def wait(self, timeout):
+        """Wait for the launch to exit by itself; return its exit code (None: still running)."""
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self):
+        """SIGINT to ``ros2 launch`` (it stops its nodes), SIGKILL to the group if it hangs."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            if self.wait(30) is None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+        return self.output()
+
+
+@pytest.fixture
+def launch(tmp_path):
+    """Start launch files; every one started is stopped at the end of the test."""
+    started = []
+
+    def start(launch_file, *arguments):
+        started.append(Launch(tmp_path / f'launch{len(started)}.log', launch_file, *arguments))
+        return started[-1]
+    yield start
+    for item in started:
+        output = item.stop()
+        assert 'Traceback' not in output, output[-4000:]
+
+
+def wait_for_node(ros, probe, full_name, launched, timeout=90.0):
+    """Spin until the node ``/ns/name`` is in the graph; fail with the launch output if not."""
+    namespace, name = full_name.rsplit('/', 1)
+    found = ros.spin_until(
+        lambda: (name, namespace or '/') in probe.get_node_names_and_namespaces()
+        or launched.process.poll() is not None, timeout)
+    assert found and launched.process.poll() is None, \
+        f'{full_name} did not come up:\n{launched.output()[-4000:]}'
+
+
+def all_parameters(ros, probe, full_name, timeout=30.0):
+    """List every parameter of a node from this process and read all of them in one request."""
+    client = AsyncParameterClient(probe, full_name)
+    assert client.wait_for_services(timeout_sec=timeout), f'{full_name}: no parameter services'
+    listed = client.list_parameters()
+    assert ros.spin_until(listed.done, timeout), f'{full_name}: list_parameters timed out'
+    names = list(listed.result().result.names)
+    got = client.get_parameters(names)
+    assert ros.spin_until(got.done, timeout), f'{full_name}: get_parameters timed out'
+    values = got.result().values
+    assert len(values) == len(names), (
+        f'{full_name}: get_parameters answered {len(values)} values for {len(names)} '
+        f'parameters {names} (an unset statically typed parameter empties the reply)')
+    return {name: parameter_value_to_python(value) for name, value in zip(names, values)}
+
+
+def pinocchio_gravity(urdf, q_by_name):
+    """Return Pinocchio's gravity torques by joint name (the independent oracle)."""
+    model = pin.buildModelFromXML(urdf)
+    data = model.createData()
+    names = list(model.names)[1:]
+    q = np.array([q_by_name[name] for name in names])
+    gravity = pin.computeGeneralizedGravity(model, data, pinocchio_configuration(model, q))
+    return dict(zip(names, gravity))
+
+
+def check_gravity_output(ros, probe, states_topic, gravity_topic, urdf):
+    """Publish a joint state; the node's gravity torques must equal Pinocchio's to 1e-9."""
+    model = quiet_model_from_urdf(urdf)
+    lower = np.where(np.isfinite(model.lower_limit), model.lower_limit, -1.0)
+    upper = np.where(np.isfinite(model.upper_limit), model.upper_limit, 1.0)
+    q = lower + (upper - lower) * np.linspace(0.3, 0.7, model.dof)
+    received = []
+    probe.create_subscription(Float64MultiArray, gravity_topic, received.append, 10)
+    publisher = probe.create_publisher(JointState, states_topic, qos_profile_sensor_data)
+    message = JointState(name=list(model.joint_names), position=list(q))
+
+    def answered():
+        message.header.stamp = probe.get_clock().now().to_msg()
+        publisher.publish(message)
+        ros.spin_for(0.05)
+        return bool(received)
+    assert ros.spin_until(answered, 60.0), f'no message on {gravity_topic}'
+    expected = pinocchio_gravity(urdf, dict(zip(model.joint_names, q)))
+    got = np.array(received[-1].data)
+    want = np.array([expected[name] for name in model.joint_names])
+    assert np.abs(got - want).max() <= 1e-9 * max(1.0, np.abs(want).max()), (got, want)
+
+
+def bundled_urdf(name):
+    """Return the text of a bundled URDF."""
+    return pathlib.Path(rd.data_path(rd.BUNDLED_MODELS[name])).read_text()
+
+
+def test_bundled_robot_with_a_namespace_keeps_the_config(ros, launch):
+    probe = ros.node('launch_probe')
+    launched = launch('dynamics.launch.py', 'robot:=stanford', f'namespace:={ros.namespace}')
+    wait_for_node(ros, probe, f'{ros.namespace}/dynamics_node', launched)
+    parameters = all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
+    assert parameters['model'] == 'stanford'
+    assert parameters['robot_description'] == ''
+    config = yaml.safe_load((ROOT / 'config' / 'dynamics.yaml').read_text())
+    for name, value in next(iter(config.values()))['ros__parameters'].items():
+        assert parameters[name] == value, f'{name}: config value not applied in a namespace'
+    assert parameters['publish_rate'] != 100.0, 'the config must differ from the default here'
+    check_gravity_output(ros, probe, 'joint_states', 'dynamics_node/gravity_torques',
+                         bundled_urdf('stanford'))
+    output = launched.output()
+    assert 'ModelWarning' not in output, 'library warnings must go to the ROS log'
+
+
+def test_robot_description_argument_is_passed_as_a_string(ros, launch):
+    urdf = bundled_urdf('puma560')
+    assert ': ' in urdf, 'the case needs a URDF that reads as YAML'
+    probe = ros.node('launch_probe')
+    launched = launch('dynamics.launch.py', f'robot_description:={urdf}',
+                      f'namespace:={ros.namespace}')
+    wait_for_node(ros, probe, f'{ros.namespace}/dynamics_node', launched)
+    parameters = all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
+    assert parameters['robot_description'] == urdf
+    check_gravity_output(ros, probe, 'joint_states', 'dynamics_node/gravity_torques', urdf)
+    # The library's notes about the PUMA's inertias: one ROS log line each, no Python warning.
+    output = launched.output()
+    assert 'ModelWarning' not in output
+    for note in quiet_model_from_urdf(urdf).warnings:
+        lines = [line for line in output.splitlines() if note in line]
+        assert len(lines) == 1 and '[WARN]' in lines[0], lines
+
+
+def test_no_arguments_takes_the_robot_description_topic(ros, launch):
+    """Beside a robot_state_publisher-style latched /robot_description, that robot is used."""
+    urdf = bundled_urdf('ur5')
+    probe = ros.node('description_publisher')
+    probe.create_publisher(String, '/robot_description', LATCHED).publish(String(data=urdf))
+    launched = launch('dynamics.launch.py')
+    wait_for_node(ros, probe, '/dynamics_node', launched)
+    parameters = all_parameters(ros, probe, '/dynamics_node')
+    assert parameters['model'] == '' and parameters['robot_description'] == ''
+    check_gravity_output(ros, probe, '/joint_states', '/dynamics_node/gravity_torques', urdf)
+    assert "model 'ur5'" in launched.output()
+
+
+def test_simulation_launch_tracks_the_trajectory(ros, launch):
+    probe = ros.node('simulation_probe')
+    states = []
+    probe.create_subscription(JointState, '/joint_states', states.append, 100)
+    feedforward = []
+    probe.create_subscription(Float64MultiArray, '/dynamics_node/feedforward_torques',
+                              feedforward.append, 10)
+    launched = launch('simulation.launch.py', 'robot:=puma560')
+    for name in ('simulation_node', 'dynamics_node', 'computed_torque_controller',
+                 'trajectory_publisher'):
+        wait_for_node(ros, probe, f'/{name}', launched)
+        parameters = all_parameters(ros, probe, f'/{name}')
+        if name != 'computed_torque_controller':
+            assert parameters['model'] == 'puma560', name
+    model = rd.load_model('puma560')
+    times, positions, _, _ = standard_waypoints(model)
+    end = 0.2 + times[-1] + 0.5      # start_delay + trajectory + settling, simulated seconds
+
+    def stamp(message):
+        return message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
+    assert ros.spin_until(lambda: states and stamp(states[-1]) >= end, 180.0), \
+        f'simulation did not reach t = {end} s:\n{launched.output()[-4000:]}'
+    assert feedforward, 'no feed-forward torques reached the controller topic'
+    final = dict(zip(states[-1].name, states[-1].position))
+    error = np.array([final[name] for name in model.joint_names]) - positions[-1]
+    assert np.abs(error).max() < 0.01, error
+
+
+def test_invalid_launch_argument_fails_before_any_node_starts(launch):
+    launched = launch('simulation.launch.py', 'robot:=puma560', 'use_feedforward:=maybe')
+    code = launched.wait(60)
+    output = launched.stop()
+    assert code not in (None, 0), output
+    assert 'use_feedforward' in output
+    assert 'process started' not in output, 'nodes were started before the check'
