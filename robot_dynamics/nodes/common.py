@@ -14,6 +14,7 @@
 
 import collections
 import functools
+import hashlib
 import inspect
 import re
 import time
@@ -266,22 +267,29 @@ class TrajectoryInput:
     A transient-local subscription gets the last message a latched publisher sent before this
     node started, but DDS does not match it with volatile publishers (``ros2 topic pub``, most
     planners); a volatile one matches both but misses what was sent earlier. Both are created;
-    a latched publisher's message arrives on both, and the second copy (equal, within a
-    second) is not passed on twice.
+    a latched publisher's message arrives on both, in either order relative to other
+    messages, so a message identical to one received within the last ``window`` seconds is
+    not passed on again.
     """
 
-    def __init__(self, node, message_type, topic, callback):
+    def __init__(self, node, message_type, topic, callback, window=1.0):
         self._callback = callback
-        self._last = None
-        self._last_time = -1.0
+        self._window = window
+        self._recent = collections.OrderedDict()     # digest -> arrival (monotonic s)
         self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos)
                               for qos in (LATCHED, VOLATILE)]
 
     def _receive(self, message):
         now = time.monotonic()
-        if now - self._last_time < 1.0 and message == self._last:
+        while self._recent and (now - next(iter(self._recent.values())) > self._window
+                                or len(self._recent) > 64):
+            self._recent.popitem(last=False)
+        # The text of every field: equal messages match even with NaN in them (the CDR bytes
+        # are no fingerprint: their alignment padding is not cleared).
+        digest = hashlib.blake2b(repr(message).encode(), digest_size=16).digest()
+        if digest in self._recent:
             return
-        self._last, self._last_time = message, now
+        self._recent[digest] = now
         self._callback(message)
 
 
@@ -349,13 +357,14 @@ class StartupError(ValueError):
 CONFIGURATION_ERRORS = (ValueError, LookupError, OSError, ParameterException)
 
 
-def check_startup(node, validate):
-    """Validate every declared parameter with the node's run-time validator, once at startup.
+def check_startup(node, validate, skip=()):
+    """Validate the declared parameters with the node's run-time validator, once at startup.
 
     rclpy applies initial values (``--ros-args -p``, YAML files, launch) without calling the
-    set-parameters callbacks; ``validate`` is that callback. Raises :class:`StartupError`.
+    set-parameters callbacks; ``validate`` is that callback. Parameters in ``skip`` are left
+    to the node (a documented fallback). Raises :class:`StartupError`.
     """
-    names = node.list_parameters([], 0).names
+    names = [name for name in node.list_parameters([], 0).names if name not in skip]
     result = validate([node.get_parameter(name) for name in names])
     if not result.successful:
         raise StartupError(result.reason)

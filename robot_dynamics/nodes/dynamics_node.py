@@ -36,8 +36,9 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (LATCHED, Statistics, StartupError, TrajectoryInput,
-                                         check_model_name, check_startup, declare_array,
+from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, Statistics,
+                                         TrajectoryInput, check_model_name, check_startup,
+                                         declare_array,
                                          declare_double_array, declare_model_parameters,
                                          descriptor, guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
@@ -95,9 +96,11 @@ class DynamicsNode(Node):
         self.add_post_set_parameters_callback(guarded_subscription(self, self._apply_parameters))
         self._create_interfaces()
         self._load_model()
-        check_startup(self, self._validate_parameters)
-        if self.model is None and model_parameters_set(self):
-            raise StartupError(self.last_error)
+        # A model that does not load (source, gravity, joints, overrides) is the documented
+        # fallback: no outputs, /diagnostics ERROR "no model: <why>", fixable at run time.
+        # Everything else that is invalid at startup stops the node.
+        check_startup(self, self._validate_parameters,
+                      skip=MODEL_FIELDS | set(MODEL_PARAMETERS))
 
     # ------------------------------------------------------------------ setup
     def _declare_parameters(self):

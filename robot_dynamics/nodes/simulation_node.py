@@ -330,8 +330,7 @@ class SimulationNode(Node):
             self.reset()
             self._trial_step()
         except Exception as exc:  # noqa: BLE001 - report why instead of claiming success
-            self._fail(f'reset did not recover: {exc}')
-            response.success, response.message = False, self.error
+            response.success, response.message = False, f'reset failed: {exc}'
             return response
         self._publish_state()
         response.success, response.message = True, 'reset to the initial state'

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import warnings
 
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 import pytest
 from rclpy.parameter import parameter_value_to_python
 from rclpy.parameter_client import AsyncParameterClient
@@ -52,11 +53,9 @@ BAD_STARTUP = [
     ('dynamics_node', ['model:=puma560', 'solver:=nonexistent'], 'solver'),
     ('dynamics_node', ['model:=puma560', 'publish_mode:=sometimes'], 'publish_mode'),
     ('dynamics_node', ['model:=puma560', 'joint_states_qos:=fast'], 'joint_states_qos'),
-    ('dynamics_node', ['model:=puma560', 'gravity:=[0.0, 9.81]'], 'gravity'),
-    ('dynamics_node', ['model:=puma560', "joints:=['joint1']"], 'joints'),
-    ('dynamics_node', ['model:=puma560', 'viscous_friction:=[1.0]'], 'viscous_friction'),
-    ('dynamics_node', ['model:=no_such_robot'], 'no_such_robot'),
+    ('dynamics_node', ['model:=puma560', 'stale_timeout:=0.0'], 'stale_timeout'),
     ('simulation_node', ['model:=puma560', 'integrator:=bogus'], 'integrator'),
+    ('simulation_node', ['model:=puma560', 'gravity:=[0.0, 9.81]'], 'gravity'),
     ('simulation_node', ['model:=puma560', 'initial_positions:=[0.1]'], 'initial_positions'),
     ('simulation_node', [], 'model'),
     ('trajectory_publisher', ['model:=no_such_robot'], 'no_such_robot'),
@@ -75,6 +74,36 @@ def test_bad_startup_configuration_exits_with_one_fatal_line(node, parameters, f
     fatal = [line for line in output.splitlines() if '[FATAL]' in line]
     assert len(fatal) == 1 and field in fatal[0], output
     assert 'Traceback' not in output, output
+
+
+# dynamics_node's documented fallback for a model that cannot be built: it stays up, publishes
+# nothing, logs the reason and reports ERROR "no model: <reason>" on /diagnostics until a
+# parameter change (or ~/reload_model) fixes it.
+MODEL_FALLBACK = [
+    (['model:=no_such_robot'], 'no_such_robot'),
+    (['model:=puma560', 'gravity:=[0.0, 9.81]'], 'gravity'),
+    (['model:=puma560', "joints:=['joint1']"], 'joints'),
+    (['model:=puma560', 'viscous_friction:=[1.0]'], 'viscous_friction'),
+]
+
+
+@pytest.mark.parametrize('parameters, field', MODEL_FALLBACK, ids=[c[1] for c in MODEL_FALLBACK])
+def test_dynamics_node_without_a_model_says_why_on_diagnostics(ros, node_process, parameters,
+                                                               field):
+    arguments = [item for parameter in parameters for item in ('-p', parameter)]
+    process, log = node_process('dynamics_node', *arguments, namespace=ros.namespace)
+    probe = ros.node('diagnostics_probe')
+    statuses = []
+    probe.create_subscription(DiagnosticArray, '/diagnostics',
+                              lambda message: statuses.extend(message.status), 10)
+
+    def reported():
+        return [s for s in statuses if s.name == 'dynamics_node: dynamics'
+                and s.level == DiagnosticStatus.ERROR and field in s.message]
+    assert ros.spin_until(reported, 60.0), (statuses, log.read_text())
+    assert process.poll() is None, log.read_text()
+    errors = [line for line in log.read_text().splitlines() if line.startswith('[ERROR]')]
+    assert errors and field in errors[0], log.read_text()
 
 
 @pytest.fixture
