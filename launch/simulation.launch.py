@@ -45,7 +45,7 @@ REMAPPINGS = {
 
 
 def checked_arguments(context):
-    """The launch arguments the nodes need, checked; raise (so nothing starts) if one is bad."""
+    """Return the arguments the nodes need; raise (so nothing starts) if one is bad."""
     robot = LaunchConfiguration('robot').perform(context).strip()
     if not robot:
         raise ValueError('robot:=NAME is required (a bundled model such as puma560)')

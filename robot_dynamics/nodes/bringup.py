@@ -79,6 +79,7 @@ class DemoResult:
     compute_times: np.ndarray
     wall_time: float
     sim_time: float
+    feedforward: bool = True
 
     @property
     def rms_error(self):
@@ -165,7 +166,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         t, q_desired, q, tau = (np.array(column) for column in zip(*log))
         return DemoResult(controller.joint_names, t, q_desired, q, tau,
                           np.array(nodes['dynamics_node'].statistics.durations),
-                          time.monotonic() - wall_start, simulator.sim_time)
+                          time.monotonic() - wall_start, simulator.sim_time, feedforward)
     finally:
         for node in nodes.values():
             executor.remove_node(node)
@@ -192,32 +193,58 @@ def report(result, label=''):
     return '\n'.join(lines)
 
 
-def plot(result, path, title=''):
-    """Desired vs actual positions and commanded torques, to a PNG at ``path``."""
+def demo_figure(result, baseline=None, title=''):
+    """Tracking error per joint beside the commanded torques, with and without feed-forward.
+
+    One row per run: ``result`` (labelled by its mode), then ``baseline`` (the same run without
+    the dynamics node's feed-forward) when given. Left: ``q_d - q`` per joint in mrad (mm for
+    prismatic joints), right: the commanded torques. Returns the matplotlib figure.
+    """
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    figure, (top, bottom) = plt.subplots(2, 1, figsize=(12, 8), sharex=True)
-    t = result.t - result.t[0]
-    for j, name in enumerate(result.joint_names):
-        line, = top.plot(t, result.q[:, j], label=f'{name} actual')
-        top.plot(t, result.q_desired[:, j], '--', color=line.get_color(),
-                 label=f'{name} desired')
-        bottom.plot(t, result.tau[:, j], color=line.get_color(), label=name)
-    top.set_ylabel('position (rad or m)')
-    top.set_title(title or 'computed-torque tracking')
-    top.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
-    bottom.set_ylabel('commanded torque (N m or N)')
-    bottom.set_xlabel('time since trajectory start (s)')
-    bottom.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
+    runs = [result] + ([baseline] if baseline is not None else [])
+    figure, axes = plt.subplots(len(runs), 2, figsize=(14, 4.2 * len(runs)), sharex=True,
+                                squeeze=False)
+    for (error_axis, torque_axis), run in zip(axes, runs):
+        t = run.t - run.t[0]
+        mode = 'with' if run.feedforward else 'without'
+        rms = 1e3 * np.sqrt(np.mean(run.rms_error ** 2))
+        for j, name in enumerate(run.joint_names):
+            line, = error_axis.plot(t, 1e3 * (run.q_desired[:, j] - run.q[:, j]), label=name)
+            torque_axis.plot(t, run.tau[:, j], color=line.get_color(), label=name)
+        error_axis.set_title(f'tracking error {mode} feed-forward (overall RMS {rms:.3g} mrad)')
+        error_axis.set_ylabel('q_d - q (mrad or mm)')
+        torque_axis.set_title(f'commanded torque {mode} feed-forward')
+        torque_axis.set_ylabel('torque (N m or N)')
+        torque_axis.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
+    for axis in axes[-1]:
+        axis.set_xlabel('time since trajectory start (s)')
+    figure.suptitle(title or 'computed-torque tracking')
     figure.tight_layout()
+    return figure
+
+
+def plot(result, path, title='', baseline=None):
+    """Write :func:`demo_figure` to a PNG at ``path``."""
+    import matplotlib.pyplot as plt
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    figure = demo_figure(result, baseline, title)
     figure.savefig(path, dpi=100)
     plt.close(figure)
 
 
+def check_robot(robot):
+    """Return an error line for a ``--robot`` that is neither bundled nor a file, else None."""
+    if robot in rd.BUNDLED_MODELS or os.path.isfile(robot):
+        return None
+    return (f'robot_dynamics_bringup: error: --robot {robot!r} is neither a bundled model '
+            f'({", ".join(sorted(rd.BUNDLED_MODELS))}) nor a URDF/DH file')
+
+
 def main(argv=None):
     """Console-script entry point ``robot_dynamics_bringup``."""
+    import sys
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--robot', default='puma560', help='bundled model name or file')
     parser.add_argument('--duration', type=float, default=None,
@@ -226,15 +253,27 @@ def main(argv=None):
     parser.add_argument('--no-feedforward', action='store_true',
                         help='disable the feed-forward torques (PD on M only)')
     parser.add_argument('--compare', action='store_true',
-                        help='also run without feed-forward and print the error ratio')
+                        help='also run without feed-forward, print the error ratio and plot both')
     parser.add_argument('--config', default=None, help='ros__parameters YAML '
                         '(default: the bundled config/simulation.yaml)')
     args, _ = parser.parse_known_args(argv)
-    import warnings
-    warnings.simplefilter('ignore', rd.ModelWarning)   # URDF notes; see RobotModel.warnings
+    error = check_robot(args.robot)
+    if error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
+        return demo(args)
+    except (rd.SimulationError, rd.ModelError, TimeoutError, RuntimeError, OSError) as exc:
+        print(f'robot_dynamics_bringup: error: {" ".join(str(exc).split())}', file=sys.stderr)
+        return 1
+
+
+def demo(args):
+    """Run the demo as ``args`` ask, print the reports, write the plot."""
     result = run_demo(args.robot, args.duration, not args.no_feedforward, args.config)
     mode = 'without' if args.no_feedforward else 'with'
     print(report(result, f'[{args.robot}, {mode} feed-forward] '))
+    baseline = None
     if args.compare and not args.no_feedforward:
         baseline = run_demo(args.robot, args.duration, False, args.config)
         print(report(baseline, f'[{args.robot}, without feed-forward] '))
@@ -242,7 +281,7 @@ def main(argv=None):
             result.rms_error ** 2))
         print(f'feed-forward reduces the overall RMS tracking error {ratio:.1f}x')
     if args.plot:
-        plot(result, args.plot, f'{args.robot}: computed torque {mode} feed-forward')
+        plot(result, args.plot, f'{args.robot}: computed-torque control', baseline)
         print(f'plot written to {args.plot}')
     return 0
 

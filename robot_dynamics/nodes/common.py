@@ -157,14 +157,20 @@ def model_with_logged_warnings(node, urdf_xml=None):
 
     The library reports a suspicious but usable model (massless link, inertia violating the
     triangle inequality, ...) with :class:`~robot_dynamics.ModelWarning`, which Python
-    prints on stderr with a source line; a node logs them instead (``RobotModel.warnings``).
+    prints on stderr with a source line; a node logs them instead (``RobotModel.warnings``),
+    each once per process (the one-process bringup runs several nodes on the same model).
     """
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         model = model_from_parameters(node, urdf_xml)
     for message in (model.warnings if model is not None else ()):
-        node.get_logger().warning(f'model {model.name!r}: {message}')
+        if (model.name, message) not in _LOGGED_MODEL_NOTES:
+            _LOGGED_MODEL_NOTES.add((model.name, message))
+            node.get_logger().warning(f'model {model.name!r}: {message}')
     return model
+
+
+_LOGGED_MODEL_NOTES = set()
 
 
 def model_parameters_set(node):

@@ -110,7 +110,8 @@ class SimulationNode(Node):
             'simulated seconds per wall second; 0: as fast as possible', low=0.0, high=1000.0))
         self.declare_parameter('lockstep', False, descriptor(
             'after each joint_states message, wait (up to lockstep_timeout wall seconds) for '
-            'a new command before stepping on: deterministic closed loops'))
+            'a new command before stepping on: deterministic closed loops; the first step '
+            'waits for the first command'))
         self.declare_parameter('lockstep_timeout', 0.1, descriptor(
             'longest wait for a command in lockstep mode, wall s', low=0.0, high=60.0))
         self.declare_parameter('tick_period', 0.001, descriptor(
@@ -226,6 +227,9 @@ class SimulationNode(Node):
     def _on_tick(self):
         if self.paused or self.failed:
             return
+        if self.get_parameter('lockstep').value and self._command_time is None:
+            self._wait_for_first_command()
+            return
         if self.get_parameter('lockstep').value and not self._new_command and \
                 time.monotonic() - self._published_at_wall < \
                 self.get_parameter('lockstep_timeout').value:
@@ -241,6 +245,16 @@ class SimulationNode(Node):
         if steps <= 0:
             return
         self.advance(steps)
+
+    def _wait_for_first_command(self):
+        """Lockstep: hold still until a controller answers, repeating the state meanwhile.
+
+        The arm does not fall while the other nodes start (it would begin the trajectory off
+        its first point); the repeated state reaches subscribers that joined late.
+        """
+        if time.monotonic() - self._published_at_wall >= \
+                self.get_parameter('lockstep_timeout').value:
+            self._publish_state()
 
     def advance(self, steps):
         """Integrate ``steps`` steps of ``dt``; publish when a publish instant is reached."""

@@ -68,3 +68,43 @@ def test_plot_is_written(runs, tmp_path):
     path = tmp_path / 'demo.png'
     bringup.plot(runs[True], str(path))
     assert path.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+
+
+def test_demo_figure_shows_error_per_joint_with_and_without_feedforward(runs):
+    figure = bringup.demo_figure(runs[True], runs[False])
+    axes = np.array(figure.axes).reshape(2, 2)
+    for row, feedforward in ((0, True), (1, False)):
+        run = runs[feedforward]
+        error_axis, torque_axis = axes[row]
+        assert ('with feed-forward' if feedforward else 'without feed-forward') in \
+            error_axis.get_title()
+        assert 'tracking error' in error_axis.get_title()
+        assert len(error_axis.lines) == len(run.joint_names)
+        for j, line in enumerate(error_axis.lines):
+            np.testing.assert_allclose(line.get_ydata(),
+                                       1e3 * (run.q_desired[:, j] - run.q[:, j]))
+        for j, line in enumerate(torque_axis.lines):
+            np.testing.assert_allclose(line.get_ydata(), run.tau[:, j])
+    import matplotlib.pyplot as plt
+    plt.close(figure)
+
+
+@pytest.mark.parametrize('robot', ['panda', 'stanford', 'ur5'])
+def test_other_robots_start_where_the_trajectory_starts(robot):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        result = bringup.run_demo(robot, None, True, CONFIG, extra=SHORT, wall_timeout=60.0)
+    start_error = np.abs(result.q_desired[0] - result.q[0])
+    assert start_error.max() < 1e-3, (robot, start_error)
+    assert result.max_error.max() < 0.1, bringup.report(result)   # was 0.95 rad
+
+
+def test_unknown_robot_is_one_line_and_a_nonzero_exit():
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, '-m', 'robot_dynamics.nodes.bringup', '--robot',
+                             'no_such_robot'], capture_output=True, text=True, timeout=120,
+                            cwd=ROOT)
+    assert result.returncode != 0
+    assert result.stderr.count('\n') == 1 and 'no_such_robot' in result.stderr, result.stderr
+    assert 'puma560' in result.stderr and 'Traceback' not in result.stderr

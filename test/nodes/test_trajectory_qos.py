@@ -32,7 +32,7 @@ LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 
 
 def two_link_trajectory():
-    """A two-point JointTrajectory of the bundled two-link arm, starting on receipt."""
+    """Return a two-point JointTrajectory of the bundled two-link arm, starting on receipt."""
     names = list(rd.load_model('two_link').joint_names)
     return trajectory_message(names, np.array([0.0, 1.0]), np.array([[0.0, 0.0], [0.3, -0.2]]))
 
@@ -46,7 +46,7 @@ def counted(node):
 
 
 def dynamics_node(ros):
-    """A dynamics node on the bundled two-link arm in the test's namespace."""
+    """Start a dynamics node on the bundled two-link arm in the test's namespace."""
     return ros.add(DynamicsNode(namespace=ros.namespace,
                                 parameter_overrides=[Parameter('model', value='two_link')]))
 
