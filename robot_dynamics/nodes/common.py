@@ -68,9 +68,9 @@ def declare_model_parameters(node):
     for name, text in MODEL_PARAMETERS.items():
         node.declare_parameter(name, '', descriptor(
             text, read_only=name in READ_ONLY_MODEL_PARAMETERS))
-    node.declare_parameter('locked_joints', Parameter.Type.STRING_ARRAY, descriptor(
-        "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; unset: "
-        '0 clipped into the limits (docs/models.md)'))
+    declare_array(node, 'locked_joints', Parameter.Type.STRING_ARRAY,
+                  "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; "
+                  'empty: 0 clipped into the limits (docs/models.md)')
 
 
 def declare_array(node, name, type_, description, read_only=False):
