@@ -132,6 +132,13 @@ def test_bundled_files_found_without_ros_environment(tmp_path):
     assert same_file(found.parents[1], 'urdf/puma560.urdf')
 
 
+def test_a_checkout_reads_its_own_files(tmp_path):
+    """Imported from the source tree, the library reads the tree's files, not an install."""
+    code = 'import robot_dynamics.model.bundled as r; print(r.share_directory())'
+    found = run_python(code, {'PYTHONPATH': str(ROOT)}, cwd=tmp_path)
+    assert pathlib.Path(found) == ROOT
+
+
 def test_library_works_without_rclpy(tmp_path):
     code = '\n'.join([
         'import sys',

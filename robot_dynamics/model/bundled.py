@@ -13,9 +13,10 @@
 """Locate the package's bundled files (URDFs, DH YAML, configs, launch files).
 
 Search order: the source tree next to the imported package (a checkout: its files are the
-current ones), the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), then the share
-directory of the running Python prefix (``pip install .``). An installed package has no
-``urdf/`` beside it, so it always reads its installed copy.
+current ones), the ament index (a ROS environment with ``AMENT_PREFIX_PATH``), the share
+directory of the prefix the imported package is installed in, then that of the running Python
+prefix (``pip install .``). An installed package has no ``urdf/`` beside it, so it always reads
+its installed copy.
 """
 
 import os
@@ -40,12 +41,16 @@ BUNDLED_MODELS = {
 
 
 def _candidates():
-    yield os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    yield os.path.dirname(package_dir)      # a checkout: <root>/robot_dynamics/model/bundled.py
     try:
         from ament_index_python.packages import get_package_share_directory
         yield get_package_share_directory(PACKAGE)
     except Exception:  # no ROS environment, or the package is not in the index
         pass
+    # The prefix this copy is installed in (<prefix>/lib/pythonX.Y/site-packages/robot_dynamics,
+    # a colcon install/ tree included), also without AMENT_PREFIX_PATH.
+    yield os.path.normpath(os.path.join(package_dir, *[os.pardir] * 4, 'share', PACKAGE))
     for prefix in dict.fromkeys((sys.prefix, sys.exec_prefix, os.environ.get('VIRTUAL_ENV'))):
         if prefix:
             yield os.path.join(prefix, 'share', PACKAGE)

@@ -14,7 +14,6 @@
 
 import collections
 import functools
-import hashlib
 import inspect
 import re
 import time
@@ -272,30 +271,27 @@ class TrajectoryInput:
 
     A transient-local subscription gets the last message a latched publisher sent before this
     node started, but DDS does not match it with volatile publishers (``ros2 topic pub``, most
-    planners); a volatile one matches both but misses what was sent earlier. Both are created;
-    a latched publisher's message arrives on both, in either order relative to other
-    messages, so a message identical to one received within the last ``window`` seconds is
-    not passed on again.
+    planners); a volatile one matches both but misses what was sent earlier. Both are created.
+    A latched publisher's sample arrives on both; the copies carry the same writer timestamp
+    and sequence number (``MessageInfo``), so the second is dropped without looking at the
+    content (a 10,000-point trajectory takes 0.3 s to serialise or print in Python).
     """
 
-    def __init__(self, node, message_type, topic, callback, window=1.0):
+    def __init__(self, node, message_type, topic, callback, remembered=64):
         self._callback = callback
-        self._window = window
-        self._recent = collections.OrderedDict()     # digest -> arrival (monotonic s)
+        self._seen = collections.OrderedDict()      # (source stamp, sequence number) -> None
+        self._remembered = remembered
         self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos)
                               for qos in (LATCHED, VOLATILE)]
 
-    def _receive(self, message):
-        now = time.monotonic()
-        while self._recent and (now - next(iter(self._recent.values())) > self._window
-                                or len(self._recent) > 64):
-            self._recent.popitem(last=False)
-        # The text of every field: equal messages match even with NaN in them (the CDR bytes
-        # are no fingerprint: their alignment padding is not cleared).
-        digest = hashlib.blake2b(repr(message).encode(), digest_size=16).digest()
-        if digest in self._recent:
-            return
-        self._recent[digest] = now
+    def _receive(self, message, info):
+        sample = (info.get('source_timestamp'), info.get('publication_sequence_number'))
+        if sample[0]:                   # an RMW that does not stamp samples: pass every copy
+            if sample in self._seen:
+                return
+            self._seen[sample] = None
+            if len(self._seen) > self._remembered:
+                self._seen.popitem(last=False)
         self._callback(message)
 
 

@@ -67,7 +67,8 @@ pytestmark = pytest.mark.skipif(ROS2 is None, reason=HOW_TO_GET)
 @pytest.fixture(scope='module', autouse=True)
 def installed_files_are_current():
     """``ros2 launch`` runs the installed copies: they must be this tree's files."""
-    share = pathlib.Path(rd.data_path('launch')).parent
+    from ament_index_python.packages import get_package_share_directory
+    share = pathlib.Path(get_package_share_directory('robot_dynamics'))   # what ros2 launch uses
     for relative in ('launch/dynamics.launch.py', 'launch/simulation.launch.py',
                      'config/dynamics.yaml', 'config/simulation.yaml'):
         if not filecmp.cmp(ROOT / relative, share / relative, shallow=False):
