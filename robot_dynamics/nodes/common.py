@@ -24,6 +24,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.exceptions import ParameterException
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
@@ -273,18 +274,21 @@ class TrajectoryInput:
     node started, but DDS does not match it with volatile publishers (``ros2 topic pub``, most
     planners); a volatile one matches both but misses what was sent earlier. Both are created.
     A latched publisher's sample arrives on both; the copies carry the same writer timestamp
-    and sequence number (``MessageInfo``), so the second is dropped without looking at the
-    content (a 10,000-point trajectory takes 0.3 s to serialise or print in Python).
+    and sequence number (``MessageInfo``). The subscriptions take the serialized bytes, and
+    only the first copy is turned into a message (a 10,000-point trajectory takes 0.3 s to
+    deserialise in Python: the second copy costs nothing).
     """
 
     def __init__(self, node, message_type, topic, callback, remembered=64):
+        self._message_type = message_type
         self._callback = callback
         self._seen = collections.OrderedDict()      # (source stamp, sequence number) -> None
         self._remembered = remembered
-        self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos)
+        self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos,
+                                                       raw=True)
                               for qos in (LATCHED, VOLATILE)]
 
-    def _receive(self, message, info):
+    def _receive(self, data, info):
         sample = (info.get('source_timestamp'), info.get('publication_sequence_number'))
         if sample[0]:                   # an RMW that does not stamp samples: pass every copy
             if sample in self._seen:
@@ -292,7 +296,7 @@ class TrajectoryInput:
             self._seen[sample] = None
             if len(self._seen) > self._remembered:
                 self._seen.popitem(last=False)
-        self._callback(message)
+        self._callback(deserialize_message(data, self._message_type))
 
 
 class Statistics:

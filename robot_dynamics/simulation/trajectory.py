@@ -106,8 +106,9 @@ def home_posture(model):
     trajectory starts and ends here, and the simulation node starts here by default.
     """
     lower, upper = model.lower_limit, model.upper_limit
-    middle = np.where(np.isfinite(lower + upper), 0.5 * (lower + upper),
-                      np.where(np.isfinite(lower), lower, upper))
+    with np.errstate(invalid='ignore'):              # -inf + inf where both are unlimited
+        middle = np.where(np.isfinite(lower + upper), 0.5 * (lower + upper),
+                          np.where(np.isfinite(lower), lower, upper))
     return np.where((lower <= 0) & (upper >= 0), 0.0, middle)
 
 

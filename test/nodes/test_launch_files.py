@@ -199,6 +199,14 @@ def test_bundled_robot_with_a_namespace_keeps_the_config(ros, launch):
     for name, value in next(iter(config.values()))['ros__parameters'].items():
         assert parameters[name] == value, f'{name}: config value not applied in a namespace'
     assert parameters['publish_rate'] != 100.0, 'the config must differ from the default here'
+    # The command-line tool reads the same: every parameter, not `ros__parameters: {}`.
+    dump = subprocess.run([ROS2, 'param', 'dump', f'{ros.namespace}/dynamics_node',
+                           '--no-daemon', '--spin-time', '10'],
+                          capture_output=True, text=True, timeout=120)
+    assert dump.returncode == 0, dump.stderr
+    dumped = next(iter(yaml.safe_load(dump.stdout).values()))['ros__parameters']
+    assert dumped['model'] == 'stanford' and dumped['joints'] == []
+    assert {name.split('.')[0] for name in parameters} == set(dumped)
     check_gravity_output(ros, probe, 'joint_states', 'dynamics_node/gravity_torques',
                          bundled_urdf('stanford'))
     output = launched.output()

@@ -176,3 +176,25 @@ def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process):
     for note in notes:
         lines = [line for line in output.splitlines() if note in line]
         assert len(lines) == 1 and lines[0].startswith('[WARN]'), output
+
+
+def test_reset_that_cannot_step_says_so(ros, monkeypatch):
+    """``~/reset`` replies success only if the simulator can step from the reset state."""
+    from rclpy.parameter import Parameter
+    from std_srvs.srv import Trigger
+
+    from robot_dynamics.nodes.simulation_node import SimulationNode
+    sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('model', value='two_link'), Parameter('real_time_factor', value=0.0)]))
+
+    def cannot_step(*args, **kwargs):
+        raise rd.SimulationError('the state is not finite')
+    monkeypatch.setattr(rd, 'step', cannot_step)
+    probe = ros.node('resetter')
+    reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
+    response = ros.call(reset, Trigger.Request())
+    assert not response.success and 'not finite' in response.message, response.message
+    monkeypatch.undo()
+    response = ros.call(reset, Trigger.Request())
+    assert response.success, response.message
+    assert ros.spin_until(lambda: sim.sim_time > 0.05, 10.0) and not sim.failed
