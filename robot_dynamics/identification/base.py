@@ -32,7 +32,6 @@ from dataclasses import dataclass
 import weakref
 
 import numpy as np
-import scipy.linalg
 
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, batch_regressor, parameter_names,
@@ -146,6 +145,7 @@ def _independent_columns(W, tolerance):
     scale = norms.max()
     nonzero = np.flatnonzero(norms > tolerance * scale)
     unit = W[:, nonzero] / norms[nonzero]
+    import scipy.linalg          # scipy costs ~0.5 s to import: only when used
     R = scipy.linalg.qr(unit, mode='r', pivoting=True)[0]
     diagonal = np.abs(np.diag(R))
     rank = int(np.count_nonzero(diagonal > np.sqrt(tolerance) * diagonal[0]))

@@ -48,7 +48,6 @@ The cut-offs should lie well above the excitation's highest harmonic (0.5 Hz for
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.signal
 
 from robot_dynamics.io.recordings import RecordingError
 
@@ -256,6 +255,7 @@ def _despike(x, names, counts, threshold=8.0):
 
 def _lowpass(x, cutoff, dt):
     """Zero-phase 4th-order Butterworth low-pass along axis 0."""
+    import scipy.signal          # scipy.signal costs ~1 s to import: only when used
     sos = scipy.signal.butter(4, cutoff, fs=1.0 / dt, output='sos')
     return scipy.signal.sosfiltfilt(sos, x, axis=0)
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import time
 
 import numpy as np
-import scipy.optimize
 
 from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.regressor import batch_regressor, parameters
@@ -144,6 +143,7 @@ def design_excitation(model, period=10.0, harmonics=5, samples=120, limits=None,
     if np.any(limits.lower >= limits.upper):
         raise ValueError('design_excitation: a joint has an empty position range after the '
                          'margin; reduce position_margin')
+    import scipy.optimize        # scipy costs ~0.5 s to import: only when used
     problem = _Problem(model, period, harmonics, samples, limits, joint_terms,
                        time.monotonic() + (np.inf if time_limit is None else time_limit))
     rng = np.random.default_rng(seed)
