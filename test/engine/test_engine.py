@@ -335,9 +335,9 @@ def test_thread_count_follows_the_environment():
     assert out.stdout.strip() == '3', out.stderr
 
 
-@pytest.mark.parametrize('rows', [2, 7, engine.ENGINE.PARALLEL_FROM // 5 + 3])
-def test_batched_inverse_dynamics_in_pairs_equals_single_calls(rows):
-    """Batches run their rows two at a time (rnea_pair.c): the same arithmetic, lane by lane."""
+@pytest.mark.parametrize('rows', [2, 7, 9, engine.ENGINE.PARALLEL_FROM // 5 + 3])
+def test_batched_inverse_dynamics_in_lanes_equals_single_calls(rows):
+    """Batches run their rows 4 (AVX2) or 2 at a time: the same arithmetic, lane by lane."""
     model, _, _, _, _, rng = random_case(5, seed=9)
     Q, QD, QDD = random_state(rng, 5, rows)
     wrenches = rng.uniform(-20, 20, (rows, 6))
@@ -348,3 +348,28 @@ def test_batched_inverse_dynamics_in_pairs_equals_single_calls(rows):
                 np.atleast_2d(f_tip)) - 1)]
             single = rd.inverse_dynamics(model, Q[k], QD[k], QDD[k], f_tip=wrench)
             assert np.allclose(batch[k], single, rtol=1e-14, atol=1e-14 * np.abs(single).max())
+
+
+LANES_SCRIPT = r'''
+import sys
+import numpy as np
+import robot_dynamics as rd
+from robot_dynamics.engine import ENGINE
+sys.path.insert(0, 'test')
+from robots import random_model, random_state
+rng = np.random.default_rng(5)
+model = random_model(rng, 6, prismatic_fraction=0.3, friction=True, rotor=True)
+Q, QD, QDD = random_state(rng, 6, 11)
+batch = rd.inverse_dynamics(model, Q, QD, QDD, f_tip=np.arange(6.0))
+single = [rd.inverse_dynamics(model, *row, f_tip=np.arange(6.0)) for row in zip(Q, QD, QDD)]
+print(ENGINE.BATCH_LANES, np.abs(batch - single).max() / np.abs(single).max())
+'''
+
+
+def test_the_two_lane_batches_where_avx2_is_missing():
+    env = dict(os.environ, ROBOT_DYNAMICS_NO_AVX2='1')
+    out = subprocess.run([sys.executable, '-c', LANES_SCRIPT], capture_output=True, text=True,
+                         env=env, timeout=120, cwd=os.path.dirname(os.path.dirname(
+                             os.path.dirname(os.path.abspath(__file__)))))
+    lanes, error = out.stdout.split()
+    assert lanes == '2' and float(error) < 1e-14, out.stderr

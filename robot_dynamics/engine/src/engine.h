@@ -77,11 +77,15 @@ void rd_place(const rd_joint *J, double q, rd_placement *X);
 void rd_rnea(rd_model *m, const double *q, const double *qd, const double *qdd, int gravity,
              int effects, const double *f_tip, double *tau);
 void rd_gravity(rd_model *m, const double *q, double *tau);
-/* rnea_pair.c: the full inverse dynamics of two states at once (x = {q, qd, qdd, f_tip} of
- * each; f_tip NULL for none), for batches; at most RD_PAIR_MAX joints (stack arrays). */
-#define RD_PAIR_MAX 64
-int rd_rnea_pair(rd_model *m, const double *const *qa, const double *const *qb, double *ta,
-                 double *tb);
+/* rnea_pair.c, rnea_quad.c: the full inverse dynamics of 2 (4) states at once, for batches:
+ * x[l] = {q, qd, qdd, f_tip or NULL} of row l, tau[l] its torques; at most RD_LANES_MAX
+ * joints (stack arrays). rd_rnea_quad needs AVX2 and exists on x86-64 only (RD_HAVE_QUAD). */
+#define RD_LANES_MAX 64
+int rd_rnea_pair(rd_model *m, const double *const *const *x, double *const *tau);
+#if defined(__GNUC__) && defined(__x86_64__)
+#define RD_HAVE_QUAD 1
+int rd_rnea_quad(rd_model *m, const double *const *const *x, double *const *tau);
+#endif
 
 /* kinematics.c */
 void rd_world(rd_model *m, const double *q);                 /* fills w.X, w.R, w.o, w.S */

@@ -305,8 +305,7 @@ static int k_total(rd_model *m, const double *const *x, double *o, int f)
     return 0;
 }
 
-typedef int (*pair_fn)(rd_model *, const double *const *, const double *const *, double *,
-                       double *);
+typedef int (*lanes_fn)(rd_model *, const double *const *const *, double *const *);
 
 typedef struct {
     int nin;                    /* arrays after the model */
@@ -316,7 +315,7 @@ typedef struct {
     int flag_argument;          /* one trailing int argument (Jacobian frame) */
     int out;
     kernel_fn kernel;
-    pair_fn pair;               /* two rows at once (batches), or NULL */
+    lanes_fn pair, quad;        /* two or four rows at once (batches), or NULL */
 } Spec;
 
 static PyObject *new_output(int out, int single, npy_intp N, int n)
@@ -365,7 +364,8 @@ typedef struct {
     const Arg *args;
     double *out;
     npy_intp size, rows;
-    int flag;
+    int flag, lanes;
+    lanes_fn group;
 } Rows;
 
 static void row_inputs(const Rows *r, long row, const double **x)
@@ -383,17 +383,28 @@ static int one_row(rd_model *m, long row, void *context)
     return r->spec->kernel(m, x, r->out + row * r->size, r->flag);
 }
 
-/* Rows 2 unit and 2 unit + 1 through the spec's pair kernel (the last one alone if odd). */
-static int two_rows(rd_model *m, long unit, void *context)
+/* Rows lanes unit ... lanes unit + lanes - 1 through the spec's group kernel (the last rows
+ * of a batch one by one when fewer remain). */
+static int row_group(rd_model *m, long unit, void *context)
 {
     const Rows *r = (const Rows *)context;
-    const double *a[4], *b[4];
-    long row = 2 * unit;
-    if (row + 1 >= r->rows) return one_row(m, row, context);
-    row_inputs(r, row, a);
-    row_inputs(r, row + 1, b);
-    return r->spec->pair(m, a, b, r->out + row * r->size, r->out + (row + 1) * r->size);
+    const double *inputs[4][4], *const *x[4];
+    double *out[4];
+    long row = r->lanes * unit;
+    int status = 0;
+    if (row + r->lanes > r->rows) {
+        for (; row < r->rows && status == 0; ++row) status = one_row(m, row, context);
+        return status;
+    }
+    for (int l = 0; l < r->lanes; ++l) {
+        row_inputs(r, row + l, inputs[l]);
+        x[l] = inputs[l];
+        out[l] = r->out + (row + l) * r->size;
+    }
+    return r->group(m, x, out);
 }
+
+static int have_avx2 = 0;
 
 static int engine_threads = 1;
 
@@ -401,18 +412,30 @@ static int engine_threads = 1;
  * on forked workspaces and up to engine_threads threads for large ones. */
 static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
 {
-    int pairs = rows->spec->pair != NULL && N > 1 && model->model.n <= RD_PAIR_MAX;
-    rd_row_fn fn = pairs ? two_rows : one_row;
-    long units = pairs ? (long)((N + 1) / 2) : (long)N, failed = 0;
+    int small = model->model.n <= RD_LANES_MAX;
+    rd_row_fn fn = one_row;
+    long units = (long)N, failed = 0;
     int status = 0;
     rows->rows = N;
+    rows->lanes = 1;
+    if (small && rows->spec->quad != NULL && have_avx2 && N >= 4) {
+        rows->lanes = 4;
+        rows->group = rows->spec->quad;
+    } else if (small && rows->spec->pair != NULL && N >= 2) {
+        rows->lanes = 2;
+        rows->group = rows->spec->pair;
+    }
+    if (rows->lanes > 1) {
+        fn = row_group;
+        units = (long)((N + rows->lanes - 1) / rows->lanes);
+    }
     if (N * model->model.n < PARALLEL_FROM) {
         for (long unit = 0; unit < units && status == 0; ++unit)
             status = fn(&model->model, unit, rows);
     } else {
         Py_BEGIN_ALLOW_THREADS
         status = rd_parallel_rows(&model->model, units, engine_threads,
-                                  pairs ? GRAIN_ROWS / 2 : GRAIN_ROWS, fn, rows, &failed);
+                                  GRAIN_ROWS / rows->lanes, fn, rows, &failed);
         Py_END_ALLOW_THREADS
     }
     if (status == -1) PyErr_NoMemory();
@@ -447,7 +470,7 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
     size = row_size(spec->out, n);
     {
         Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
-                     flag};
+                     flag, 1, NULL};
         if (all_rows(model, &rows, N) != 0) {
             Py_CLEAR(result);
             goto done;
@@ -471,8 +494,13 @@ done:
         return dispatch(&spec_##fname, a, n);                                              \
     }
 
+#ifdef RD_HAVE_QUAD
+#define RNEA_QUAD rd_rnea_quad
+#else
+#define RNEA_QUAD NULL
+#endif
 ENGINE_FUNCTION(inverse_dynamics, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0, OUT_VECTOR, k_id,
-                                   rd_rnea_pair})
+                                   rd_rnea_pair, RNEA_QUAD})
 ENGINE_FUNCTION(gravity, {1, {"q"}, -1, 0, 0, OUT_VECTOR, k_gravity})
 ENGINE_FUNCTION(coriolis, {2, {"q", "qd"}, -1, 0, 0, OUT_VECTOR, k_coriolis})
 ENGINE_FUNCTION(coriolis_matrix, {2, {"q", "qd"}, -1, 0, 0, OUT_MATRIX, k_coriolis_matrix})
@@ -656,6 +684,11 @@ PyMODINIT_FUNC PyInit__engine(void)
     if (linalg == NULL) return NULL;
     linalg_error = PyObject_GetAttrString(linalg, "LinAlgError");
     engine_threads = rd_default_threads();
+#ifdef RD_HAVE_QUAD
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2")
+                && getenv("ROBOT_DYNAMICS_NO_AVX2") == NULL;       /* to test the pairs */
+#endif
     Py_DECREF(linalg);
     if (linalg_error == NULL) return NULL;
     m = PyModule_Create(&module);
@@ -663,6 +696,7 @@ PyMODINIT_FUNC PyInit__engine(void)
     if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0
             || PyModule_AddIntConstant(m, "THREADS", engine_threads) < 0
             || PyModule_AddIntConstant(m, "PARALLEL_FROM", PARALLEL_FROM) < 0
+            || PyModule_AddIntConstant(m, "BATCH_LANES", have_avx2 ? 4 : 2) < 0
             || PyModule_AddIntConstant(m, "EULER", RD_EULER) < 0
             || PyModule_AddIntConstant(m, "SEMI_IMPLICIT_EULER", RD_SEMI_IMPLICIT_EULER) < 0
             || PyModule_AddIntConstant(m, "RK4", RD_RK4) < 0
