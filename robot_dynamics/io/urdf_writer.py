@@ -75,9 +75,12 @@ def model_to_urdf(model, comment=''):
             f'    <dynamics damping="{_f(model.viscous_friction[i])}" '
             f'friction="{_f(model.coulomb_friction[i])}"/>\n  </joint>')
         parent = link
-    lines.append(f'  <link name="{model.tip_link}"/>')
-    lines.append(f'  <joint name="{model.tip_link}_fixed" type="fixed">\n'
-                 f'    <parent link="{parent}"/>\n    <child link="{model.tip_link}"/>\n'
+    tool = model.tip_link
+    if tool in model.link_names or tool == model.base_link:    # a chain ending at a body link
+        tool = f'{tool}_tool'
+    lines.append(f'  <link name="{tool}"/>')
+    lines.append(f'  <joint name="{tool}_fixed" type="fixed">\n'
+                 f'    <parent link="{parent}"/>\n    <child link="{tool}"/>\n'
                  f'    {_origin(model.tip_rotation, model.tip_translation)}\n  </joint>')
     if np.any(model.rotor_inertia) or np.any(model.gear_ratio != 1):
         for i, joint in enumerate(model.joint_names):

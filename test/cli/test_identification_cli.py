@@ -139,3 +139,14 @@ def test_identify_errors_name_the_problem(tmp_path, capsys):
     code, _, err = run(capsys, 'identify', 'puma560', tmp_path / 'missing', '-o',
                        tmp_path / 'x.urdf')
     assert code == 2 and 'not found' in err
+
+
+def test_identify_a_sub_chain_with_tip_link(puma_run, tmp_path, capsys):
+    """``--tip-link`` picks the chain; the recording's other joints are ignored and listed."""
+    _, csv_path = puma_run
+    output = tmp_path / 'arm.urdf'
+    code, out, err = run(capsys, 'identify', 'puma560', csv_path, '-o', output,
+                         '--tip-link', 'link3', '--no-plot')
+    assert code == 0, err
+    assert 'joints not in the model ignored: joint4, joint5, joint6' in out
+    assert rd.RobotModel.from_urdf(str(output)).dof == 3
