@@ -14,8 +14,9 @@
 
 Runs ament_copyright where it is installed (a ROS workspace). Elsewhere it checks what
 ament_copyright checks, with tools/license_header.py: a ``Copyright <year> <holder>`` line
-followed by the Apache-2.0 notice in each Python file's first comment block, and the LICENSE
-and CONTRIBUTING.md files of the repository root.
+followed by the Apache-2.0 notice in the first comment block of each Python, C/C++ and CMake
+file, read as ament_copyright reads it, and the LICENSE and CONTRIBUTING.md files of the
+repository root.
 """
 
 import importlib.util
@@ -47,7 +48,7 @@ def test_copyright():
         from ament_copyright.main import main
     except ImportError:
         tool = license_header_tool()
-        missing = [str(path.relative_to(ROOT)) for path in tool.python_sources(ROOT)
+        missing = [str(path.relative_to(ROOT)) for path in tool.sources(ROOT)
                    if not tool.has_apache_header(path.read_text(encoding='utf-8'))]
         assert not missing, ('files without the Apache-2.0 header ament_copyright accepts '
                              f'(python tools/license_header.py --fix writes it): {missing}')
@@ -73,3 +74,16 @@ def test_license_header_tool_recognises_only_the_full_header():
     assert tool.has_apache_header(repaired) and repaired.endswith('"""Doc."""\n')
     assert tool.has_apache_header('#!/usr/bin/env python3\n' + repaired)
     assert not tool.has_apache_header(repaired.replace('2026', 'many years'))
+
+
+def test_license_header_tool_reads_c_headers_as_ament_copyright_does():
+    tool = license_header_tool()
+    notice = tool.APACHE_NOTICE.replace('\n', '\n * ').replace(' * \n', ' *\n')
+    opened_on_first_line = (f'/* Copyright 2026 robot_dynamics contributors\n * {notice}\n *\n'
+                            ' * What the file does.\n */\n#include <math.h>\n')
+    assert not tool.has_apache_header(opened_on_first_line)   # ament drops the /* line
+    repaired = tool.fixed(opened_on_first_line)
+    assert tool.has_apache_header(repaired)
+    assert repaired.startswith('// Copyright 2026') and '/*\n * What the file does.' in repaired
+    assert tool.has_apache_header(f'/*\n * Copyright 2026 robot_dynamics contributors\n'
+                                  f' * {notice}\n */\n#include <math.h>\n')

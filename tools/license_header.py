@@ -13,8 +13,10 @@
 """Check or write the Apache-2.0 file header that ament_copyright recognises.
 
 ``ament_copyright`` (the ROS 2 linter that ``colcon test`` runs in a ROS workspace) accepts a
-Python file when its first comment block holds a ``Copyright <year> <holder>`` line followed by
-the Apache License boilerplate (whitespace is ignored). The short two-line form
+source file (``.py``, C/C++, ``.cmake``) when its first comment block holds a ``Copyright
+<year> <holder>`` line followed by the Apache License boilerplate (whitespace is ignored). It
+reads the first ``#``/``//`` line-comment block, else the first ``/* */`` block without its
+first and last lines, so a C header must not start on the ``/*`` line. The short two-line form
 ``# Licensed under the Apache License, Version 2.0`` is reported as ``license=<unknown>``.
 
     python tools/license_header.py          # list files without the header (exit 1 if any)
@@ -22,6 +24,7 @@ the Apache License boilerplate (whitespace is ignored). The short two-line form
 """
 
 import argparse
+import os
 import pathlib
 import re
 import sys
@@ -41,32 +44,56 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.'''
 SKIP = {'.venv', 'build', 'install', 'log', '.git', 'out'}
+SUFFIXES = ('.py', '.c', '.cc', '.cpp', '.cxx', '.h', '.hh', '.hpp', '.hxx', '.cmake')
 SHORT_LICENSE_LINE = '# Licensed under the Apache License, Version 2.0\n'
 COPYRIGHT = re.compile(r'^copyright(?:\s+\(c\))?\s+\d{4}(?:-\d{4})?,?\s+\S', re.IGNORECASE)
 
 
-def python_sources(root=ROOT):
-    """Every Python file of the repository outside build products and virtual environments."""
-    for path in sorted(root.rglob('*.py')):
+def sources(root=ROOT):
+    """Every source file ament_copyright checks, outside build products and environments."""
+    for path in sorted(p for p in root.rglob('*') if p.suffix in SUFFIXES and p.is_file()):
         parts = path.relative_to(root).parts
-        if not SKIP.intersection(parts) and not any(p.startswith('.') for p in parts):
+        if not SKIP.intersection(parts) and not any(p[0] in '._' for p in parts[:-1]):
             yield path
 
 
-def first_comment_block(text):
-    """Lines of the first ``#`` comment block (after a shebang/coding line), ``# `` removed."""
+python_sources = sources
+
+
+def line_comment_block(text):
+    """Lines of the first ``#``/``//`` comment block (after shebang/coding lines), as ament."""
     lines = text.splitlines()
     while lines and (lines[0].startswith('#!')
                      or (lines[0].startswith('#') and 'coding' in lines[0][:30])):
         lines.pop(0)
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    block = []
-    for line in lines:
-        if not line.startswith('#'):
+    for start, line in enumerate(lines):
+        token = re.match(r'(#|///|//)', line)
+        if token:
             break
-        block.append(line[2:] if line.startswith('# ') else line[1:])
+    else:
+        return []
+    block = []
+    for line in lines[start:]:
+        if not line.startswith(token.group(1)):
+            break
+        block.append(line[len(token.group(1)) + 1:])
     return block
+
+
+def multiline_comment_block(text):
+    """Lines inside the first ``/* */`` block, without its first and last lines, as ament."""
+    start, end = re.search(r'^/\*', text, re.M), re.search(r'\*/$', text, re.M)
+    if start is None or end is None:
+        return []
+    lines = text[start.start():end.start()].splitlines()
+    lines = lines if len(lines) == 1 else lines[1:] if len(lines) == 2 else lines[1:-1]
+    if len(lines) > 1:
+        prefix = os.path.commonprefix(lines)
+        lines = [line[len(prefix):] for line in lines]
+    return lines
+
+
+first_comment_block = line_comment_block
 
 
 def squash(text):
@@ -76,10 +103,10 @@ def squash(text):
 
 def has_apache_header(text):
     """Whether the first comment block has a copyright line and then the Apache notice."""
-    block = first_comment_block(text)
-    for index, line in enumerate(block):
-        if COPYRIGHT.match(line.strip()):
-            return squash(APACHE_NOTICE) in squash('\n'.join(block[index + 1:]))
+    for block in (line_comment_block(text), multiline_comment_block(text)):
+        for index, line in enumerate(block):
+            if COPYRIGHT.match(line.strip()):
+                return squash(APACHE_NOTICE) in squash('\n'.join(block[index + 1:]))
     return False
 
 
@@ -89,8 +116,28 @@ def full_header(year='2026'):
     return ''.join(f'# {line}\n' if line else '#\n' for line in lines)
 
 
+C_HEADER = re.compile(r'\A/\* Copyright (\d{4}) robot_dynamics contributors\n'
+                      r'(?: \*[^\n]*\n)*? \* limitations under the License\.\n')
+
+
+def fixed_c(text):
+    """Rewrite a C header opened on the ``/*`` line as ``//`` lines (None: not that form)."""
+    match = C_HEADER.match(text)
+    if match is None:
+        return None
+    header = full_header(match.group(1)).replace('#', '//')
+    rest = text[match.end():]
+    if rest.startswith(' */\n'):
+        return header + rest[4:]
+    if rest.startswith(' *\n'):
+        return header + '\n/*\n' + rest[3:]
+    return None
+
+
 def fixed(text):
     """``text`` with a short two-line header replaced by the full one (None: cannot fix)."""
+    if text.startswith('/*'):
+        return fixed_c(text)
     match = re.search(r'^# Copyright (\d{4}) robot_dynamics contributors\n'
                       + re.escape(SHORT_LICENSE_LINE), text, re.MULTILINE)
     if match is None or match.start() > 200:
@@ -104,7 +151,7 @@ def main(argv=None):
     parser.add_argument('--fix', action='store_true', help='rewrite short headers in place')
     args = parser.parse_args(argv)
     missing = []
-    for path in python_sources():
+    for path in sources():
         text = path.read_text(encoding='utf-8')
         if has_apache_header(text):
             continue
