@@ -28,6 +28,7 @@ from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 from std_srvs.srv import SetBool, Trigger
@@ -47,7 +48,8 @@ from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, Statistics,
                                          parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
                                               joint_state_to_arrays, matrix_to_array,
-                                              stamp_to_seconds, vector_to_array)
+                                              stamp_to_seconds, trajectory_message,
+                                              vector_to_array)
 from robot_dynamics.nodes.locked_joints import LockedJointTracker, parse_locked_joints
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
@@ -168,6 +170,9 @@ class DynamicsNode(Node):
                                                         10)
         self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        # The one source of truth for the desired motion: what this node accepted, latched.
+        self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
+                                                  LATCHED)
         self._output_publishers = {
             'feedforward_torques': (self.pub_feedforward, self.pub_feedforward_js),
             'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
@@ -364,6 +369,18 @@ class DynamicsNode(Node):
         except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
         self._trajectory = trajectory
+        self._publish_accepted(trajectory)
+
+    def _publish_accepted(self, trajectory):
+        """Latch ``trajectory`` on ``~/accepted_trajectory``: model order, absolute start.
+
+        The stamp is the start this node resolved (its receipt time for a zero stamp), so that
+        a controller wired to this topic samples the same timeline as the feed-forward.
+        """
+        self.pub_accepted.publish(trajectory_message(
+            self.model.joint_names, trajectory.times, trajectory.positions,
+            trajectory.velocities, trajectory.accelerations,
+            Time(nanoseconds=trajectory.start_ns).to_msg()))
 
     def _on_timer(self):
         if self._state is not None:

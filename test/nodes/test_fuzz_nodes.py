@@ -201,7 +201,7 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
         '--ros-args', '-r', 'feedforward_torques:=dynamics_node/feedforward_torques',
         '-r', 'feedforward_joint_states:=dynamics_node/feedforward_joint_states',
         '-r', 'mass_matrix:=dynamics_node/mass_matrix',
-        '-r', 'desired_trajectory:=dynamics_node/desired_trajectory']))
+        '-r', 'desired_trajectory:=dynamics_node/accepted_trajectory']))
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     node = probe.node

@@ -56,7 +56,8 @@ NAMES = ['joint1', 'joint2', 'joint3', 'joint4', 'joint5', 'joint6']
 REMAPS = {
     'simulation_node': [],
     'dynamics_node': ['~/desired_trajectory:=desired_trajectory'],
-    'computed_torque_controller': ['feedforward_torques:=dynamics_node/feedforward_torques',
+    'computed_torque_controller': ['desired_trajectory:=dynamics_node/accepted_trajectory',
+                                   'feedforward_torques:=dynamics_node/feedforward_torques',
                                    'feedforward_joint_states:='
                                    'dynamics_node/feedforward_joint_states',
                                    'mass_matrix:=dynamics_node/mass_matrix',

@@ -1,0 +1,149 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""One source of truth for the desired motion: the dynamics node's ``~/accepted_trajectory``.
+
+The dynamics node republishes (latched) only the trajectories that pass its plausibility
+checks, in model joint order, stamped with the absolute start it resolved; the controller of
+the demo graph is wired to that topic, so a trajectory the dynamics node refuses (a 100 rad
+waypoint) never reaches the controller's PD either (user trial: it drove joint1 into its stop).
+Over real DDS.
+"""
+
+import warnings
+
+import numpy as np
+import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
+from builtin_interfaces.msg import Time
+from sensor_msgs.msg import JointState
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_dynamics.nodes import bringup
+from robot_dynamics.nodes.conversions import (stamp_to_nanoseconds, trajectory_message,
+                                              trajectory_to_arrays)
+from robot_dynamics.nodes.dynamics_node import LATCHED
+from robot_dynamics.simulation.trajectory import sample_waypoints
+from test_adversarial import bundled, dropped_with, quiet_bundled
+
+SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+ABSURD = 100.0     # rad on joint1: far outside the PUMA 560's limits
+
+
+def absurd_trajectory(names):
+    """Return a one-point trajectory: joint1 at 100 rad, the others at 0 (start on receipt)."""
+    q = np.zeros(len(names))
+    q[0] = ABSURD
+    return trajectory_message(names, [0.0], [q])
+
+
+def test_accepted_trajectory_is_republished_resolved_and_rejected_ones_are_not(ros):
+    dynamics, probe = bundled(ros, 'puma560')
+    model = quiet_bundled('puma560')
+    names = list(model.joint_names)
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    # Good, stamp 0 ("on receipt"), joints in reverse order: republished in model order with
+    # the receipt time the node resolved, the instant its own feed-forward counts from.
+    reverse = names[::-1]
+    times = [0.0, 0.5, 1.0]
+    positions = np.array([[0.0] * 6, [0.1, -0.2, 0.3, 0.1, 0.2, -0.1], [0.2] * 6])
+    before = dynamics.get_clock().now().nanoseconds
+    probe.trajectory.publish(trajectory_message(reverse, times, positions[:, ::-1]))
+    assert ros.spin_until(lambda: accepted)
+    after = dynamics.get_clock().now().nanoseconds
+    msg = accepted[-1]
+    assert list(msg.joint_names) == names
+    start = stamp_to_nanoseconds(msg.header.stamp)
+    assert before <= start <= after
+    assert start == dynamics._trajectory.start_ns
+    t, q, qd, qdd = trajectory_to_arrays(msg, names)
+    np.testing.assert_array_equal(t, times)
+    np.testing.assert_array_equal(q, positions)
+    assert qd is None and qdd is None
+
+    # Good, absolute stamp: the same stamp goes out, to the nanosecond.
+    stamp = Time(sec=before // 10 ** 9 + 2, nanosec=123456789)
+    good = trajectory_message(names, times, positions, stamp=stamp)
+    probe.trajectory.publish(good)
+    assert ros.spin_until(lambda: len(accepted) == 2)
+    assert accepted[-1].header.stamp == stamp
+    kept = dynamics._trajectory
+
+    # Out of the limits: rejected, not republished, the previous one kept (and still latched).
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(absurd_trajectory(names)),
+                 'joint1')
+    ros.spin_for(0.3)
+    assert len(accepted) == 2
+    assert dynamics._trajectory is kept
+    late = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', late.append, LATCHED)
+    assert ros.spin_until(lambda: late)
+    assert late[-1].header.stamp == stamp
+    np.testing.assert_array_equal(trajectory_to_arrays(late[-1], names)[1], positions)
+
+
+class Injector:
+    """Observer node of the demo graph: once the good trajectory runs, send an absurd one."""
+
+    def __init__(self, context, namespace, delay=0.4):
+        self.node = rclpy.create_node('injector', context=context, namespace=namespace)
+        self.delay = delay
+        self.accepted = []
+        self.sent_at = None
+        self.matched = 0
+        self.publisher = self.node.create_publisher(JointTrajectory, 'desired_trajectory', 10)
+        self.node.create_subscription(JointTrajectory, 'dynamics_node/accepted_trajectory',
+                                      self.accepted.append, LATCHED)
+        self.node.create_subscription(JointState, 'joint_states', self._on_state, 10)
+
+    def _on_state(self, msg):
+        if self.sent_at is not None or not self.accepted:
+            return
+        now = stamp_to_nanoseconds(msg.header.stamp)
+        start = stamp_to_nanoseconds(self.accepted[0].header.stamp)
+        if now >= start + self.delay * 1e9:
+            self.matched = self.publisher.get_subscription_count()
+            self.publisher.publish(absurd_trajectory(self.accepted[0].joint_names))
+            self.sent_at = now * 1e-9
+
+
+def test_closed_loop_keeps_tracking_the_good_trajectory_after_an_absurd_one(ros):
+    injectors = []
+
+    def factory(context, namespace):
+        injectors.append(Injector(context, namespace))
+        return injectors[-1].node
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        result = bringup.run_demo('puma560', None, True, extra=SHORT, wall_timeout=90.0,
+                                  observers=[factory])
+    injector, = injectors
+    assert injector.sent_at is not None, 'the absurd trajectory was never sent'
+    assert injector.matched >= 1, 'nobody subscribed to desired_trajectory'
+    assert len(injector.accepted) == 1, 'the absurd trajectory was accepted'
+    good = injector.accepted[0]
+    names = list(good.joint_names)
+    assert names == list(result.joint_names)
+    times, positions, velocities, accelerations = trajectory_to_arrays(good, names)
+    start = stamp_to_nanoseconds(good.header.stamp) * 1e-9
+    after = result.t > injector.sent_at + 0.05
+    assert after.sum() > 100, 'too little of the run after the injection'
+    # The controller's q_d is the good trajectory throughout, the arm follows it.
+    expected = np.array([sample_waypoints(times, positions, velocities, accelerations,
+                                          t - start)[0] for t in result.t])
+    np.testing.assert_allclose(result.q_desired, expected, rtol=0, atol=1e-9)
+    assert result.max_error.max() < 0.05, bringup.report(result)
+    upper = quiet_bundled('puma560').upper_limit[0]
+    assert result.q[after, 0].max() < upper - 0.5, 'joint1 went to its stop'
