@@ -80,6 +80,18 @@ def test_simulation_launch_remappings_match_bringup():
     assert constants['REMAPPINGS'] == REMAPPINGS
 
 
+def test_every_launched_controller_tracks_the_accepted_trajectory():
+    """The controller's desired_trajectory is the dynamics node's checked, latched copy."""
+    from robot_dynamics.nodes.bringup import REMAPPINGS
+    wiring = ('desired_trajectory', 'dynamics_node/accepted_trajectory')
+    assert wiring in REMAPPINGS['computed_torque_controller']
+    for path in LAUNCH_FILES:
+        constants = module_constants(path)
+        if 'computed_torque_controller' in constants.get('EXECUTABLES', ()):
+            assert constants['REMAPPINGS']['computed_torque_controller'] == \
+                REMAPPINGS['computed_torque_controller'], path
+
+
 @pytest.mark.parametrize('path', LAUNCH_FILES, ids=os.path.basename)
 def test_launch_files_import_and_describe(path):
     how = ('launch/launch_ros not installed: source a ROS 2 install, or pip install --no-deps '
