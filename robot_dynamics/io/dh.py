@@ -55,6 +55,7 @@ import numpy as np
 import yaml
 
 from robot_dynamics.errors import DHError
+from robot_dynamics.io.files import read_text_file
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import rpy_matrix
 
@@ -100,18 +101,8 @@ def read_dh_document(dh):
         return dh
     text = str(dh)
     if '\n' not in text and (text.endswith(('.yaml', '.yml')) or os.path.isfile(text)):
-        if not os.path.isfile(text):
-            raise DHError(f'DH file {text!r} not found; give an existing path, YAML text or a '
-                          'dict')
-        if os.path.getsize(text) > MAX_DH_BYTES:
-            raise DHError(f'DH file {text!r} is larger than {MAX_DH_BYTES >> 20} MiB; a DH '
-                          'document needs a few lines per link')
-        try:
-            with open(text, encoding='utf-8') as handle:
-                text = handle.read()
-        except UnicodeDecodeError as exc:
-            raise DHError(f'DH file {dh!r} is not UTF-8 text ({exc.reason} at byte '
-                          f'{exc.start}); save it as UTF-8') from None
+        text = read_text_file(text, 'DH', MAX_DH_BYTES, DHError,
+                              'a DH document needs a few lines per link')
     if len(text) > MAX_DH_BYTES:
         raise DHError(f'DH text is larger than {MAX_DH_BYTES >> 20} MiB')
     try:

@@ -36,9 +36,9 @@
   URDF can make the parser read a file or expand entities.
 """
 
-import os
 
 from robot_dynamics.errors import URDFError, warn
+from robot_dynamics.io.files import read_text_file
 from robot_dynamics.io.urdf_bodies import (chain_bodies, locked_note, locked_positions,
                                            merged_bodies)
 from robot_dynamics.io.urdf_elements import parse, transmissions
@@ -57,18 +57,8 @@ def read_urdf_text(urdf):
                             'give UTF-8 text') from None
     text = str(urdf)
     if '<' not in text:
-        if not os.path.isfile(text):
-            raise URDFError(f'URDF file {text!r} not found; give an existing path or the XML '
-                            'text itself')
-        if os.path.getsize(text) > MAX_URDF_BYTES:
-            raise URDFError(f'URDF file {text!r} is larger than {MAX_URDF_BYTES >> 20} MiB; '
-                            'strip meshes or comments')
-        try:
-            with open(text, encoding='utf-8') as handle:
-                text = handle.read()
-        except UnicodeDecodeError as exc:
-            raise URDFError(f'URDF file {urdf!r} is not UTF-8 text ({exc.reason} at byte '
-                            f'{exc.start}); save it as UTF-8') from None
+        text = read_text_file(text, 'URDF', MAX_URDF_BYTES, URDFError,
+                              'strip meshes or comments')
     if len(text) > MAX_URDF_BYTES:
         raise URDFError(f'URDF text is larger than {MAX_URDF_BYTES >> 20} MiB')
     if '\x00' in text:

@@ -1,0 +1,36 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Reading a description file: existing, bounded in size, UTF-8; every failure a model error."""
+
+import os
+
+
+def read_text_file(path, kind, max_bytes, error, too_large_fix):
+    """Return the text of ``path``, a ``kind`` file (``'URDF'``, ``'DH'``), as UTF-8.
+
+    Raises ``error`` (a :class:`~robot_dynamics.errors.ModelError` subclass) naming the file
+    when it does not exist, is larger than ``max_bytes`` (``too_large_fix`` says what to do) or
+    is not UTF-8 text. The size is checked before reading, so no file is read unbounded.
+    """
+    if not os.path.isfile(path):
+        raise error(f'{kind} file {path!r} not found; give an existing path or the document '
+                    'text itself')
+    if os.path.getsize(path) > max_bytes:
+        raise error(f'{kind} file {path!r} is larger than {max_bytes >> 20} MiB; '
+                    f'{too_large_fix}')
+    try:
+        with open(path, encoding='utf-8') as handle:
+            return handle.read()
+    except UnicodeDecodeError as exc:
+        raise error(f'{kind} file {path!r} is not UTF-8 text ({exc.reason} at byte '
+                    f'{exc.start}); save it as UTF-8') from None
