@@ -22,7 +22,7 @@ import functools
 import time
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
@@ -46,16 +46,15 @@ from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, Statistics,
                                          model_parameters_set, model_with_logged_warnings,
                                          model_with_overrides,
                                          parameter_value, run)
-from robot_dynamics.nodes.conversions import (BadMessage, joint_state_message,
-                                              joint_state_to_arrays, matrix_to_array,
-                                              stamp_to_seconds, trajectory_message,
-                                              vector_to_array)
+from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
+                                              stamp_to_seconds, trajectory_message)
+from robot_dynamics.nodes.dynamics_health import DynamicsHealth
+from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
 from robot_dynamics.nodes.locked_joints import LockedJointTracker, parse_locked_joints
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 PUBLISH_MODES = ('on_message', 'timer')
 QOS_CHOICES = ('sensor_data', 'reliable')
-OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
 # 'reliable' joint states: keep the last 500, the default stale_timeout (0.5 s) at 1 kHz, so
 # that a node descheduled for less than that loses none (older ones would be stale anyway).
 RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
@@ -64,7 +63,7 @@ MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'ro
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
-class DynamicsNode(Node):
+class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
     """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory."""
 
     def __init__(self, node_name='dynamics_node', **kwargs):
@@ -385,172 +384,6 @@ class DynamicsNode(Node):
     def _on_timer(self):
         if self._state is not None:
             self._compute_and_publish()
-
-    # ------------------------------------------------------------------ outputs
-    def compute(self, q, qd, now_ns):
-        """Feed-forward (n,), gravity (n,) and mass matrix (n, n) in model joint order.
-
-        The desired trajectory is sampled at clock time ``now_ns`` (integer nanoseconds).
-        """
-        outputs = self._outputs(q, now_ns, OUTPUTS)
-        return tuple(outputs[name] for name in OUTPUTS)
-
-    def _outputs(self, q, now_ns, wanted):
-        """Compute the ``wanted`` outputs ({name: array}, model order) at ``q``, ``now_ns``."""
-        model = self.model if self._gravity_on else self._no_gravity_model
-        solver = self._library_solver
-        outputs = {}
-        if 'gravity_torques' in wanted or ('feedforward_torques' in wanted
-                                           and self._trajectory is None):
-            outputs['gravity_torques'] = rd.gravity_torques(model, q, solver=solver)
-        if 'mass_matrix' in wanted:
-            outputs['mass_matrix'] = rd.mass_matrix(model, q)
-        if 'feedforward_torques' in wanted:
-            if self._trajectory is None:   # no desired motion: hold the arm against gravity
-                outputs['feedforward_torques'] = outputs['gravity_torques']
-            else:
-                q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
-                outputs['feedforward_torques'] = rd.inverse_dynamics(model, q_d, qd_d, qdd_d,
-                                                                     solver=solver)
-        return outputs
-
-    def _engine_or(self, solver):
-        """Return the library's solver argument: None (the engine) for 'rnea' on the fast path.
-
-        'generated' also runs the engine: the node never generates or compiles code in a
-        callback (build a generated model offline with rd.fast / robot-dynamics codegen).
-        """
-        if solver == 'generated' or (solver == 'rnea' and self.get_parameter('fast_path').value):
-            return None
-        return solver
-
-    def _wanted(self):
-        """Name the outputs to compute: those with a subscriber (all: publish_unsubscribed)."""
-        if self._publish_all:
-            return OUTPUTS
-        return tuple(name for name in OUTPUTS
-                     if any(p.get_subscription_count() for p in self._output_publishers[name]))
-
-    def _compute_and_publish(self, now=None):
-        q, qd, state_time = self._state
-        now = self.get_clock().now() if now is None else now
-        if now.nanoseconds * 1e-9 - state_time > self._stale_timeout:
-            return  # stale: publish nothing (diagnostics report it)
-        wanted = self._wanted()
-        self._listened = bool(wanted)
-        start = time.perf_counter()
-        try:
-            outputs = self._outputs(q, now.nanoseconds, wanted)
-        except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
-            return self._error(f'computation failed: {exc}')
-        self.statistics.durations.append(time.perf_counter() - start)
-        # Each output is published when it is finite and within bounds.MAX_OUTPUT; the others
-        # still go out (a bad desired trajectory must not silence gravity and mass matrix).
-        complete = True
-        for name in wanted:
-            if self._plausible(name, outputs[name]):
-                self._publish(name, outputs[name], now)
-            else:
-                complete = False
-        if complete:
-            self._last_publish = time.monotonic()
-
-    def _publish(self, name, values, now):
-        """Publish one output in the ``joints`` order (and its JointState copy if listened)."""
-        order = self._output_order
-        publishers = self._output_publishers[name]
-        values_out = values[np.ix_(order, order)] if name == 'mass_matrix' else values[order]
-        message = self._messages.get(name)
-        if message is None or len(message.data) != values_out.size:   # layout built once
-            convert = matrix_to_array if name == 'mass_matrix' else vector_to_array
-            message = self._messages[name] = convert(values_out)
-        else:
-            message.data = values_out.reshape(-1).tolist()
-        publishers[0].publish(message)              # serialised here: the message is reused
-        if name == 'mass_matrix':
-            return
-        if publishers[1].get_subscription_count():   # the named copy is for introspection
-            publishers[1].publish(joint_state_message(  # stamp: when the trajectory was sampled
-                self.output_names, now.to_msg(), effort=values[order]))
-
-    def _plausible(self, name, values):
-        """Tell whether an output may be published; count and name it when it may not."""
-        try:
-            bounds.check_output(name, values)
-        except PlausibilityError as exc:
-            self.suppressed += 1
-            self._error(f'{exc}; not published')
-            return False
-        return True
-
-    # ------------------------------------------------------------------ bookkeeping
-    def _now(self):
-        return self.get_clock().now().nanoseconds * 1e-9
-
-    def _drop(self, reason):
-        self.dropped += 1
-        self.last_error = reason
-        self.get_logger().warning(reason, throttle_duration_sec=1.0)
-
-    def _error(self, reason):
-        self.last_error = reason
-        self.get_logger().error(reason, throttle_duration_sec=1.0)
-
-    def callback_failed(self, name, exc):
-        """Log and count an exception caught around a callback (the node keeps running)."""
-        self._error(f'{name} failed: {type(exc).__name__}: {exc}')
-
-    def _silence(self):
-        """Seconds the outputs may lag the input before diagnostics call it an error."""
-        if self._on_message:
-            return max(self.get_parameter('diagnostics_period').value, 0.1)
-        return max(self.get_parameter('diagnostics_period').value,
-                   3.0 / self.get_parameter('publish_rate').value)
-
-    def health(self):
-        """Level and message for /diagnostics: never OK while inputs arrive but nothing goes out.
-
-        ERROR: no model, or joint states arrive (within the last silence window) while the
-        outputs have not all been published in that window (the reason is the last error);
-        WARN: no recent joint state; OK: publishing.
-        """
-        now, window = time.monotonic(), self._silence()
-        receiving = self._last_input is not None and now - self._last_input <= window
-        published = self._last_publish is not None and now - self._last_publish <= window
-        if self.model is None:
-            return DiagnosticStatus.ERROR, f'no model: {self.last_error}'
-        if receiving and not published:
-            return DiagnosticStatus.ERROR, (f'receiving joint states but not publishing for '
-                                            f'{window:.2f} s: {self.last_error}')
-        stale = self._state is None or \
-            self._now() - self._state[2] > self.get_parameter('stale_timeout').value
-        if stale or not published:
-            return DiagnosticStatus.WARN, 'no recent joint state'
-        if not self._listened:
-            return DiagnosticStatus.WARN, 'no subscriber to any output: nothing published'
-        return DiagnosticStatus.OK, 'publishing'
-
-    def _publish_diagnostics(self):
-        mean, p99, worst = self.statistics.summary()
-        status = DiagnosticStatus(name=f'{self.get_name()}: dynamics',
-                                  hardware_id=self.model.name if self.model else '')
-        status.level, status.message = self.health()
-        values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
-                  'compute_time_mean_ms': f'{mean * 1e3:.4f}',
-                  'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
-                  'compute_time_max_ms': f'{worst * 1e3:.4f}',
-                  'received_messages': str(self.received),
-                  'dropped_messages': str(self.dropped),
-                  'suppressed_outputs': str(self.suppressed), 'last_error': self.last_error,
-                  'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
-        if self._locked is not None:
-            values['locked_joints'] = ', '.join(
-                f'{k}={v:.6g}' for k, v in self._locked.model.locked_joints.items())
-            values['locked_joints_remerges'] = str(self._locked.remerges)
-        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
-        self.pub_diagnostics.publish(array)
 
 
 def main(args=None):

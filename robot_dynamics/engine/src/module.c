@@ -20,15 +20,16 @@
  * Python side registers and kept in its WeakKeyDictionary. Inputs are checked
  * here (numeric dtype, shape, finite values); when a check fails the explain hook re-runs the
  * library's own checks, so the error messages are the library's.
+ *
+ * binding_model.c holds the Model type, the hooks and the argument checks; binding_simulate.c
+ * the integrators' entry points; this file the row kernels, their dispatch and the module.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
+#define RD_BINDING_MAIN        /* this file imports numpy's C API for the others */
+#include "binding.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "engine.h"
 #include "integrate.h"
 #include "parallel.h"
 
@@ -36,208 +37,9 @@
 #define PARALLEL_FROM 4096
 #define GRAIN_ROWS 128
 
-#undef I   /* complex.h's imaginary unit, pulled in by numpy */
-
-/* ------------------------------------------------------------------ the Model type */
-typedef struct {
-    PyObject_HEAD
-    rd_model model;
-    PyObject *packed;           /* the array it was built from (pickling, introspection) */
-    PyObject *owner;            /* a weak reference to the RobotModel: keeps its basic weakref */
-} ModelObject;
-
-static void Model_dealloc(ModelObject *self)
-{
-    rd_model_free(&self->model);
-    Py_XDECREF(self->packed);
-    Py_XDECREF(self->owner);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
-{
-    PyObject *packed_obj, *owner = NULL;
-    PyArrayObject *packed;
-    const double *P;
-    npy_intp size;
-    int n;
-    if (!PyArg_ParseTuple(args, "O|O", &packed_obj, &owner)) return -1;
-    Py_XSETREF(self->owner, Py_XNewRef(owner));
-    packed = (PyArrayObject *)PyArray_FROMANY(packed_obj, NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY);
-    if (packed == NULL) return -1;
-    P = (const double *)PyArray_DATA(packed);
-    size = PyArray_SIZE(packed);
-    n = size > 0 ? (int)P[0] : 0;
-    if (n < 1 || size != 16 + 32 * (npy_intp)n) {
-        Py_DECREF(packed);
-        PyErr_SetString(PyExc_ValueError, "Model: expected the array robot_dynamics.engine.pack "
-                                          "builds (16 + 32 n numbers)");
-        return -1;
-    }
-    rd_model_free(&self->model);
-    if (rd_model_init(&self->model, P, n) != 0) {
-        Py_DECREF(packed);
-        PyErr_NoMemory();
-        return -1;
-    }
-    Py_XSETREF(self->packed, (PyObject *)packed);
-    return 0;
-}
-
-static PyObject *Model_reduce(ModelObject *self, PyObject *unused)
-{
-    return Py_BuildValue("(O(O))", (PyObject *)Py_TYPE(self),
-                         self->packed != NULL ? self->packed : Py_None);
-}
-
-static PyMethodDef Model_methods[] = {
-    {"__reduce__", (PyCFunction)Model_reduce, METH_NOARGS, "pickle as Model(packed)"},
-    {NULL, NULL, 0, NULL}
-};
-
-static PyObject *Model_dof(ModelObject *self, void *closure)
-{
-    return PyLong_FromLong(self->model.n);
-}
-
-static PyObject *Model_packed(ModelObject *self, void *closure)
-{
-    return Py_NewRef(self->packed != NULL ? self->packed : Py_None);
-}
-
-static PyGetSetDef Model_getset[] = {
-    {"dof", (getter)Model_dof, NULL, "number of moving joints", NULL},
-    {"packed", (getter)Model_packed, NULL, "the packed array", NULL},
-    {NULL, NULL, NULL, NULL, NULL}
-};
-
-static PyTypeObject ModelType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "robot_dynamics.engine._engine.Model",
-    .tp_basicsize = sizeof(ModelObject),
-    .tp_dealloc = (destructor)Model_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A RobotModel unpacked for the engine: Model(robot_dynamics.engine.pack(model))",
-    .tp_init = (initproc)Model_init,
-    .tp_new = PyType_GenericNew,
-    .tp_getset = Model_getset,
-    .tp_methods = Model_methods,
-};
-
-/* ------------------------------------------------------------------ hooks and the cache */
-static PyObject *packer = NULL, *explainer = NULL, *cache = NULL, *linalg_error = NULL;
-
-static PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 3 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])
-            || !PyDict_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "set_hooks(packer, explainer, cache): two callables "
-                                         "and the dict of a WeakKeyDictionary");
-        return NULL;
-    }
-    Py_XSETREF(packer, Py_NewRef(args[0]));
-    Py_XSETREF(explainer, Py_NewRef(args[1]));
-    Py_XSETREF(cache, Py_NewRef(args[2]));
-    Py_RETURN_NONE;
-}
-
-/* The engine model of a RobotModel (new reference): looked up in the packer's
- * WeakKeyDictionary (its dict is keyed by weak references, equal when their referents are),
- * else built by the packer. The engine Model keeps the model's basic weak reference alive,
- * so the lookup reuses it instead of allocating one. */
-static ModelObject *engine_model(PyObject *robot)
-{
-    PyObject *cached = NULL, *ref;
-    if (cache != NULL && (ref = PyWeakref_NewRef(robot, NULL)) != NULL) {
-        cached = PyDict_GetItemWithError(cache, ref);
-        Py_DECREF(ref);
-        if (cached != NULL && Py_IS_TYPE(cached, &ModelType))
-            return (ModelObject *)Py_NewRef(cached);
-    }
-    if (PyErr_Occurred()) return NULL;
-    if (packer == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "robot_dynamics.engine: hooks not installed");
-        return NULL;
-    }
-    cached = PyObject_CallOneArg(packer, robot);
-    if (cached != NULL && !Py_IS_TYPE(cached, &ModelType)) {
-        Py_DECREF(cached);
-        PyErr_SetString(PyExc_TypeError, "robot_dynamics.engine: the packer must return a Model");
-        return NULL;
-    }
-    return (ModelObject *)cached;
-}
-
-/* ------------------------------------------------------------------ argument checking */
-typedef struct {
-    PyArrayObject *array;
-    const double *data;
-    npy_intp rows, stride;
-    int single;
-} Arg;
-
-/* Accept a real numeric array-like of shape (width,) or (N, width), all values finite.
- * Returns 0, or -1 (no exception left set) when the library's checks should explain. */
-static int take(PyObject *obj, int width, Arg *arg)
-{
-    PyArrayObject *array;
-    int type, ndim;
-    npy_intp i, total;
-    if (PyArray_Check(obj)) {
-        array = (PyArrayObject *)Py_NewRef(obj);
-    } else {
-        array = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
-        if (array == NULL) { PyErr_Clear(); return -1; }
-    }
-    type = PyArray_TYPE(array);
-    ndim = PyArray_NDIM(array);
-    if (!(PyTypeNum_ISBOOL(type) || PyTypeNum_ISINTEGER(type) || PyTypeNum_ISFLOAT(type))
-            || (ndim != 1 && ndim != 2) || PyArray_DIM(array, ndim - 1) != width) {
-        Py_DECREF(array);
-        return -1;
-    }
-    if (type != NPY_DOUBLE || !PyArray_IS_C_CONTIGUOUS(array) || !PyArray_ISALIGNED(array)
-            || !PyArray_ISNOTSWAPPED(array)) {
-        PyArrayObject *cast = (PyArrayObject *)PyArray_FromArray(
-            array, PyArray_DescrFromType(NPY_DOUBLE), NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
-        Py_DECREF(array);
-        if (cast == NULL) { PyErr_Clear(); return -1; }
-        array = cast;
-    }
-    arg->array = array;
-    arg->data = (const double *)PyArray_DATA(array);
-    arg->single = ndim == 1;
-    arg->rows = ndim == 1 ? 1 : PyArray_DIM(array, 0);
-    arg->stride = arg->rows == 1 ? 0 : width;
-    total = PyArray_SIZE(array);
-    for (i = 0; i < total; ++i)
-        if (!isfinite(arg->data[i])) return -1;
-    return 0;
-}
-
-/* Raise the library's error for these arguments (it names the argument and the joints). */
-static void explain(PyObject *robot, int nin, const char *const *names, PyObject *const *values)
-{
-    PyObject *keys = PyTuple_New(nin), *vals = PyTuple_New(nin), *result = NULL;
-    if (keys != NULL && vals != NULL && explainer != NULL) {
-        for (int k = 0; k < nin; ++k) {
-            PyTuple_SET_ITEM(keys, k, PyUnicode_FromString(names[k]));
-            PyTuple_SET_ITEM(vals, k, Py_NewRef(values[k]));
-        }
-        result = PyObject_CallFunctionObjArgs(explainer, robot, keys, vals, NULL);
-    }
-    Py_XDECREF(keys);
-    Py_XDECREF(vals);
-    if (result != NULL) {
-        Py_DECREF(result);
-        PyErr_Format(PyExc_ValueError, "%s: invalid input", names[0]);
-    }
-}
 
 /* ------------------------------------------------------------------ row kernels */
-enum { OUT_VECTOR, OUT_MATRIX, OUT_JACOBIAN, OUT_POSE, OUT_SCALAR };
 
-typedef int (*kernel_fn)(rd_model *, const double *const *, double *, int);
 
 static int k_id(rd_model *m, const double *const *x, double *o, int f)
 {
@@ -306,20 +108,9 @@ static int k_total(rd_model *m, const double *const *x, double *o, int f)
     return 0;
 }
 
-typedef int (*lanes_fn)(rd_model *, const double *const *const *, double *const *);
 
-typedef struct {
-    int nin;                    /* arrays after the model */
-    const char *names[4];
-    int wrench;                 /* index of the tool-wrench argument (width 6), or -1 */
-    int optional_wrench;        /* it may be None */
-    int flag_argument;          /* one trailing int argument (Jacobian frame) */
-    int out;
-    kernel_fn kernel;
-    lanes_fn pair, quad;        /* two or four rows at once (batches), or NULL */
-} Spec;
 
-static PyObject *new_output(int out, int single, npy_intp N, int n)
+PyObject *new_output(int out, int single, npy_intp N, int n)
 {
     npy_intp dims[3];
     int nd = 0;
@@ -339,8 +130,8 @@ static npy_intp row_size(int out, int n)
 }
 
 /* Check the arguments; on success fill args, the batch size and whether all were single. */
-static int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
-                    Arg *args, npy_intp *N, int *single)
+int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
+             Arg *args, npy_intp *N, int *single)
 {
     int k;
     *N = 1;
@@ -515,138 +306,6 @@ ENGINE_FUNCTION(static_torques, {2, {"q", "f_tip"}, 1, 0, 0, OUT_VECTOR, k_stati
 ENGINE_FUNCTION(kinetic_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_kinetic})
 ENGINE_FUNCTION(potential_energy, {1, {"q"}, -1, 0, 0, OUT_SCALAR, k_potential})
 ENGINE_FUNCTION(total_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_total})
-
-/* ------------------------------------------------------------------ integration */
-static int integrator_code(PyObject *obj, int *code)
-{
-    long value = PyLong_AsLong(obj);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < RD_EULER || value > RD_RK4) {
-        PyErr_SetString(PyExc_ValueError, "integrator code must be 0, 1 or 2");
-        return -1;
-    }
-    *code = (int)value;
-    return 0;
-}
-
-/* step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status) */
-static PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
-{
-    static const Spec spec = {4, {"q", "qd", "tau", "f_tip"}, 3, 1, 0, OUT_VECTOR, NULL};
-    Arg args[4] = {{0}};
-    ModelObject *model = NULL;
-    PyObject *out[3] = {NULL, NULL, NULL}, *result = NULL;
-    npy_intp N, row;
-    int n, single, k, integrator, status = RD_OK;
-    double dt;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "step(model, q, qd, tau, f_tip, dt, integrator)");
-        return NULL;
-    }
-    dt = PyFloat_AsDouble(argv[5]);
-    if ((dt == -1.0 && PyErr_Occurred()) || integrator_code(argv[6], &integrator) != 0)
-        return NULL;
-    model = engine_model(argv[0]);
-    if (model == NULL) return NULL;
-    n = model->model.n;
-    if (take_all(argv[0], &spec, argv + 1, n, args, &N, &single) != 0) goto done;
-    for (k = 0; k < 3; ++k)
-        if ((out[k] = new_output(OUT_VECTOR, single, N, n)) == NULL) goto done;
-    for (row = 0; row < N && status == RD_OK; ++row) {
-        const double *x[4];
-        for (k = 0; k < 4; ++k)
-            x[k] = args[k].array == NULL ? NULL : args[k].data + row * args[k].stride;
-        status = rd_step(&model->model, integrator, x[0], x[1], x[2], x[3], dt,
-                         (double *)PyArray_DATA((PyArrayObject *)out[0]) + row * n,
-                         (double *)PyArray_DATA((PyArrayObject *)out[1]) + row * n,
-                         (double *)PyArray_DATA((PyArrayObject *)out[2]) + row * n);
-    }
-    result = Py_BuildValue("OOOi", out[0], out[1], out[2], status);
-done:
-    for (k = 0; k < 3; ++k) Py_XDECREF(out[k]);
-    for (k = 0; k < 4; ++k) Py_XDECREF(args[k].array);
-    Py_DECREF(model);
-    return result;
-}
-
-/* simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, energy_limit)
- *   -> (q, qd, qdd, tau, energy, status, step). tau: (n,) constant, (steps + 1, n) per step
- *   or None with the gravity-compensation mode; energy_limit None for no check. */
-static PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
-{
-    static const Spec spec = {2, {"q0", "qd0"}, -1, 0, 0, OUT_VECTOR, NULL};
-    Arg args[2] = {{0}}, tau = {0};
-    ModelObject *model = NULL;
-    PyObject *out[5] = {NULL, NULL, NULL, NULL, NULL}, *result = NULL;
-    rd_run run;
-    npy_intp N, dims[2];
-    long at = 0;
-    int n, single, k, status;
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, "
-                                         "integrator, energy_limit)");
-        return NULL;
-    }
-    memset(&run, 0, sizeof run);
-    run.torque = (int)PyLong_AsLong(argv[4]);
-    run.steps = PyLong_AsLong(argv[5]);
-    run.dt = PyFloat_AsDouble(argv[6]);
-    if (PyErr_Occurred() || integrator_code(argv[7], &run.integrator) != 0) return NULL;
-    if (run.steps < 0 || run.torque < RD_TORQUE_CONSTANT || run.torque > RD_TORQUE_GRAVITY) {
-        PyErr_SetString(PyExc_ValueError, "simulate: steps >= 0 and a torque mode 0, 1 or 2");
-        return NULL;
-    }
-    if (argv[8] != Py_None) {
-        run.check_energy = 1;
-        run.energy_limit = PyFloat_AsDouble(argv[8]);
-        if (PyErr_Occurred()) return NULL;
-    }
-    model = engine_model(argv[0]);
-    if (model == NULL) return NULL;
-    n = model->model.n;
-    if (take_all(argv[0], &spec, argv + 1, n, args, &N, &single) != 0) goto done;
-    if (!single) {
-        PyErr_Format(PyExc_ValueError, "q0, qd0: expected shape (%d,), one initial state", n);
-        goto done;
-    }
-    if (run.torque != RD_TORQUE_GRAVITY) {
-        if (take(argv[3], n, &tau) != 0
-                || (run.torque == RD_TORQUE_CONSTANT ? !tau.single
-                    : tau.single || tau.rows != run.steps + 1)) {
-            PyErr_Format(PyExc_ValueError, "tau: expected finite values of shape (%d,) or "
-                         "(%ld, %d)", n, run.steps + 1, n);
-            goto done;
-        }
-        run.tau = tau.data;
-    }
-    dims[0] = run.steps + 1;
-    dims[1] = n;
-    for (k = 0; k < 4; ++k)
-        if ((out[k] = PyArray_ZEROS(2, dims, NPY_DOUBLE, 0)) == NULL) goto done;
-    if ((out[4] = PyArray_ZEROS(1, dims, NPY_DOUBLE, 0)) == NULL) goto done;
-    memcpy(PyArray_DATA((PyArrayObject *)out[0]), args[0].data, sizeof(double) * (size_t)n);
-    memcpy(PyArray_DATA((PyArrayObject *)out[1]), args[1].data, sizeof(double) * (size_t)n);
-    {
-        rd_model fork;                 /* a workspace of its own: the run releases the GIL */
-        double *data[5];
-        for (k = 0; k < 5; ++k) data[k] = PyArray_DATA((PyArrayObject *)out[k]);
-        if (rd_model_fork(&model->model, &fork) != 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        status = rd_simulate(&fork, &run, data[0], data[1], data[2], data[3], data[4], &at);
-        Py_END_ALLOW_THREADS
-        rd_model_free(&fork);
-    }
-    result = Py_BuildValue("OOOOOil", out[0], out[1], out[2], out[3], out[4], status, at);
-done:
-    for (k = 0; k < 5; ++k) Py_XDECREF(out[k]);
-    for (k = 0; k < 2; ++k) Py_XDECREF(args[k].array);
-    Py_XDECREF(tau.array);
-    Py_DECREF(model);
-    return result;
-}
 
 /* ------------------------------------------------------------------ the module */
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL, doc}

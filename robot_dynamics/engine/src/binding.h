@@ -1,0 +1,81 @@
+// Copyright 2026 robot_dynamics contributors
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+/* Declarations shared by the CPython binding's files: module.c (kernels, dispatch, the
+ * module), binding_model.c (the Model type, hooks, argument checks) and binding_simulate.c
+ * (step and simulate). numpy's C API is imported once, in module.c. */
+#ifndef RD_BINDING_H
+#define RD_BINDING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL rd_engine_ARRAY_API
+#ifndef RD_BINDING_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "engine.h"
+
+#undef I   /* complex.h's imaginary unit, pulled in by numpy */
+
+/* ------------------------------------------------------------------ binding_model.c */
+typedef struct {
+    PyObject_HEAD
+    rd_model model;
+    PyObject *packed;           /* the array it was built from (pickling, introspection) */
+    PyObject *owner;            /* a weak reference to the RobotModel: keeps its basic weakref */
+} ModelObject;
+
+extern PyTypeObject ModelType;
+extern PyObject *linalg_error;   /* numpy.linalg.LinAlgError */
+
+typedef struct {
+    PyArrayObject *array;
+    const double *data;
+    npy_intp rows, stride;
+    int single;
+} Arg;
+
+PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+ModelObject *engine_model(PyObject *robot);
+int take(PyObject *obj, int width, Arg *arg);
+void explain(PyObject *robot, int nin, const char *const *names, PyObject *const *values);
+
+/* ------------------------------------------------------------------ module.c */
+enum { OUT_VECTOR, OUT_MATRIX, OUT_JACOBIAN, OUT_POSE, OUT_SCALAR };
+
+typedef int (*kernel_fn)(rd_model *, const double *const *, double *, int);
+typedef int (*lanes_fn)(rd_model *, const double *const *const *, double *const *);
+
+typedef struct {
+    int nin;                    /* arrays after the model */
+    const char *names[4];
+    int wrench;                 /* index of the tool-wrench argument (width 6), or -1 */
+    int optional_wrench;        /* it may be None */
+    int flag_argument;          /* one trailing int argument (Jacobian frame) */
+    int out;
+    kernel_fn kernel;
+    lanes_fn pair, quad;        /* two or four rows at once (batches), or NULL */
+} Spec;
+
+PyObject *new_output(int out, int single, npy_intp N, int n);
+int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
+             Arg *args, npy_intp *N, int *single);
+
+/* ------------------------------------------------------------------ binding_simulate.c */
+PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+
+#endif
