@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from robot_dynamics import RobotModel
+from robot_dynamics import load_model, RobotModel
 from robot_dynamics.model import ModelWarning
 
 
@@ -130,3 +130,10 @@ def billion_laughs(levels=10):
         lines.append(f'<!ENTITY lol{k} "' + f'&lol{k - 1};' * 10 + '">')
     return ('<?xml version="1.0"?><!DOCTYPE robot [' + ''.join(lines) + ']>'
             f'<robot name="&lol{levels - 1};"><link name="b"/></robot>')
+
+
+def quiet_bundled(name):
+    """Return the library's bundled model, warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        return load_model(name)

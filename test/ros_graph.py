@@ -88,3 +88,21 @@ def make_dynamics(ros, urdf, **parameters):
 def vector(msg):
     """Float64MultiArray data as an array."""
     return np.array(msg.data)
+
+
+def dropped_with(ros, node, publish, reason):
+    """Publish one bad input; it must be counted as dropped with ``reason`` in last_error."""
+    before = node.dropped
+    publish()
+    assert ros.spin_until(lambda: node.dropped > before), 'the bad input was not dropped'
+    assert reason in node.last_error, node.last_error
+
+
+def bundled(ros, name, **parameters):
+    """Start a dynamics node on a bundled model; return it and a connected probe."""
+    overrides = [Parameter('model', value=name)]
+    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
+    node = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=overrides))
+    probe = Probe(ros)
+    probe.wait_connected(node)
+    return node, probe

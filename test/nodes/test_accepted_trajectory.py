@@ -32,7 +32,8 @@ from robot_dynamics.nodes.conversions import (stamp_to_nanoseconds, trajectory_m
                                               trajectory_to_arrays)
 from robot_dynamics.nodes.dynamics_node import LATCHED
 from robot_dynamics.simulation.trajectory import sample_waypoints
-from test_adversarial import bundled, dropped_with, quiet_bundled
+from robots import quiet_bundled
+from ros_graph import bundled, dropped_with
 
 SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
 ABSURD = 100.0     # rad on joint1: far outside the PUMA 560's limits

@@ -42,8 +42,8 @@ from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueContro
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
 from robot_dynamics.nodes.simulation_node import SimulationNode
-from robots import quiet_model_from_urdf, random_arm_urdf, random_model
-from test_nodes_dynamics import Probe, make_dynamics, vector
+from robots import quiet_bundled, quiet_model_from_urdf, random_arm_urdf, random_model
+from ros_graph import bundled, dropped_with, make_dynamics, Probe, vector
 
 TOL = 1e-12
 
@@ -73,32 +73,6 @@ def answers_like(probe, model, q=None, feedforward=None):
     expected = rd.gravity_torques(model, q) if feedforward is None else feedforward
     np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]), expected,
                                rtol=0, atol=TOL)
-
-
-def dropped_with(ros, node, publish, reason):
-    """Publish one bad input; it must be counted as dropped with ``reason`` in last_error."""
-    before = node.dropped
-    publish()
-    assert ros.spin_until(lambda: node.dropped > before), 'the bad input was not dropped'
-    assert reason in node.last_error, node.last_error
-
-
-def bundled(ros, name, **parameters):
-    """Start a dynamics node on a bundled model; return it and a connected probe."""
-    overrides = [Parameter('model', value=name)]
-    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
-    node = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=overrides))
-    probe = Probe(ros)
-    probe.wait_connected(node)
-    return node, probe
-
-
-def quiet_bundled(name):
-    """Return the library's bundled model, warnings silenced."""
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return rd.load_model(name)
 
 
 class Diagnostics:

@@ -46,7 +46,7 @@ from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueContro
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
 from robot_dynamics.nodes.simulation_node import SimulationNode
-from test_nodes_dynamics import Probe, vector
+from ros_graph import Probe, vector
 
 FUZZ_SECONDS = float(os.environ.get('ROBOT_DYNAMICS_FUZZ_SECONDS', '20'))
 SEED = int(os.environ.get('ROBOT_DYNAMICS_FUZZ_SEED', '14'))
