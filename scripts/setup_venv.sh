@@ -45,6 +45,16 @@ if [ -d "$WHEELS" ] && ls "$WHEELS"/launch_ros-*.whl >/dev/null 2>&1; then
   fi
 fi
 
+# Reinstall only when what the install is built from changed (sources, C engine, data files).
+source_stamp="$VENV/.source.sha256"
+have_source=$(find robot_dynamics resource launch config urdf setup.py setup.cfg pyproject.toml \
+  package.xml -type f ! -name '*.so' ! -name '*.pyc' -print0 2>/dev/null | sort -z \
+  | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+if [ -f "$source_stamp" ] && [ "$(cat "$source_stamp")" = "$have_source" ] \
+    && ls robot_dynamics/engine/_engine.*.so >/dev/null 2>&1; then
+  echo "[setup] robot_dynamics is installed and up to date"
+  exit 0
+fi
 echo "[setup] installing robot_dynamics (non-editable)"
 "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall --no-build-isolation . \
   >/dev/null
@@ -60,3 +70,4 @@ platlib=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['
 rm -f robot_dynamics/engine/_engine.*.so
 cp "$platlib"/robot_dynamics/engine/_engine.*.so robot_dynamics/engine/
 rm -rf build ./*.egg-info test/fixtures/*/build test/fixtures/*/*.egg-info
+echo "$have_source" > "$source_stamp"
