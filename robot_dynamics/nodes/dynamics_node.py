@@ -223,7 +223,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
     def _on_description(self, msg):
         if model_parameters_set(self) or not msg.data:
             return
-        if self._source_model is not None and self._urdf_from_topic == msg.data:
+        if self._urdf_from_topic == msg.data:   # a republished copy: loaded or refused already
             return
         self._urdf_from_topic = msg.data
         self._load_model()
