@@ -52,17 +52,7 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None):
     dw = np.zeros((N, 3), dtype)
     dv = np.broadcast_to(-np.asarray(gravity, dtype=float), (N, 3)).astype(dtype)  # a_0 = -g
     for i in range(n):
-        R[i], p[i] = joint_transform(model, i, q[:, i])
-        z = model.axis[i]
-        dv = rotate_back(R[i], dv + cross(dw, p[i]) + cross(w, cross(w, p[i])))   # 6.47
-        w, dw = rotate_back(R[i], w), rotate_back(R[i], dw)
-        if model.joint_types[i] == REVOLUTE:
-            dw = dw + cross(w, np.multiply.outer(qd[:, i], z)) \
-                + np.multiply.outer(qdd[:, i], z)                                  # 6.46
-            w = w + np.multiply.outer(qd[:, i], z)                                 # 6.45
-        else:
-            dv = dv + 2 * cross(w, np.multiply.outer(qd[:, i], z)) \
-                + np.multiply.outer(qdd[:, i], z)                                  # 6.47'
+        R[i], p[i], w, dw, dv = forward_step(model, i, q, qd, qdd, w, dw, dv)
         c = model.com[i]
         dv_c = cross(dw, c) + cross(w, cross(w, c)) + dv                           # 6.48
         F[i] = model.mass[i] * dv_c                                                # 6.49
@@ -84,6 +74,26 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None):
         tau[:, i] = axis_moment @ model.axis[i]                                    # 6.53
         R_next, p_next = R[i], p[i]
     return tau
+
+
+def forward_step(model, i, q, qd, qdd, w, dw, dv):
+    """One outward step (Craig 6.45-6.47): body i's ``R, p`` and ``ω_i, ω̇_i, v̇_i`` in {i}.
+
+    ``w, dw, dv`` (N, 3) are body i-1's in its own frame; returns the joint transform (R, p) of
+    joint i and body i's angular velocity, angular acceleration and origin acceleration.
+    """
+    R, p = joint_transform(model, i, q[:, i])
+    z = model.axis[i]
+    dv = rotate_back(R, dv + cross(dw, p) + cross(w, cross(w, p)))             # 6.47
+    w, dw = rotate_back(R, w), rotate_back(R, dw)
+    if model.joint_types[i] == REVOLUTE:
+        dw = dw + cross(w, np.multiply.outer(qd[:, i], z)) \
+            + np.multiply.outer(qdd[:, i], z)                                    # 6.46
+        w = w + np.multiply.outer(qd[:, i], z)                                   # 6.45
+    else:
+        dv = dv + 2 * cross(w, np.multiply.outer(qd[:, i], z)) \
+            + np.multiply.outer(qdd[:, i], z)                                    # 6.47'
+    return R, p, w, dw, dv
 
 
 def _tip_wrench_in_last_body(model, f_tip, N, dtype):

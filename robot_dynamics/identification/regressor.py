@@ -42,10 +42,10 @@ beyond joint j down to frame {j} (Craig 6.51-6.52) where the joint axis picks th
 
 import numpy as np
 
-from robot_dynamics.algorithms.kinematics import joint_transform
+from robot_dynamics.algorithms.rnea import forward_step
 from robot_dynamics.model.arguments import batch_arguments, unbatch
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import cross, rotate_back, skew
+from robot_dynamics.spatial.vectors import skew
 
 LINK_PARAMETERS = ('M', 'MX', 'MY', 'MZ', 'XX', 'XY', 'YY', 'XZ', 'YZ', 'ZZ')
 JOINT_PARAMETERS = ('FV', 'FC', 'IA')
@@ -123,17 +123,7 @@ def _forward(model, q, qd, qdd):
     dv = np.broadcast_to(-model.gravity, (N, 3)).astype(float)               # a_0 = -g
     blocks, placements = [], []
     for i in range(n):
-        R, p = joint_transform(model, i, q[:, i])
-        z = model.axis[i]
-        dv = rotate_back(R, dv + cross(dw, p) + cross(w, cross(w, p)))         # 6.47
-        w, dw = rotate_back(R, w), rotate_back(R, dw)
-        if model.joint_types[i] == REVOLUTE:
-            dw = dw + cross(w, np.multiply.outer(qd[:, i], z)) \
-                + np.multiply.outer(qdd[:, i], z)                               # 6.46
-            w = w + np.multiply.outer(qd[:, i], z)                              # 6.45
-        else:
-            dv = dv + 2 * cross(w, np.multiply.outer(qd[:, i], z)) \
-                + np.multiply.outer(qdd[:, i], z)                               # 6.47'
+        R, p, w, dw, dv = forward_step(model, i, q, qd, qdd, w, dw, dv)  # Craig 6.45-6.47
         blocks.append(body_block(w, dw, dv))
         placements.append((R, p))
     return blocks, placements
