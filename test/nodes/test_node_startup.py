@@ -129,16 +129,25 @@ def node_process(tmp_path):
         log.close()
 
 
+def request(ros, send, timeout, attempts=4):
+    """Send a service request and return its response, sending again if no answer comes.
+
+    A request sent while the server's response writer is still being matched over DDS can be
+    lost (the service is already discovered); the request is idempotent, so send it again.
+    """
+    for _ in range(attempts):
+        future = send()
+        if ros.spin_until(future.done, timeout / attempts):
+            return future.result()
+    raise AssertionError(f'no answer in {timeout} s ({attempts} requests)')
+
+
 def read_all_parameters(ros, probe, full_name, timeout=60.0):
     """``ros2 param dump`` from this process: list every parameter, get all in one request."""
     client = AsyncParameterClient(probe, full_name)
     assert client.wait_for_services(timeout_sec=timeout), f'{full_name}: no parameter services'
-    listed = client.list_parameters()
-    assert ros.spin_until(listed.done, timeout)
-    names = list(listed.result().result.names)
-    got = client.get_parameters(names)
-    assert ros.spin_until(got.done, timeout)
-    values = got.result().values
+    names = list(request(ros, client.list_parameters, timeout).result.names)
+    values = request(ros, lambda: client.get_parameters(names), timeout).values
     assert len(values) == len(names), (
         f'{full_name}: {len(values)} values for {len(names)} parameters {names}')
     return {name: parameter_value_to_python(value) for name, value in zip(names, values)}
