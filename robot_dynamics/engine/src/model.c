@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "trig.h"
 
 #define HEADER 16
 #define STRIDE 32
@@ -137,7 +138,8 @@ void rd_model_free(rd_model *m)
 void rd_place(const rd_joint *J, double q, rd_placement *X)
 {
     if (J->type == RD_REVOLUTE) {
-        double s = sin(q), v = 1.0 - cos(q);
+        double s, v;
+        rd_sin_versine(q, &s, &v);
         for (int k = 0; k < 9; ++k) X->R[k] = J->Rt[k] + s * J->RtK[k] + v * J->RtK2[k];
         X->p[0] = J->pt[0]; X->p[1] = J->pt[1]; X->p[2] = J->pt[2];
     } else {

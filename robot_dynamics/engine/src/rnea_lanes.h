@@ -15,7 +15,7 @@
  * The Newton-Euler recursion of rnea.c on LANES states at once, written once for GCC vector
  * types and included by rnea_pair.c (two lanes) and rnea_quad.c (four, AVX2). The arithmetic
  * is rnea.c's, operation for operation, lane by lane. Define LANES, VEC (LANES doubles), SPLAT
- * (a double in every lane) and FUNCTION first.
+ * (a double in every lane), IVEC (LANES 64-bit integers) and FUNCTION first.
  */
 #define LANE_LOAD(x_, k_, i_) lane_load(x_, k_, i_)
 
@@ -60,6 +60,34 @@ static inline void vmcv(const double *M, const VEC *v, VEC *o)         /* o = M 
     o[2] = M[6] * v[0] + M[7] * v[1] + M[8] * v[2]; o[0] = x; o[1] = y;
 }
 
+/* trig.h's rd_sin_versine on every lane, the same operations (so the same bits) */
+static inline VEC vselect(IVEC mask, VEC a, VEC b)                    /* mask ? a : b */
+{
+    return (VEC)(((IVEC)a & mask) | ((IVEC)b & ~mask));
+}
+static inline void vsin_versine(VEC q, VEC *s, VEC *v)
+{
+    VEC t, k, r, z, sin_r, cos_r, a, b;
+    IVEC bits, odd;
+    for (int l = 0; l < LANES; ++l)
+        if (!(fabs(q[l]) <= RD_TRIG_MAX)) {                   /* rare: the C library's, lane by lane */
+            for (int j = 0; j < LANES; ++j) rd_sin_versine(q[j], &(*s)[j], &(*v)[j]);
+            return;
+        }
+    t = q * RD_2_OVER_PI + RD_ROUNDING;
+    k = t - RD_ROUNDING;
+    bits = (IVEC)t;
+    r = ((q - k * RD_PI_2_A) - k * RD_PI_2_B) - k * RD_PI_2_C;
+    z = r * r;
+    sin_r = r + (r * z) * RD_SIN_POLY(z);
+    cos_r = 1.0 - (0.5 * z - z * (z * RD_COS_POLY(z)));
+    odd = -(bits & 1);                                  /* all ones in quadrants 1 and 3 */
+    a = vselect(odd, cos_r, sin_r);                     /* +-sin q */
+    b = vselect(odd, sin_r, cos_r);                     /* +-cos q */
+    *s = (VEC)((IVEC)a ^ ((bits & 2) << 62));           /* quadrants 2, 3: -sin q */
+    *v = 1.0 - (VEC)((IVEC)b ^ (((bits + 1) & 2) << 62));   /* quadrants 1, 2: -cos q */
+}
+
 typedef struct { VEC R[9], p[3]; } vplacement;
 
 static void vplace(const rd_joint *J, VEC q, vplacement *X)
@@ -67,10 +95,7 @@ static void vplace(const rd_joint *J, VEC q, vplacement *X)
     int k;
     if (J->type == RD_REVOLUTE) {
         VEC s, v;
-        for (int l = 0; l < LANES; ++l) {
-            s[l] = sin(q[l]);
-            v[l] = 1.0 - cos(q[l]);
-        }
+        vsin_versine(q, &s, &v);
         for (k = 0; k < 9; ++k) X->R[k] = J->Rt[k] + s * J->RtK[k] + v * J->RtK2[k];
         for (k = 0; k < 3; ++k) X->p[k] = SPLAT(J->pt[k]);
     } else {

@@ -18,11 +18,13 @@
 #include <math.h>
 
 #include "engine.h"
+#include "trig.h"
 
 #if defined(__GNUC__)
 
 #define LANES 2
 typedef double VEC __attribute__((vector_size(16)));
+typedef long long IVEC __attribute__((vector_size(16)));
 #define SPLAT(x_) ((VEC){(x_), (x_)})
 #define FUNCTION rd_rnea_pair
 #include "rnea_lanes.h"

@@ -23,9 +23,11 @@
 #include <math.h>
 
 #include "engine.h"
+#include "trig.h"
 
 #define LANES 4
 typedef double VEC __attribute__((vector_size(32)));
+typedef long long IVEC __attribute__((vector_size(32)));
 #define SPLAT(x_) ((VEC){(x_), (x_), (x_), (x_)})
 #define FUNCTION rd_rnea_quad
 #include "rnea_lanes.h"
