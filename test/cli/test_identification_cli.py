@@ -14,7 +14,6 @@
 
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -25,9 +24,7 @@ from robot_dynamics import cli
 from robot_dynamics.identification import FourierTrajectory
 from robot_dynamics.io.recordings import Recording, write_bag, write_csv
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'identification'))
-from test_identify import record, true_puma  # noqa: E402
+from measured_runs import record, true_puma
 
 
 def run(capsys, *argv):
