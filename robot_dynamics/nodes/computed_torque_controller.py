@@ -173,6 +173,7 @@ class ComputedTorqueController(Node):
             return  # waiting for the dynamics node
         q, qd, now_ns, _ = self.state
         if self.trajectory is not None:
+            self.trajectory = self.trajectory.started(now_ns)
             q_d, qd_d, _ = self.trajectory.sample(now_ns)
         else:
             if self.hold is None:

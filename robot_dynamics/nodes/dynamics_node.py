@@ -368,13 +368,18 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
         self._trajectory = trajectory
-        self._publish_accepted(trajectory)
+        if trajectory.start_ns is None:
+            self.get_logger().info('desired_trajectory accepted; it starts when the clock does '
+                                   '(zero stamp, clock at 0: no /clock yet)')
+        else:
+            self._publish_accepted(trajectory)
 
     def _publish_accepted(self, trajectory):
         """Latch ``trajectory`` on ``~/accepted_trajectory``: model order, absolute start.
 
-        The stamp is the start this node resolved (its receipt time for a zero stamp), so that
-        a controller wired to this topic samples the same timeline as the feed-forward.
+        The stamp is the start this node resolved (its receipt time for a zero stamp; the first
+        clock time if the clock had not begun), so that a controller wired to this topic
+        samples the same timeline as the feed-forward.
         """
         self.pub_accepted.publish(trajectory_message(
             self.model.joint_names, trajectory.times, trajectory.positions,

@@ -55,6 +55,9 @@ class DynamicsOutputs:
             if self._trajectory is None:   # no desired motion: hold the arm against gravity
                 outputs['feedforward_torques'] = outputs['gravity_torques']
             else:
+                if self._trajectory.start_ns is None and now_ns > 0:   # the clock has begun
+                    self._trajectory = self._trajectory.started(now_ns)
+                    self._publish_accepted(self._trajectory)
                 q_d, qd_d, qdd_d = self._trajectory.sample(now_ns)
                 outputs['feedforward_torques'] = rd.inverse_dynamics(model, q_d, qd_d, qdd_d,
                                                                      solver=solver)

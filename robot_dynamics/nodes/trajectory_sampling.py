@@ -12,7 +12,7 @@
 # limitations under the License.
 """A received ``JointTrajectory`` anchored in time, sampled with the library's interpolation."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,6 +25,10 @@ class DesiredTrajectory:
     """Waypoints (in model joint order) and the clock time ``start_ns`` of time_from_start 0.
 
     Clock times are integer nanoseconds, as in ROS, so that elapsed times are exact.
+    ``start_ns`` is None for a trajectory to start "on receipt" that arrived while the clock
+    read 0 (simulated time before the first ``/clock``): it starts at the first clock time
+    after that (:meth:`started`), not at 0, which a clock that begins at 1.7e9 s would have
+    left long finished.
     """
 
     start_ns: int
@@ -38,11 +42,19 @@ class DesiredTrajectory:
         """Convert ``msg``; a zero ``header.stamp`` means "start on receipt" (ROS convention)."""
         times, positions, velocities, accelerations = trajectory_to_arrays(msg, joint_names)
         stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-        return cls(stamp_ns if stamp_ns > 0 else receipt_ns, times, positions, velocities,
-                   accelerations)
+        start_ns = stamp_ns if stamp_ns > 0 else receipt_ns if receipt_ns > 0 else None
+        return cls(start_ns, times, positions, velocities, accelerations)
+
+    def started(self, now_ns):
+        """Return this trajectory with its start resolved to ``now_ns`` if it had none yet."""
+        if self.start_ns is not None or now_ns <= 0:
+            return self
+        return replace(self, start_ns=now_ns)
 
     def elapsed(self, now_ns):
-        """Seconds since the trajectory's start at clock time ``now_ns``."""
+        """Seconds since the trajectory's start at clock time ``now_ns`` (0 before it has one)."""
+        if self.start_ns is None:
+            return 0.0
         return (now_ns - self.start_ns) * 1e-9
 
     def sample(self, now_ns):

@@ -24,16 +24,19 @@ import warnings
 import numpy as np
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from builtin_interfaces.msg import Time
+from rclpy.parameter import Parameter
+from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from trajectory_msgs.msg import JointTrajectory
 
+import robot_dynamics as rd
 from robot_dynamics.nodes import bringup
 from robot_dynamics.nodes.conversions import (stamp_to_nanoseconds, trajectory_message,
                                               trajectory_to_arrays)
-from robot_dynamics.nodes.dynamics_node import LATCHED
+from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
 from robot_dynamics.simulation.trajectory import sample_waypoints
 from robots import quiet_bundled
-from ros_graph import bundled, dropped_with
+from ros_graph import bundled, dropped_with, Probe, vector
 
 SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
 ABSURD = 100.0     # rad on joint1: far outside the PUMA 560's limits
@@ -92,6 +95,45 @@ def test_accepted_trajectory_is_republished_resolved_and_rejected_ones_are_not(r
     assert ros.spin_until(lambda: late)
     assert late[-1].header.stamp == stamp
     np.testing.assert_array_equal(trajectory_to_arrays(late[-1], names)[1], positions)
+
+
+def test_a_trajectory_sent_before_the_simulated_clock_starts_when_it_does(ros):
+    """A zero stamp ("on receipt") while simulated time reads 0 starts at the first clock time.
+
+    Not at 0, which a clock beginning at 1.7e9 s would have left long finished.
+    """
+    clock_topic = f'{ros.namespace}/clock'                  # this test's own /clock
+    dynamics = ros.add(DynamicsNode(
+        namespace=ros.namespace, cli_args=['--ros-args', '-r', f'/clock:={clock_topic}'],
+        parameter_overrides=[Parameter('model', value='puma560'),
+                             Parameter('use_sim_time', value=True)]))
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    clock = probe.node.create_publisher(Clock, clock_topic, 10)
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    model = quiet_bundled('puma560')
+    names = list(model.joint_names)
+    positions = np.array([[0.0] * 6, [0.3, -0.2, 0.4, 0.1, 0.2, -0.1]])
+    probe.trajectory.publish(trajectory_message(names, [0.0, 2.0], positions))
+    assert ros.spin_until(lambda: dynamics._trajectory is not None)
+    assert dynamics._trajectory.start_ns is None
+    ros.spin_for(0.3)
+    assert not accepted, 'published before the clock had begun'
+
+    start = Time(sec=1_700_000_000, nanosec=5)
+    assert ros.spin_until(lambda: clock.get_subscription_count() > 0)
+    clock.publish(Clock(clock=start))
+    assert ros.spin_until(lambda: dynamics.get_clock().now().nanoseconds > 0)
+    probe.send_state(names, positions[0], np.zeros(6), stamp=start)
+    assert ros.spin_until(lambda: accepted and probe.received['feedforward_torques'])
+    assert accepted[-1].header.stamp == start
+    assert dynamics._trajectory.start_ns == stamp_to_nanoseconds(start)
+    # at elapsed 0: the first waypoint at rest, i.e. gravity alone (not the final hold)
+    expected = rd.inverse_dynamics(model, positions[0], np.zeros(6), np.zeros(6))
+    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][-1]), expected,
+                               rtol=1e-10, atol=1e-10)
 
 
 class Injector:
