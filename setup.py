@@ -56,8 +56,10 @@ ENGINE_SOURCES = sorted(glob(os.path.join('robot_dynamics', 'engine', 'src', '*.
 ENGINE = Extension(
     'robot_dynamics.engine._engine',
     sources=ENGINE_SOURCES,
-    depends=sorted(glob(os.path.join('robot_dynamics', 'engine', 'src', '*.h'))),
-    include_dirs=[numpy.get_include()],
+    depends=sorted(glob(os.path.join('robot_dynamics', 'engine', 'src', '*.h'))
+                   + glob(os.path.join('robot_dynamics', 'codegen', '*.h'))),
+    # codegen/trig.h, trig_lanes.h: the joint-angle sines shared with generated C
+    include_dirs=[numpy.get_include(), os.path.join('robot_dynamics', 'codegen')],
     # no fused multiply-add contraction: batch lanes and single calls give the same bits
     extra_compile_args=([] if sys.platform == 'win32'
                         else ['-O3', '-fno-math-errno', '-ffp-contract=off']),
@@ -67,6 +69,7 @@ setup(
     name=package_name,
     version='0.1.0',
     packages=find_packages(exclude=['test', 'test.*']),
+    package_data={'robot_dynamics.codegen': ['*.h']},       # copied into generated C
     data_files=data_files,
     ext_modules=[ENGINE],
     install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'matplotlib',

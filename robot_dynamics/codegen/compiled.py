@@ -37,7 +37,7 @@ from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '2'
 _SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'hoisting.py', 'generator.py', 'emit.py',
-            'compiled.py')
+            'compiled.py', 'trig.h', 'trig_lanes.h')
 
 
 def source_digest():
@@ -137,7 +137,7 @@ def build_source(source, key, optimisation='-O2'):
             handle.write(source)
         target = os.path.join(work, os.path.basename(path))
         command = [compiler(), optimisation, '-shared', '-fPIC', '-std=c99',
-                   '-fno-math-errno', '-I', sysconfig.get_paths()['include'],
+                   '-fno-math-errno', '-ffp-contract=off', '-I', sysconfig.get_paths()['include'],
                    '-I', np.get_include(), c_path, '-o', target, '-lm']
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:

@@ -13,6 +13,7 @@
 """Python and C emitters: one assignment per named intermediate, in dependency order."""
 
 import datetime
+import pathlib
 import textwrap
 
 COUNTING_RULES = ('operation counts: a multiplication or division by anything but 0 or ±1 is '
@@ -66,9 +67,9 @@ class _Schedule:
             return f'{self.ref(a)} {_BINARY[node.op]} {self.ref(b)}'
         function = node.op
         if self.language == 'c':
-            function = 'SIGN' if node.op == 'sign' else node.op
+            function = 'SIGN' if node.op == 'sign' else _C_FUNCTIONS.get(node.op, node.op)
         elif self.language == 'c_vector':
-            function = 'V' + node.op.upper()
+            function = _VECTOR_FUNCTIONS.get(node.op, 'V' + node.op.upper())
         return f'{function}({self.ref(node.args[0])})'
 
 
@@ -153,19 +154,33 @@ def c_function(model, name, prefix='rd_', vector=False, static=True):
 
 _VECTOR_PRELUDE = r'''
 typedef double V __attribute__((vector_size(16)));
+typedef long long IV __attribute__((vector_size(16)));
 #define VCONST(c) ((V){(c), (c)})
-static inline V VSIN(V x) { return (V){sin(x[0]), sin(x[1])}; }
-static inline V VCOS(V x) { return (V){cos(x[0]), cos(x[1])}; }
 static inline V VSQRT(V x) { return (V){sqrt(x[0]), sqrt(x[1])}; }
 static inline V VSIGN(V x) { return (V){SIGN(x[0]), SIGN(x[1])}; }
+#define VEC V
+#define IVEC IV
+#define LANES 2
 '''
+_C_FUNCTIONS = {'sin': 'rd_sin', 'cos': 'rd_cos'}          # trig.h, as the engine computes them
+_VECTOR_FUNCTIONS = {'sin': 'vsin', 'cos': 'vcos'}         # trig_lanes.h
+
+
+def _c_header(name):
+    """Text of one of the C headers shipped beside this module (trig.h, trig_lanes.h)."""
+    return (pathlib.Path(__file__).with_name(name)).read_text()
 
 
 def c_module(model, prefix='rd_', vector=False, static=True):
-    """C99 source: every function of ``model`` (static, or exported) and its vector twins."""
+    """C99 source: every function of ``model`` (static, or exported) and its vector twins.
+
+    Self-contained: the engine's joint-angle sine and cosine (``trig.h``, and ``trig_lanes.h``
+    for the twins) are copied in, so the generated code computes them as the engine does.
+    """
     lines = ['/*'] + _header_lines(model, ' *') + [' */', '#include <math.h>', _SIGN_MACRO, '']
+    lines.append(_c_header('trig.h'))
     if vector:
-        lines.append(_VECTOR_PRELUDE)
+        lines += [_VECTOR_PRELUDE, _c_header('trig_lanes.h')]
     for name in model.functions:
         lines += [c_function(model, name, prefix, static=static), '']
         if vector:

@@ -60,33 +60,7 @@ static inline void vmcv(const double *M, const VEC *v, VEC *o)         /* o = M 
     o[2] = M[6] * v[0] + M[7] * v[1] + M[8] * v[2]; o[0] = x; o[1] = y;
 }
 
-/* trig.h's rd_sin_versine on every lane, the same operations (so the same bits) */
-static inline VEC vselect(IVEC mask, VEC a, VEC b)                    /* mask ? a : b */
-{
-    return (VEC)(((IVEC)a & mask) | ((IVEC)b & ~mask));
-}
-static inline void vsin_versine(VEC q, VEC *s, VEC *v)
-{
-    VEC t, k, r, z, sin_r, cos_r, a, b;
-    IVEC bits, odd;
-    for (int l = 0; l < LANES; ++l)
-        if (!(fabs(q[l]) <= RD_TRIG_MAX)) {                   /* rare: the C library's, lane by lane */
-            for (int j = 0; j < LANES; ++j) rd_sin_versine(q[j], &(*s)[j], &(*v)[j]);
-            return;
-        }
-    t = q * RD_2_OVER_PI + RD_ROUNDING;
-    k = t - RD_ROUNDING;
-    bits = (IVEC)t;
-    r = ((q - k * RD_PI_2_A) - k * RD_PI_2_B) - k * RD_PI_2_C;
-    z = r * r;
-    sin_r = r + (r * z) * RD_SIN_POLY(z);
-    cos_r = 1.0 - (0.5 * z - z * (z * RD_COS_POLY(z)));
-    odd = -(bits & 1);                                  /* all ones in quadrants 1 and 3 */
-    a = vselect(odd, cos_r, sin_r);                     /* +-sin q */
-    b = vselect(odd, sin_r, cos_r);                     /* +-cos q */
-    *s = (VEC)((IVEC)a ^ ((bits & 2) << 62));           /* quadrants 2, 3: -sin q */
-    *v = 1.0 - (VEC)((IVEC)b ^ (((bits + 1) & 2) << 62));   /* quadrants 1, 2: -cos q */
-}
+#include "trig_lanes.h"        /* vsin_versine: trig.h on every lane */
 
 typedef struct { VEC R[9], p[3]; } vplacement;
 
