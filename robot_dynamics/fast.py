@@ -159,6 +159,15 @@ def _generate(model):
     return generate(model, symbolic_inertia=False, regroup_parameters='base', functions='all')
 
 
+def _numeric(value):
+    """Whether ``value`` converts to a float array."""
+    try:
+        np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def python_functions(generated):
     """Wrap the generated numpy functions with the compiled functions' signatures."""
     namespace = generated.python_namespace()
@@ -176,12 +185,21 @@ def python_functions(generated):
         def function(*arrays):
             if len(arrays) != arity:
                 raise TypeError(f'{name}() takes {arity} arrays, got {len(arrays)}')
-            arrays = [np.asarray(a, dtype=float) for a in arrays]
+            labels = ('q', 'qd', 'tau' if name.startswith('forward') else 'qdd')
+            try:
+                arrays = [np.asarray(a, dtype=float) for a in arrays]
+            except (TypeError, ValueError):
+                bad = next(k for k, a in enumerate(arrays) if not _numeric(a))
+                raise ValueError(f'{name}(): {labels[bad]} must be real numbers, shape ({n},) '
+                                 f'or (N, {n}); got {type(arrays[bad]).__name__}') from None
             single = arrays[0].ndim == 1
+            for label, a in zip(labels, arrays):
+                if a.ndim not in (1, 2) or a.shape[-1] != n or a.shape != arrays[0].shape:
+                    same = ', the same as q' if label != 'q' else ''
+                    raise ValueError(f'{name}(): {label} must have shape ({n},) or (N, {n})'
+                                     f'{same}, got shape {a.shape}')
             batch = [np.atleast_2d(a) for a in arrays]
-            for label, a in zip(('q', 'qd', 'third argument'), batch):
-                if a.shape[-1] != n or a.shape != batch[0].shape:
-                    raise ValueError(f'{name}(): arrays must have shape ({n},) or (N, {n})')
+            for label, a in zip(labels, batch):
                 if not np.all(np.isfinite(a)):
                     raise ValueError(f'{name}(): {label} contains NaN or inf; give finite '
                                      'values')

@@ -193,7 +193,7 @@ static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp
 static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t nargs, int nin,
                           kernel_t kernel, vkernel_t vkernel, int out_width, int tri)
 {
-    static const char *labels[] = {"q", "qd", "third argument"};
+    const char *labels[] = {"q", "qd", strncmp(fname, "forward", 7) == 0 ? "tau" : "qdd"};
     PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
     const double *ptr[4];
     PyObject *result = NULL;
@@ -204,15 +204,23 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     for (k = 0; k < nin; ++k) {
-        arr[k] = (PyArrayObject *)PyArray_FROMANY(args[k], NPY_DOUBLE, 1, 2,
-                                                  NPY_ARRAY_IN_ARRAY);
-        if (arr[k] == NULL)
+        arr[k] = (PyArrayObject *)PyArray_FROMANY(args[k], NPY_DOUBLE, 0, 0, NPY_ARRAY_IN_ARRAY);
+        if (arr[k] == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%%s(): %%s must be real numbers, shape (%%d,) or "
+                         "(N, %%d); got %%s", fname, labels[k], NDOF, NDOF,
+                         Py_TYPE(args[k])->tp_name);
             goto done;
-        if (PyArray_DIM(arr[k], PyArray_NDIM(arr[k]) - 1) != NDOF
+        }
+        if (PyArray_NDIM(arr[k]) < 1 || PyArray_NDIM(arr[k]) > 2
+                || PyArray_DIM(arr[k], PyArray_NDIM(arr[k]) - 1) != NDOF
                 || (k > 0 && (PyArray_NDIM(arr[k]) != ndim
                               || (ndim == 2 && PyArray_DIM(arr[k], 0) != N)))) {
-            PyErr_Format(PyExc_ValueError, "%%s(): %%s must have shape (%%d,) or (N, %%d) like "
-                         "the first argument", fname, k < 2 ? labels[k] : labels[2], NDOF, NDOF);
+            PyObject *shape = PyObject_GetAttrString((PyObject *)arr[k], "shape");
+            PyErr_Format(PyExc_ValueError, "%%s(): %%s must have shape (%%d,) or (N, %%d)%%s, "
+                         "got shape %%R", fname, labels[k], NDOF, NDOF,
+                         k > 0 ? ", the same as q" : "", shape != NULL ? shape : Py_None);
+            Py_XDECREF(shape);
             goto done;
         }
         if (k == 0) {
@@ -225,8 +233,8 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
             for (i = 0; i < total; ++i)
                 if (!isfinite(data[i])) {
                     PyErr_Format(PyExc_ValueError, "%%s(): %%s contains NaN or inf at joint "
-                                 "index %%d; give finite values", fname,
-                                 k < 2 ? labels[k] : labels[2], (int)(i %% NDOF));
+                                 "index %%d; give finite values", fname, labels[k],
+                                 (int)(i %% NDOF));
                     goto done;
                 }
         }

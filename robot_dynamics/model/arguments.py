@@ -46,14 +46,20 @@ def check_array(model, name, value, width=None):
     return np.atleast_2d(array), array.ndim == 1
 
 
+OPTIONAL = ('f_tip',)                    # None: no tool wrench
+
+
 def batch_arguments(model, **arrays):
     """Check named arrays, broadcast single rows to the common batch size."""
     checked = {}
     single = True
     for name, value in arrays.items():
-        if value is None:
+        if value is None and name in OPTIONAL:
             checked[name] = None
             continue
+        if value is None:
+            raise ValueError(f'{name}: got None; give {model.dof} values, one per joint of '
+                             f'{list(model.joint_names)} (or an (N, {model.dof}) batch)')
         width = 6 if name == 'f_tip' else None
         checked[name], is_single = check_array(model, name, value, width)
         single &= is_single

@@ -21,9 +21,10 @@ import warnings
 
 import numpy as np
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.exceptions import ParameterException
 from rclpy.parameter import Parameter
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, QoSPolicyKind, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 
 import robot_dynamics as rd
@@ -276,7 +277,11 @@ class TrajectoryInput:
     A latched publisher's sample arrives on both; the copies carry the same writer timestamp
     and sequence number (``MessageInfo``). The subscriptions take the serialized bytes, and
     only the first copy is turned into a message (a 10,000-point trajectory takes 0.3 s to
-    deserialise in Python: the second copy costs nothing).
+    deserialise in Python: the second copy costs nothing). A volatile publisher does not
+    match the transient-local subscription; rclpy's warning for that ("offering incompatible
+    QoS. No messages will be received from it") would be false, since the volatile one
+    receives its messages, so it is logged at debug level. Any other incompatibility (a
+    best-effort publisher: neither subscription matches) is still a warning.
     """
 
     def __init__(self, node, message_type, topic, callback, remembered=64):
@@ -284,9 +289,22 @@ class TrajectoryInput:
         self._callback = callback
         self._seen = collections.OrderedDict()      # (source stamp, sequence number) -> None
         self._remembered = remembered
-        self.subscriptions = [node.create_subscription(message_type, topic, self._receive, qos,
-                                                       raw=True)
-                              for qos in (LATCHED, VOLATILE)]
+        self._logger = node.get_logger()
+        self._topic = topic
+        latched_events = SubscriptionEventCallbacks(incompatible_qos=self._incompatible)
+        self.subscriptions = [
+            node.create_subscription(message_type, topic, self._receive, LATCHED, raw=True,
+                                     event_callbacks=latched_events),
+            node.create_subscription(message_type, topic, self._receive, VOLATILE, raw=True)]
+
+    def _incompatible(self, event):
+        """Log a publisher the transient-local subscription cannot match (see the class)."""
+        if event.last_policy_kind == QoSPolicyKind.DURABILITY:
+            self._logger.debug(f'a volatile publisher on {self._topic}: received by the '
+                               'volatile subscription')
+        else:
+            self._logger.warning(f'a publisher on {self._topic} offers incompatible QoS '
+                                 f'({event.last_policy_kind.name}): publish it reliable')
 
     def _receive(self, data, info):
         sample = (info.get('source_timestamp'), info.get('publication_sequence_number'))

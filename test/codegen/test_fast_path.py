@@ -131,13 +131,24 @@ def test_restart_loads_the_library_from_disk_without_compiling(monkeypatch):
     assert np.array_equal(again.inverse_dynamics(q, q, q), first.inverse_dynamics(q, q, q))
 
 
-@needs_compiler
-def test_input_errors_name_the_expected_shape():
-    fm = fast.compile(load('two_link'))
-    with pytest.raises(ValueError, match=r'shape \(2,\) or \(N, 2\)'):
-        fm.inverse_dynamics(np.zeros(3), np.zeros(3), np.zeros(3))
-    with pytest.raises(ValueError, match='qd must have shape'):
+@pytest.mark.parametrize('backend', ['c', 'python'])
+def test_input_errors_name_the_argument_and_its_shape(backend):
+    if backend == 'c' and compiled.compiler() is None:
+        pytest.skip('no C compiler')
+    fm = fast.compile(load('two_link'), backend=backend)
+    with pytest.raises(ValueError, match=r'^inverse_dynamics\(\): q must have shape \(2,\) or '
+                       r'\(N, 2\), got shape \(3,\)$'):
+        fm.inverse_dynamics(np.zeros(3), np.zeros(2), np.zeros(2))
+    with pytest.raises(ValueError, match=r'qd must have shape \(2,\) or \(N, 2\), the same as '
+                       r'q, got shape \(3, 2\)'):
         fm.inverse_dynamics(np.zeros((4, 2)), np.zeros((3, 2)), np.zeros((4, 2)))
+    with pytest.raises(ValueError, match=r'forward_dynamics\(\): tau must have shape'):
+        fm.forward_dynamics(np.zeros(2), np.zeros(2), np.zeros((1, 1, 2)))
+    with pytest.raises(ValueError, match=r'qdd must be real numbers, shape \(2,\) or '
+                       r'\(N, 2\); got str'):
+        fm.inverse_dynamics(np.zeros(2), np.zeros(2), 'abc')
+    with pytest.raises(ValueError, match='q must have shape'):
+        fm.gravity(0.0)
     with pytest.raises(TypeError, match='takes 3 arrays'):
         fm.inverse_dynamics(np.zeros(2), np.zeros(2))
     assert fm.gravity([0, 0]).shape == (2,)                      # lists and ints convert

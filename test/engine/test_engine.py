@@ -222,6 +222,8 @@ BAD_INPUTS = {
     'wrench nan': lambda m, n: rd.static_torques(m, np.zeros(n), np.full(6, np.nan)),
     '3-d': lambda m, n: rd.coriolis_matrix(m, np.zeros((1, 1, n)), np.zeros(n)),
     'scalar': lambda m, n: rd.potential_energy(m, 0.0),
+    'None qd': lambda m, n: rd.inverse_dynamics(m, np.zeros(n), None, np.zeros(n)),
+    'None q': lambda m, n: rd.forward_dynamics(m, None, np.zeros(n), np.zeros(n)),
 }
 
 
@@ -234,6 +236,8 @@ def test_errors_are_the_library_messages(case):
         numpy_reference(BAD_INPUTS[case], model, 4)
     assert str(compiled.value) == str(reference.value)
     assert compiled.value.args[0].split(':')[0] in ('q', 'qd', 'f_tip', 'batch sizes differ')
+    if case.startswith('None'):                     # the argument that is None, and the fix
+        assert compiled.value.args[0].startswith(case.split()[1] + ': got None; give 4 values')
 
 
 def test_error_names_the_joints():

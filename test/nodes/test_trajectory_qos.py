@@ -97,3 +97,33 @@ def test_latched_publisher_matching_both_subscriptions_is_passed_on_once(ros):
     assert ros.spin_until(lambda: calls, 10.0)
     ros.spin_for(0.3)
     assert len(calls) == 1
+
+
+class Recorder:
+    """A logger that keeps (level, text) pairs."""
+
+    def __init__(self):
+        self.lines = []
+
+    def debug(self, text):
+        self.lines.append(('debug', text))
+
+    def warning(self, text):
+        self.lines.append(('warning', text))
+
+
+def test_a_volatile_publisher_is_not_reported_as_lost_but_a_best_effort_one_is(ros):
+    """The default "No messages will be received from it" would be false for a volatile one."""
+    node = dynamics_node(ros)
+    node.trajectory_input._logger = recorder = Recorder()
+    probe = ros.node('volatile_probe')
+    volatile = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory', 10)
+    assert ros.spin_until(lambda: recorder.lines, 10.0)
+    assert recorder.lines[0][0] == 'debug' and 'volatile subscription' in recorder.lines[0][1]
+    volatile.publish(two_link_trajectory())
+    assert ros.spin_until(lambda: node._trajectory is not None, 10.0)
+    best_effort = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+    probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory', best_effort)
+    assert ros.spin_until(lambda: any(level == 'warning' for level, _ in recorder.lines), 10.0)
+    warning = next(text for level, text in recorder.lines if level == 'warning')
+    assert 'RELIABILITY' in warning and 'publish it reliable' in warning
