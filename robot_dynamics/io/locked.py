@@ -42,7 +42,7 @@ class Group:
     ``rotation``, ``translation``: the joint frame in the parent's frame at zero position;
     ``kind``: 'revolute', 'continuous', 'prismatic' (moves along ``axis``) or 'floating' /
     'planar' (kept at the origin); ``body``: origin-form inertia ``(m, h, I_O)`` in the joint
-    frame.
+    frame; ``limits``: the joint's position limits ``(lower, upper)``, infinite when none.
     """
 
     joint: str
@@ -52,6 +52,7 @@ class Group:
     kind: str
     axis: np.ndarray
     body: tuple
+    limits: tuple = (-np.inf, np.inf)
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,10 @@ class LockedBranches:
 
     bodies: tuple = ()
     mimics: tuple = ()
+
+    def groups(self):
+        """``{joint name: Group}`` of every locked joint."""
+        return {group.joint: group for body in self.bodies for group in body.groups}
 
     def resolve(self, current, given):
         """Positions of every locked joint: ``current`` updated by ``given``, mimics following."""

@@ -111,7 +111,8 @@ def _add_branch(tree, first, parent_pose, groups):
         poses, exits = tree.rigid_body(joint.child)
         body = rigid_inertia(tree, poses) or origin_form_zero()
         axis = joint.axis if joint.type in SERIAL_TYPES else np.zeros(3)
-        groups.append(Group(joint.name, parent, R, p, joint.type, axis, body))
+        groups.append(Group(joint.name, parent, R, p, joint.type, axis, body,
+                            tuple(float(x) for x in joint.limits())))
         index = len(groups) - 1
         stack.extend((x, index, poses[x.parent]) for x in reversed(exits))
 

@@ -166,6 +166,32 @@ def velocity_bounds(model):
                     MAX_VELOCITY)
 
 
+def check_locked_positions(model, positions, margin=POSITION_MARGIN):
+    """Check locked-joint positions (name → rad or m) for :meth:`RobotModel.with_locked_positions`.
+
+    Each name must be a locked joint of ``model`` and each value finite and within the joint's
+    limits widened by ``margin`` (``MAX_POSITION`` of its kind when it has none). Measured
+    positions get ``POSITION_MARGIN``, as the chain's joints (:func:`check_state`); a
+    configured one gets 0, as the URDF loader.
+    """
+    groups = model.locked_branches.groups()
+    for name, value in positions.items():
+        if name not in groups:
+            raise PlausibilityError(f'locked_joints: {name!r} is not a locked joint of this '
+                                    f'model; locked joints are {list(model.locked_joints)}')
+        lower, upper = groups[name].limits
+        kind = 'prismatic' if groups[name].kind == 'prismatic' else 'revolute'
+        low = lower - margin if np.isfinite(lower) else -MAX_POSITION[kind]
+        high = upper + margin if np.isfinite(upper) else MAX_POSITION[kind]
+        if not low <= value <= high:                   # NaN fails too
+            unit = 'm' if kind == 'prismatic' else 'rad'
+            limits = (f'its limits [{lower:.6g}, {upper:.6g}]'
+                      + (f' widened by {margin}' if margin else '')
+                      if np.isfinite(lower) and np.isfinite(upper) else
+                      f'the plausible [{low:.6g}, {high:.6g}] {unit}')
+            raise PlausibilityError(f'locked_joints: {name!r} = {value:.6g} is outside {limits}')
+
+
 def _check_rows(model, what, positions, velocities, accelerations):
     """Check (K, n) or (n,) positions/velocities/accelerations against the model's bounds."""
     names = model.joint_names

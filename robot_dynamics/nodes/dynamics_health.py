@@ -51,7 +51,8 @@ class DynamicsHealth:
 
         ERROR: no model, or joint states arrive (within the last silence window) while the
         outputs have not all been published in that window (the reason is the last error);
-        WARN: no recent joint state; OK: publishing.
+        WARN: no recent joint state, or the last locked-joint reading was refused (the outputs
+        use the last good one); OK: publishing.
         """
         now, window = time.monotonic(), self._silence()
         receiving = self._last_input is not None and now - self._last_input <= window
@@ -65,6 +66,8 @@ class DynamicsHealth:
             self._now() - self._state[2] > self.get_parameter('stale_timeout').value
         if stale or not published:
             return DiagnosticStatus.WARN, 'no recent joint state'
+        if self._locked is not None and self._locked.problem:
+            return DiagnosticStatus.WARN, self._locked.problem
         if not self._listened:
             return DiagnosticStatus.WARN, 'no subscriber to any output: nothing published'
         return DiagnosticStatus.OK, 'publishing'

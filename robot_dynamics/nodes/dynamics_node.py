@@ -348,9 +348,11 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         try:
             source = self._locked.update(msg.name, msg.position, time.monotonic())
             if source is not None:
-                self._set_model(source, self._payload)
-        except Exception as exc:  # noqa: BLE001 - keep the last good model
-            self._drop(f'locked joints not re-merged: {exc}')
+                self._set_model(source, self._payload)    # raises, changing nothing, if bad
+                self._locked.accept(source)
+        except Exception as exc:  # noqa: BLE001 - keep the last good model and positions
+            self._locked.problem = f'locked joints not re-merged: {exc}'
+            self._drop(self._locked.problem)
 
     def _on_trajectory(self, msg):
         if self.model is None:

@@ -21,6 +21,9 @@ with the model's validation): no code is generated or compiled.
 
 import math
 
+from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.model import bounds
+
 
 def parse_locked_joints(entries, what='locked_joints'):
     """``['NAME=VALUE', …]`` → ``{name: value}`` (rad or m); ValueError naming the bad entry."""
@@ -42,8 +45,11 @@ class LockedJointTracker:
     """Re-merge a model's locked branches at measured positions, rate-limited.
 
     A re-merge happens when a measured locked joint differs from the model's position by more
-    than ``threshold`` (rad or m), at most ``max_rate`` times per second (0: never). Non-finite
-    measurements are ignored. :attr:`model` is the latest re-merged source model.
+    than ``threshold`` (rad or m), at most ``max_rate`` times per second (0: never). A measured
+    position that is not finite or lies outside the joint's limits (widened by
+    :data:`~robot_dynamics.model.bounds.POSITION_MARGIN`) is refused before any merging.
+    :attr:`model` is the latest re-merged source model that was :meth:`accept`-ed;
+    :attr:`problem` the reason the latest reading was not used ('' once one is).
     """
 
     def __init__(self, model, threshold=1e-3, max_rate=10.0):
@@ -51,24 +57,38 @@ class LockedJointTracker:
         self.threshold = float(threshold)
         self.period = math.inf if max_rate <= 0 else 1.0 / max_rate
         self.remerges = 0
+        self.problem = ''
         self._last = -math.inf
 
     def update(self, names, positions, now):
-        """Return the re-merged model, or None when nothing (or not yet) needs re-merging.
+        """Return a re-merged candidate model, or None when nothing (or not yet) needs it.
 
         ``names``, ``positions``: a JointState's ``name`` and ``position``; ``now``: seconds
-        (a monotonic clock).
+        (a monotonic clock). Raise :class:`~robot_dynamics.errors.PlausibilityError`, naming
+        the joint, its value and its limits, for an implausible locked position: nothing
+        changes. The candidate replaces :attr:`model` only when passed to :meth:`accept`, so
+        that a re-merge refused later leaves the last good positions in place.
         """
         locked = self.model.locked_joints
-        if not locked or math.isinf(self.period) or now - self._last < self.period \
-                or len(positions) != len(names):
+        if not locked or math.isinf(self.period) or len(positions) != len(names):
             return None
         measured = {name: float(value) for name, value in zip(names, positions)
-                    if name in locked and math.isfinite(value)}
-        if not any(abs(value - locked[name]) > self.threshold
-                   for name, value in measured.items()):
+                    if name in locked}
+        if not measured:
             return None
-        self.model = self.model.with_locked_positions(measured)
-        self._last = now
+        try:
+            bounds.check_locked_positions(self.model, measured)
+        except PlausibilityError as exc:
+            self.problem = str(exc)
+            raise
+        self.problem = ''
+        if now - self._last < self.period or not any(
+                abs(value - locked[name]) > self.threshold for name, value in measured.items()):
+            return None
+        self._last = now                  # a refused candidate waits out the period too
+        return self.model.with_locked_positions(measured)
+
+    def accept(self, model):
+        """Make ``model`` (a candidate from :meth:`update`) the current one."""
+        self.model = model
         self.remerges += 1
-        return self.model

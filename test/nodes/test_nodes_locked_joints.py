@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
+from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 
 from robots import quiet_model_from_urdf  # noqa: E402
@@ -106,3 +107,54 @@ def test_locked_joints_parameter_is_validated_and_reloads_the_model(ros, urdf):
     gravity = published_gravity(ros, probe, chain, q)
     expected = oracle_gravity(urdf, chain, {FINGER: 0.0, MIMIC: 0.0, 'camera_pan': 0.9}, q)
     np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
+
+
+def test_an_implausible_finger_reading_is_dropped_and_the_next_valid_one_works(ros, urdf):
+    model = quiet_model_from_urdf(urdf)
+    chain = list(model.joint_names)
+    dynamics = make_dynamics(ros, urdf, locked_joints_rate=1000.0)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.array([0.4, -0.3, 0.8, 0.1, -0.6, 0.5])
+    pan = {'camera_pan': 0.2}
+    opened = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.04])
+    for bad, limits in ((1e9, '[0, 0.04] widened by 0.1'), (0.5, '[0, 0.04]')):
+        before = dynamics.dropped
+        gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, bad])
+        assert dynamics.dropped == before + 1             # the arm part is still used
+        assert f"'{FINGER}' = {bad:.6g} is outside its limits {limits}" in dynamics.last_error
+        np.testing.assert_array_equal(gravity, opened)    # the last good opening stays
+        assert dynamics._locked.model.locked_joints[FINGER] == 0.04
+        level, message = dynamics.health()
+        assert level == DiagnosticStatus.WARN and f'{bad:.6g}' in message, message
+    for opening in (0.01, 0.03):                          # every later valid reading works
+        gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, opening])
+        expected = oracle_gravity(urdf, chain, {FINGER: opening, MIMIC: opening, **pan}, q)
+        np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
+    assert dynamics.health()[0] == DiagnosticStatus.OK
+    assert dynamics._locked.remerges == 3
+
+
+def test_a_refused_remerge_keeps_the_previous_positions_and_model(ros, urdf, monkeypatch):
+    model = quiet_model_from_urdf(urdf)
+    chain = list(model.joint_names)
+    dynamics = make_dynamics(ros, urdf, locked_joints_rate=1000.0)
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.array([0.4, -0.3, 0.8, 0.1, -0.6, 0.5])
+    opened = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.04])
+    set_model = dynamics._set_model
+
+    def refuse(source, payload):
+        raise ValueError('refused for the test')
+    monkeypatch.setattr(dynamics, '_set_model', refuse)
+    gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.01])
+    assert 'refused for the test' in dynamics.last_error
+    np.testing.assert_array_equal(gravity, opened)
+    assert dynamics._locked.model.locked_joints[FINGER] == 0.04
+    assert dynamics.health()[0] == DiagnosticStatus.WARN
+    monkeypatch.setattr(dynamics, '_set_model', set_model)
+    gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.02])
+    expected = oracle_gravity(urdf, chain, {FINGER: 0.02, MIMIC: 0.02, 'camera_pan': 0.2}, q)
+    np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
+    assert dynamics.health()[0] == DiagnosticStatus.OK
