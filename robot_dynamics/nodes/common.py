@@ -16,6 +16,7 @@ import collections
 import functools
 import inspect
 import re
+import struct
 import time
 import warnings
 
@@ -284,9 +285,10 @@ class TrajectoryInput:
     best-effort publisher: neither subscription matches) is still a warning.
     """
 
-    def __init__(self, node, message_type, topic, callback, remembered=64):
+    def __init__(self, node, message_type, topic, callback, remembered=64, reject=None):
         self._message_type = message_type
         self._callback = callback
+        self._reject = reject           # reject(reason): a trajectory too large to deserialise
         self._seen = collections.OrderedDict()      # (source stamp, sequence number) -> None
         self._remembered = remembered
         self._logger = node.get_logger()
@@ -314,7 +316,50 @@ class TrajectoryInput:
             self._seen[sample] = None
             if len(self._seen) > self._remembered:
                 self._seen.popitem(last=False)
+        if self._reject is not None:
+            too_large = oversized_trajectory(data)
+            if too_large:
+                return self._reject(f'{self._topic} rejected before deserialising: {too_large}')
         self._callback(deserialize_message(data, self._message_type))
+
+
+MAX_JOINT_NAMES = 1000          # joint_names of one trajectory: far more than any robot has
+
+
+def oversized_trajectory(data):
+    """Return why a serialised JointTrajectory is too large to deserialise, or ''.
+
+    Reads the counts from the CDR bytes (encapsulation, header.stamp, header.frame_id,
+    joint_names, then the length of points) in microseconds, where deserialising a 300,000-point
+    message would hold the executor for seconds before its size could be refused. Counts that
+    the bytes cannot hold (each name takes at least 5 bytes, each point 24: four sequence
+    lengths and time_from_start) mean the bytes were not read right: they are left to the
+    deserialiser, never refused on a misreading.
+    """
+    try:
+        order = '<' if data[1] & 1 else '>'           # little-endian encapsulations are odd
+
+        def count(position):                          # a uint32 at 4-byte alignment
+            position = 4 + ((position - 4 + 3) & ~3)  # alignment counts after the encapsulation
+            return struct.unpack_from(order + 'I', data, position)[0], position + 4
+
+        length, position = count(4 + 8)              # frame_id, after stamp sec and nanosec
+        names, position = count(position + length)
+        if 5 * names > len(data) - position:
+            return ''
+        if names > MAX_JOINT_NAMES:
+            return f'{names} joint_names, more than {MAX_JOINT_NAMES}'
+        for _ in range(names):
+            length, position = count(position)
+            position += length
+        points, position = count(position)
+    except (IndexError, struct.error):
+        return ''
+    if 24 * points > len(data) - position:
+        return ''
+    if points > bounds.MAX_TRAJECTORY_POINTS:
+        return f'{points} points, more than {bounds.MAX_TRAJECTORY_POINTS}; send it in pieces'
+    return ''
 
 
 class Statistics:

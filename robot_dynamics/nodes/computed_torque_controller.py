@@ -79,7 +79,8 @@ class ComputedTorqueController(Node):
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
         guard = functools.partial(guarded_subscription, self)
         self.trajectory_input = TrajectoryInput(self, JointTrajectory, 'desired_trajectory',
-                                                guard(self._on_trajectory))
+                                                guard(self._on_trajectory),
+                                                reject=self._drop)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
         self.create_subscription(Float64MultiArray, 'feedforward_torques',

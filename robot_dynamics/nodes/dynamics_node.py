@@ -157,7 +157,8 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  state_qos)
         self.trajectory_input = TrajectoryInput(self, JointTrajectory, '~/desired_trajectory',
-                                                guard(self._on_trajectory))
+                                                guard(self._on_trajectory),
+                                                reject=self._drop)
         self.create_subscription(InertiaStamped, '~/payload', guard(self._on_payload), 10)
         self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)

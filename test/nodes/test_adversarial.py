@@ -444,7 +444,7 @@ def test_overlong_trajectory_refused(ros, urdf, model):
     for k, point in enumerate(msg.points):
         point.time_from_start.nanosec = k * 1000
     dropped_with(ros, dynamics, lambda: probe.trajectory.publish(msg),
-                 f'trajectory has {count} points, more than')
+                 f'{count} points, more than')
     assert dynamics._trajectory is None
     answers_like(probe, model)
 

@@ -20,9 +20,13 @@ The dynamics node and the controller subscribe both ways and pass each message o
 import numpy as np
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import serialize_message
 from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes import common
+from robot_dynamics.nodes.common import MAX_JOINT_NAMES, oversized_trajectory
 from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
@@ -127,3 +131,36 @@ def test_a_volatile_publisher_is_not_reported_as_lost_but_a_best_effort_one_is(r
     assert ros.spin_until(lambda: any(level == 'warning' for level, _ in recorder.lines), 10.0)
     warning = next(text for level, text in recorder.lines if level == 'warning')
     assert 'RELIABILITY' in warning and 'publish it reliable' in warning
+
+
+def test_an_oversized_trajectory_is_refused_from_its_bytes():
+    """Point and name counts read from the CDR bytes, with no deserialising; misreads pass."""
+    names = ['joint_a', 'joint_b']
+    for points, refused in ((10, False), (bounds.MAX_TRAJECTORY_POINTS, False),
+                            (bounds.MAX_TRAJECTORY_POINTS + 1, True)):
+        msg = trajectory_message(names, np.arange(points) * 0.01, np.zeros((points, 2)))
+        msg.header.frame_id = 'base'                   # odd length: alignment after it
+        reason = oversized_trajectory(serialize_message(msg))
+        assert bool(reason) == refused, reason
+    assert f'{bounds.MAX_TRAJECTORY_POINTS + 1} points' in reason
+    many_names = JointTrajectory(joint_names=['j'] * (MAX_JOINT_NAMES + 1))
+    assert 'joint_names' in oversized_trajectory(serialize_message(many_names))
+    assert oversized_trajectory(b'\x00\x01\x00\x00' + b'\xff' * 40) == ''   # counts impossible
+
+
+def test_the_dynamics_node_refuses_it_without_deserialising(ros, monkeypatch):
+    node = dynamics_node(ros)
+    deserialised = []
+    original = common.deserialize_message
+    monkeypatch.setattr(common, 'deserialize_message',
+                        lambda data, kind: deserialised.append(len(data)) or original(data, kind))
+    probe = ros.node('volatile_probe')
+    publisher = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() >= 1, 10.0)
+    points = bounds.MAX_TRAJECTORY_POINTS + 1
+    publisher.publish(trajectory_message(['joint1', 'joint2'], np.arange(points) * 1e-3,
+                                         np.zeros((points, 2))))
+    assert ros.spin_until(lambda: node.dropped, 10.0)
+    assert 'rejected before deserialising' in node.last_error
+    assert f'{points} points' in node.last_error
+    assert deserialised == [] and node._trajectory is None
