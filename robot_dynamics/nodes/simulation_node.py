@@ -14,8 +14,10 @@
 
 Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_commands`` by name)
 are saturated at the effort limits and held for ``dt`` steps of
-:func:`robot_dynamics.simulation.integrators.step`; position limits act as hard stops. The node
-publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See docs/ros.md.
+:func:`robot_dynamics.simulation.integrators.step`; position limits act as hard stops (a
+perfectly inelastic impact, :func:`~robot_dynamics.simulation.integrators.apply_position_limits`).
+The node publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See
+docs/ros.md.
 """
 
 import functools
@@ -127,8 +129,9 @@ class SimulationNode(Node):
             'stop when the total energy exceeds this, J (runaway detection)', low=0.0,
             high=1e300))
         self.declare_parameter('energy_tolerance', 10.0, descriptor(
-            'stop when the energy exceeds the initial energy plus the input work by more '
-            'than this, J (runaway detection)', low=0.0, high=1e300))
+            'stop when the energy exceeds the initial energy plus the work of the commands '
+            'and of the joint stops by more than this, J (runaway detection)', low=0.0,
+            high=1e300))
 
     def _validate_parameters(self, parameters):
         for parameter in parameters:
@@ -182,6 +185,7 @@ class SimulationNode(Node):
         self._published_at_wall = time.monotonic()
         self._energy_start = rd.total_energy(self.model, self.q, self.qd)
         self._work_in = 0.0
+        self._work_stops = 0.0
         self._anchor()
 
     def _anchor(self):
@@ -267,7 +271,7 @@ class SimulationNode(Node):
             except (rd.SimulationError, np.linalg.LinAlgError, ValueError) as exc:
                 return self._fail(f'integration failed at t = {self.sim_time:.4f} s: {exc}')
             self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
-            self.q, self.qd = apply_position_limits(self.model, q, qd)
+            self._apply_stops(q, qd)
             self.tau = tau
             self.sim_time = round(self.sim_time + self.dt, 12)
             self.step_count += 1
@@ -276,6 +280,18 @@ class SimulationNode(Node):
                     self._publish_state()
                 return
 
+    def _apply_stops(self, q, qd):
+        """Take the state ``(q, qd)`` after the joint stops; count their work (<= 0 kinetic).
+
+        The stops' impact removes kinetic energy and their clamp of the step's overshoot moves
+        the potential energy a little: the whole energy change is their work, so that the
+        runaway check measures the integration's own energy error.
+        """
+        self.q, self.qd = apply_position_limits(self.model, q, qd)
+        if not (np.array_equal(self.q, q) and np.array_equal(self.qd, qd)):
+            self._work_stops += float(rd.total_energy(self.model, self.q, self.qd)
+                                      - rd.total_energy(self.model, q, qd))
+
     def _check_runaway(self):
         """Return False (and stop) if the state is not finite or the energy ran away."""
         if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
@@ -283,11 +299,19 @@ class SimulationNode(Node):
         energy = rd.total_energy(self.model, self.q, self.qd)
         if not np.isfinite(energy) or energy > self.get_parameter('max_energy').value:
             return self._fail(f'total energy {energy:.3g} J exceeds max_energy')
-        excess = energy - self._energy_start - self._work_in
+        excess = energy - self._energy_start - self._work_in - self._work_stops
         if excess > self.get_parameter('energy_tolerance').value:
-            return self._fail(f'energy grew {excess:.3g} J more than the work put in: the '
-                              'integration is unstable (reduce dt or use rk4)')
+            return self._fail(self._runaway_reason(excess))
         return True
+
+    def _runaway_reason(self, excess):
+        """Why the energy check tripped: the integration itself gained the energy."""
+        integrator = self.get_parameter('integrator').value
+        fix = 'reduce dt' if integrator == 'rk4' else 'reduce dt or use integrator rk4'
+        return (f'energy grew {excess:.3g} J more than the commands and the joint stops put '
+                f'in (energy_tolerance {self.get_parameter("energy_tolerance").value:g} J): '
+                f'the {integrator} integration at dt = {self.dt:g} s is unstable for this '
+                f'model; {fix}')
 
     def _fail(self, reason):
         self.failed = True

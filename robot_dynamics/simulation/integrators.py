@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.api import (forward_dynamics, forward_dynamics_batch, gravity_torques,
-                                total_energy)
+                                mass_matrix, total_energy)
 from robot_dynamics import engine
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.engine import INTEGRATOR_CODES
@@ -97,10 +97,47 @@ def _raise_for(status, energy_limit=None, t=None):
 
 
 def apply_position_limits(model, q, qd):
-    """Hard stops: clamp ``q`` (n,) to the joint limits and stop motion into a limit."""
-    q_clamped = np.clip(q, model.lower_limit, model.upper_limit)
-    into_stop = ((q <= model.lower_limit) & (qd < 0)) | ((q >= model.upper_limit) & (qd > 0))
-    return q_clamped, np.where(into_stop, 0.0, qd)
+    """Hard stops: clamp ``q`` (n,) to the joint limits; a perfectly inelastic impact at a stop.
+
+    Returns ``(q, qd)``: ``q`` clipped to ``[lower_limit, upper_limit]`` and the velocity after
+    the impact. The set ``S`` holds the joints at a stop moving into it. The stop acts by an
+    impulse ``λ`` along those joints alone, ``Δqd = -M⁻¹ S_ᵀ λ``, chosen so that the stopped
+    joints halt, ``(qd + Δqd)_S = 0``: ``λ = (S M⁻¹ S_ᵀ)⁻¹ qd_S`` (an ``|S| × |S|`` system).
+    The other joints feel the impact through the coupling of ``M(q)`` (evaluated at the
+    clamped ``q``). Should the impact drive another joint at a stop into it, that joint joins
+    ``S`` and the impact is recomputed from the incoming ``qd`` (at most ``n`` rounds).
+
+    The impact never adds kinetic energy. With ``qd⁺ = qd + Δqd``,
+    ``Δqdᵀ M qd⁺ = -λᵀ S qd⁺ = -λᵀ qd⁺_S = 0``, so ``qd⁺`` and ``Δqd`` are M-orthogonal and
+    ``qdᵀ M qd = qd⁺ᵀ M qd⁺ + Δqdᵀ M Δqd >= qd⁺ᵀ M qd⁺`` (``qd⁺`` is the M-orthogonal
+    projection of ``qd`` onto the velocities that keep ``S`` still). Zeroing the stopped joints'
+    velocities alone (the coupling ignored) can add kinetic energy. The clamp of ``q`` by the
+    step's overshoot changes the potential energy slightly; a caller that balances energy
+    (the simulation node's monitor) counts the whole change across this call as work of the
+    stops.
+    """
+    lower, upper = model.lower_limit, model.upper_limit
+    q_stop = np.clip(q, lower, upper)
+    qd = np.asarray(qd, dtype=float)
+    at_lower, at_upper = q <= lower, q >= upper
+    stopped = np.zeros(qd.shape, dtype=bool)
+    qd_after = qd
+    for _ in range(qd.size):
+        into = (at_lower & (qd_after < 0)) | (at_upper & (qd_after > 0))
+        if not np.any(into & ~stopped):
+            break
+        stopped |= into
+        qd_after = _inelastic_impact(model, q_stop, qd, stopped)
+    return q_stop, qd_after
+
+
+def _inelastic_impact(model, q, qd, stopped):
+    """Velocity after the impulse along the ``stopped`` joints that halts them (M-projection)."""
+    M_inv_S = np.linalg.solve(mass_matrix(model, q), np.eye(qd.size)[:, stopped])  # M⁻¹ S_ᵀ
+    impulse = np.linalg.solve(M_inv_S[stopped], qd[stopped])                       # λ
+    qd_after = qd - M_inv_S @ impulse
+    qd_after[stopped] = 0.0                 # exactly: the solve leaves rounding residue
+    return qd_after
 
 
 @dataclass(frozen=True)
