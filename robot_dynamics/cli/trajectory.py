@@ -236,6 +236,7 @@ def run_trajectory(args):
     if not (np.isfinite(args.dt) and args.dt > 0):
         raise CLIError(f'--dt: must be a positive number of seconds, got {args.dt}')
     steps = max(1, int(round((times[-1] - times[0]) / args.dt)))
+    _check_size(model, args, times, steps)
     t = np.linspace(times[0], times[-1], steps + 1)
     q, qd, qdd = interpolate(kind, times, positions, velocities, accelerations, degree, t)
     tau = rd.inverse_dynamics(model, q, qd, qdd, solver=args.solver)
@@ -259,6 +260,16 @@ def run_trajectory(args):
     else:
         _print_report(model, args, degree, t, qd, tau, found, written)
     return 1 if (args.strict and found) else 0
+
+
+def _check_size(model, args, times, steps):
+    """Refuse, before sampling, a motion whose samples would exceed the recording bound."""
+    from robot_dynamics.simulation.integrators import check_recording_size
+    try:
+        check_recording_size(model, times[-1] - times[0], args.dt, steps,
+                             fix='split the motion into shorter files or use a larger --dt')
+    except ValueError as exc:
+        raise CLIError(f'{args.file}: {exc}') from None
 
 
 class _Motion:

@@ -171,7 +171,7 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     if not (np.isfinite(duration) and duration >= 0):
         raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
     steps = int(round(duration / dt))
-    _check_recording_size(model, duration, dt, steps)
+    check_recording_size(model, duration, dt, steps)
     mode, rows = _torque_form(model, torque, steps)
     if solver is None and _engine is not None and mode is not None:
         return _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
@@ -185,16 +185,23 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
 MAX_RECORDED_BYTES = 1 << 30
 
 
-def _check_recording_size(model, duration, dt, steps):
-    """Refuse a run whose recorded trajectory would not fit in :data:`MAX_RECORDED_BYTES`."""
+_SEGMENTS = ('simulate in segments, each starting from the last state of the previous one, or '
+             'use a larger dt')
+
+
+def check_recording_size(model, duration, dt, steps, fix=_SEGMENTS):
+    """Refuse a run whose recorded trajectory would not fit in :data:`MAX_RECORDED_BYTES`.
+
+    ``steps + 1`` rows of ``t`` and ``q, qd, qdd, tau`` (n each) are recorded; ``fix`` ends the
+    message of the ``ValueError``.
+    """
     size = 8.0 * (steps + 1) * (4 * model.dof + 1)
     if size > MAX_RECORDED_BYTES:
         longest = (MAX_RECORDED_BYTES // (8 * (4 * model.dof + 1)) - 1) * dt
         raise ValueError(f'duration: {duration:g} s at dt = {dt:g} s is {steps + 1:.3g} steps, '
                          f'{size / 2 ** 30:.3g} GiB of recorded states; at most '
-                         f'{MAX_RECORDED_BYTES >> 30} GiB are recorded per call ({longest:g} s '
-                         'here): simulate in segments, each starting from the last state of '
-                         'the previous one, or use a larger dt')
+                         f'{MAX_RECORDED_BYTES / 2 ** 30:g} GiB are recorded per call '
+                         f'({longest:g} s here): {fix}')
 
 
 def _torque_form(model, torque, steps):

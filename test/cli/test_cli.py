@@ -15,6 +15,7 @@
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -297,6 +298,31 @@ def test_trajectory_waypoints_torques_and_limit_report(arm, capsys, tmp_path):
     over = np.abs(tau[:, 0]) > 1.0
     assert effort[0]['start'] == pytest.approx(t[over][0])
     assert max(abs(v['worst_value']) for v in effort) == pytest.approx(np.abs(tau[:, 0]).max())
+
+
+def test_trajectory_too_long_to_record_is_refused_before_sampling(capsys, tmp_path):
+    # 1e7 s at the default --dt 0.005 s: 373 GiB of samples (was: 15.7 GB, then MemoryError).
+    plan = tmp_path / 'long.yaml'
+    plan.write_text('waypoints: {times: [0, 1e7], positions: [[0,0,0,0,0,0],[1,0,0,0,0,0]]}\n')
+    code, out, err = run(capsys, 'trajectory', 'puma560', plan, '-o', tmp_path / 'x')
+    assert code == 2 and out == '' and len(err.strip().splitlines()) == 1
+    assert re.search(r'long.yaml: duration: 1e\+07 s at dt = 0.005 s is 2e\+09 steps, 373 GiB '
+                     r'.*at most 1 GiB are recorded per call \(26843.5 s here\): split the '
+                     r'motion into shorter files or use a larger --dt', err), err
+    assert not list(tmp_path.glob('x*'))
+
+
+def test_trajectory_uses_the_simulation_recording_bound(capsys, tmp_path, monkeypatch):
+    from robot_dynamics.simulation import integrators
+    monkeypatch.setattr(integrators, 'MAX_RECORDED_BYTES', 1 << 20)   # 5041 rows of 26
+    plan = tmp_path / 'move.yaml'
+    plan.write_text('waypoints: {times: [0, 30], positions: [[0,0,0,0,0,0],[1,0,0,0,0,0]]}\n')
+    code, _, err = run(capsys, 'trajectory', 'puma560', plan, '-o', tmp_path / 'x',
+                       '--no-plot')
+    assert code == 2 and 'duration: 30 s at dt = 0.005 s' in err and '(26.205 s here)' in err
+    code, _, _ = run(capsys, 'trajectory', 'puma560', plan, '-o', tmp_path / 'x', '--no-plot',
+                     '--dt', '0.01')
+    assert code == 0
 
 
 def test_trajectory_velocities_and_samples(arm, capsys, tmp_path):
