@@ -57,6 +57,7 @@ class DataReport:
     """What preparation did: rates, segments, gaps, dropped rows, outliers, filters."""
 
     sample_rate: float = 0.0
+    source: str = 'recording'
     samples_in: int = 0
     samples_used: int = 0
     segments: list = field(default_factory=list)          # (start, end) times, s
@@ -136,8 +137,8 @@ class Samples:
 def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, max_gap=0.02,
             effort_delay=0.0):
     """Prepare ``recording`` (:class:`~robot_dynamics.io.recordings.Recording`) for ``model``."""
-    report = DataReport(samples_in=recording.samples, cutoff=cutoff,
-                        torque_cutoff=torque_cutoff, effort_delay=effort_delay)
+    report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
+                        cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay)
     columns, report.ignored_joints = _match_joints(recording, model)
     t = np.asarray(recording.t, dtype=float)
     q = recording.position[:, columns]
@@ -147,12 +148,12 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     finite = np.isfinite(t) & np.all(np.isfinite(q), 1) & np.all(np.isfinite(tau), 1)
     report.nonfinite_rows = int(np.count_nonzero(~finite))
     t, q, tau = t[finite], q[finite], tau[finite]
-    unique = np.concatenate(([True], np.diff(t) > 0))
+    unique = np.concatenate(([True], np.diff(t) > 0)) if t.size else np.ones(0, bool)
     report.duplicate_rows = int(np.count_nonzero(~unique))
     t, q, tau = t[unique], q[unique], tau[unique]
-    if t.size < 20:
-        raise RecordingError(f'{recording.source or "recording"}: only {t.size} usable '
-                             'samples (finite position and effort for every model joint)')
+    if t.size < MIN_SAMPLES:
+        raise RecordingError(_too_few_rows(report, recording, columns, model.joint_names,
+                                           t.size))
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt
     report.cutoff = min(cutoff, 0.4 / dt)
@@ -173,6 +174,33 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     arrays = [np.concatenate(column) for column in zip(*pieces)]
     report.samples_used = len(arrays[0])
     return Samples(*arrays[:5], report, arrays[5] if torque_cutoff else None)
+
+
+#: The fewest rows with a finite time, position and effort of every model joint.
+MIN_SAMPLES = 20
+
+
+def _too_few_rows(report, recording, columns, names, usable):
+    """Name the columns whose non-finite values left too few rows, and the fix."""
+    csv = report.source.lower().endswith('.csv')
+    counts = [('t' if csv else 'time stamp', np.count_nonzero(~np.isfinite(recording.t)))]
+    for key, prefix, label in (('position', 'q_', 'position'), ('effort', 'tau_', 'effort')):
+        bad = np.count_nonzero(~np.isfinite(getattr(recording, key)[:, columns]), axis=0)
+        counts += [(f'{prefix}{name}' if csv else f'{label} of {name}', k)
+                   for name, k in zip(names, bad)]
+    rows = recording.samples
+    empty = [label for label, k in counts if k == rows]
+    partial = [f'{label} ({k} of {rows})' for label, k in counts if 0 < k < rows]
+    found = []
+    if empty:
+        found.append(f'no finite value in {", ".join(empty)}')
+    if partial:
+        found.append(f'NaN/inf in {", ".join(partial)}')
+    fix = ('record with positions and efforts of every model joint (JointState.position and '
+           '.effort)' if empty else 'record without dropouts, or fill the missing values')
+    return (f'{report.source}: too few finite rows: {usable} of {rows} remain after dropping '
+            f'rows with NaN/inf (and duplicate time stamps), need at least {MIN_SAMPLES}; '
+            f'{"; ".join(found) or "duplicate time stamps"}: {fix}')
 
 
 def _match_joints(recording, model):

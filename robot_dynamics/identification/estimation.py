@@ -38,7 +38,7 @@ from robot_dynamics.identification.physical import realise
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, batch_regressor, parameters,
 )
-from robot_dynamics.io.recordings import Recording, read_recording
+from robot_dynamics.io.recordings import Recording, RecordingError, read_recording
 
 
 @dataclass
@@ -123,8 +123,11 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     known = _known_columns(model, joint_terms)
     pi0 = parameters(model)
 
+    _check_fit_size(model, base, fit)
+
     started = time.perf_counter()
     gram, moment, energy, rows = _normal_equations(model, base, fit, known, pi0, chunk)
+    _check_excitation(model, base, fit, gram, energy)
     theta, sigma = _least_squares(gram, moment, energy, rows, base.count, None)
     if weighted:
         theta, sigma_w = _least_squares(gram, moment, energy, rows, base.count, sigma)
@@ -167,6 +170,41 @@ def _split(model, samples, validation, options):
         split = samples.t[0] + (1 - validation) * (samples.t[-1] - samples.t[0])
         return samples.select(samples.t < split), samples.select(samples.t >= split)
     return samples, _samples(model, validation, options)
+
+
+def _check_fit_size(model, base, fit):
+    """Refuse a fit with fewer equations (samples × joints) than base parameters."""
+    need = -(-base.count // model.dof)
+    if fit.count < need:
+        report = fit.report
+        raise RecordingError(
+            f'{report.source}: too few finite rows for the fit: {fit.count} samples remain '
+            f'({report.nonfinite_rows} of {report.samples_in} rows dropped for NaN/inf, then '
+            f'filter transients and the validation share), need at least {need} for the '
+            f'{base.count} base parameters of {model.dof} joints: record longer or without '
+            'dropouts')
+
+
+def _check_excitation(model, base, fit, gram, energy):
+    """Refuse zero efforts and a motion that leaves base parameters undetermined."""
+    report = fit.report
+    silent = [name for name, e in zip(model.joint_names, energy) if not e > 0]
+    if silent:
+        raise RecordingError(f'{report.source}: the efforts of {", ".join(silent)} are zero in '
+                             f'all {fit.count} fitted samples: record with efforts (the '
+                             'applied joint torques, JointState.effort)')
+    G = gram.sum(axis=0)
+    scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
+    values, vectors = np.linalg.eigh(G * np.outer(scale, scale))
+    if values[0] > 1e-12 * values[-1]:
+        return
+    weakest = np.argsort(-np.abs(vectors[:, 0]))[:3]
+    raise RecordingError(
+        f'{report.source}: the motion in the {fit.count} fitted samples does not determine '
+        f'the {base.count} base parameters (the regressor is rank-deficient: condition '
+        f'{values[-1] / max(values[0], 1e-300):.2g}; least determined: '
+        f'{", ".join(base.names[k] for k in weakest)}): record a longer motion that moves '
+        'every joint, e.g. the excitation of `robot-dynamics excite`')
 
 
 def _known_columns(model, joint_terms):

@@ -138,6 +138,75 @@ def test_identify_errors_name_the_problem(tmp_path, capsys):
     assert code == 2 and 'not found' in err
 
 
+def nan_copy(source, target, column, every=1):
+    """Copy the CSV ``source`` to ``target`` with NaN in ``column`` on every ``every``-th row."""
+    with open(source) as handle:
+        lines = handle.read().splitlines()
+    k = lines[0].split(',').index(column)
+    rows = [line.split(',') for line in lines[1:]]
+    for i, row in enumerate(rows):
+        if i % every == 0:
+            row[k] = 'nan'
+    target.write_text('\n'.join([lines[0]] + [','.join(row) for row in rows]) + '\n')
+    return target
+
+
+def test_identify_names_the_empty_column_and_the_fix(puma_run, tmp_path, capsys):
+    # Was: IndexError: boolean index did not match indexed array (a traceback, exit 1).
+    _, csv_path = puma_run
+    bad = nan_copy(csv_path, tmp_path / 'no_tau3.csv', 'tau_joint3')
+    code, out, err = run(capsys, 'identify', 'puma560', bad, '-o', tmp_path / 'x.urdf')
+    assert code == 2 and out == '' and len(err.strip().splitlines()) == 1, err
+    assert 'no_tau3.csv: too few finite rows: 0 of 25000 remain' in err
+    assert 'need at least 20; no finite value in tau_joint3: record with positions and ' \
+        'efforts' in err
+
+
+def test_identify_names_sparse_columns_when_too_few_rows_remain(tmp_path, capsys):
+    rows = ['t,q_joint1,q_joint2,q_joint3,q_joint4,q_joint5,q_joint6,tau_joint1,tau_joint2,'
+            'tau_joint3,tau_joint4,tau_joint5,tau_joint6']
+    rows += [f'{0.01 * k},' + ','.join('nan' if k % 2 and j == 1 else '0.1' for j in range(12))
+             for k in range(30)]
+    bad = tmp_path / 'sparse.csv'
+    bad.write_text('\n'.join(rows) + '\n')
+    code, _, err = run(capsys, 'identify', 'puma560', bad, '-o', tmp_path / 'x.urdf')
+    assert code == 2 and 'sparse.csv: too few finite rows: 15 of 30 remain' in err
+    assert 'NaN/inf in q_joint2 (15 of 30): record without dropouts' in err
+
+
+def test_identify_refuses_zero_efforts_and_a_motion_that_does_not_excite(tmp_path, capsys):
+    # Was: 'SVD did not converge' and 'Matrix is not positive definite' (no file, no fix).
+    nominal = rd.load_model('puma560')
+    one_joint = FourierTrajectory(nominal.joint_names, 5.0, np.zeros(6), np.vstack((
+        np.full((1, 3), 0.3), np.zeros((5, 3)))), np.zeros((6, 3)))
+    recording = record(nominal, one_joint, 6.0)
+    path = write_csv(tmp_path / 'one_joint.csv', recording)
+    code, out, err = run(capsys, 'identify', 'puma560', path, '-o', tmp_path / 'x.urdf')
+    assert code == 2 and out == '' and len(err.strip().splitlines()) == 1, err
+    assert 'one_joint.csv: the motion in the' in err
+    assert 'does not determine the 52 base parameters (the regressor is rank-deficient' in err
+    assert 'robot-dynamics excite' in err
+    silent = Recording(recording.joint_names, recording.t, recording.position,
+                       np.zeros_like(recording.effort))
+    path = write_csv(tmp_path / 'silent.csv', silent)
+    code, _, err = run(capsys, 'identify', 'puma560', path, '-o', tmp_path / 'x.urdf')
+    assert code == 2 and 'silent.csv: the efforts of joint1, joint2' in err
+    assert 'record with efforts' in err
+
+
+def test_identify_refuses_fewer_rows_than_base_parameters(puma_run):
+    from robot_dynamics.identification import identify
+    from robot_dynamics.identification.data import prepare
+    from robot_dynamics.io.recordings import read_recording
+    model = rd.load_model('puma560')
+    samples = prepare(read_recording(puma_run[1]), model)
+    few = samples.select(np.arange(samples.count) < 8)      # 48 equations, 52 parameters
+    with pytest.raises(ValueError, match=r'run.csv: too few finite rows for the fit: 8 '
+                                         r'samples remain .* need at least 9 for the 52 base '
+                                         r'parameters of 6 joints'):
+        identify(model, few, validation=0)
+
+
 def test_identify_a_sub_chain_with_tip_link(puma_run, tmp_path, capsys):
     """``--tip-link`` picks the chain; the recording's other joints are ignored and listed."""
     _, csv_path = puma_run
