@@ -247,6 +247,29 @@ def check_trajectory(model, positions, velocities=None, accelerations=None):
     _check_rows(model, 'trajectory', positions, velocities, accelerations)
 
 
+def check_interpolated(model, times, peak_velocity, peak_acceleration):
+    """Check the motion between waypoints: per-segment peak speeds and accelerations.
+
+    ``times`` (K,) are the waypoints' times, s; ``peak_velocity``, ``peak_acceleration``
+    (K-1, n) the peak ``|qd|`` and ``|qdd|`` of each segment of the interpolant actually
+    sampled (:func:`robot_dynamics.simulation.trajectory.segment_peaks`), bounded as the
+    waypoints: ``VELOCITY_FACTOR`` x the velocity limit (else ``MAX_VELOCITY``) and
+    ``MAX_ACCELERATION``. Waypoints with modest velocities can still imply an absurd motion
+    between them (0 and 2 rad alternating every 1 ms: 3,750 rad/s).
+    """
+    for label, peaks, bound in (('velocity', peak_velocity, velocity_bounds(model)),
+                                ('acceleration', peak_acceleration, MAX_ACCELERATION)):
+        bad = np.argwhere(~(np.asarray(peaks) <= bound))
+        if bad.size:
+            k, j = bad[0]
+            limit = np.broadcast_to(bound, (model.dof,))[j]
+            raise PlausibilityError(
+                f'trajectory {label} of {model.joint_names[j]!r} reaches {peaks[k, j]:.3g} '
+                f'between t = {times[k]:.6g} s and {times[k + 1]:.6g} s (interpolated between '
+                f'the waypoints), beyond the plausible {limit:.3g}; space the waypoints '
+                'further apart in time or give velocities and accelerations that match them')
+
+
 def check_output(name, values):
     """Check an output array: finite with every ``|value| <= MAX_OUTPUT``."""
     peak = np.abs(values).max(initial=0.0)         # one pass: NaN and inf fail the test

@@ -366,8 +366,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                 raise BadMessage(f'negative stamp ({msg.header.stamp.sec} s); 0 = on receipt')
             trajectory = DesiredTrajectory.from_message(
                 msg, self.model.joint_names, self.get_clock().now().nanoseconds)
-            bounds.check_trajectory(self.model, trajectory.positions, trajectory.velocities,
-                                    trajectory.accelerations)
+            trajectory.check(self.model)       # waypoints and the motion between them
         except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
         self._trajectory = trajectory

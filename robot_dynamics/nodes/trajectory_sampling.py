@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from robot_dynamics.model import bounds
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_to_arrays
-from robot_dynamics.simulation.trajectory import sample_waypoints
+from robot_dynamics.simulation.trajectory import sample_waypoints, segment_peaks
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,19 @@ class DesiredTrajectory:
         stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
         start_ns = stamp_ns if stamp_ns > 0 else receipt_ns if receipt_ns > 0 else None
         return cls(start_ns, times, positions, velocities, accelerations)
+
+    def check(self, model):
+        """Raise PlausibilityError unless the waypoints and the motion between them are plausible.
+
+        Positions, velocities and accelerations at the waypoints (:func:`bounds.check_trajectory
+        <robot_dynamics.model.bounds.check_trajectory>`) and the peaks of the interpolation
+        between them (:func:`bounds.check_interpolated
+        <robot_dynamics.model.bounds.check_interpolated>`).
+        """
+        bounds.check_trajectory(model, self.positions, self.velocities, self.accelerations)
+        if len(self.times) > 1:
+            bounds.check_interpolated(model, self.times, *segment_peaks(
+                self.times, self.positions, self.velocities, self.accelerations))
 
     def started(self, now_ns):
         """Return this trajectory with its start resolved to ``now_ns`` if it had none yet."""

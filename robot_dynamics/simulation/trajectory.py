@@ -27,9 +27,12 @@ holds the last position, both at rest. Pure numpy: the ROS nodes call it, it nev
 
 import numpy as np
 
+PEAK_SAMPLES = 16      # intervals per segment at which segment_peaks evaluates the interpolant
+_PEAK_BLOCK = 2048     # segments x joints per block there (large fresh arrays cost page faults)
 
-def _hermite_quintic(p0, v0, a0, p1, v1, a1, T, s):
-    """Quintic through (p, v, a) at both ends of a segment of length T, evaluated at s ∈ [0, T]."""
+
+def _quintic_coefficients(p0, v0, a0, p1, v1, a1, T):
+    """``c0 … c5`` of the quintic through (p, v, a) at both ends of a segment of length T."""
     c0, c1, c2 = p0, v0, a0 / 2.0
     # Craig eq. 7.19: the three top coefficients from the end conditions.
     d = p1 - (c0 + c1 * T + c2 * T ** 2)
@@ -38,6 +41,19 @@ def _hermite_quintic(p0, v0, a0, p1, v1, a1, T, s):
     c3 = (10 * d - 4 * dv * T + 0.5 * da * T ** 2) / T ** 3
     c4 = (-15 * d + 7 * dv * T - da * T ** 2) / T ** 4
     c5 = (6 * d - 3 * dv * T + 0.5 * da * T ** 2) / T ** 5
+    return c0, c1, c2, c3, c4, c5
+
+
+def _cubic_coefficients(p0, v0, p1, v1, T):
+    """``c0 … c3`` of the cubic through (p, v) at both ends of a segment (Craig eq. 7.11)."""
+    c2 = (3 * (p1 - p0) - (2 * v0 + v1) * T) / T ** 2
+    c3 = (-2 * (p1 - p0) + (v0 + v1) * T) / T ** 3
+    return p0, v0, c2, c3
+
+
+def _hermite_quintic(p0, v0, a0, p1, v1, a1, T, s):
+    """Quintic through (p, v, a) at both ends of a segment of length T, evaluated at s ∈ [0, T]."""
+    c0, c1, c2, c3, c4, c5 = _quintic_coefficients(p0, v0, a0, p1, v1, a1, T)
     position = c0 + s * (c1 + s * (c2 + s * (c3 + s * (c4 + s * c5))))
     velocity = c1 + s * (2 * c2 + s * (3 * c3 + s * (4 * c4 + s * 5 * c5)))
     acceleration = 2 * c2 + s * (6 * c3 + s * (12 * c4 + s * 20 * c5))
@@ -46,10 +62,9 @@ def _hermite_quintic(p0, v0, a0, p1, v1, a1, T, s):
 
 def _hermite_cubic(p0, v0, p1, v1, T, s):
     """Cubic through (p, v) at both ends of a segment of length T (Craig eq. 7.11)."""
-    c2 = (3 * (p1 - p0) - (2 * v0 + v1) * T) / T ** 2
-    c3 = (-2 * (p1 - p0) + (v0 + v1) * T) / T ** 3
-    position = p0 + s * (v0 + s * (c2 + s * c3))
-    velocity = v0 + s * (2 * c2 + s * 3 * c3)
+    c0, c1, c2, c3 = _cubic_coefficients(p0, v0, p1, v1, T)
+    position = c0 + s * (c1 + s * (c2 + s * c3))
+    velocity = c1 + s * (2 * c2 + s * 3 * c3)
     acceleration = 2 * c2 + 6 * c3 * s
     return position, velocity, acceleration
 
@@ -97,6 +112,45 @@ def sample_waypoints(times, positions, velocities, accelerations, t):
         return _hermite_cubic(p0, velocities[k], p1, velocities[k + 1], T, s)
     slope = (p1 - p0) / T
     return p0 + slope * s, slope, rest
+
+
+def segment_peaks(times, positions, velocities=None, accelerations=None, samples=PEAK_SAMPLES):
+    """Peak ``|velocity|`` and ``|acceleration|`` (K-1, n) of each segment of the interpolant.
+
+    The interpolant is the one :func:`sample_waypoints` uses (quintic, cubic or linear), each
+    segment evaluated at ``samples + 1`` evenly spaced times, both ends included: never above
+    the true peak, at most ~2 % below it (exact for a minimum-jerk move's speed). A linear
+    segment's acceleration is 0 (:func:`sample_waypoints` samples no kink either). About 4.5 ms
+    for 10,000 quintic points of 6 joints (2 ms cubic, 0.3 ms linear; docs/robustness.md).
+    """
+    times, positions, velocities, accelerations = check_waypoints(
+        times, positions, velocities, accelerations)
+    T = np.diff(times)[:, None]
+    rise = positions[1:] - positions[:-1]
+    if velocities is None:
+        return np.abs(rise) / T, np.zeros_like(rise)
+    # In normalised time u = s / T the segment's coefficients are linear in its end conditions
+    # scaled by T (rise, v T, a T^2): c = C ends, with C read off the coefficient functions
+    # at T = 1 for unit end conditions. Then qd = sum_k k c_k u^(k-1) / T and
+    # qdd = sum_k k (k-1) c_k u^(k-2) / T^2: one matrix product per sampled quantity.
+    unit = np.eye(5 if accelerations is not None else 3)
+    if accelerations is None:
+        ends = (rise, velocities[:-1] * T, velocities[1:] * T)
+        C = np.array(_cubic_coefficients(0.0, unit[1], unit[0], unit[2], 1.0)[1:])
+    else:
+        ends = (rise, velocities[:-1] * T, accelerations[:-1] * T ** 2, velocities[1:] * T,
+                accelerations[1:] * T ** 2)
+        C = np.array(_quintic_coefficients(0.0, unit[1], unit[2], unit[0], unit[3], unit[4],
+                                           1.0)[1:])
+    u, k = np.linspace(0.0, 1.0, samples + 1)[:, None], np.arange(1, len(C) + 1)
+    samplers = ((k * u ** (k - 1)) @ C, (k[1:] * (k[1:] - 1) * u ** (k[1:] - 2)) @ C[1:])
+    X = np.stack(ends).reshape(len(ends), -1)
+    peaks = np.empty((2, X.shape[1]))
+    for start in range(0, X.shape[1], _PEAK_BLOCK):     # blocks: no large fresh arrays
+        block = X[:, start:start + _PEAK_BLOCK]
+        for sampler, peak in zip(samplers, peaks):
+            np.abs(sampler @ block).max(axis=0, out=peak[start:start + _PEAK_BLOCK])
+    return peaks[0].reshape(rise.shape) / T, peaks[1].reshape(rise.shape) / T ** 2
 
 
 def home_posture(model):

@@ -12,6 +12,7 @@
 # limitations under the License.
 """Plausibility bounds (robot_dynamics.model.bounds): absurd but finite values are refused."""
 
+import re
 import warnings
 
 import numpy as np
@@ -20,6 +21,8 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
+from robot_dynamics.simulation.trajectory import (sample_waypoints, segment_peaks,
+                                                  standard_waypoints)
 from robot_dynamics.spatial.vectors import rpy_matrix
 from robots import random_model
 
@@ -139,6 +142,74 @@ def test_trajectory_waypoints_and_length(puma):
         bounds.check_trajectory(puma, positions, None, np.full((3, 6), 1e5))
     with pytest.raises(PlausibilityError, match='more than 10000'):
         bounds.check_trajectory(puma, np.zeros((bounds.MAX_TRAJECTORY_POINTS + 1, 6)))
+
+
+def alternating(model, joint, low, high, step, points):
+    """Waypoints at rest, ``joint`` alternating ``low``/``high`` every ``step`` seconds."""
+    positions = np.zeros((points, model.dof))
+    positions[:, joint] = np.where(np.arange(points) % 2, high, low)
+    return step * np.arange(points), positions, np.zeros_like(positions), np.zeros_like(positions)
+
+
+def check_interpolated(model, times, positions, velocities=None, accelerations=None):
+    """bounds.check_interpolated on the peaks of the interpolant of these waypoints."""
+    bounds.check_interpolated(model, times, *segment_peaks(times, positions, velocities,
+                                                           accelerations))
+
+
+@pytest.mark.parametrize('step, points, value, bound', [
+    (0.001, 2000, '3.75e+03', '4.71'),        # 0/2 rad every 1 ms: 634 kN m feed-forward
+    (0.02, 50, '28.1', '4.71')])              # 0/0.3 rad every 20 ms against 3.14 rad/s
+def test_motion_between_waypoints_at_rest_is_checked(panda, step, points, value, bound):
+    ur5 = rd.load_model('ur5')
+    waypoints = alternating(ur5, 1, 0.0, 2.0 if step < 0.01 else 0.3, step, points)
+    bounds.check_trajectory(ur5, *waypoints[1:])               # every waypoint is plausible
+    with pytest.raises(PlausibilityError, match=re.escape(
+            f"trajectory velocity of 'shoulder_lift_joint' reaches {value} between t = 0 s "
+            f"and {step:g} s (interpolated between the waypoints), beyond the plausible "
+            f"{bound}")):
+        check_interpolated(ur5, *waypoints)
+
+
+def test_interpolated_acceleration_is_checked(puma):
+    times, positions, velocities, accelerations = alternating(puma, 2, 0.0, 1.0, 0.005, 3)
+    with pytest.raises(PlausibilityError, match=(       # 2.31e5 exact, sampled to 1 %
+            r"trajectory acceleration of 'joint3' reaches 2.29e\+05 between t = 0 s and "
+            r"0.005 s .*beyond the plausible 1e\+04")):
+        check_interpolated(puma, times, positions, velocities, accelerations)
+    check_interpolated(puma, times, positions)                 # linear: 200 rad/s, no qdd
+
+
+def test_every_standard_trajectory_passes():
+    for name in rd.BUNDLED_MODELS:
+        model = rd.load_model(name)
+        check_interpolated(model, *standard_waypoints(model))
+
+
+@pytest.mark.parametrize('given', ['quintic', 'cubic', 'linear'])
+def test_segment_peaks_match_dense_sampling(given):
+    rng = np.random.default_rng(3)
+    times = np.cumsum(rng.uniform(0.05, 0.5, 6))
+    positions, velocities, accelerations = (rng.normal(size=(6, 2)) * scale
+                                            for scale in (1.0, 2.0, 10.0))
+    velocities = None if given == 'linear' else velocities
+    accelerations = accelerations if given == 'quintic' else None
+    peak_v, peak_a = segment_peaks(times, positions, velocities, accelerations)
+    for k in range(5):                              # sampled: at most 2 % below, never above
+        dense = np.array([sample_waypoints(times, positions, velocities, accelerations, t)
+                          for t in np.linspace(times[k] + 1e-12, times[k + 1] - 1e-12, 2001)])
+        for peak, exact in ((peak_v[k], np.abs(dense[:, 1]).max(axis=0)),
+                            (peak_a[k], np.abs(dense[:, 2]).max(axis=0))):
+            assert np.all(peak >= 0.98 * exact), (peak, exact)
+            assert np.all(peak <= exact * (1 + 1e-6)), (peak, exact)
+
+
+def test_segment_peaks_of_a_minimum_jerk_move():
+    times, positions = np.array([0.0, 2.0]), np.array([[0.0], [1.0]])
+    peak_v, peak_a = segment_peaks(times, positions, np.zeros((2, 1)), np.zeros((2, 1)))
+    assert peak_v[0, 0] == pytest.approx(1.875 / 2.0, rel=1e-12)     # 15/8 d/T, at T/2: exact
+    exact = 10 / np.sqrt(3) / 4.0                                      # 5.77 d/T^2 at 0.21 T
+    assert 0.98 * exact <= peak_a[0, 0] <= exact
 
 
 @pytest.mark.parametrize('values, reason', [([1.0, np.inf], 'not finite'),

@@ -190,3 +190,27 @@ def test_closed_loop_keeps_tracking_the_good_trajectory_after_an_absurd_one(ros)
     assert result.max_error.max() < 0.05, bringup.report(result)
     upper = quiet_bundled('puma560').upper_limit[0]
     assert result.q[after, 0].max() < upper - 0.5, 'joint1 went to its stop'
+
+
+def test_waypoints_implying_an_absurd_motion_are_rejected(ros):
+    """0 and 2 rad alternating every 1 ms at rest: 3,750 rad/s and 634 kN m between them."""
+    dynamics, probe = bundled(ros, 'ur5')
+    names = list(quiet_bundled('ur5').joint_names)
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    positions = np.zeros((2000, 6))
+    positions[1::2, 1] = 2.0
+    zeros = np.zeros_like(positions)
+    absurd = trajectory_message(names, 0.001 * np.arange(2000), positions, zeros, zeros)
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(absurd),
+                 "trajectory velocity of 'shoulder_lift_joint' reaches 3.75e+03 between t = 0 s "
+                 'and 0.001 s (interpolated between the waypoints), beyond the plausible 4.71')
+    ros.spin_for(0.2)
+    assert not accepted and dynamics._trajectory is None
+    q = np.zeros(6)                       # the feed-forward stays G(q): no trajectory taken
+    probe.clear()
+    probe.send_state(names, q)
+    assert probe.wait_outputs()
+    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]),
+                               vector(probe.received['gravity_torques'][0]), rtol=0, atol=1e-9)
