@@ -154,6 +154,40 @@ def check_model_name(name):
                          f'{sorted(rd.BUNDLED_MODELS)}, or urdf_file/dh_file for a file')
 
 
+SOURCE_ORDER = ('robot_description', 'urdf_file', 'dh_file', 'model')   # first set is used
+SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link'))   # change: another model
+
+
+def check_model_source(node, overrides):
+    """Refuse setting a model source that a set one of higher precedence would override.
+
+    ``overrides``: the parameters being set (name → value); the others keep their values.
+    """
+    for rank, name in enumerate(SOURCE_ORDER):
+        if not overrides.get(name):
+            continue
+        for higher in SOURCE_ORDER[:rank]:
+            if _pending_or_current(node, higher, overrides):
+                raise ValueError(
+                    f'{name}: {higher} is set and takes precedence (order: '
+                    f"{', '.join(SOURCE_ORDER)}; docs/ros.md), so this would never be used; "
+                    f"set {higher} to '' in the same call to switch" + (
+                        '' if higher not in READ_ONLY_MODEL_PARAMETERS else
+                        f' ({higher} is read-only: restart the node without it)'))
+
+
+def check_locked_joints(model, entries):
+    """Refuse ``locked_joints`` entries that ``model`` would refuse: cheap, nothing rebuilt.
+
+    Parse ``['NAME=VALUE', …]``, then check the names against the model's locked joints and
+    the values against their limits (no margin, as the URDF loader); ValueError with the reason.
+    """
+    positions = parse_locked_joints(entries)
+    if model is not None and positions:
+        bounds.check_locked_positions(model, positions, margin=0.0)
+    return positions
+
+
 def model_with_logged_warnings(node, urdf_xml=None):
     """:func:`model_from_parameters`, the model's warnings as one ROS log line each.
 

@@ -37,8 +37,9 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, Statistics,
-                                         TrajectoryInput, check_model_name, check_startup,
+from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAMETERS,
+                                         Statistics, TrajectoryInput, check_locked_joints,
+                                         check_model_name, check_model_source, check_startup,
                                          declare_array,
                                          declare_double_array, declare_model_parameters,
                                          descriptor, guarded_parameters, guarded_service,
@@ -50,7 +51,7 @@ from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
                                               stamp_to_seconds, trajectory_message)
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.nodes.locked_joints import LockedJointTracker, parse_locked_joints
+from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 PUBLISH_MODES = ('on_message', 'timer')
@@ -252,13 +253,14 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
             return SetParametersResult(
                 successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
                 f"solvers: {', '.join(rd.solvers.available())}")
-        if 'locked_joints' in overrides:
-            try:
-                parse_locked_joints(overrides['locked_joints'])
-            except ValueError as exc:
-                return SetParametersResult(successful=False, reason=str(exc))
         try:
+            if 'locked_joints' in overrides:
+                # against the loaded model unless the same call changes the model's source
+                same_model = not SOURCE_PARAMETERS & set(overrides)
+                check_locked_joints(self._source_model if same_model else None,
+                                    overrides['locked_joints'])
             check_model_name(overrides.get('model'))
+            check_model_source(self, overrides)
             gravity = overrides.get('gravity')
             if gravity is not None and len(gravity):
                 bounds.check_gravity(gravity)

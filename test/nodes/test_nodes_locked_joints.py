@@ -158,3 +158,33 @@ def test_a_refused_remerge_keeps_the_previous_positions_and_model(ros, urdf, mon
     expected = oracle_gravity(urdf, chain, {FINGER: 0.02, MIMIC: 0.02, 'camera_pan': 0.2}, q)
     np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
     assert dynamics.health()[0] == DiagnosticStatus.OK
+
+
+@pytest.mark.parametrize('entries, reason', [
+    (['grip_finger_joint1=5'], "'grip_finger_joint1' = 5 is outside its limits [0, 0.04]"),
+    (['grip_finger_joint1=0.05'], "'grip_finger_joint1' = 0.05 is outside its limits [0, 0.04]"),
+    (['nojoint=0.02'], "'nojoint' is not a locked joint of this model; locked joints are "
+                       "['camera_pan', 'grip_finger_joint1', 'grip_finger_joint2'"),
+    (['arm_j1=0.1'], "'arm_j1' is not a locked joint")])
+def test_a_locked_joints_value_the_model_refuses_is_refused_when_set(ros, urdf, entries, reason):
+    dynamics = make_dynamics(ros, urdf, locked_joints=['camera_pan=0.6'])
+    model = dynamics.model
+    result = dynamics.set_parameters([Parameter('locked_joints', value=entries)])[0]
+    assert not result.successful and reason in result.reason, result.reason
+    assert dynamics.get_parameter('locked_joints').value == ['camera_pan=0.6']
+    assert dynamics.model is model and 'model not loaded' not in dynamics.last_error
+    result = dynamics.set_parameters([Parameter('locked_joints',
+                                                value=['grip_finger_joint1=0.04'])])[0]
+    assert result.successful
+    assert dynamics._source_model.locked_joints['grip_finger_joint1'] == 0.04
+
+
+def test_a_model_source_that_a_set_one_overrides_is_refused(ros, urdf):
+    dynamics = make_dynamics(ros, urdf)
+    result = dynamics.set_parameters([Parameter('model', value='puma560')])[0]
+    assert not result.successful
+    assert 'model: robot_description is set and takes precedence' in result.reason
+    assert dynamics.get_parameter('model').value == ''
+    result = dynamics.set_parameters_atomically([Parameter('model', value='puma560'),
+                                                 Parameter('robot_description', value='')])
+    assert result.successful, result.reason
