@@ -65,14 +65,18 @@ def descriptor(description, read_only=False, low=None, high=None, integer=False,
 READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file')
 
 
-def declare_model_parameters(node):
-    """Declare the model-source parameters (strings) on ``node``; file paths read-only."""
+def declare_model_parameters(node, at_start_only=False):
+    """Declare the model-source parameters (strings) on ``node``; file paths read-only.
+
+    ``at_start_only``: all of them read-only, for a node that loads its model once (a run-time
+    change would be accepted and never used).
+    """
     for name, text in MODEL_PARAMETERS.items():
         node.declare_parameter(name, '', descriptor(
-            text, read_only=name in READ_ONLY_MODEL_PARAMETERS))
+            text, read_only=at_start_only or name in READ_ONLY_MODEL_PARAMETERS))
     declare_array(node, 'locked_joints', Parameter.Type.STRING_ARRAY,
                   "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; "
-                  'empty: 0 clipped into the limits (docs/models.md)')
+                  'empty: 0 clipped into the limits (docs/models.md)', read_only=at_start_only)
 
 
 def declare_array(node, name, type_, description, read_only=False):
@@ -93,9 +97,9 @@ def declare_array(node, name, type_, description, read_only=False):
     return node.get_parameter(name)
 
 
-def declare_double_array(node, name, description):
+def declare_double_array(node, name, description, read_only=False):
     """Declare a double-array parameter; empty (the default) means "from the model"."""
-    return declare_array(node, name, Parameter.Type.DOUBLE_ARRAY, description)
+    return declare_array(node, name, Parameter.Type.DOUBLE_ARRAY, description, read_only)
 
 
 def parameter_value(node, name):

@@ -91,12 +91,13 @@ class SimulationNode(Node):
         self._publish_state()
 
     def _declare_parameters(self):
-        declare_model_parameters(self)
+        declare_model_parameters(self, at_start_only=True)      # the model is built once
         declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
                       'joint order of ~/effort_commands and joint_states; empty: model order',
                       read_only=True)
         declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
-                             "values, |g| <= 100); unset or empty: the model's own gravity")
+                             "values, |g| <= 100); unset or empty: the model's own gravity",
+                             read_only=True)
         self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
                                                       low=1e-6, high=0.1))
         self.declare_parameter('integrator', 'rk4', descriptor(

@@ -37,7 +37,7 @@ class TrajectoryPublisher(Node):
 
     def __init__(self, node_name='trajectory_publisher', **kwargs):
         super().__init__(node_name, **kwargs)
-        declare_model_parameters(self)
+        declare_model_parameters(self, at_start_only=True)      # the model is read once
         self.declare_parameter('move_time', 1.0, descriptor(
             'duration of each point-to-point move, s', low=0.01, high=3600.0))
         self.declare_parameter('amplitude', 0.5, descriptor(

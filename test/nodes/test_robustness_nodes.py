@@ -35,6 +35,7 @@ import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.nodes.conversions import trajectory_message  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED  # noqa: E402
 from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
+from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher  # noqa: E402
 from robots import quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from robots import billion_laughs  # noqa: E402
 from ros_graph import make_dynamics, Probe, vector  # noqa: E402
@@ -306,6 +307,27 @@ def test_simulation_run_time_parameters_rejected(ros, urdf, model):
         assert not result.successful and reason in result.reason, result.reason
     ros.spin_for(0.1)
     assert not sim.failed and sim.sim_time > 0
+
+
+@pytest.mark.parametrize('node', ['simulation_node', 'trajectory_publisher'])
+def test_parameters_read_only_at_start_refuse_run_time_changes(ros, urdf, node):
+    """The model (and the simulator's gravity) are built once: a change would never be used."""
+    kind = SimulationNode if node == 'simulation_node' else TrajectoryPublisher
+    started = ros.add(kind(namespace=ros.namespace, parameter_overrides=[
+        Parameter('robot_description', value=urdf), Parameter('gravity', value=[0.0, 0.0, -3.0])]
+        if node == 'simulation_node' else [Parameter('robot_description', value=urdf)]))
+    changes = [Parameter('model', value='ur5'), Parameter('robot_description', value=''),
+               Parameter('base_link', value='link1'), Parameter('locked_joints', value=['a=0'])]
+    if node == 'simulation_node':
+        changes.append(Parameter('gravity', value=[0.0, 0.0, -9.81]))
+    for parameter in changes:
+        result = started.set_parameters([parameter])[0]
+        assert not result.successful and 'read-only' in result.reason, parameter.name
+        assert started.describe_parameter(parameter.name).read_only
+    assert started.get_parameter('robot_description').value == urdf
+    if node == 'simulation_node':
+        assert list(started.get_parameter('gravity').value) == [0.0, 0.0, -3.0]
+        assert list(started.model.gravity) == [0.0, 0.0, -3.0]
 
 
 @pytest.mark.parametrize('values, reason', [([1.0], '1 values for 3 joints'),
