@@ -100,44 +100,59 @@ def apply_position_limits(model, q, qd):
     """Hard stops: clamp ``q`` (n,) to the joint limits; a perfectly inelastic impact at a stop.
 
     Returns ``(q, qd)``: ``q`` clipped to ``[lower_limit, upper_limit]`` and the velocity after
-    the impact. The set ``S`` holds the joints at a stop moving into it. The stop acts by an
-    impulse ``λ`` along those joints alone, ``Δqd = -M⁻¹ S_ᵀ λ``, chosen so that the stopped
-    joints halt, ``(qd + Δqd)_S = 0``: ``λ = (S M⁻¹ S_ᵀ)⁻¹ qd_S`` (an ``|S| × |S|`` system).
-    The other joints feel the impact through the coupling of ``M(q)`` (evaluated at the
-    clamped ``q``). Should the impact drive another joint at a stop into it, that joint joins
-    ``S`` and the impact is recomputed from the incoming ``qd`` (at most ``n`` rounds).
+    the impact. The stops act by impulses ``p`` along the joints at a stop alone (``M Δqd = p``,
+    ``M`` at the clamped ``q``), and the velocity after them solves the impact's linear
+    complementarity problem: a joint at its lower stop ends with ``qd⁺ >= 0`` under a push
+    ``p >= 0`` and ``p qd⁺ = 0`` (at the upper stop the signs turn), every other joint gets no
+    impulse. A stop pushes and never pulls: a joint that the others' impact carries away from
+    its stop leaves it. Solved by active sets (``_impact_set``): the set ``S`` of halted joints
+    starts with those moving into a stop; a joint leaves ``S`` when its stop would have to pull,
+    a joint at a stop joins when the impact drives it in, until neither happens.
 
-    The impact never adds kinetic energy. With ``qd⁺ = qd + Δqd``,
-    ``Δqdᵀ M qd⁺ = -λᵀ S qd⁺ = -λᵀ qd⁺_S = 0``, so ``qd⁺`` and ``Δqd`` are M-orthogonal and
-    ``qdᵀ M qd = qd⁺ᵀ M qd⁺ + Δqdᵀ M Δqd >= qd⁺ᵀ M qd⁺`` (``qd⁺`` is the M-orthogonal
-    projection of ``qd`` onto the velocities that keep ``S`` still). Zeroing the stopped joints'
-    velocities alone (the coupling ignored) can add kinetic energy. The clamp of ``q`` by the
-    step's overshoot changes the potential energy slightly; a caller that balances energy
-    (the simulation node's monitor) counts the whole change across this call as work of the
-    stops.
+    The impact never adds kinetic energy. For the final ``S`` the impulse is ``p = -S_ᵀ λ`` with
+    ``(qd⁺)_S = 0``, so ``Δqdᵀ M qd⁺ = pᵀ qd⁺ = -λᵀ qd⁺_S = 0``: ``qd⁺`` and ``Δqd`` are
+    M-orthogonal and ``qdᵀ M qd = qd⁺ᵀ M qd⁺ + Δqdᵀ M Δqd >= qd⁺ᵀ M qd⁺`` (``qd⁺`` is the
+    M-orthogonal projection of ``qd`` onto the velocities that keep ``S`` still). Zeroing the
+    stopped joints' velocities alone (the coupling ignored) can add kinetic energy. The clamp of
+    ``q`` by the step's overshoot changes the potential energy slightly; a caller that balances
+    energy (the simulation node's monitor) counts the whole change across this call as work of
+    the stops.
     """
     lower, upper = model.lower_limit, model.upper_limit
     q_stop = np.clip(q, lower, upper)
     qd = np.asarray(qd, dtype=float)
     at_lower, at_upper = q <= lower, q >= upper
-    stopped = np.zeros(qd.shape, dtype=bool)
-    qd_after = qd
-    for _ in range(qd.size):
-        into = (at_lower & (qd_after < 0)) | (at_upper & (qd_after > 0))
-        if not np.any(into & ~stopped):
-            break
-        stopped |= into
-        qd_after = _inelastic_impact(model, q_stop, qd, stopped)
-    return q_stop, qd_after
+    if not np.any((at_lower & (qd < 0)) | (at_upper & (qd > 0))):
+        return q_stop, qd
+    M = mass_matrix(model, q_stop)
+    return q_stop, _impact_set(M, qd, at_lower, at_upper)[0]
 
 
-def _inelastic_impact(model, q, qd, stopped):
-    """Velocity after the impulse along the ``stopped`` joints that halts them (M-projection)."""
-    M_inv_S = np.linalg.solve(mass_matrix(model, q), np.eye(qd.size)[:, stopped])  # M⁻¹ S_ᵀ
-    impulse = np.linalg.solve(M_inv_S[stopped], qd[stopped])                       # λ
-    qd_after = qd - M_inv_S @ impulse
+def _impact_set(M, qd, at_lower, at_upper):
+    """Velocity after the impact and its impulse (``apply_position_limits``): active sets."""
+    stopped = (at_lower & (qd < 0)) | (at_upper & (qd > 0))
+    seen = set()
+    while True:
+        qd_after, impulse = _inelastic_impact(M, qd, stopped)
+        pulls = stopped & ((at_lower & (impulse < 0)) | (at_upper & (impulse > 0)))
+        into = ~stopped & ((at_lower & (qd_after < 0)) | (at_upper & (qd_after > 0)))
+        key = stopped.tobytes()
+        if not (np.any(pulls) or np.any(into)) or key in seen:   # solved (or a cycle: keep
+            return qd_after, impulse                               # this energy-safe set)
+        seen.add(key)
+        stopped = (stopped & ~pulls) | into
+
+
+def _inelastic_impact(M, qd, stopped):
+    """Velocity after the impulse along the ``stopped`` joints that halts them, and the impulse."""
+    if not np.any(stopped):
+        return qd, np.zeros_like(qd)
+    M_inv_S = np.linalg.solve(M, np.eye(qd.size)[:, stopped])                      # M⁻¹ S_ᵀ
+    impulse = np.zeros_like(qd)
+    impulse[stopped] = -np.linalg.solve(M_inv_S[stopped], qd[stopped])              # p_S = -λ
+    qd_after = qd + M_inv_S @ impulse[stopped]
     qd_after[stopped] = 0.0                 # exactly: the solve leaves rounding residue
-    return qd_after
+    return qd_after, impulse
 
 
 @dataclass(frozen=True)

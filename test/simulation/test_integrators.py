@@ -110,6 +110,42 @@ def test_stops_halt_the_stopped_joints_and_never_add_kinetic_energy(seed):
         assert np.array_equal(qd_after, qd)
 
 
+def test_stops_push_and_never_pull():
+    """The impact solves its complementarity problem, checked from outside on its result.
+
+    Impulse ``p = M (qd⁺ - qd)``: zero off the stops, a push at a stop (``p >= 0`` at the
+    lower, ``<= 0`` at the upper), and ``p qd⁺ = 0``: a pushed joint halts, a joint that moves
+    away gets no impulse. Arms with several joints at their stops at once, where halting every
+    joint moving into a stop would make some stops pull.
+    """
+    cases = pulled_before = 0
+    for seed in range(200):
+        rng = np.random.default_rng(900 + seed)
+        n = int(rng.integers(3, 8))
+        model = random_model(rng, n, rotor=True).replace(lower_limit=-np.ones(n),
+                                                         upper_limit=np.ones(n))
+        q = rng.choice([-1.0, 1.0], n) * (rng.random(n) < 0.7)    # most joints at a stop
+        qd = rng.normal(scale=3.0, size=n)
+        q_after, qd_after = apply_position_limits(model, q, qd)
+        M = rd.mass_matrix(model, q_after)
+        p = M @ (qd_after - qd)
+        scale = np.abs(M @ qd).max() + 1.0
+        at_lower, at_upper = q_after <= -1.0, q_after >= 1.0
+        assert np.all(np.abs(p[~(at_lower | at_upper)]) <= 1e-10 * scale)
+        assert np.all(p[at_lower] >= -1e-10 * scale) and np.all(p[at_upper] <= 1e-10 * scale)
+        assert np.all(qd_after[at_lower] >= 0.0) and np.all(qd_after[at_upper] <= 0.0)
+        assert np.all(np.abs(p * qd_after) <= 1e-10 * scale * (1 + np.abs(qd_after)))
+        assert rd.kinetic_energy(model, q_after, qd_after) <= \
+            rd.kinetic_energy(model, q_after, qd) * (1 + 1e-12)
+        cases += 1
+        into = (at_lower & (qd < 0)) | (at_upper & (qd > 0))   # halting exactly these: pulls?
+        if np.any(into):
+            M_inv_S = np.linalg.solve(M, np.eye(n)[:, into])
+            push = -np.linalg.solve(M_inv_S[into], qd[into])
+            pulled_before += np.any((push < 0) & at_lower[into] | (push > 0) & at_upper[into])
+    assert cases == 200 and pulled_before >= 10, pulled_before   # the cases are the hard ones
+
+
 @pytest.mark.parametrize('name', ['ur5', 'panda'])
 def test_an_arm_falling_onto_its_stops_never_gains_energy(name):
     # Zeroing the stopped joint's velocity alone (the coupling ignored) added up to 315 J
