@@ -26,8 +26,16 @@ with ``[θ̇θ̇] = [θ̇1θ̇2, θ̇1θ̇3, …, θ̇(n-1)θ̇n]ᵀ`` (n(n-1)/2
 
 ``J`` is the geometric Jacobian (rows ``[v; ω]``) written in the frame of ``F`` and ``ẍ``:
 ``frame='tip'`` (Craig's usual choice, the tool frame {T}) or ``'base'``, with ``ẍ = J θ̈ + J̇ θ̇``
-(Craig 6.96) the derivative of ``J θ̇`` in that choice. ``J`` must be square: with ``n ≠ 6``
-joints choose ``n`` task rows (``rows=(0, 1)``, or ``('vx', 'vy')``, for a planar two-link arm).
+(Craig 6.96) the derivative of ``J θ̇`` in that choice. ``rows`` picks ``m ≤ n`` task rows
+(default all six; ``rows=('vx', 'vy')`` for a planar two-link arm).
+
+Redundant arms (``m < n``, e.g. a 7-joint arm with all six rows) use Khatib's operational-space
+form (Khatib 1987), which equals Craig's when ``J`` is square (``J̄ = J⁻¹``)::
+
+    Mx = Λ = (J M⁻¹ Jᵀ)⁻¹,   J̄ = M⁻¹ Jᵀ Λ   (the dynamically consistent inverse),
+    Vx = J̄ᵀ V - Λ J̇ θ̇,       Gx = J̄ᵀ G,       Bx = J̄ᵀ B - Λ B_J,   Cx = J̄ᵀ C - Λ C_J
+
+``F = Mx ẍ + Vx + Gx`` then holds for the motion under ``τ = Jᵀ F`` with no null-space torque.
 ``J̇`` and ``∂J/∂θ_k`` are taken by complex step, exact to rounding. ``M`` includes the rotors'
 reflected inertia; friction is not part of these terms.
 """
@@ -73,18 +81,24 @@ def coriolis_centrifugal_matrices(model, q):
 
 # ---------------------------------------------------------------------- Jacobians
 def task_rows(model, rows):
-    """Return the indices of the task rows of ``[v; ω]`` (``rows``: indices or names; all six)."""
+    """Return the indices of the task rows of ``[v; ω]`` (``rows``: indices or names; all six).
+
+    At most ``model.dof`` rows: a task with more rows than joints cannot be tracked.
+    """
+    n = model.dof
     if rows is None:
-        if model.dof != 6:
-            raise ValueError(f'the model has {model.dof} joints, so the 6-row Jacobian is not '
-                             f'square: choose {model.dof} task rows of {list(ROW_NAMES)} with '
-                             "rows=..., e.g. rows=('vx', 'vy') for a planar two-link arm")
+        if n < 6:
+            raise ValueError(f'the model has {n} joints, fewer than the 6 rows of [v; ω]: choose '
+                             f'at most {n} task rows of {list(ROW_NAMES)} with rows=..., e.g. '
+                             "rows=('vx', 'vy') for a planar two-link arm")
         return np.arange(6)
-    indices = [ROW_NAMES.index(r) if isinstance(r, str) else int(r) for r in rows]
-    if len(indices) != model.dof or len(set(indices)) != len(indices) \
+    names = [rows] if isinstance(rows, str) else list(rows)
+    indices = [ROW_NAMES.index(r) if r in ROW_NAMES else -1 if isinstance(r, str) else int(r)
+               for r in names]
+    if not 1 <= len(indices) <= min(n, 6) or len(set(indices)) != len(indices) \
             or not all(0 <= r < 6 for r in indices):
-        raise ValueError(f'rows={rows!r}: choose {model.dof} distinct rows of {list(ROW_NAMES)} '
-                         '(or indices 0-5) so that the task Jacobian is square')
+        raise ValueError(f'rows={rows!r}: choose 1 to {min(n, 6)} distinct rows of '
+                         f'{list(ROW_NAMES)} (or indices 0-5); the model has {n} joints')
     return np.array(indices)
 
 
@@ -105,8 +119,12 @@ def jacobian_derivatives(model, q, frame='base'):
     return unbatch(dJ, single)
 
 
-def _checked_inverse(J, q, frame, max_condition):
-    """``J⁻¹`` (N, n, n), or :class:`SingularityError` if J is (nearly) singular."""
+def _check_rank(J, q, frame, max_condition):
+    """Raise :class:`SingularityError` if the task Jacobian J (N, m, n) is (nearly) singular.
+
+    The condition number is σ_max/σ_min of J; with m < n, a rank-deficient J makes J M⁻¹ Jᵀ
+    singular.
+    """
     condition = np.linalg.cond(J)
     bad = np.flatnonzero(~(condition <= max_condition))
     if bad.size:
@@ -114,42 +132,69 @@ def _checked_inverse(J, q, frame, max_condition):
         raise SingularityError(
             f'the {frame}-frame task Jacobian is (nearly) singular at q = '
             f'{np.round(q[k], 6).tolist()} (state {k}; condition number {condition[k]:.3g} > '
-            f'{max_condition:.0e}): Cartesian dynamics are unbounded there. Move the arm away '
-            'from the singularity (e.g. bend a stretched-out elbow) or choose other task rows.')
-    return np.linalg.inv(J)
+            f'{max_condition:.0e}, so J M⁻¹ Jᵀ is singular): Cartesian dynamics are unbounded '
+            'there. Move the arm away from the singularity (e.g. bend a stretched-out elbow) or '
+            'choose other task rows.')
+
+
+def _redundant_inverse(J, M, q):
+    """Khatib's ``Λ = (J M⁻¹ Jᵀ)⁻¹`` and ``J̄ᵀ = Λ J M⁻¹`` for J (N, m, n) with m < n.
+
+    With ``M = L Lᵀ`` and ``L⁻¹ Jᵀ = Q R`` (thin QR): ``J M⁻¹ Jᵀ = Rᵀ R``, so ``Λ = R⁻¹ R⁻ᵀ``
+    and ``J̄ = M⁻¹ Jᵀ Λ = L⁻ᵀ Q R⁻ᵀ``; conditioned like J, not like J M⁻¹ Jᵀ.
+    """
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        raise SingularityError(
+            f'the mass matrix is not positive definite at q = {np.round(q[0], 6).tolist()} (or '
+            'another state of the batch): a joint moves no mass and no rotor, so a redundant '
+            'arm has no operational-space inertia. Give every link mass or inertia.') from None
+    Q, R = np.linalg.qr(np.linalg.solve(L, np.swapaxes(J, 1, 2)))
+    R_inv_T = np.swapaxes(np.linalg.inv(R), 1, 2)
+    Lam = np.swapaxes(R_inv_T, 1, 2) @ R_inv_T
+    J_bar = np.linalg.solve(np.swapaxes(L, 1, 2), Q @ R_inv_T)
+    return Lam, np.swapaxes(J_bar, 1, 2)
+
+
+def _operational_space(J, M, q, frame, max_condition):
+    """``Λ`` (N, m, m) and ``J̄ᵀ`` (N, m, n); Craig's ``J⁻ᵀ M J⁻¹`` and ``J⁻ᵀ`` for square J."""
+    _check_rank(J, q, frame, max_condition)
+    if J.shape[1] < J.shape[2]:
+        return _redundant_inverse(J, M, q)
+    J_inv = np.linalg.inv(J)
+    J_inv_T = np.swapaxes(J_inv, 1, 2)
+    return J_inv_T @ M @ J_inv, J_inv_T
 
 
 # ---------------------------------------------------------------------- Cartesian space
 def cartesian_dynamics(model, q, qd, frame='tip', rows=None, max_condition=MAX_CONDITION):
     """``Mx`` (m, m), ``Vx`` (m,), ``Gx`` (m,) of Craig 6.99-6.103 (batched: leading N).
 
-    ``frame``: ``'tip'`` (tool frame, Craig's usual) or ``'base'``; ``rows``: the task rows of
-    ``[vx, vy, vz, wx, wy, wz]`` (default all six, which needs n = 6). Units: kg (and kg m²),
-    N (and N m). Raises :class:`~robot_dynamics.errors.SingularityError` where the condition
-    number of the task Jacobian exceeds ``max_condition``.
+    ``frame``: ``'tip'`` (tool frame, Craig's usual) or ``'base'``; ``rows``: the ``m ≤ n``
+    task rows of ``[vx, vy, vz, wx, wy, wz]`` (default all six, which needs n ≥ 6). With
+    ``m < n`` (redundant) these are Khatib's ``Λ``, ``μ = J̄ᵀ V - Λ J̇ θ̇`` and ``p = J̄ᵀ G``.
+    Units: kg (and kg m²), N (and N m). Raises :class:`~robot_dynamics.errors.SingularityError`
+    where the condition number of the task Jacobian exceeds ``max_condition``.
     """
     a, single = batch_arguments(model, q=q, qd=qd)
     q_, qd_ = a['q'], a['qd']
     index = task_rows(model, rows)
     J = _jacobian(model, q_, frame)[:, index]
     J_dot = jacobian_dot(model, q_, qd_, frame)[:, index]
-    J_inv = _checked_inverse(J, q_, frame, max_condition)
-    J_inv_T = np.swapaxes(J_inv, 1, 2)
-    M = mass_matrix(model, q_)
-    Mx = J_inv_T @ M @ J_inv                                                     # 6.99
-    bias = coriolis_torques(model, q_, qd_) \
-        - np.einsum('nij,njk,nk->ni', M @ J_inv, J_dot, qd_)                     # V - M J⁻¹ J̇ θ̇
-    Vx = np.einsum('nij,nj->ni', J_inv_T, bias)                                  # 6.100
-    Gx = np.einsum('nij,nj->ni', J_inv_T, gravity_torques(model, q_))           # 6.101
+    Mx, J_bar_T = _operational_space(J, mass_matrix(model, q_), q_, frame, max_condition)
+    Vx = np.einsum('nij,nj->ni', J_bar_T, coriolis_torques(model, q_, qd_)) \
+        - np.einsum('nij,njk,nk->ni', Mx, J_dot, qd_)                           # 6.100
+    Gx = np.einsum('nij,nj->ni', J_bar_T, gravity_torques(model, q_))           # 6.101
     return unbatch(Mx, single), unbatch(Vx, single), unbatch(Gx, single)
 
 
 def cartesian_mass_matrix(model, q, frame='tip', rows=None, max_condition=MAX_CONDITION):
-    """``Mx = J⁻ᵀ M J⁻¹`` (Craig 6.99); see :func:`cartesian_dynamics`."""
+    """``Mx = J⁻ᵀ M J⁻¹`` (Craig 6.99), ``(J M⁻¹ Jᵀ)⁻¹`` if redundant; see cartesian_dynamics."""
     a, single = batch_arguments(model, q=q)
     J = _jacobian(model, a['q'], frame)[:, task_rows(model, rows)]
-    J_inv = _checked_inverse(J, a['q'], frame, max_condition)
-    return unbatch(np.swapaxes(J_inv, 1, 2) @ mass_matrix(model, a['q']) @ J_inv, single)
+    Mx, _ = _operational_space(J, mass_matrix(model, a['q']), a['q'], frame, max_condition)
+    return unbatch(Mx, single)
 
 
 def cartesian_coriolis_centrifugal(model, q, frame='tip', rows=None,
@@ -158,21 +203,20 @@ def cartesian_coriolis_centrifugal(model, q, frame='tip', rows=None,
 
     ``J̇ θ̇ = B_J [θ̇θ̇] + C_J [θ̇²]`` with ``B_J[:, (k,m)] = ∂J_k/∂θ_m + ∂J_m/∂θ_k`` and
     ``C_J[:, k] = ∂J_k/∂θ_k`` (``J_k``: column k); then ``Bx = J⁻ᵀ (B - M J⁻¹ B_J)`` and
-    ``Cx = J⁻ᵀ (C - M J⁻¹ C_J)``.
+    ``Cx = J⁻ᵀ (C - M J⁻¹ C_J)``; redundant: ``Bx = J̄ᵀ B - Λ B_J``, ``Cx = J̄ᵀ C - Λ C_J``.
     """
     a, single = batch_arguments(model, q=q)
     q_ = a['q']
     n = model.dof
     index = task_rows(model, rows)
-    J_inv = _checked_inverse(_jacobian(model, q_, frame)[:, index], q_, frame, max_condition)
+    J = _jacobian(model, q_, frame)[:, index]
+    Lam, J_bar_T = _operational_space(J, mass_matrix(model, q_), q_, frame, max_condition)
     dJ = jacobian_derivatives(model, q_, frame)[:, :, index]          # [N, k, row, joint]
     k, m = np.triu_indices(n, 1)
     B_J = dJ[:, m, :, k] + dJ[:, k, :, m]                              # (pairs, N, rows)
     B_J = np.moveaxis(B_J, 0, -1)
     C_J = np.moveaxis(dJ[:, np.arange(n), :, np.arange(n)], 0, -1)     # (N, rows, n)
     B, C = coriolis_centrifugal_matrices(model, q_)
-    M_J_inv = mass_matrix(model, q_) @ J_inv
-    J_inv_T = np.swapaxes(J_inv, 1, 2)
-    Bx = J_inv_T @ (B - M_J_inv @ B_J)
-    Cx = J_inv_T @ (C - M_J_inv @ C_J)
+    Bx = J_bar_T @ B - Lam @ B_J
+    Cx = J_bar_T @ C - Lam @ C_J
     return unbatch(Bx, single), unbatch(Cx, single)

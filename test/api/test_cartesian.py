@@ -12,15 +12,18 @@
 # limitations under the License.
 """Jacobians, static forces and Cartesian dynamics against Craig's closed forms (ch. 5, 6)."""
 
+import warnings
+
 import numpy as np
+import pinocchio as pin
 import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.cartesian import (
-    cartesian_coriolis_centrifugal, cartesian_dynamics, cartesian_mass_matrix,
-    coriolis_centrifugal_matrices, jacobian_dot, velocity_products)
+    _redundant_inverse, cartesian_coriolis_centrifugal, cartesian_dynamics,
+    cartesian_mass_matrix, coriolis_centrifugal_matrices, jacobian_dot, velocity_products)
 from robot_dynamics.errors import SingularityError
-from robots import random_model, random_state
+from robots import pinocchio_configuration, random_model, random_state
 
 L1, L2, M1, M2, G = 0.7, 0.45, 2.3, 1.4, 9.81
 TOL = 1e-10
@@ -183,7 +186,143 @@ def test_singularity_and_task_rows_errors():
         cartesian_dynamics(two_link(), [0.3, 0.0], [0.1, 0.2], rows=('vx', 'vy'))
     with pytest.raises(SingularityError, match='condition number'):
         cartesian_mass_matrix(two_link(), [[0.3, 1.0], [0.3, 1e-12]], rows=(0, 1))
-    with pytest.raises(ValueError, match='choose 2 task rows'):
+    with pytest.raises(ValueError, match='choose at most 2 task rows'):
         cartesian_dynamics(two_link(), [0.3, 1.0], [0.1, 0.2])
-    with pytest.raises(ValueError, match='distinct rows'):
-        cartesian_dynamics(two_link(), [0.3, 1.0], [0.1, 0.2], rows=('vx', 'vx'))
+    for rows in (('vx', 'vx'), ('vx', 'vy', 'wz'), (), ('vx', 'speed'), (0, 6)):
+        with pytest.raises(ValueError, match='choose 1 to 2 distinct rows'):
+            cartesian_dynamics(two_link(), [0.3, 1.0], [0.1, 0.2], rows=rows)
+
+
+# ---------------------------------------------------------------------- redundant arms (Khatib)
+def _panda():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        return rd.load_model('panda')
+
+
+def _arm(name):
+    """Load the Panda or build a seeded random chain of n joints with rotors ('n7')."""
+    if name == 'panda':
+        return _panda()
+    n = int(name[1:])
+    return random_model(np.random.default_rng(100 + n), n, prismatic_fraction=0.2, rotor=True)
+
+
+def _relative(a, b):
+    return np.abs(a - b).max() / np.abs(b).max()
+
+
+def _states_of(model, rng, N=4):
+    """Random states of ``model`` (near the Panda's home pose for the Panda)."""
+    n = model.dof
+    q = rng.uniform(-np.pi, np.pi, (N, n)) if model.name != 'panda' else \
+        np.array([0, -0.6, 0, -2.2, 0, 1.6, 0.8]) + rng.uniform(-0.4, 0.4, (N, n))
+    return q, rng.uniform(-2, 2, (N, n))
+
+
+@pytest.mark.parametrize('frame', ['tip', 'base'])
+@pytest.mark.parametrize('name', ['panda', 'n7', 'n8', 'n9'])
+def test_redundant_operational_space_inertia_agrees_with_pinocchio(name, frame):
+    """Λ = (J M⁻¹ Jᵀ)⁻¹ and p = J̄ᵀ G from Pinocchio's frame Jacobian, crba and gravity."""
+    model = _arm(name)
+    pm = pin.buildModelFromXML(model.to_urdf())
+    pm.armature = np.array(model.reflected_inertia)
+    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
+    data = pm.createData()
+    frame_id = pm.getFrameId(model.tip_link)
+    reference = pin.LOCAL if frame == 'tip' else pin.LOCAL_WORLD_ALIGNED
+    q, qd = _states_of(model, np.random.default_rng(11))
+    Mx, _, Gx = cartesian_dynamics(model, q, qd, frame=frame)
+    assert Mx.shape == (len(q), 6, 6)
+    for k in range(len(q)):
+        config = pinocchio_configuration(pm, q[k])
+        J = pin.computeFrameJacobian(pm, data, config, frame_id, reference)
+        M = pin.crba(pm, data, config)
+        M = np.triu(M) + np.triu(M, 1).T
+        Lam = np.linalg.inv(J @ np.linalg.solve(M, J.T))
+        p = Lam @ J @ np.linalg.solve(M, pin.computeGeneralizedGravity(pm, data, config))
+        assert _relative(Mx[k], Lam) < 1e-10
+        assert _relative(Gx[k], p) < 1e-10
+        assert _relative(cartesian_mass_matrix(model, q[k], frame=frame), Lam) < 1e-10
+
+
+@pytest.mark.parametrize('frame', ['tip', 'base'])
+@pytest.mark.parametrize('name, rows', [('panda', None), ('n7', None), ('n8', None),
+                                        ('n9', ('vx', 'vy', 'vz', 'wz')),
+                                        ('n6', ('vx', 'vy', 'vz'))])
+def test_redundant_cartesian_dynamics_close_the_loop(name, rows, frame):
+    """F = Λ ẍ + μ + p for the motion q̈ = FD(q, q̇, Jᵀ F) (no null-space torque), any F.
+
+    ẍ = J q̈ + J̇ q̇; FD is Pinocchio's ABA, so the check is independent of our M, V, G. Also
+    μ = Bx [θ̇θ̇] + Cx [θ̇²].
+    """
+    model = _arm(name)
+    pm = pin.buildModelFromXML(model.to_urdf())
+    pm.armature = np.array(model.reflected_inertia)
+    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
+    data = pm.createData()
+    rng = np.random.default_rng(12)
+    q, qd = _states_of(model, rng)
+    index = np.arange(6) if rows is None else [rd.cartesian.ROW_NAMES.index(r) for r in rows]
+    Mx, Vx, Gx = cartesian_dynamics(model, q, qd, frame=frame, rows=rows)
+    J = rd.jacobian(model, q, frame)[:, index]
+    J_dot = jacobian_dot(model, q, qd, frame)[:, index]
+    F = rng.normal(size=(len(q), len(index))) * 30
+    for k in range(len(q)):
+        config = pinocchio_configuration(pm, q[k])
+        qdd = pin.aba(pm, data, config, qd[k], J[k].T @ F[k])
+        x_dd = J[k] @ qdd + J_dot[k] @ qd[k]
+        assert _relative(Mx[k] @ x_dd + Vx[k] + Gx[k], F[k]) < 1e-9
+    Bx, Cx = cartesian_coriolis_centrifugal(model, q, frame=frame, rows=rows)
+    pairs, squares = velocity_products(qd)
+    assert _relative(np.einsum('nip,np->ni', Bx, pairs) + np.einsum('nik,nk->ni', Cx, squares),
+                     Vx) < 1e-10
+
+
+@pytest.mark.parametrize('frame', ['tip', 'base'])
+@pytest.mark.parametrize('name', ['puma560', 'ur5', 'stanford', 'renaud_6r', 'random'])
+def test_square_jacobian_gives_craigs_formulas(name, frame):
+    """With n = 6 the results are Craig's J⁻ᵀ M J⁻¹, J⁻ᵀ (V - M J⁻¹ J̇ θ̇), J⁻ᵀ G to 1e-12.
+
+    The redundant branch (Cholesky + QR) reproduces them on a square J too.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = random_model(np.random.default_rng(13), 6, rotor=True) if name == 'random' \
+            else rd.load_model(name)
+    rng = np.random.default_rng(14)
+    q = rng.uniform(-np.pi, np.pi, (6, 6))
+    q = q[np.linalg.cond(rd.jacobian(model, q, frame)) < 1e3][:3]
+    qd = rng.uniform(-2, 2, q.shape)
+    J = rd.jacobian(model, q, frame)
+    J_inv = np.linalg.inv(J)
+    J_inv_T = np.swapaxes(J_inv, 1, 2)
+    M = rd.mass_matrix(model, q)
+    Mx_craig = J_inv_T @ M @ J_inv
+    bias = rd.coriolis_torques(model, q, qd) \
+        - np.einsum('nij,njk,nk->ni', M @ J_inv, jacobian_dot(model, q, qd, frame), qd)
+    Vx_craig = np.einsum('nij,nj->ni', J_inv_T, bias)
+    Gx_craig = np.einsum('nij,nj->ni', J_inv_T, rd.gravity_torques(model, q))
+    Mx, Vx, Gx = cartesian_dynamics(model, q, qd, frame=frame)
+    assert _relative(Mx, Mx_craig) < 1e-12
+    assert _relative(Vx, Vx_craig) < 1e-12
+    assert _relative(Gx, Gx_craig) < 1e-12
+    Lam, J_bar_T = _redundant_inverse(J, M, q)
+    assert _relative(Lam, Mx_craig) < 1e-12
+    assert _relative(J_bar_T, J_inv_T) < 1e-12
+
+
+def test_redundant_singularity_and_massless_errors():
+    """A singular Panda pose names q; rows beyond the joint count are refused."""
+    with pytest.raises(SingularityError, match=r'at q = \[0\.0, 0\.0.*J M⁻¹ Jᵀ is singular'):
+        cartesian_mass_matrix(_panda(), np.zeros(7))
+    with pytest.raises(SingularityError, match='state 1'):
+        cartesian_dynamics(_panda(), [[0, -0.6, 0, -2.2, 0, 1.6, 0.8], [0] * 7], np.zeros(7),
+                           frame='base')
+    with pytest.raises(SingularityError, match='condition number'):
+        cartesian_coriolis_centrifugal(_panda(), np.zeros(7))
+    light = random_model(np.random.default_rng(15), 7).replace(
+        mass=[1.0] * 6 + [0.0], inertia=[0.1 * np.eye(3)] * 6 + [np.zeros((3, 3))])
+    q = np.random.default_rng(16).uniform(-1, 1, 7)
+    with pytest.raises(SingularityError, match='not positive definite'):
+        cartesian_mass_matrix(light, q)
