@@ -12,6 +12,7 @@
 # limitations under the License.
 """Helpers shared by the nodes: parameter descriptors, model loading, statistics, main()."""
 
+import bisect
 import collections
 import functools
 import inspect
@@ -22,6 +23,7 @@ import warnings
 
 import numpy as np
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.clock import Clock, ClockType
 from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.exceptions import ParameterException
 from rclpy.parameter import Parameter
@@ -63,6 +65,12 @@ def descriptor(description, read_only=False, low=None, high=None, integer=False,
 # File paths are fixed at start: changed at run time, ~/reload_model would read any file the
 # node can read and report what its parser made of it (issue 14).
 READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file')
+
+
+# Wall time for timers that must run whatever the node's clock does: with use_sim_time a timer on
+# the node's clock stops when /clock stops, and a diagnostics timer on it would fall silent just
+# when the graph needs to hear that the inputs stopped.
+STEADY = Clock(clock_type=ClockType.STEADY_TIME)
 
 
 def declare_model_parameters(node, at_start_only=False):
@@ -411,11 +419,18 @@ class Statistics:
         """Note the arrival of a message (monotonic wall time)."""
         self.arrivals.append(time.monotonic())
 
-    def rate(self):
-        """Messages per second over the window (Hz), 0 if fewer than two."""
-        if len(self.arrivals) < 2 or self.arrivals[-1] == self.arrivals[0]:
+    def rate(self, span=2.0):
+        """Messages per second over the last ``span`` seconds of arrivals (Hz), 0 if under two.
+
+        A window of the last arrivals alone would count a pause inside it for as long as the
+        window holds it (a restarted simulator read 53 Hz for 8 s while 200 Hz arrived).
+        """
+        if len(self.arrivals) < 2:
             return 0.0
-        return (len(self.arrivals) - 1) / (self.arrivals[-1] - self.arrivals[0])
+        last = self.arrivals[-1]
+        recent = len(self.arrivals) - bisect.bisect_left(self.arrivals, last - span)
+        first = self.arrivals[-recent]
+        return (recent - 1) / (last - first) if recent >= 2 and last > first else 0.0
 
     def summary(self):
         """Mean, p99 and max of the recorded durations in seconds (zeros when empty)."""

@@ -74,7 +74,7 @@ class DynamicsHealth:
 
     def _publish_diagnostics(self):
         mean, p99, worst = self.statistics.summary()
-        status = DiagnosticStatus(name=f'{self.get_name()}: dynamics',
+        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: dynamics',
                                   hardware_id=self.model.name if self.model else '')
         status.level, status.message = self.health()
         values = {'input_rate_hz': f'{self.statistics.rate():.1f}',

@@ -37,7 +37,7 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAMETERS,
+from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAMETERS, STEADY,
                                          Statistics, TrajectoryInput, check_locked_joints,
                                          check_model_name, check_model_source, check_startup,
                                          declare_array,
@@ -186,8 +186,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         if not self._on_message:
             self.create_timer(1.0 / self.get_parameter('publish_rate').value,
                               guard(self._on_timer))
+        # on wall time: it must also report a /clock that stopped (the simulator died)
         self.create_timer(self.get_parameter('diagnostics_period').value,
-                          guard(self._publish_diagnostics))
+                          guard(self._publish_diagnostics), clock=STEADY)
 
     # ------------------------------------------------------------------ model
     def _load_model(self):

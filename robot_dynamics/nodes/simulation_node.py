@@ -38,7 +38,8 @@ from std_srvs.srv import SetBool, Trigger
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (check_startup, declare_array, declare_double_array,
+from robot_dynamics.nodes.common import (STEADY, check_startup, declare_array,
+                                         declare_double_array,
                                          declare_model_parameters, descriptor,
                                          guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
@@ -87,7 +88,7 @@ class SimulationNode(Node):
         self.create_service(Trigger, '~/reset', guarded_service(self, self._on_reset))
         self.create_service(SetBool, '~/pause', guarded_service(self, self._on_pause))
         self.create_timer(self.get_parameter('tick_period').value, guard(self._on_tick))
-        self.create_timer(1.0, guard(self._publish_diagnostics))
+        self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
         self._publish_state()
 
     def _declare_parameters(self):
@@ -352,7 +353,7 @@ class SimulationNode(Node):
     def _publish_diagnostics(self):
         elapsed = time.monotonic() - self._wall_anchor
         factor = (self.sim_time - self._sim_anchor) / elapsed if elapsed > 0 else 0.0
-        status = DiagnosticStatus(name=f'{self.get_name()}: simulation',
+        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: simulation',
                                   hardware_id=self.model.name)
         status.level, status.message = self.health()
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',

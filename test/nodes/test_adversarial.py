@@ -79,7 +79,7 @@ class Diagnostics:
     """Record the /diagnostics statuses of one node."""
 
     def __init__(self, probe, node, suffix):
-        self.name = f'{node.get_name()}: {suffix}'
+        self.name = f'{node.get_fully_qualified_name()}: {suffix}'
         self.statuses = []
         probe.node.create_subscription(DiagnosticArray, '/diagnostics', self._on, 50)
 

@@ -222,7 +222,7 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
                              lambda msg: commands.append(np.array(msg.data)), 100)
     node.create_subscription(JointState, f'{ns}/sim/joint_states',
                              lambda msg: sim_states.append(np.array(msg.position)), 100)
-    mine = f'{dynamics.get_name()}: dynamics'
+    mine = f'{dynamics.get_fully_qualified_name()}: dynamics'
     node.create_subscription(DiagnosticArray, '/diagnostics', lambda msg: statuses.extend(
         (time.monotonic(), s) for s in msg.status if s.name == mine), 100)
     effort = node.create_publisher(Float64MultiArray, f'{ns}/sim/simulation_node/'

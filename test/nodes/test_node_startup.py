@@ -98,7 +98,7 @@ def test_dynamics_node_without_a_model_says_why_on_diagnostics(ros, node_process
                               lambda message: statuses.extend(message.status), 10)
 
     def reported():
-        return [s for s in statuses if s.name == 'dynamics_node: dynamics'
+        return [s for s in statuses if s.name == f'{ros.namespace}/dynamics_node: dynamics'
                 and s.level == DiagnosticStatus.ERROR and field in s.message]
     assert ros.spin_until(reported, 60.0), (statuses, log.read_text())
     assert process.poll() is None, log.read_text()

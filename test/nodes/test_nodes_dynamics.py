@@ -304,7 +304,7 @@ def test_diagnostics_report_rates_and_drops(ros, urdf, model):
         probe.send_state(model.joint_names, np.zeros(model.dof))
         ros.spin_for(0.01)
     probe.send_state(model.joint_names[:1], [math.nan])
-    mine = f'{dynamics.get_name()}: dynamics'
+    mine = f'{dynamics.get_fully_qualified_name()}: dynamics'
 
     def values():
         for array in reversed(diagnostics):
@@ -317,6 +317,47 @@ def test_diagnostics_report_rates_and_drops(ros, urdf, model):
     assert float(report['compute_time_mean_ms']) > 0
     assert float(report['input_rate_hz']) > 0
     assert 'missing' in report['last_error']
+
+
+def test_diagnostics_go_on_when_the_simulated_clock_stops(ros, model):
+    """Kill the simulator that owns /clock: the node must say so, not fall silent on OK.
+
+    Its diagnostics timer runs on wall time; the status names the node with its namespace.
+    """
+    from builtin_interfaces.msg import Time
+    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+    from rosgraph_msgs.msg import Clock
+    clock_topic = f'{ros.namespace}/clock'
+    dynamics = ros.add(DynamicsNode(
+        namespace=ros.namespace, cli_args=['--ros-args', '-r', f'/clock:={clock_topic}'],
+        parameter_overrides=[Parameter('model', value='two_link'),
+                             Parameter('use_sim_time', value=True),
+                             Parameter('diagnostics_period', value=0.2)]))
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    clock = probe.node.create_publisher(Clock, clock_topic, 10)
+    statuses = []
+    probe.node.create_subscription(
+        DiagnosticArray, '/diagnostics',
+        lambda array: statuses.extend(s for s in array.status
+                                      if s.name == f'{ros.namespace}/dynamics_node: dynamics'),
+        10)
+    names = rd.load_model('two_link').joint_names
+    assert ros.spin_until(lambda: clock.get_subscription_count() > 0)
+    t = 100.0
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and not any(
+            s.level == DiagnosticStatus.OK for s in statuses):     # the simulator is running
+        t += 0.01
+        stamp = Time(sec=int(t), nanosec=int(round((t % 1) * 1e9)))
+        clock.publish(Clock(clock=stamp))
+        probe.send_state(names, [0.1, 0.2], stamp=stamp)
+        ros.spin_for(0.01)
+    assert any(s.level == DiagnosticStatus.OK for s in statuses), statuses
+    statuses.clear()                          # the simulator dies: /clock and states stop
+    assert ros.spin_until(lambda: len(statuses) >= 3, timeout=5.0), 'diagnostics fell silent'
+    assert statuses[-1].level == DiagnosticStatus.WARN
+    assert statuses[-1].message == 'no recent joint state'
 
 
 def test_trajectory_held_after_end_and_zero_stamp_starts_on_receipt(ros, urdf, model):
