@@ -16,13 +16,14 @@ Without arguments the node takes the model from the ``robot_description`` topic,
 robot_state_publisher publishes it: the robot the user actually runs. Arguments:
 ``robot_description`` (URDF XML, passed as a string), ``robot`` (a bundled model such as
 ``puma560``, used when no robot_description is given), ``config`` (ros__parameters YAML, keys
-``/**/dynamics_node`` so that it applies in any namespace), ``namespace``, and
+``/**/dynamics_node`` so that it applies in any namespace), ``namespace``,
 ``feedforward_topic`` to remap ``~/feedforward_torques`` onto an effort controller's
-``~/commands``, e.g. ``feedforward_topic:=/effort_controller/commands``.
+``~/commands``, e.g. ``feedforward_topic:=/effort_controller/commands``, and ``use_sim_time``
+(true or false; empty, the default: the config's value, else false).
 """
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
@@ -54,10 +55,24 @@ def generate_launch_description():
                               description='namespace of the node'),
         DeclareLaunchArgument('feedforward_topic', default_value='~/feedforward_torques',
                               description='where to publish the feed-forward torques'),
-        Node(package=PACKAGE, executable='dynamics_node', name='dynamics_node',
-             namespace=LaunchConfiguration('namespace'), output='screen',
-             parameters=[LaunchConfiguration('config'),
-                         {'model': string_parameter('robot'),
-                          'robot_description': string_parameter('robot_description')}],
-             remappings=[('~/feedforward_torques', LaunchConfiguration('feedforward_topic'))]),
+        DeclareLaunchArgument('use_sim_time', default_value='', description=(
+            'true: the node runs on /clock; empty: the config decides (default false)')),
+        OpaqueFunction(function=dynamics_node),
     ])
+
+
+def dynamics_node(context):
+    """Return the node; ``use_sim_time``, when given, after the config so that it wins."""
+    parameters = [LaunchConfiguration('config'),
+                  {'model': string_parameter('robot'),
+                   'robot_description': string_parameter('robot_description')}]
+    use_sim_time = LaunchConfiguration('use_sim_time').perform(context).strip().lower()
+    if use_sim_time not in ('', 'true', 'false'):
+        raise ValueError(f'use_sim_time: {use_sim_time!r} is not true or false')
+    if use_sim_time:
+        parameters.append({'use_sim_time': use_sim_time == 'true'})
+    return [Node(package=PACKAGE, executable='dynamics_node', name='dynamics_node',
+                 namespace=LaunchConfiguration('namespace'), output='screen',
+                 parameters=parameters,
+                 remappings=[('~/feedforward_torques',
+                              LaunchConfiguration('feedforward_topic'))])]

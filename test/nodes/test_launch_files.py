@@ -194,7 +194,7 @@ def test_bundled_robot_with_a_namespace_keeps_the_config(ros, launch):
     wait_for_node(ros, probe, f'{ros.namespace}/dynamics_node', launched)
     parameters = all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
     assert parameters['model'] == 'stanford'
-    assert parameters['robot_description'] == ''
+    assert parameters['robot_description'] == '' and parameters['use_sim_time'] is False
     config = yaml.safe_load((ROOT / 'config' / 'dynamics.yaml').read_text())
     for name, value in next(iter(config.values()))['ros__parameters'].items():
         assert parameters[name] == value, f'{name}: config value not applied in a namespace'
@@ -211,6 +211,15 @@ def test_bundled_robot_with_a_namespace_keeps_the_config(ros, launch):
                          bundled_urdf('stanford'))
     output = launched.output()
     assert 'ModelWarning' not in output, 'library warnings must go to the ROS log'
+
+
+def test_use_sim_time_argument_reaches_the_node(ros, launch):
+    probe = ros.node('launch_probe')
+    launched = launch('dynamics.launch.py', 'robot:=puma560', 'use_sim_time:=true',
+                      f'namespace:={ros.namespace}')
+    wait_for_node(ros, probe, f'{ros.namespace}/dynamics_node', launched)
+    parameters = all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
+    assert parameters['use_sim_time'] is True and parameters['model'] == 'puma560'
 
 
 def test_robot_description_argument_is_passed_as_a_string(ros, launch):
