@@ -205,16 +205,22 @@ def model_with_logged_warnings(node, urdf_xml=None):
 
     The library reports a suspicious but usable model (massless link, inertia violating the
     triangle inequality, ...) with :class:`~robot_dynamics.ModelWarning`, which Python
-    prints on stderr with a source line; a node logs them instead (``RobotModel.warnings``),
-    each once per process (the one-process bringup runs several nodes on the same model).
+    prints on stderr with a source line; a node logs them instead, each once per process (the
+    one-process bringup runs several nodes on the same model): ``RobotModel.warnings`` and
+    what the loader said while reading (locked side branches and why, such as a mimic of a
+    chain joint locked at its default; URDF elements it tolerated).
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', rd.ModelWarning)
         model = model_from_parameters(node, urdf_xml)
-    for message in (model.warnings if model is not None else ()):
-        if (model.name, message) not in _LOGGED_MODEL_NOTES:
-            _LOGGED_MODEL_NOTES.add((model.name, message))
-            node.get_logger().warning(f'model {model.name!r}: {message}')
+    said = [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
+    for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
+        warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+    name = model.name if model is not None else ''
+    for message in dict.fromkeys(said + list(model.warnings if model is not None else ())):
+        if (name, message) not in _LOGGED_MODEL_NOTES:
+            _LOGGED_MODEL_NOTES.add((name, message))
+            node.get_logger().warning(f'model {name!r}: {message}')
     return model
 
 

@@ -188,3 +188,20 @@ def test_a_model_source_that_a_set_one_overrides_is_refused(ros, urdf):
     result = dynamics.set_parameters_atomically([Parameter('model', value='puma560'),
                                                  Parameter('robot_description', value='')])
     assert result.successful, result.reason
+
+
+def test_what_the_loader_says_reaches_the_node_log(ros, monkeypatch):
+    """A mimic of a chain joint locked at its default: the reason is logged, not only the lock."""
+    from rclpy.impl.rcutils_logger import RcutilsLogger
+    from urdf_trees import tree_urdf
+    logged = []
+    original = RcutilsLogger.warning
+    monkeypatch.setattr(RcutilsLogger, 'warning',
+                        lambda self, message, **kw: (logged.append(message),
+                                                     original(self, message, **kw))[1])
+    urdf = tree_urdf(5, [('j', 'revolute', 'b', 'a'),
+                         ('k', 'revolute', 'a', 'c', (-1.0, 1.0), ('j', 2.0, 0.1))],
+                     name='mimic_note')
+    make_dynamics(ros, urdf)
+    assert any("'k' mimics chain joint 'j' and is locked at its default instead" in line
+               for line in logged), logged
