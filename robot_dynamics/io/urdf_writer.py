@@ -50,6 +50,11 @@ def model_to_urdf(model, comment=''):
     lines = ['<?xml version="1.0"?>']
     if comment:
         lines.append(f'<!-- {comment} -->')
+    gravity = np.asarray(model.gravity, dtype=float)
+    if not np.array_equal(gravity, [0.0, 0.0, -9.81]):          # not what from_urdf assumes
+        values = ', '.join(_f(g) for g in gravity)
+        lines.append(f'<!-- gravity [{values}] m/s^2 in the base frame: URDF has no gravity; '
+                     f'load with RobotModel.from_urdf(..., gravity=[{values}]) -->')
     lines.append(f'<robot name="{model.name}">')
     lines.append(f'  <link name="{model.base_link}"/>')
     parent = model.base_link

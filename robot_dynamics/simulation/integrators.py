@@ -257,6 +257,20 @@ def _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator, energ
     return Trajectory(t=np.arange(steps + 1) * dt, q=q, qd=qd, qdd=qdd, tau=tau, energy=energy)
 
 
+def _returned_torque(model, value, t):
+    """Check what a torque function returned at time ``t``: (n,) finite numbers."""
+    try:
+        checked, single = batch_arguments(model, tau=value)
+    except ValueError as exc:
+        raise ValueError(f'torque(t, q, qd) at t = {t:.6g} s returned a bad value: {exc}') \
+            from None
+    if not single:
+        raise ValueError(f'torque(t, q, qd) at t = {t:.6g} s returned shape {np.shape(value)}; '
+                         f'return {model.dof} values, one per joint of '
+                         f'{list(model.joint_names)}')
+    return checked['tau'][0]
+
+
 def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver, energy_limit):
     """Integrate with one Python call of ``torque_fn`` (and of :func:`step`) per step."""
     q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
@@ -265,7 +279,7 @@ def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
     out = {name: np.zeros((steps + 1, n)) for name in ('q', 'qd', 'qdd', 'tau')}
     for k in range(steps + 1):
         t = k * dt
-        tau = np.asarray(torque_fn(t, q, qd), dtype=float)
+        tau = _returned_torque(model, torque_fn(t, q, qd), t)
         out['q'][k], out['qd'][k], out['tau'][k] = q, qd, tau
         if k == steps:
             out['qdd'][k] = forward_dynamics(model, q, qd, tau, solver=solver)

@@ -340,3 +340,16 @@ def test_dh_angles_as_pi_strings():
 def test_dh_errors_name_the_field_and_fix(document, message):
     with pytest.raises(DHError, match=message):
         RobotModel.from_dh(document)
+
+
+def test_to_urdf_says_which_gravity_it_cannot_carry():
+    """URDF has no gravity: a model's own goes in a comment with the call that restores it."""
+    model = random_model(np.random.default_rng(41), 3).with_gravity([0.5, -1.0, -9.7])
+    text = model.to_urdf()
+    assert ('<!-- gravity [0.5, -1.0, -9.7] m/s^2 in the base frame: URDF has no gravity; load '
+            'with RobotModel.from_urdf(..., gravity=[0.5, -1.0, -9.7]) -->') in text
+    again = RobotModel.from_urdf(text, gravity=[0.5, -1.0, -9.7])
+    q = np.array([0.3, -0.4, 0.5])
+    assert np.allclose(rd.gravity_torques(again, q), rd.gravity_torques(model, q),
+                       rtol=1e-12, atol=1e-12)
+    assert 'gravity' not in model.with_gravity([0.0, 0.0, -9.81]).to_urdf()

@@ -170,3 +170,14 @@ def test_a_run_too_long_to_record_is_refused_before_allocating():
         rd.simulate(model, np.zeros(6), np.zeros(6), 'gravity', 1e9)
     longest = rd.simulate(model, np.zeros(6), np.zeros(6), 'gravity', 0.01)
     assert longest.q.shape == (11, 6)
+
+
+def test_a_torque_function_returning_a_bad_value_is_named():
+    model = random_model(np.random.default_rng(7), 3)
+    zeros = np.zeros(3)
+    for returned, said in ((np.zeros(2), 'got shape (2,)'), (None, 'got None'),
+                           (np.full(3, np.nan), 'NaN or inf'),
+                           (np.zeros((2, 3)), 'returned shape (2, 3); return 3 values')):
+        with pytest.raises(ValueError, match=r'torque\(t, q, qd\) at t = 0 s returned') as err:
+            rd.simulate(model, zeros, zeros, lambda t, q, qd, r=returned: r, 0.01)
+        assert said in str(err.value) and str(list(model.joint_names)) in str(err.value)
