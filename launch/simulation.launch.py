@@ -15,15 +15,18 @@
 Starts simulation_node (publishing /clock), dynamics_node, computed_torque_controller and
 trajectory_publisher with ``config`` (default: the package's config/simulation.yaml) and the
 same remappings as ``robot_dynamics_bringup``, which runs this graph in one process where
-``launch`` is not installed. Arguments: ``robot`` (bundled model name), ``config``,
-``use_feedforward`` (true or false). The arguments are checked before any node starts: a bad
-value ends the launch with an error and no node left running.
+``launch`` is not installed. Arguments: ``robot`` (bundled model name), ``robot_description``
+(URDF XML of your own robot, passed as a string, e.g. ``robot_description:="$(cat arm.urdf)"``;
+it takes precedence over ``robot`` for every node), ``config``, ``use_feedforward`` (true or
+false). The arguments are checked before any node starts: a bad value ends the launch with an
+error and no node left running.
 """
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
+from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
@@ -48,20 +51,24 @@ REMAPPINGS = {
 def checked_arguments(context):
     """Return the arguments the nodes need; raise (so nothing starts) if one is bad."""
     robot = LaunchConfiguration('robot').perform(context).strip()
-    if not robot:
-        raise ValueError('robot:=NAME is required (a bundled model such as puma560)')
+    description = LaunchConfiguration('robot_description').perform(context)
+    description = description if description.strip() else ''
+    if not robot and not description:
+        raise ValueError('robot:=NAME (a bundled model such as puma560) or '
+                         'robot_description:="$(cat arm.urdf)" is required')
     use_feedforward = LaunchConfiguration('use_feedforward').perform(context).strip().lower()
     if use_feedforward not in ('true', 'false'):
         raise ValueError(f'use_feedforward:={use_feedforward!r}: use true or false')
-    return robot, use_feedforward == 'true'
+    return robot, description, use_feedforward == 'true'
 
 
 def nodes(context):
     """Return the four nodes once every argument has been checked."""
-    robot, use_feedforward = checked_arguments(context)
+    robot, description, use_feedforward = checked_arguments(context)
     config = LaunchConfiguration('config').perform(context)
-    extra = {'simulation_node': {'model': robot}, 'dynamics_node': {'model': robot},
-             'trajectory_publisher': {'model': robot},
+    source = ({'robot_description': ParameterValue(description, value_type=str), 'model': ''}
+              if description else {'model': robot})
+    extra = {'simulation_node': source, 'dynamics_node': source, 'trajectory_publisher': source,
              'computed_torque_controller': {'use_feedforward': use_feedforward}}
     return [Node(package=PACKAGE, executable=name, name=name, output='screen',
                  parameters=[config, extra[name]], remappings=REMAPPINGS[name])
@@ -73,6 +80,8 @@ def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument('robot', default_value='puma560',
                               description='bundled model name'),
+        DeclareLaunchArgument('robot_description', default_value='', description=(
+            'URDF XML of your own robot; empty: `robot`')),
         DeclareLaunchArgument('config', default_value=PathJoinSubstitution(
             [FindPackageShare(PACKAGE), 'config', 'simulation.yaml']),
             description='ros__parameters YAML of the four nodes'),

@@ -281,6 +281,21 @@ def test_simulation_launch_tracks_the_trajectory(ros, launch):
     assert np.abs(error).max() < 0.01, error
 
 
+def test_simulation_launch_runs_your_own_urdf(ros, launch):
+    """robot_description:= takes every node off the bundled robot (the config names puma560)."""
+    urdf = bundled_urdf('ur5')
+    probe = ros.node('simulation_probe')
+    states = []
+    probe.create_subscription(JointState, '/joint_states', states.append, 100)
+    launched = launch('simulation.launch.py', f'robot_description:={urdf}')
+    for name in ('simulation_node', 'dynamics_node', 'trajectory_publisher'):
+        wait_for_node(ros, probe, f'/{name}', launched)
+        parameters = all_parameters(ros, probe, f'/{name}')
+        assert parameters['robot_description'] == urdf and parameters['model'] == '', name
+    assert ros.spin_until(lambda: states, 60.0), launched.output()[-4000:]
+    assert list(states[-1].name) == list(quiet_model_from_urdf(urdf).joint_names)
+
+
 def test_invalid_launch_argument_fails_before_any_node_starts(launch):
     launched = launch('simulation.launch.py', 'robot:=puma560', 'use_feedforward:=maybe')
     code = launched.wait(60)
