@@ -29,15 +29,18 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.identification import design_excitation, identify, parameters
+from robot_dynamics.identification.physical import as_built
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test', 'identification'))
-from test_identify import other_trajectory, record, true_puma  # noqa: E402
+sys.path[:0] = [os.path.join(os.path.dirname(__file__), '..', 'test', folder)
+                for folder in ('identification', '')]
+from measured_runs import record  # noqa: E402
+from test_identify import other_trajectory  # noqa: E402
 
 
 def puma_rows():
     """Noise-free and noisy identification of the PUMA: errors and times."""
     nominal = rd.load_model('puma560')
-    true = true_puma(nominal)
+    true = as_built(nominal)
     started = time.perf_counter()
     excitation = design_excitation(nominal, time_limit=30.0)
     print(f'excitation: cond {excitation.initial_condition:.1f} (best random start) -> '

@@ -10,7 +10,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Simulated measurements for identification: the "true" PUMA 560 and sampled runs."""
+"""Simulated measurements for identification: sampled runs of a "true" robot."""
 
 import numpy as np
 
@@ -19,26 +19,6 @@ from robot_dynamics.io.recordings import Recording
 
 RATE = 1000.0
 QUANTUM = 2.0 ** -18                                       # rad per encoder count
-
-
-def true_puma(nominal):
-    """PUMA 560 as built: masses +20 %, friction the URDF does not have, real bodies.
-
-    The bundled inertias (Armstrong-Khatib-Burdick via Corke) are not all physical: link 1
-    is massless with only ``Izz``, link 3 violates the triangle inequality. A real arm's links
-    are real bodies: a massless link gets 1 kg, and every principal moment is lifted to
-    ``max(I_k, 0.6 Σ I - I_k) + 0.001`` (the triangle inequality with margin).
-    """
-    n = nominal.dof
-    inertias = []
-    for inertia in nominal.inertia:
-        moments, axes = np.linalg.eigh(inertia)
-        lifted = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-3
-        inertias.append(axes @ np.diag(lifted) @ axes.T)
-    return nominal.replace(mass=nominal.mass * 1.2 + (nominal.mass == 0),
-                           inertia=np.array(inertias),
-                           viscous_friction=np.linspace(1.5, 0.3, n),
-                           coulomb_friction=np.linspace(0.8, 0.2, n))
 
 
 def record(model, trajectory, seconds, noise=False, seed=0):

@@ -34,6 +34,10 @@ see. The constraints enter as the log-determinant barrier ``-Σ log det J_i - Σ
 central path until the duality gap bound is below ``tolerance`` of the objective's scale. When
 ``θ`` itself is physical (noise-free data of a real body) the result reproduces it to the
 accuracy of the data.
+
+:func:`as_built` is the other direction, for simulated experiments (the identification demo and
+the tests): a nominal model made into a real robot (heavier, with friction, every link a real
+body).
 """
 
 import numpy as np
@@ -212,3 +216,23 @@ def _exact(problem, base, theta, pi):
     if np.isfinite(problem.barrier(z, derivatives=False)[0]):
         return corrected
     return pi
+
+
+def as_built(model, mass_factor=1.2, viscous=(1.5, 0.3), coulomb=(0.8, 0.2)):
+    """Return the "real" robot: masses ×``mass_factor``, friction, every link a real body.
+
+    Viscous and Coulomb friction fall linearly from the first to the last joint between the
+    given values (N m s/rad, N m). Links must be real bodies: a massless link gets 1 kg, and
+    every principal moment of inertia is lifted to ``max(I_k, 0.6 Σ I - I_k) + 0.001`` kg m²
+    (the triangle inequality with margin; the bundled PUMA's link 1 and 3 violate it).
+    """
+    n = model.dof
+    inertias = []
+    for inertia in model.inertia:
+        moments, axes = np.linalg.eigh(inertia)
+        lifted = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-3
+        inertias.append(axes @ np.diag(lifted) @ axes.T)
+    return model.replace(mass=model.mass * mass_factor + (model.mass == 0),
+                         inertia=np.array(inertias),
+                         viscous_friction=np.linspace(*viscous, n),
+                         coulomb_friction=np.linspace(*coulomb, n))

@@ -43,32 +43,13 @@ import yaml
 
 import robot_dynamics as rd
 from robot_dynamics.identification import design_excitation, identify
+from robot_dynamics.identification.physical import as_built
 from robot_dynamics.identification.report import plot_validation, report_lines
 from robot_dynamics.io.trajectory_yaml import joint_trajectory_yaml
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.nodes.bringup import run_demo
 from robot_dynamics.nodes.common import parameter_overrides
 from robot_dynamics.nodes.joint_state_recorder import JointStateRecorder
-
-
-def as_built(model, mass_factor=1.2, viscous=(1.5, 0.3), coulomb=(0.8, 0.2)):
-    """Return the "real" robot: masses ×``mass_factor``, friction, every link a real body.
-
-    Viscous and Coulomb friction fall linearly from the first to the last joint between the
-    given values (N m s/rad, N m). Links must be real bodies: a massless link gets 1 kg, and
-    every principal moment of inertia is lifted to ``max(I_k, 0.6 Σ I - I_k) + 0.001`` kg m²
-    (the triangle inequality with margin; the bundled PUMA's link 1 and 3 violate it).
-    """
-    n = model.dof
-    inertias = []
-    for inertia in model.inertia:
-        moments, axes = np.linalg.eigh(inertia)
-        lifted = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-3
-        inertias.append(axes @ np.diag(lifted) @ axes.T)
-    return model.replace(mass=model.mass * mass_factor + (model.mass == 0),
-                         inertia=np.array(inertias),
-                         viscous_friction=np.linspace(*viscous, n),
-                         coulomb_friction=np.linspace(*coulomb, n))
 
 
 @dataclass

@@ -22,9 +22,10 @@ import yaml
 import robot_dynamics as rd
 from robot_dynamics import cli
 from robot_dynamics.identification import FourierTrajectory
+from robot_dynamics.identification.physical import as_built
 from robot_dynamics.io.recordings import Recording, write_bag, write_csv
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
-from measured_runs import record, true_puma
+from measured_runs import record
 
 
 def run(capsys, *argv):
@@ -91,7 +92,7 @@ def puma_run(tmp_path_factory):
     trajectory = FourierTrajectory(nominal.joint_names, 10.0, np.array(
         [0.0, 1.5, -1.5, 0.5, 0.0, 0.0]), rng.normal(size=(6, 5)) * 0.25,
         rng.normal(size=(6, 5)) * 0.25)
-    recording = record(true_puma(nominal), trajectory, 25.0, noise=True)
+    recording = record(as_built(nominal), trajectory, 25.0, noise=True)
     shuffled = Recording(recording.joint_names[::-1], recording.t,
                          recording.position[:, ::-1], recording.effort[:, ::-1])
     return write_bag(folder / 'bag', shuffled, storage='mcap'), \

@@ -22,15 +22,15 @@ from robot_dynamics.identification import (
     ExcitationLimits, FourierTrajectory, condition_number, design_excitation, identify,
     parameters,
 )
-from robot_dynamics.identification.physical import is_physical
-from measured_runs import record, true_puma
+from robot_dynamics.identification.physical import as_built, is_physical
+from measured_runs import record
 
 
 @pytest.fixture(scope='module')
 def puma():
     nominal = rd.load_model('puma560')
     excitation = design_excitation(nominal, time_limit=None, iterations=3, starts=3, seed=1)
-    return nominal, true_puma(nominal), excitation
+    return nominal, as_built(nominal), excitation
 
 
 def other_trajectory(model):
