@@ -59,27 +59,10 @@ static inline int rd_trig_reduce(double q, double *sin_r, double *cos_r)
     return (int)(bits & 3);
 }
 
-static inline void rd_sin_versine(double q, double *s, double *v)
+/* sin(k pi/2 + r) from sin r and cos r; cos(k pi/2 + r) is the same at k + 1 */
+static inline double rd_trig_quadrant(int k, double sin_r, double cos_r)
 {
-    double sin_r, cos_r;
-    if (!(fabs(q) <= RD_TRIG_MAX)) {
-        *s = sin(q);
-        *v = 1.0 - cos(q);
-        return;
-    }
-    switch (rd_trig_reduce(q, &sin_r, &cos_r)) {
-    case 0: *s = sin_r; *v = 1.0 - cos_r; break;
-    case 1: *s = cos_r; *v = 1.0 + sin_r; break;
-    case 2: *s = -sin_r; *v = 1.0 + cos_r; break;
-    default: *s = -cos_r; *v = 1.0 - sin_r; break;
-    }
-}
-
-static inline double rd_sin(double q)
-{
-    double sin_r, cos_r;
-    if (!(fabs(q) <= RD_TRIG_MAX)) return sin(q);
-    switch (rd_trig_reduce(q, &sin_r, &cos_r)) {
+    switch (k & 3) {
     case 0: return sin_r;
     case 1: return cos_r;
     case 2: return -sin_r;
@@ -87,16 +70,36 @@ static inline double rd_sin(double q)
     }
 }
 
+static inline void rd_sin_versine(double q, double *s, double *v)
+{
+    double sin_r, cos_r;
+    int k;
+    if (!(fabs(q) <= RD_TRIG_MAX)) {
+        *s = sin(q);
+        *v = 1.0 - cos(q);
+        return;
+    }
+    k = rd_trig_reduce(q, &sin_r, &cos_r);
+    *s = rd_trig_quadrant(k, sin_r, cos_r);
+    *v = 1.0 - rd_trig_quadrant(k + 1, sin_r, cos_r);
+}
+
+static inline double rd_sin(double q)
+{
+    double sin_r, cos_r;
+    int k;
+    if (!(fabs(q) <= RD_TRIG_MAX)) return sin(q);
+    k = rd_trig_reduce(q, &sin_r, &cos_r);        /* before sin_r, cos_r are read */
+    return rd_trig_quadrant(k, sin_r, cos_r);
+}
+
 static inline double rd_cos(double q)
 {
     double sin_r, cos_r;
+    int k;
     if (!(fabs(q) <= RD_TRIG_MAX)) return cos(q);
-    switch (rd_trig_reduce(q, &sin_r, &cos_r)) {
-    case 0: return cos_r;
-    case 1: return -sin_r;
-    case 2: return -cos_r;
-    default: return sin_r;
-    }
+    k = rd_trig_reduce(q, &sin_r, &cos_r);
+    return rd_trig_quadrant(k + 1, sin_r, cos_r);
 }
 
 #endif

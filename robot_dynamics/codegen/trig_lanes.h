@@ -44,40 +44,44 @@ static inline IVEC vtrig_reduce(VEC q, VEC *sin_r, VEC *cos_r)
     return (IVEC)t;
 }
 
+/* rd_trig_quadrant on every lane: sin(k pi/2 + r); at k + 1, cos(k pi/2 + r) */
+static inline VEC vtrig_quadrant(IVEC k, VEC sin_r, VEC cos_r)
+{
+    return vflip(vselect(-(k & 1), cos_r, sin_r), (k & 2) << 62);   /* odd k: cos; 2, 3: - */
+}
+
 static inline void vsin_versine(VEC q, VEC *s, VEC *v)
 {
     VEC sin_r, cos_r;
-    IVEC k, odd;
+    IVEC k;
     if (!vtrig_in_range(q)) {                               /* rare: lane by lane */
         for (int l = 0; l < LANES; ++l) rd_sin_versine(q[l], &(*s)[l], &(*v)[l]);
         return;
     }
     k = vtrig_reduce(q, &sin_r, &cos_r);
-    odd = -(k & 1);                                         /* all ones in quadrants 1 and 3 */
-    *s = vflip(vselect(odd, cos_r, sin_r), (k & 2) << 62);             /* 2, 3: -sin */
-    *v = 1.0 - vflip(vselect(odd, sin_r, cos_r), ((k + 1) & 2) << 62);  /* 1, 2: -cos */
+    *s = vtrig_quadrant(k, sin_r, cos_r);
+    *v = 1.0 - vtrig_quadrant(k + 1, sin_r, cos_r);
+}
+
+/* sin(q + quarter pi/2): vsin at quarter 0, vcos at 1 */
+static inline VEC vsin_quarter(VEC q, int quarter)
+{
+    VEC sin_r, cos_r, out;
+    IVEC k;
+    if (!vtrig_in_range(q)) {
+        for (int l = 0; l < LANES; ++l) out[l] = quarter ? rd_cos(q[l]) : rd_sin(q[l]);
+        return out;
+    }
+    k = vtrig_reduce(q, &sin_r, &cos_r);          /* before sin_r, cos_r are read */
+    return vtrig_quadrant(k + quarter, sin_r, cos_r);
 }
 
 static inline VEC vsin(VEC q)
 {
-    VEC sin_r, cos_r, out;
-    IVEC k;
-    if (!vtrig_in_range(q)) {
-        for (int l = 0; l < LANES; ++l) out[l] = rd_sin(q[l]);
-        return out;
-    }
-    k = vtrig_reduce(q, &sin_r, &cos_r);
-    return vflip(vselect(-(k & 1), cos_r, sin_r), (k & 2) << 62);
+    return vsin_quarter(q, 0);
 }
 
 static inline VEC vcos(VEC q)
 {
-    VEC sin_r, cos_r, out;
-    IVEC k;
-    if (!vtrig_in_range(q)) {
-        for (int l = 0; l < LANES; ++l) out[l] = rd_cos(q[l]);
-        return out;
-    }
-    k = vtrig_reduce(q, &sin_r, &cos_r);
-    return vflip(vselect(-(k & 1), sin_r, cos_r), ((k + 1) & 2) << 62);
+    return vsin_quarter(q, 1);
 }
