@@ -140,18 +140,19 @@ def start_node(namespace, model_name, extra, qos):
                             stderr=subprocess.STDOUT, text=True)
 
 
-def publisher_main(namespace, rate, names, table, shared, stop, qos):
+def publisher_main(namespace, rate, names, table, shared, stop, qos, subscribers=2):
     """Child process: publish joint_states at ``rate`` Hz, paced on the monotonic clock.
 
-    Posture ``k = sequence % POSTURES`` goes out with ``shared.send_ns[k]`` (monotonic ns, a
-    system-wide clock) and ``shared.sequence[k]`` written just before the publish.
+    Starts once ``subscribers`` subscriptions matched. Posture ``k = sequence % POSTURES`` goes
+    out with ``shared.send_ns[k]`` (monotonic ns, a system-wide clock) and
+    ``shared.sequence[k]`` written just before the publish.
     """
     import rclpy
     from sensor_msgs.msg import JointState
     rclpy.init()
     node = rclpy.create_node('soak_publisher')
     publisher = node.create_publisher(JointState, f'{namespace}/joint_states', qos_profile(qos))
-    while publisher.get_subscription_count() < 2 and not stop.is_set():   # node and floor
+    while publisher.get_subscription_count() < subscribers and not stop.is_set():
         time.sleep(0.05)
     message = JointState(name=list(names))
     rows = [list(map(float, row)) for row in np.frombuffer(table).reshape(POSTURES, -1)]
@@ -195,12 +196,11 @@ class Shared:
 class Receiver:
     """Matches gravity answers to their requests by value and records the latency."""
 
-    def __init__(self, node, gravity, shared, namespace):
+    def __init__(self, node, gravity, shared, topic):
         from diagnostic_msgs.msg import DiagnosticArray
         from std_msgs.msg import Float64MultiArray
-        self.gravity, self.shared = gravity, shared
-        node.create_subscription(Float64MultiArray, f'{namespace}/dynamics_node/gravity_torques',
-                                 self.on_gravity, 1000)
+        self.gravity, self.shared = gravity, shared   # the expected answer to each posture
+        node.create_subscription(Float64MultiArray, topic, self.on_gravity, 1000)
         node.create_subscription(DiagnosticArray, '/diagnostics', self.on_diagnostics, 10)
         self.diagnostics = {}        # the node's last self-report
         self.answered_sequence = np.full(POSTURES, -1, dtype=np.int64)
@@ -303,7 +303,7 @@ def main():
     np.frombuffer(table)[:] = q_table.reshape(-1)
     rclpy.init()
     node = rclpy.create_node('soak_receiver')
-    receiver = Receiver(node, gravity, shared, namespace)
+    receiver = Receiver(node, gravity, shared, f'{namespace}/dynamics_node/gravity_torques')
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     spinner = threading.Thread(target=executor.spin, daemon=True)

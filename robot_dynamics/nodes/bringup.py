@@ -136,7 +136,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
     joint-state recorder) spun on the same executor and destroyed with the demo's nodes.
     """
     import rclpy
-    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor
+    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor, spin_surviving
     context = rclpy.Context()
     rclpy.init(context=context)
     executor = QueueAwareMultiThreadedExecutor(num_threads=2, context=context)
@@ -154,7 +154,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         end = duration if duration is not None else start_delay + times[-1] + 0.3
         wall_start = time.monotonic()
         while simulator.sim_time < end and not simulator.failed:
-            executor.spin_once(timeout_sec=0.01)
+            spin_surviving(executor, timeout_sec=0.01)     # a callback's exception is logged
             if time.monotonic() - wall_start > wall_timeout:
                 raise TimeoutError(f'demo did not reach t = {end} s in {wall_timeout} s')
         if simulator.failed:

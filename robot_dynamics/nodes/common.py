@@ -14,8 +14,6 @@
 
 import bisect
 import collections
-import functools
-import inspect
 import re
 import struct
 import time
@@ -25,7 +23,6 @@ import numpy as np
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.clock import Clock, ClockType
 from rclpy.event_handler import SubscriptionEventCallbacks
-from rclpy.exceptions import ParameterException
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSPolicyKind, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
@@ -33,6 +30,10 @@ from rclpy.serialization import deserialize_message
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.locked_joints import parse_locked_joints
+# How a node process starts and spins lives in nodes/process.py; these names stay importable here.
+from robot_dynamics.nodes.process import (CONFIGURATION_ERRORS, StartupError,  # noqa: F401
+                                          check_startup, guarded_parameters, guarded_service,
+                                          guarded_subscription, make_executor, run)
 
 MODEL_PARAMETERS = {
     'robot_description': 'URDF XML of the robot; empty: use urdf_file, dh_file or model, or '
@@ -275,44 +276,6 @@ def model_with_overrides(model, node, pending=None):
     return bounds.check_model(model.replace(**changes) if changes else model)
 
 
-def guarded_subscription(node, callback):
-    """Wrap a subscription or timer callback: an exception is logged and counted, not fatal."""
-    @functools.wraps(callback)
-    def wrapper(*args):
-        try:
-            return callback(*args)
-        except Exception as exc:  # noqa: BLE001 - no input may kill the node
-            node.callback_failed(callback.__name__, exc)
-    return wrapper
-
-
-def guarded_service(node, callback):
-    """Wrap a service callback: an exception becomes ``success=False`` with the reason."""
-    @functools.wraps(callback)
-    def wrapper(request, response):
-        try:
-            return callback(request, response)
-        except Exception as exc:  # noqa: BLE001
-            node.callback_failed(callback.__name__, exc)
-            response.success, response.message = False, f'failed: {exc}'
-            return response
-    return wrapper
-
-
-def guarded_parameters(node, callback):
-    """Wrap a set-parameters validator: an exception refuses the change with the reason."""
-    from rcl_interfaces.msg import SetParametersResult
-
-    @functools.wraps(callback)
-    def wrapper(parameters):
-        try:
-            return callback(parameters)
-        except Exception as exc:  # noqa: BLE001
-            node.callback_failed(callback.__name__, exc)
-            return SetParametersResult(successful=False, reason=str(exc))
-    return wrapper
-
-
 # robot_state_publisher publishes the URDF once, reliable and transient-local ("latched").
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -453,85 +416,3 @@ def parameter_overrides(parameters):
     """
     return [Parameter(name, value=value) for name, value in parameters.items()
             if not (isinstance(value, list) and not value)]
-
-
-EXECUTOR_VARIABLE = 'ROBOT_DYNAMICS_EXECUTOR'
-
-
-def make_executor():
-    """Return the executor for one node process: the cached one, or rclpy's on request.
-
-    Default (``ROBOT_DYNAMICS_EXECUTOR`` unset or ``cached``):
-    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, which at 1 kHz brings the
-    dynamics node's CPU from ~2.2x to ~1.3x that of an empty rclpy subscriber measured in
-    the same run (docs/robustness.md, "Soak"); ``rclpy``: rclpy's ``SingleThreadedExecutor``.
-    """
-    import os
-    from rclpy.executors import SingleThreadedExecutor
-
-    from robot_dynamics.nodes.executors import CachedWaitSetExecutor
-    choice = os.environ.get(EXECUTOR_VARIABLE, 'cached')
-    executors = {'cached': CachedWaitSetExecutor, 'rclpy': SingleThreadedExecutor}
-    if choice not in executors:
-        raise ValueError(f'{EXECUTOR_VARIABLE}={choice!r}: use one of {sorted(executors)}')
-    return executors[choice]()
-
-
-class StartupError(ValueError):
-    """A node's configuration at startup is invalid: the node stops with a FATAL log line."""
-
-
-#: Exceptions that mean "this configuration cannot run" when a node is constructed.
-CONFIGURATION_ERRORS = (ValueError, LookupError, OSError, ParameterException)
-
-
-def check_startup(node, validate, skip=()):
-    """Validate the declared parameters with the node's run-time validator, once at startup.
-
-    rclpy applies initial values (``--ros-args -p``, YAML files, launch) without calling the
-    set-parameters callbacks; ``validate`` is that callback. Parameters in ``skip`` are left
-    to the node (a documented fallback). Raises :class:`StartupError`.
-    """
-    names = [name for name in node.list_parameters([], 0).names if name not in skip]
-    result = validate([node.get_parameter(name) for name in names])
-    if not result.successful:
-        raise StartupError(result.reason)
-
-
-def _fatal(node_class, exc):
-    """Log the reason a node could not start as one FATAL line."""
-    import rclpy.logging
-    name = inspect.signature(node_class.__init__).parameters['node_name'].default
-    reason = ' '.join(str(exc).split()) or type(exc).__name__
-    rclpy.logging.get_logger(name).fatal(f'cannot start: {reason}')
-
-
-def run(node_class, args=None):
-    """Run one node: init, spin until Ctrl-C or shutdown, clean up (the nodes' ``main``).
-
-    A configuration the node cannot run with (an unknown solver, integrator or publish mode, a
-    model that does not load, an invalid value) ends the process at startup with one FATAL log
-    line naming the parameter, and exit code 1.
-    """
-    import rclpy
-    from rclpy.executors import ExternalShutdownException
-    rclpy.init(args=args)
-    node = None
-    try:
-        executor = make_executor()
-        try:
-            node = node_class()
-        except CONFIGURATION_ERRORS as exc:
-            _fatal(node_class, exc)
-            raise SystemExit(1) from None
-        rclpy.spin(node, executor=executor)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except Exception:  # noqa: BLE001
-        if rclpy.ok():
-            raise
-        # SIGTERM shut the context down while a callback was publishing: a normal stop
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()

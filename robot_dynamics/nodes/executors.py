@@ -10,17 +10,20 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A MultiThreadedExecutor without the busy spin of rclpy Jazzy (ros2/rclpy#1452).
+"""Executors for the nodes: a lean single-threaded one, a multi-threaded one without busy spin.
+
+``CachedWaitSetExecutor`` is a leaner ``SingleThreadedExecutor`` (wait set kept between
+iterations, callbacks called directly; see its docstring and docs/ros.md, "Latency"). Every
+executor here survives what a callback raises, rclpy's own callbacks included (the time source's
+``/clock`` subscription, the parameter services, QoS events): the exception is logged through the
+node, throttled, and the node goes on (:func:`report_callback_failure`, :func:`spin_surviving`).
 
 Jazzy's ``MultiThreadedExecutor`` yields a task again while it still waits in the thread
 pool's queue, submits it once more and returns at once: the spinning thread keeps the GIL and
-starves the workers, and a one-process graph (the simulation demo) runs 10-100× slower than
+starves the workers, and a one-process graph (the simulation demo) runs 10-100x slower than
 it should, depending on scheduling luck. Upstream fixed this after the Jazzy wheels
-(ros2/rclpy#1547). This subclass remembers which tasks are queued and, instead of submitting
-one again, yields the GIL for a moment so that a worker can start it.
-
-``CachedWaitSetExecutor`` is a leaner ``SingleThreadedExecutor`` (wait set kept between
-iterations, callbacks called directly); see its docstring and docs/robustness.md, "Soak".
+(ros2/rclpy#1547). ``QueueAwareMultiThreadedExecutor`` remembers which tasks are queued and,
+instead of submitting one again, yields the GIL for a moment so that a worker can start it.
 """
 
 import contextlib
@@ -28,6 +31,7 @@ import inspect
 import threading
 import time
 
+import rclpy.logging
 from rclpy.executors import (
     ConditionReachedException, ExternalShutdownException, MultiThreadedExecutor,
     ShutdownException, SingleThreadedExecutor, TimeoutException, TimeoutObject,
@@ -75,6 +79,48 @@ class QueueAwareMultiThreadedExecutor(MultiThreadedExecutor):
                 future.result()            # raise any exception of the callback
 
 
+def report_callback_failure(node, what, exc):
+    """Log an exception a callback raised, through ``node`` (throttled); the node goes on.
+
+    ``what`` names the callback (``subscription '/clock'``, ``service '/n/set_parameters'``).
+    Our nodes count it and show it on /diagnostics (``callback_failed``); any other node (or
+    None, for a task with no node) logs it on its own logger once a second at most.
+    """
+    if node is not None and hasattr(node, 'callback_failed'):
+        return node.callback_failed(what, exc)
+    logger = node.get_logger() if node is not None else _LOGGER
+    logger.error(f'{what} failed: {type(exc).__name__}: {exc} (the node keeps running)',
+                 throttle_duration_sec=1.0)
+
+
+def spin_surviving(executor, node=None, timeout_sec=None):
+    """``executor.spin_once`` that logs a callback's exception instead of raising it.
+
+    rclpy's executors raise from ``spin_once`` whatever a callback raised, rclpy's own
+    callbacks included (the time source's ``/clock`` subscription raises ``ValueError`` for a
+    negative time), and ``rclpy.spin`` ends there. The end of spinning (shutdown, Ctrl-C) still
+    propagates. ``node``: where to report (None: the executor's logger).
+    """
+    try:
+        executor.spin_once(timeout_sec=timeout_sec)
+    except _WAIT_ENDED:
+        raise
+    except Exception as exc:  # noqa: BLE001 - no callback may end the process
+        report_callback_failure(node, 'a callback', exc)
+
+
+_LOGGER = rclpy.logging.get_logger('robot_dynamics.executor')
+_KINDS = ('subscription', 'timer', 'client', 'service', 'guard_condition')
+_NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client': 'clients',
+                    'service': 'services', 'guard_condition': 'guards'}
+
+
+def describe(kind, entity):
+    """Name an entity for a log line: its kind and topic or service name."""
+    name = getattr(entity, 'topic_name', None) or getattr(entity, 'srv_name', None)
+    return f"{kind} '{name}'" if name else kind.replace('_', ' ')
+
+
 class CachedWaitSetExecutor(SingleThreadedExecutor):
     """``SingleThreadedExecutor`` that keeps its wait set while the nodes' entities do not change.
 
@@ -82,17 +128,25 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
     ``WaitSet`` and wraps every callback in a coroutine ``Task`` whose end triggers the
     executor's guard condition (one more wake-up per message), all in Python on every
     iteration. This one builds the entity lists and the ``WaitSet`` once and rebuilds them only
-    when its guard condition fires (a node added or removed, an entity created or destroyed: the
-    nodes call ``wake()``, or a task created), and calls ready callbacks directly. Coroutine
-    callbacks and waitables (QoS events) run as tasks as in the base class.
+    when they changed, and calls ready callbacks directly. Coroutine callbacks and waitables
+    (QoS events, action servers and clients) run as tasks as in the base class.
 
-    While cached, the entities' handles are held in use, so an entity destroyed meanwhile is
-    freed at the next rebuild; ``remove_node`` and ``shutdown`` release them.
+    A change is what rclpy tells an executor about: a node added or removed, or an entity
+    created or destroyed through its node (``create_*``, ``destroy_*``, ``add_waitable``,
+    ``remove_waitable``: rclpy calls :meth:`wake`), such as the time source's ``/clock``
+    subscription when ``use_sim_time`` is switched. An entity destroyed behind the node's back
+    (``entity.destroy()``) is found when its handle refuses to be used, and the cache rebuilt.
+    While cached, the entities' handles are held in use, so a destroyed entity is freed at the
+    next rebuild; ``remove_node`` and ``shutdown`` release them.
+
+    An exception in any callback is logged through its node (:func:`report_callback_failure`)
+    and the other ready callbacks still run.
     """
 
     def __init__(self, *, context=None):
         super().__init__(context=context)
         self._cache = None
+        self._changed = True
 
     def _release_cache(self):
         if self._cache is not None:
@@ -106,9 +160,20 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         finally:
             self._release_cache()
 
+    def wake(self):
+        """Note that the nodes' entities changed (rclpy calls this), then wake the wait."""
+        self._changed = True
+        super().wake()
+
+    def add_node(self, node):
+        """Manage ``node``; its entities join the wait set at the next iteration."""
+        self._changed = True
+        return super().add_node(node)
+
     def remove_node(self, node):
         """Stop managing ``node`` and release the cached handles."""
         super().remove_node(node)
+        self._changed = True
         self._release_cache()
 
     def shutdown(self, timeout_sec=None):
@@ -119,18 +184,15 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
     def _build_cache(self):
         """Enter every entity's handle and size one ``WaitSet`` for them all."""
         handles = contextlib.ExitStack()
-        kinds = {kind: [] for kind in ('subscription', 'timer', 'client', 'service',
-                                       'guard_condition')}
+        kinds = {kind: [] for kind in _KINDS}
         waitables, count = [], NumberOfEntities(0, 0, 0, 0, 0)
-        owners = {'subscription': 'subscriptions', 'timer': 'timers', 'client': 'clients',
-                  'service': 'services', 'guard_condition': 'guards'}
         own_guards = [(self._guard, None), (self._sigint_gc, None)]
         for node in self.get_nodes():
-            for kind, attribute in owners.items():
+            for kind, attribute in _NODE_ATTRIBUTES.items():
                 for entity in getattr(node, attribute):
                     try:
                         handles.enter_context(entity.handle)
-                    except InvalidHandle:
+                    except InvalidHandle:              # destroyed: leave it out
                         continue
                     kinds[kind].append((entity, node))
             for waitable in node.waitables:
@@ -157,15 +219,39 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         self._cache = {'handles': handles, 'wait_set': wait_set, 'kinds': kinds,
                        'by_pointer': by_pointer, 'waitables': waitables}
 
+    def _filled_wait_set(self):
+        """Return the cache with its wait set filled; rebuilt first if the entities changed."""
+        for _ in range(3):
+            if self._changed or self._cache is None:
+                self._changed = False          # first: a change while building marks it again
+                self._release_cache()
+                self._build_cache()
+            cache = self._cache
+            wait_set = cache['wait_set']
+            wait_set.clear_entities()
+            try:
+                for kind in _KINDS:
+                    add = getattr(wait_set, f'add_{kind}')
+                    for entity, _ in cache['kinds'][kind]:
+                        add(entity.handle)
+                for waitable, _ in cache['waitables']:
+                    waitable.add_to_wait_set(wait_set)
+            except InvalidHandle:              # destroyed behind the node's back: rebuild
+                self._changed = True
+                continue
+            return cache
+        return None
+
     def _run_pending_tasks(self):
         """Run the tasks that are neither running nor done (coroutines, created tasks)."""
         with self._tasks_lock:
-            tasks = [task for task, _, _ in self._tasks]
-        for task in tasks:
+            tasks = list(self._tasks)
+        for task, entity, node in tasks:
             if not task.executing() and not task.done():
                 task()
                 if task.exception() is not None:
-                    raise task.exception()
+                    report_callback_failure(node, describe('task of', entity) if entity
+                                            else 'a task', task.exception())
         with self._tasks_lock:
             self._tasks = [entry for entry in self._tasks
                            if not entry[0].done() and not entry[0].cancelled()]
@@ -185,11 +271,13 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         return result
 
     def _dispatch(self, kind, entity, node):
-        """Take the ready data of one entity and run its callback."""
+        """Take the ready data of one entity and run its callback; report what it raises."""
         try:
             self._take_and_call(kind, entity, node)
         except InvalidHandle:                      # destroyed since the wait: nothing to do
             pass
+        except Exception as exc:  # noqa: BLE001 - logged; the other callbacks still run
+            report_callback_failure(node, describe(kind, entity), exc)
 
     def _take_and_call(self, kind, entity, node):
         """Take the data of a ready entity and run its callback (handle still valid)."""
@@ -241,39 +329,33 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         self._run_pending_tasks()
         if self._is_shutdown or not self._context.ok():
             return
-        if self._cache is None:
-            self._build_cache()
-        cache = self._cache
+        cache = self._filled_wait_set()
+        if cache is None:                          # entities vanishing as they are read
+            return
         wait_set = cache['wait_set']
-        wait_set.clear_entities()
-        for kind, add in (('subscription', wait_set.add_subscription),
-                          ('timer', wait_set.add_timer), ('client', wait_set.add_client),
-                          ('service', wait_set.add_service),
-                          ('guard_condition', wait_set.add_guard_condition)):
-            for entity, _ in cache['kinds'][kind]:
-                add(entity.handle)
-        for waitable, _ in cache['waitables']:
-            waitable.add_to_wait_set(wait_set)
         timeout = timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) else timeout_sec
         wait_set.wait(timeout_sec_to_nsec(timeout))
         if self._is_shutdown:
             return
         if not self._context.ok():
             raise ExternalShutdownException()
-        ready = {kind: wait_set.get_ready_entities(kind) for kind in cache['by_pointer']}
-        try:
-            self._dispatch_ready(cache, wait_set, ready)
-        finally:
-            if self._guard is None or self._guard.handle.pointer in ready['guard_condition']:
-                self._release_cache()              # entities changed or a task was created
+        ready = {kind: wait_set.get_ready_entities(kind) for kind in _KINDS}
+        self._dispatch_ready(cache, wait_set, ready)
 
     def _dispatch_ready(self, cache, wait_set, ready):
         """Run the callbacks of the ready entities, waitables and timers first."""
         for waitable, node in cache['waitables']:
-            if waitable.is_ready(wait_set) and waitable.callback_group.can_execute(waitable):
-                handler = self._make_handler(waitable, node, self._take_waitable)
-                handler()
-                handler.result()                   # raise any exception of the callback
+            try:
+                if not (waitable.is_ready(wait_set)
+                        and waitable.callback_group.can_execute(waitable)):
+                    continue
+            except InvalidHandle:                  # destroyed by an earlier callback
+                continue
+            handler = self._make_handler(waitable, node, self._take_waitable)
+            handler()
+            if handler.exception() is not None:
+                report_callback_failure(node, describe('waitable', waitable),
+                                        handler.exception())
         for kind in ('timer', 'subscription', 'guard_condition', 'client', 'service'):
             by_pointer = cache['by_pointer'][kind]
             for pointer in ready[kind]:

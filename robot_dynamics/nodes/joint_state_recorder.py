@@ -28,7 +28,8 @@ from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 
 from robot_dynamics.io.recordings import Recording, write_bag
-from robot_dynamics.nodes.common import descriptor, make_executor
+from robot_dynamics.nodes.common import descriptor
+from robot_dynamics.nodes.process import make_executor, spin
 
 
 class JointStateRecorder(Node):
@@ -94,7 +95,7 @@ def main(args=None):
     node = None
     try:
         node = JointStateRecorder()
-        rclpy.spin(node, executor=make_executor())
+        spin(node, make_executor())
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:

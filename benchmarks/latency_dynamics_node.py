@@ -1,0 +1,266 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""End-to-end latency: joint_states → dynamics_node → gravity_torques, beside an empty relay.
+
+Run on demand (not in CI)::
+
+    .venv/bin/python benchmarks/latency_dynamics_node.py [--seconds 20] [--rounds 3]
+        [--rate 1000] [--model puma560] [--background 0.2] [--executor events]
+        [--output latency.md]
+
+Three processes per measurement, in a private ROS domain with localhost-only discovery: a
+publisher sends ``joint_states`` at ``--rate`` Hz paced on wall time (the monotonic clock,
+stamped with the wall clock, the sensor-data QoS), the *subject* answers each one, and this
+process receives the answers (rclpy's ``SingleThreadedExecutor`` in a thread). Latency is
+"publish of joint_states k → receipt of its answer" on the system-wide monotonic clock: both
+DDS hops, both executors and the subject's work. Answers are matched to their request by value
+(1000 distinct postures, cycled; see ``soak_dynamics_node.py``), and a wrong value is counted.
+
+Subjects, measured alternately in each round so that both see the same machine:
+
+- ``floor``: an empty rclpy relay node in its own process (spun by rclpy's
+  ``SingleThreadedExecutor``; ``--floor-executor cached``: by the nodes' one) whose callback
+  republishes the positions as a ``Float64MultiArray``: what two hops of rclpy messaging cost
+  here and now.
+- ``node[EXECUTOR]``: the dynamics node as users run it (``python -m
+  robot_dynamics.nodes.dynamics_node -p model:=...``) with ``ROBOT_DYNAMICS_EXECUTOR`` set to
+  each ``--executor`` (default: the node's default), only ``~/gravity_torques`` subscribed.
+
+``--background F`` adds a process that is busy a fraction F of every 10 ms (a stand-in for the
+rest of a robot's software), so that a run can be made at a stated load; the machine line gives
+the cores, the processor and the 1-minute load average at the start and the end. Results are
+quoted as ratios against the floor of the same run.
+"""
+
+import argparse
+import os
+import pathlib
+import platform
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+import warnings
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'benchmarks'))
+
+from soak_dynamics_node import (Receiver, Shared, postures, publisher_main,  # noqa: E402
+                                read_proc)
+
+WARM_UP = 3.0
+QOS = 'sensor_data'
+
+
+def parse_arguments(argv=None):
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--seconds', type=float, default=20.0,
+                        help='measured seconds per subject and round')
+    parser.add_argument('--rounds', type=int, default=3)
+    parser.add_argument('--rate', type=float, default=1000.0, help='joint_states rate, Hz')
+    parser.add_argument('--model', default='puma560', help='bundled model name')
+    parser.add_argument('--executor', action='append', default=[],
+                        help="the node's ROBOT_DYNAMICS_EXECUTOR (repeatable; default: unset)")
+    parser.add_argument('--floor-executor', choices=('rclpy', 'cached'), default='rclpy')
+    parser.add_argument('--background', type=float, default=0.0,
+                        help='busy fraction (0-1) of one extra process, the stated load')
+    parser.add_argument('--output', help='also write the markdown report to this file')
+    return parser.parse_args(argv)
+
+
+def relay_main(namespace, stop, executor_name):
+    """Child process: the floor, an rclpy node republishing each joint state's positions."""
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.qos import qos_profile_sensor_data
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64MultiArray
+    rclpy.init()
+    node = rclpy.create_node('relay', namespace=namespace)
+    publisher = node.create_publisher(Float64MultiArray, 'relay/answer', 10)
+    answer = Float64MultiArray()
+
+    def relay(msg):
+        answer.data = msg.position
+        publisher.publish(answer)
+
+    node.create_subscription(JointState, 'joint_states', relay, qos_profile_sensor_data)
+    from robot_dynamics.nodes.executors import CachedWaitSetExecutor
+    executor = {'rclpy': SingleThreadedExecutor, 'cached': CachedWaitSetExecutor}[executor_name]()
+    executor.add_node(node)
+    while not stop.is_set():
+        executor.spin_once(timeout_sec=0.1)
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+def busy_main(fraction, stop):
+    """Child process: busy ``fraction`` of every 10 ms, asleep for the rest."""
+    while not stop.is_set():
+        start = time.monotonic()
+        while time.monotonic() - start < 0.01 * fraction:
+            pass
+        time.sleep(0.01 * (1.0 - fraction))
+
+
+def start_node(namespace, model_name, executor):
+    """Start the dynamics node as users do, with ``executor`` (None: the default)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''),
+               PYTHONWARNINGS='ignore')
+    env.pop('ROBOT_DYNAMICS_EXECUTOR', None)
+    if executor:
+        env['ROBOT_DYNAMICS_EXECUTOR'] = executor
+    command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
+               '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
+               '-p', f'joint_states_qos:={QOS}']
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def measure(subject, args, context, node, model, tables):
+    """Run one subject for ``args.seconds``; latencies (ns), counts and its CPU share."""
+    namespace = '/lat' + uuid.uuid4().hex[:8]
+    stop = context.Event()
+    if subject == 'floor':
+        process = context.Process(target=relay_main, daemon=True,
+                                  args=(namespace, stop, args.floor_executor))
+        process.start()
+        topic, expected = f'{namespace}/relay/answer', tables['positions']
+    else:
+        process = start_node(namespace, args.model, subject)
+        topic, expected = f'{namespace}/dynamics_node/gravity_torques', tables['gravity']
+    shared = Shared(context)
+    receiver = Receiver(node, expected, shared, topic)
+    table = context.RawArray('d', tables['positions'].size)
+    np.frombuffer(table)[:] = tables['positions'].reshape(-1)
+    publisher = context.Process(target=publisher_main, daemon=True, args=(
+        namespace, args.rate, model.joint_names, table, shared, stop, QOS, 1))
+    publisher.start()
+    try:
+        deadline = time.monotonic() + 60.0
+        while shared.sequence[0] < 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(WARM_UP)
+        _, cpu_start = read_proc(process.pid)
+        wall_start = time.monotonic()
+        shared.measuring.value = 1
+        time.sleep(args.seconds)
+        shared.measuring.value = 0
+        _, cpu_end = read_proc(process.pid)
+        cpu = 100.0 * (cpu_end - cpu_start) / (time.monotonic() - wall_start)
+        time.sleep(0.2)                     # the last answers
+    finally:
+        stop.set()
+        publisher.join(timeout=5.0)
+        if subject == 'floor':
+            process.join(timeout=5.0)
+        else:
+            process.terminate()
+            process.wait(timeout=10.0)
+    return dict(latencies=list(receiver.latencies), sent=shared.sent.value,
+                answered=receiver.answered, wrong=receiver.wrong, cpu=cpu)
+
+
+def machine_line(loads):
+    """Cores, processor, Python, and the 1-minute load averages seen during the run."""
+    processor = next((line.split(':', 1)[1].strip() for line in open('/proc/cpuinfo')
+                      if line.startswith('model name')), platform.processor())
+    rmw = os.environ.get('RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp')
+    return (f'{os.cpu_count()} cores ({processor}), Linux {platform.release()}, Python '
+            f'{platform.python_version()}, {rmw}; 1-min load average '
+            f'{min(loads):.2f}-{max(loads):.2f} during the run')
+
+
+def report(args, results, loads):
+    """Markdown table: percentiles per subject and their ratios against the floor."""
+    floor = np.array(results['floor']['latencies']) * 1e-6
+    floor_p50, floor_p99 = np.percentile(floor, [50, 99])
+    lines = [f'# dynamics_node latency: {args.model}, joint_states at {args.rate:.0f} Hz, '
+             f'{args.rounds} rounds x {args.seconds:.0f} s per subject', '',
+             f'- machine: {machine_line(loads)}',
+             f'- background load: one process busy {100 * args.background:.0f} % of the time',
+             '', '| subject | answered | wrong | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms '
+             '| p50 / floor | p99 / floor | CPU % of a core |', '|' + ' --- |' * 11]
+    for subject, result in results.items():
+        ms = np.array(result['latencies']) * 1e-6
+        p50, p90, p99, p999 = np.percentile(ms, [50, 90, 99, 99.9])
+        lines.append(
+            f"| {subject} | {result['answered']} of {result['sent']} | {result['wrong']} | "
+            f'{p50:.3f} | {p90:.3f} | {p99:.3f} | {p999:.2f} | {ms.max():.2f} | '
+            f'{p50 / floor_p50:.2f} | {p99 / floor_p99:.2f} | {np.mean(result["cpu"]):.1f} |')
+    return '\n'.join(lines)
+
+
+def main(argv=None):
+    """Measure every subject in alternation and print the report."""
+    args = parse_arguments(argv)
+    os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
+    sys.path.insert(0, str(ROOT))
+    import multiprocessing
+
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    import robot_dynamics as rd
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        model = rd.load_model(args.model)
+    positions, gravity = postures(model)
+    tables = {'positions': positions, 'gravity': gravity}
+    context = multiprocessing.get_context('spawn')
+    stop_background = context.Event()
+    if args.background > 0:
+        context.Process(target=busy_main, args=(args.background, stop_background),
+                        daemon=True).start()
+    rclpy.init()
+    node = rclpy.create_node('latency_receiver')
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    spinner = threading.Thread(target=executor.spin, daemon=True)
+    spinner.start()
+    subjects = ['floor'] + (args.executor or [''])
+    results = {('floor' if s == 'floor' else f'node[{s or "default"}]'):
+               dict(latencies=[], sent=0, answered=0, wrong=0, cpu=[]) for s in subjects}
+    loads = [os.getloadavg()[0]]
+    try:
+        for round_ in range(args.rounds):
+            for subject, key in zip(subjects, results):
+                result = measure(subject, args, context, node, model, tables)
+                total = results[key]
+                for name in ('sent', 'answered', 'wrong'):
+                    total[name] += result[name]
+                total['latencies'] += result['latencies']
+                total['cpu'].append(result['cpu'])
+                loads.append(os.getloadavg()[0])
+                print(f'  round {round_ + 1}, {key}: {result["answered"]} answers, p50 '
+                      f'{np.percentile(result["latencies"], 50) * 1e-6:.3f} ms', flush=True)
+    finally:
+        stop_background.set()
+        executor.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown()
+    text = report(args, results, loads)
+    print(text)
+    if args.output:
+        pathlib.Path(args.output).write_text(text + '\n')
+
+
+if __name__ == '__main__':
+    main()
