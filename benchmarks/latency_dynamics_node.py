@@ -15,8 +15,8 @@
 Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/latency_dynamics_node.py [--seconds 20] [--rounds 3]
-        [--rate 1000] [--model puma560] [--background 0.2] [--executor events]
-        [--output latency.md]
+        [--rate 1000] [--model puma560] [--background 0.2] [--executor rclpy]
+        [--baseline ../main] [--output latency.md]
 
 Three processes per measurement, in a private ROS domain with localhost-only discovery: a
 publisher sends ``joint_states`` at ``--rate`` Hz paced on wall time (the monotonic clock,
@@ -34,7 +34,8 @@ Subjects, measured alternately in each round so that both see the same machine:
   here and now.
 - ``node[EXECUTOR]``: the dynamics node as users run it (``python -m
   robot_dynamics.nodes.dynamics_node -p model:=...``) with ``ROBOT_DYNAMICS_EXECUTOR`` set to
-  each ``--executor`` (default: the node's default), only ``~/gravity_torques`` subscribed.
+  each ``--executor`` (default: the node's default), only ``~/gravity_torques`` subscribed;
+  with ``--baseline DIR`` also the node of another built source tree (before/after a change).
 
 ``--background F`` adds a process that is busy a fraction F of every 10 ms (a stand-in for the
 rest of a robot's software), so that a run can be made at a stated load; the machine line gives
@@ -77,6 +78,8 @@ def parse_arguments(argv=None):
     parser.add_argument('--executor', action='append', default=[],
                         help="the node's ROBOT_DYNAMICS_EXECUTOR (repeatable; default: unset)")
     parser.add_argument('--floor-executor', choices=('rclpy', 'cached'), default='rclpy')
+    parser.add_argument('--baseline', metavar='SOURCE_TREE',
+                        help='also measure the node of another checkout (built), e.g. main')
     parser.add_argument('--background', type=float, default=0.0,
                         help='busy fraction (0-1) of one extra process, the stated load')
     parser.add_argument('--output', help='also write the markdown report to this file')
@@ -118,17 +121,17 @@ def busy_main(fraction, stop):
         time.sleep(0.01 * (1.0 - fraction))
 
 
-def start_node(namespace, model_name, executor):
-    """Start the dynamics node as users do, with ``executor`` (None: the default)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore')
+def start_node(namespace, model_name, executor, root=ROOT):
+    """Start the dynamics node of ``root`` as users do, ``executor`` (None: the default)."""
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get('PYTHONPATH', ''),
+               PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
     env.pop('ROBOT_DYNAMICS_EXECUTOR', None)
     if executor:
         env['ROBOT_DYNAMICS_EXECUTOR'] = executor
     command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
                '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
                '-p', f'joint_states_qos:={QOS}']
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    return subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
 
@@ -141,6 +144,9 @@ def measure(subject, args, context, node, model, tables):
                                   args=(namespace, stop, args.floor_executor))
         process.start()
         topic, expected = f'{namespace}/relay/answer', tables['positions']
+    elif subject == 'baseline':
+        process = start_node(namespace, args.model, None, args.baseline)
+        topic, expected = f'{namespace}/dynamics_node/gravity_torques', tables['gravity']
     else:
         process = start_node(namespace, args.model, subject)
         topic, expected = f'{namespace}/dynamics_node/gravity_torques', tables['gravity']
@@ -235,8 +241,9 @@ def main(argv=None):
     executor.add_node(node)
     spinner = threading.Thread(target=executor.spin, daemon=True)
     spinner.start()
-    subjects = ['floor'] + (args.executor or [''])
-    results = {('floor' if s == 'floor' else f'node[{s or "default"}]'):
+    subjects = ['floor'] + (args.executor or ['']) + (['baseline'] if args.baseline else [])
+    names = {'floor': 'floor', 'baseline': f'node of {args.baseline}'}
+    results = {names.get(s, f'node[{s or "default"}]'):
                dict(latencies=[], sent=0, answered=0, wrong=0, cpu=[]) for s in subjects}
     loads = [os.getloadavg()[0]]
     try:

@@ -28,17 +28,10 @@ from robot_dynamics.nodes.conversions import (joint_state_message, matrix_to_arr
                                               vector_to_array)
 
 OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
-# Seconds between two readings of the outputs' subscriber counts: seven DDS queries per message
-# were a tenth of the node's Python work at 1 kHz; a new subscriber waits this long at most.
-LISTENERS_REFRESH = 0.1
 
 
 class DynamicsOutputs:
     """Computing and publishing the outputs (methods of the dynamics node)."""
-
-    _listeners_read_at = float('-inf')    # monotonic time of the last subscriber counts
-    _listened_outputs = ()                # outputs with a subscriber (all: publish_unsubscribed)
-    _listened_copies = frozenset()        # outputs whose JointState copy has a subscriber
 
     def compute(self, q, qd, now_ns):
         """Feed-forward (n,), gravity (n,) and mass matrix (n, n) in model joint order.
@@ -81,20 +74,11 @@ class DynamicsOutputs:
         return solver
 
     def _wanted(self):
-        """Name the outputs to compute: those with a subscriber (all: publish_unsubscribed).
-
-        The subscriber counts are read at most every ``LISTENERS_REFRESH`` seconds.
-        """
-        now = time.monotonic()
-        if now - self._listeners_read_at >= LISTENERS_REFRESH:
-            self._listeners_read_at = now
-            counts = {name: [p.get_subscription_count() for p in publishers]
-                      for name, publishers in self._output_publishers.items()}
-            self._listened_outputs = OUTPUTS if self._publish_all else tuple(
-                name for name in OUTPUTS if any(counts[name]))
-            self._listened_copies = frozenset(name for name, count in counts.items()
-                                              if len(count) > 1 and count[1])
-        return self._listened_outputs
+        """Name the outputs to compute: those with a subscriber (all: publish_unsubscribed)."""
+        if self._publish_all:
+            return OUTPUTS
+        return tuple(name for name in OUTPUTS
+                     if any(p.get_subscription_count() for p in self._output_publishers[name]))
 
     def _compute_and_publish(self, now=None):
         q, qd, state_time = self._state
@@ -134,7 +118,7 @@ class DynamicsOutputs:
         publishers[0].publish(message)              # serialised here: the message is reused
         if name == 'mass_matrix':
             return
-        if name in self._listened_copies:           # the named copy is for introspection
+        if publishers[1].get_subscription_count():   # the named copy is for introspection
             publishers[1].publish(joint_state_message(  # stamp: when the trajectory was sampled
                 self.output_names, now.to_msg(), effort=values[order]))
 
