@@ -221,7 +221,9 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                                   count.num_events, self._context.handle)
         by_pointer = {kind: {entity.handle.pointer: (entity, node) for entity, node in entities}
                       for kind, entities in kinds.items()}
-        self._cache = {'handles': handles, 'wait_set': wait_set, 'kinds': kinds,
+        adders = [(getattr(wait_set, f'add_{kind}'), [entity.handle for entity, _ in entities])
+                  for kind, entities in kinds.items()]
+        self._cache = {'handles': handles, 'wait_set': wait_set, 'adders': adders,
                        'by_pointer': by_pointer, 'waitables': waitables, 'events': events,
                        'event_indices': []}
 
@@ -236,10 +238,9 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
             wait_set = cache['wait_set']
             wait_set.clear_entities()
             try:
-                for kind in _KINDS:
-                    add = getattr(wait_set, f'add_{kind}')
-                    for entity, _ in cache['kinds'][kind]:
-                        add(entity.handle)
+                for add, entity_handles in cache['adders']:
+                    for handle in entity_handles:
+                        add(handle)
                 for waitable, _ in cache['waitables']:
                     waitable.add_to_wait_set(wait_set)
                 cache['event_indices'] = [wait_set.add_event(event)
@@ -252,6 +253,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
 
     def _run_pending_tasks(self):
         """Run the tasks that are neither running nor done (coroutines, created tasks)."""
+        if not self._tasks:                        # the usual case: nothing to lock for
+            return
         with self._tasks_lock:
             tasks = list(self._tasks)
         for task, entity, node in tasks:
