@@ -13,10 +13,11 @@
 """Executors for the nodes: a lean single-threaded one, a multi-threaded one without busy spin.
 
 ``CachedWaitSetExecutor`` is a leaner ``SingleThreadedExecutor`` (wait set kept between
-iterations, callbacks called directly; see its docstring and docs/ros.md, "Latency"). Every
-executor here survives what a callback raises, rclpy's own callbacks included (the time source's
-``/clock`` subscription, the parameter services, QoS events): the exception is logged through the
-node, throttled, and the node goes on (:func:`report_callback_failure`, :func:`spin_surviving`).
+iterations, callbacks called directly; see its docstring and docs/latency.md). It, and any
+executor spun by :func:`spin_surviving` (every node process, the one-process demo), survives
+what a callback raises, rclpy's own callbacks included (the time source's ``/clock``
+subscription, the parameter services, QoS events): the exception is logged through the node,
+throttled, and the node goes on (:func:`report_callback_failure`).
 
 Jazzy's ``MultiThreadedExecutor`` yields a task again while it still waits in the thread
 pool's queue, submits it once more and returns at once: the spinning thread keeps the GIL and
@@ -385,8 +386,9 @@ def _event_handle(waitable):
     """Return a QoS event handler's rcl event handle, else None (any other waitable).
 
     A node has two such handlers per publisher and subscription (26 in the dynamics node), and
-    their Python ``add_to_wait_set`` and ``is_ready`` were a fifth of the executor's time per
-    message; the cache adds their handles to the wait set directly.
+    their Python ``add_to_wait_set`` and ``is_ready`` on every wait were 8 % of the dynamics
+    node's time at 1 kHz (docs/latency.md); the cache adds their handles to the wait set
+    directly.
     """
     if type(waitable) is not EventHandler:
         return None

@@ -138,7 +138,7 @@ def test_subscriptions_added_and_destroyed(subject):
 
 
 def test_a_subscription_destroyed_behind_the_nodes_back(subject):
-    """``entity.destroy()`` tells no executor: its handle refuses to be used, the cache rebuilds."""
+    """``entity.destroy()`` tells no executor: its handle refuses use, the cache rebuilds."""
     publisher = subject.probe.create_publisher(Float64, 'topic', 10)
     kept, dropped = [], []
     subject.node.create_subscription(Float64, 'topic', lambda m: kept.append(m.data), 10)
