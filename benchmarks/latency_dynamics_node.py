@@ -52,21 +52,19 @@ import argparse
 import os
 import pathlib
 import platform
-import random
 import subprocess
 import sys
 import threading
 import time
 import uuid
-import warnings
 
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import (Receiver, Shared, postures, publisher_main,  # noqa: E402
-                                read_proc)
+from soak_dynamics_node import (Receiver, Shared, postures, private_graph,  # noqa: E402
+                                publisher_main, quiet_model, read_proc)
 
 WARM_UP = 3.0
 QOS = 'sensor_data'
@@ -232,19 +230,13 @@ def main(argv=None):
         os.nice(args.nice)                  # inherited by every process started below
     if args.realtime:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.realtime))
-    os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
-    sys.path.insert(0, str(ROOT))
+    private_graph()
     import multiprocessing
 
     import rclpy
 
-    import robot_dynamics as rd
     from robot_dynamics.nodes.executors import CachedWaitSetExecutor
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        model = rd.load_model(args.model)
+    model = quiet_model(args.model)
     positions, gravity = postures(model)
     tables = {'positions': positions, 'gravity': gravity}
     context = multiprocessing.get_context('spawn')

@@ -276,20 +276,30 @@ def report(args, result):
     return '\n'.join(lines)
 
 
-def main():
-    """Run the soak and print the report."""
-    args = parse_arguments()
+def private_graph():
+    """Give this run a ROS domain of its own, localhost-only; make the source tree importable."""
     os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
     sys.path.insert(0, str(ROOT))
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
 
+
+def quiet_model(name):
+    """Load the bundled model ``name`` without printing its model warnings."""
     import robot_dynamics as rd
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        model = rd.load_model(args.model)
+        return rd.load_model(name)
+
+
+def main():
+    """Run the soak and print the report."""
+    args = parse_arguments()
+    private_graph()
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    model = quiet_model(args.model)
     namespace = '/soak' + uuid.uuid4().hex[:8]
     process = start_node(namespace, args.model, args.node_arg, args.qos)
     import multiprocessing
