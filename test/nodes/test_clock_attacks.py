@@ -181,6 +181,42 @@ def test_the_one_process_demo_survives_a_negative_clock():
     assert result.max_error.max() < 0.05, bringup.report(result)
 
 
+class SimTimeSwitcher:
+    """An observer of the demo that sets the dynamics node's use_sim_time false, then true."""
+
+    def __init__(self, context, namespace):
+        import rclpy
+        self.node = rclpy.create_node('sim_time_switcher', context=context, namespace=namespace)
+        self.client = self.node.create_client(SetParameters, 'dynamics_node/set_parameters')
+        self.values, self.replies = [False, True], []
+        self.node.create_timer(0.2, self.switch)
+
+    def switch(self):
+        if not self.values or not self.client.service_is_ready():
+            return
+        parameter = ParameterMsg(name='use_sim_time', value=ParameterValue(
+            type=ParameterType.PARAMETER_BOOL, bool_value=self.values.pop(0)))
+        future = self.client.call_async(SetParameters.Request(parameters=[parameter]))
+        future.add_done_callback(lambda done: self.replies.append(done.result()))
+
+
+def test_the_one_process_demo_survives_use_sim_time_switched_at_run_time():
+    switchers = []
+
+    def factory(context, namespace):
+        switchers.append(SimTimeSwitcher(context, namespace))
+        return switchers[-1].node
+
+    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        result = bringup.run_demo('puma560', None, True, extra=short, wall_timeout=90.0,
+                                  observers=[factory])
+    replies = switchers[0].replies
+    assert len(replies) == 2 and all(reply.results[0].successful for reply in replies)
+    assert np.isfinite(result.q).all() and result.t.size > 100, bringup.report(result)
+
+
 @pytest.fixture(params=['cached', 'rclpy'])
 def sim_time_process(request):
     """``python -m robot_dynamics.nodes.dynamics_node`` with ``use_sim_time:=true``.
