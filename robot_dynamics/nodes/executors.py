@@ -29,8 +29,10 @@ instead of submitting one again, yields the GIL for a moment so that a worker ca
 
 import contextlib
 import inspect
+import os
 import threading
 import time
+import traceback
 
 import rclpy.logging
 from rclpy.executors import (
@@ -108,7 +110,15 @@ def spin_surviving(executor, node=None, timeout_sec=None):
     except _WAIT_ENDED:
         raise
     except Exception as exc:  # noqa: BLE001 - no callback may end the process
-        report_callback_failure(node, 'a callback', exc)
+        report_callback_failure(node, origin(exc), exc)
+
+
+def origin(exc):
+    """Name the callback an exception came from: its outermost frame below the executor."""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not frame.filename.endswith(('executors.py', 'task.py')):
+            return f'callback {frame.name} ({os.path.basename(frame.filename)}:{frame.lineno})'
+    return 'a callback'
 
 
 _LOGGER = rclpy.logging.get_logger('robot_dynamics.executor')

@@ -279,3 +279,33 @@ def test_a_node_process_survives_clock_attacks_and_use_sim_time_switches(ros, si
         set_use_sim_time(value)
         assert answers(), f'no answer after use_sim_time:={value} (exit {process.poll()})'
     assert process.poll() is None
+
+
+def test_spin_surviving_logs_what_rclpys_executor_raises_and_names_the_callback(ros):
+    """rclpy's own executor raises the time source's ValueError from spin_once: logged instead."""
+    from rclpy.executors import SingleThreadedExecutor
+
+    from robot_dynamics.nodes.executors import spin_surviving
+    node = ros.rclpy.create_node('surviving', namespace=ros.namespace,
+                                 parameter_overrides=[Parameter('use_sim_time', value=True)])
+    reports = []
+    node.callback_failed = lambda what, exc: reports.append(f'{what}: {exc}')
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    clock_publisher = ros.node('clock_probe').create_publisher(Clock, '/clock', 10)
+    try:
+        assert ros.spin_until(lambda: clock_publisher.get_subscription_count() >= 1)
+        end = time.monotonic() + 5.0
+        while not reports and time.monotonic() < end:
+            clock_publisher.publish(clock(-1))
+            spin_surviving(executor, node, timeout_sec=0.01)
+        assert reports and reports[0].startswith('callback clock_callback (time_source.py:')
+        assert reports[0].endswith(': Seconds value must not be negative'), reports
+        while node.get_clock().now().nanoseconds != 3 * 10 ** 9 and time.monotonic() < end:
+            clock_publisher.publish(clock(3))
+            spin_surviving(executor, node, timeout_sec=0.01)
+        assert node.get_clock().now().nanoseconds == 3 * 10 ** 9, 'the clock stopped'
+    finally:
+        executor.remove_node(node)
+        executor.shutdown()
+        node.destroy_node()
