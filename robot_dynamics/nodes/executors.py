@@ -128,9 +128,11 @@ _NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client'
 
 
 def describe(kind, entity):
-    """Name an entity for a log line: its kind and topic or service name."""
+    """Name an entity for a log line: its kind, and its topic or service name or its class."""
     name = getattr(entity, 'topic_name', None) or getattr(entity, 'srv_name', None)
-    return f"{kind} '{name}'" if name else kind.replace('_', ' ')
+    if name:
+        return f"{kind} '{name}'"
+    return f"{kind.replace('_', ' ')} {type(entity).__name__}"
 
 
 class CachedWaitSetExecutor(SingleThreadedExecutor):

@@ -314,3 +314,26 @@ def test_an_action_server_created_at_run_time_serves_goal_feedback_cancel_and_re
     server.destroy()
     client.destroy()
     subject.spin_for(0.05)
+
+
+def test_an_exception_in_a_qos_event_callback_is_reported_and_the_node_goes_on(ros):
+    subject = Subject(ros)
+    try:
+        received = []
+
+        def fail(event):
+            raise RuntimeError('injected in the event callback')
+
+        reliable = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE)
+        subject.node.create_subscription(
+            Float64, 'events', received.append, reliable,
+            event_callbacks=SubscriptionEventCallbacks(incompatible_qos=fail))
+        best_effort = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
+        subject.probe.create_publisher(Float64, 'events', best_effort)
+        assert subject.spin_until(lambda: subject.failures), 'the event callback never ran'
+        what, exc = subject.failures[0]
+        assert what == 'waitable EventHandler' and str(exc) == 'injected in the event callback'
+        publisher = subject.probe.create_publisher(Float64, 'events', reliable)
+        assert subject.spin_until(lambda: publisher.publish(Float64(data=1.0)) or received)
+    finally:
+        subject.close()
