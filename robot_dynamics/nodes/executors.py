@@ -102,14 +102,17 @@ def spin_surviving(executor, node=None, timeout_sec=None):
 
     rclpy's executors raise from ``spin_once`` whatever a callback raised, rclpy's own
     callbacks included (the time source's ``/clock`` subscription raises ``ValueError`` for a
-    negative time), and ``rclpy.spin`` ends there. The end of spinning (shutdown, Ctrl-C) still
-    propagates. ``node``: where to report (None: the executor's logger).
+    negative time), and ``rclpy.spin`` ends there. The end of spinning (shutdown, Ctrl-C, or an
+    exception while the context shuts down) still propagates. ``node``: where to report (None:
+    the executor's logger).
     """
     try:
         executor.spin_once(timeout_sec=timeout_sec)
     except _WAIT_ENDED:
         raise
     except Exception as exc:  # noqa: BLE001 - no callback may end the process
+        if not executor.context.ok():
+            raise                          # shut down while a callback ran: the caller's stop
         report_callback_failure(node, origin(exc), exc)
 
 
