@@ -147,12 +147,12 @@ def run(node_class, args=None):
 
 
 def spin(node, executor):
-    """``rclpy.spin(node, executor)`` whose loop survives what a callback raises.
+    """Spin a node until its context shuts down, surviving what a callback raises.
 
-    rclpy's loop ends at the first exception any callback raises, its own included (a
-    ``/clock`` message with negative seconds: ``ValueError`` from the time source); here it is
-    logged through ``node`` (throttled, counted in its diagnostics) and spinning goes on
-    until the context shuts down.
+    This is ``rclpy.spin(node, executor)``, except that rclpy's loop ends at the first exception
+    any callback raises, its own included (a ``/clock`` message with negative seconds:
+    ``ValueError`` from the time source); here it is logged through ``node`` (throttled,
+    counted in its diagnostics) and spinning goes on.
     """
     executor.add_node(node)
     try:

@@ -51,7 +51,7 @@ Q = np.array([0.1, -0.5, 0.3, 0.2, -0.4, 0.6])
 
 
 def clock(sec, nanosec=0):
-    """A ``/clock`` message (``sec`` may be negative: the field is an int32)."""
+    """Return a ``/clock`` message (``sec`` may be negative: the field is an int32)."""
     message = Clock()
     message.clock.sec, message.clock.nanosec = sec, nanosec
     return message
@@ -282,7 +282,7 @@ def test_a_node_process_survives_clock_attacks_and_use_sim_time_switches(ros, si
 
 
 def test_spin_surviving_logs_what_rclpys_executor_raises_and_names_the_callback(ros):
-    """rclpy's own executor raises the time source's ValueError from spin_once: logged instead."""
+    """The time source's ValueError, raised by rclpy's executor from spin_once, is logged."""
     from rclpy.executors import SingleThreadedExecutor
 
     from robot_dynamics.nodes.executors import spin_surviving

@@ -61,7 +61,7 @@ class Subject:
         self.spin_until(lambda: False, seconds)
 
     def cached(self):
-        """Spin until the subject's wait set is cached (built and holding every handle)."""
+        """Spin until the subject's wait set is built and holds every handle."""
         assert self.spin_until(lambda: self.executor._cache is not None
                                and not getattr(self.executor, '_changed', False))
 
@@ -98,7 +98,7 @@ def set_use_sim_time(subject, value):
 
 
 def test_use_sim_time_switched_at_run_time_through_the_parameter_service(subject):
-    """true -> false -> true: the clock follows /clock exactly while true, wall time otherwise."""
+    """Switched on, off, on: the clock follows /clock exactly while on, wall time otherwise."""
     clock = subject.probe.create_publisher(Clock, '/clock', 10)
     ticks = []
     subject.node.create_timer(0.005, lambda: ticks.append(1), clock=None)
