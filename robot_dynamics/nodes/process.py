@@ -39,8 +39,8 @@ def make_executor():
     Default (``ROBOT_DYNAMICS_EXECUTOR`` unset or ``cached``):
     :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, which at 1 kHz brings the
     dynamics node's CPU from ~2.2x to ~1.3x that of an empty rclpy subscriber measured in
-    the same run (docs/robustness.md, "Soak") and answers as fast as an empty rclpy relay
-    node, where rclpy's executor takes twice as long (docs/latency.md); ``rclpy``: rclpy's
+    the same run (docs/robustness.md, "Soak") and its answers from 2-3x to 1.0-1.5x the
+    latency of an empty rclpy relay (docs/latency.md); ``rclpy``: rclpy's
     ``SingleThreadedExecutor``.
     """
     choice = os.environ.get(EXECUTOR_VARIABLE, 'cached')
