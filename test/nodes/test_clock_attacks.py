@@ -165,19 +165,25 @@ class ClockAttacker:
         self.sent += 1
 
 
-def test_the_one_process_demo_survives_a_negative_clock():
-    attackers = []
+def demo_with(observer_class):
+    """Run a short one-process demo with an observer of ``observer_class``; both returned."""
+    observers = []
 
     def factory(context, namespace):
-        attackers.append(ClockAttacker(context, namespace))
-        return attackers[-1].node
+        observers.append(observer_class(context, namespace))
+        return observers[-1].node
 
     short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         result = bringup.run_demo('puma560', None, True, extra=short, wall_timeout=90.0,
                                   observers=[factory])
-    assert attackers[0].sent >= 5, 'the attack did not run'
+    return result, observers[0]
+
+
+def test_the_one_process_demo_survives_a_negative_clock():
+    result, attacker = demo_with(ClockAttacker)
+    assert attacker.sent >= 5, 'the attack did not run'
     assert result.max_error.max() < 0.05, bringup.report(result)
 
 
@@ -201,18 +207,8 @@ class SimTimeSwitcher:
 
 
 def test_the_one_process_demo_survives_use_sim_time_switched_at_run_time():
-    switchers = []
-
-    def factory(context, namespace):
-        switchers.append(SimTimeSwitcher(context, namespace))
-        return switchers[-1].node
-
-    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        result = bringup.run_demo('puma560', None, True, extra=short, wall_timeout=90.0,
-                                  observers=[factory])
-    replies = switchers[0].replies
+    result, switcher = demo_with(SimTimeSwitcher)
+    replies = switcher.replies
     assert len(replies) == 2 and all(reply.results[0].successful for reply in replies)
     assert np.isfinite(result.q).all() and result.t.size > 100, bringup.report(result)
 
