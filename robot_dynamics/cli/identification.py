@@ -16,6 +16,7 @@ import os
 
 import numpy as np
 
+import robot_dynamics as rd
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
     print_json,
@@ -113,6 +114,8 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('--plot', metavar='FILE.png',
                         help='measured vs predicted torques (default: FILE with .png)')
     parser.add_argument('--no-plot', action='store_true', help='write no plot')
+    parser.add_argument('--force', action='store_true',
+                        help='replace output files that exist (never the recording or MODEL)')
     parser.add_argument('--json', action='store_true', help='machine-readable report')
     parser.set_defaults(handler=run_identify)
 
@@ -180,6 +183,28 @@ def run_excite(args):
 
 
 # ---------------------------------------------------------------------- identify
+def check_outputs(outputs, inputs, force):
+    """Refuse an output that is one of the ``inputs`` {what: path}, or exists without force.
+
+    Checked before any work, so a refused run costs nothing and overwrites nothing.
+    """
+    for output in outputs:
+        for what, source in inputs.items():
+            if _same_file(output, source):
+                raise CLIError(f'output {output} is the {what} ({source}); writing it would '
+                               'destroy the input: give another file with -o/--plot')
+        if os.path.exists(output) and not force:
+            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
+                           '--force to replace it')
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:                               # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def run_identify(args):
     """Identify, write the URDF (and plot), print the report."""
     model = load_model(args)
@@ -188,6 +213,12 @@ def run_identify(args):
         validation = float(args.validation)
     except ValueError:
         validation = args.validation
+    plot = None if args.no_plot else args.plot or os.path.splitext(args.output)[0] + '.png'
+    inputs = {'recording': args.data, 'nominal model MODEL': str(
+        rd.BUNDLED_MODELS.get(args.model, args.model))}
+    if isinstance(validation, str):
+        inputs['validation recording'] = validation
+    check_outputs([args.output] + ([plot] if plot else []), inputs, args.force)
     try:
         data = read_recording(args.data, args.topic)
         if isinstance(validation, str):
@@ -204,8 +235,7 @@ def run_identify(args):
     with open(args.output, 'w') as handle:
         handle.write(model_to_urdf(result.model, comment=comment))
     written = [args.output]
-    if not args.no_plot and result.validation is not None:
-        plot = args.plot or os.path.splitext(args.output)[0] + '.png'
+    if plot and result.validation is not None:
         written.append(plot_validation(result, plot, title=f'{model.name}: validation '
                                        'torques, measured vs nominal and identified model'))
     if args.json:

@@ -156,6 +156,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
                                            t.size))
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt
+    _check_rate(report)
     report.cutoff = min(cutoff, 0.4 / dt)
     if torque_cutoff:
         report.torque_cutoff = min(torque_cutoff, 0.4 / dt)
@@ -178,6 +179,21 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
 
 #: The fewest rows with a finite time, position and effort of every model joint.
 MIN_SAMPLES = 20
+#: Plausible sample rates of joint states, Hz: outside, the time unit is wrong.
+RATE_RANGE = (2.0, 1e6)
+
+
+def _check_rate(report):
+    """Refuse a sample rate no joint-state recording has (time in ns or ms, not s)."""
+    low, high = RATE_RANGE
+    rate = report.sample_rate
+    if low <= rate <= high:
+        return
+    raise RecordingError(
+        f'{report.source}: the time stamps are {1 / rate:.3g} s apart (median), a sample rate '
+        f'of {rate:.3g} Hz, outside the {low:g} Hz - {high:.0e} Hz of joint states: the time '
+        'column must be in seconds; if it holds nanoseconds divide it by 1e9, milliseconds '
+        'by 1e3')
 
 
 def _too_few_rows(report, recording, columns, names, usable):

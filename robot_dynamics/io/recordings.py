@@ -21,7 +21,13 @@ The time of a message is its ``header.stamp``, or the bag's receive time when th
 
 CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
 ``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns;
-``#`` starts a comment line. :func:`write_csv` writes ``t, q_*, qd_*, tau_*``.
+``#`` starts a comment line; UTF-8, with or without a byte-order mark. :func:`write_csv`
+writes ``t, q_*, qd_*, tau_*``.
+
+Whatever is wrong with a file is a :class:`RecordingError` naming it and the fix, never a
+traceback from a parser: a truncated or corrupted bag, random bytes, an empty file, text that is
+not UTF-8, a column given twice (``q_j1`` twice, or ``q_j1`` and ``position_j1``) and a joint
+named twice in one ``JointState`` message (which of the two values is meant cannot be told).
 """
 
 from dataclasses import dataclass
@@ -75,7 +81,15 @@ def read_recording(path, topic=None):
                                 '.db3 or .mcap file, or a .csv file')
     if path.lower().endswith('.csv'):
         return read_csv(path)
-    return read_bag(path, topic)
+    try:
+        return read_bag(path, topic)
+    except RecordingError:
+        raise
+    except Exception as exc:         # noqa: B902 - any parser failure of a foreign file
+        detail = ' '.join(str(exc).split())[:200]
+        raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
+                             f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
+                             'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
 
 
 # ---------------------------------------------------------------------- rosbag2
@@ -84,7 +98,7 @@ def read_bag(path, topic=None):
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
     typestore = get_typestore(Stores.ROS2_JAZZY)
-    rows, names = [], []
+    rows, names = [], {}
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
@@ -100,16 +114,35 @@ def read_bag(path, topic=None):
         for connection, received, raw in reader.messages(connections=connections):
             msg = typestore.deserialize_cdr(raw, connection.msgtype)
             stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
-            rows.append((stamp if stamp > 0 else received * 1e-9, list(msg.name),
+            row_names = list(msg.name)
+            _refuse_repeated(row_names, f'{path}:{topic}: message {len(rows) + 1}')
+            for name in row_names:                     # a dict: linear in the names
+                names.setdefault(name, len(names))
+            rows.append((stamp if stamp > 0 else received * 1e-9, row_names,
                          msg.position, msg.velocity, msg.effort))
-            names.extend(n for n in msg.name if n not in names)
     if not rows:
         raise RecordingError(f'{path}: topic {topic!r} has no messages')
     return _from_rows(rows, names, f'{path}:{topic}')
 
 
-def _from_rows(rows, names, source):
-    index = {name: k for k, name in enumerate(names)}
+def _refuse_repeated(names, where):
+    """Raise :class:`RecordingError` naming the names that occur more than once."""
+    if len(set(names)) == len(names):
+        return
+    seen, repeated = set(), []
+    for name in names:
+        if name in seen and name not in repeated:
+            repeated.append(name)
+        seen.add(name)
+    shown = ', '.join(repr(name)[:80] for name in repeated[:5])
+    more = f' and {len(repeated) - 5} more' if len(repeated) > 5 else ''
+    raise RecordingError(f'{where} names {shown}{more} more than once; which value is meant '
+                         'cannot be told: record each joint once per message (one column '
+                         'per joint in a CSV)')
+
+
+def _from_rows(rows, index, source):
+    names = list(index)
     N, m = len(rows), len(names)
     t = np.empty(N)
     arrays = {key: np.full((N, m), np.nan) for key in ('position', 'velocity', 'effort')}
@@ -163,8 +196,13 @@ _PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
 
 def read_csv(path):
     """Read a CSV recording (header row, see the module docstring)."""
-    with open(path, newline='') as handle:
-        lines = [line for line in handle if line.strip() and not line.lstrip().startswith('#')]
+    try:
+        with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
+            lines = [line for line in handle
+                     if line.strip() and not line.lstrip().startswith('#')]
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
+                             'save the CSV as UTF-8') from None
     reader = csv.reader(lines)
     try:
         header = [h.strip() for h in next(reader)]
@@ -173,19 +211,30 @@ def read_csv(path):
     try:
         data = np.array([[float(x) if x.strip() else np.nan for x in row] for row in reader])
     except ValueError as exc:
-        raise RecordingError(f'{path}: non-numeric value ({exc}); every row after the header '
-                             'must hold numbers') from None
+        raise RecordingError(f'{path}: non-numeric value ({str(exc)[:120]}); every row after '
+                             'the header must hold numbers') from None
     if data.ndim != 2 or data.shape[0] == 0 or data.shape[1] != len(header):
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
-    time_column = next((k for k, h in enumerate(header) if h in ('t', 'time')), None)
-    if time_column is None:
-        raise RecordingError(f'{path}: no time column; name the first column t (seconds)')
+    time_columns = [k for k, h in enumerate(header) if h in ('t', 'time')]
+    if not time_columns:
+        raise RecordingError(f'{path}: no time column; name the first column t (seconds); '
+                             f'found columns {[h[:40] for h in header[:8]]}')
     columns = {key: {} for key in _PREFIXES}
+    sources = {'time': [header[k] for k in time_columns]}     # meaning → its columns
     for k, h in enumerate(header):
         for key, prefixes in _PREFIXES.items():
             for prefix in prefixes:
                 if h.startswith(prefix):
-                    columns[key][h[len(prefix):]] = k
+                    columns[key].setdefault(h[len(prefix):], k)
+                    sources.setdefault(f'{key} of {h[len(prefix):]!r}', []).append(h)
+    repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
+    if repeated:
+        shown = '; '.join(f'{what[:60]} in columns {", ".join(g[:60] for g in given[:4])}'
+                          for what, given in repeated[:3])
+        raise RecordingError(f'{path}: {len(repeated)} quantities given more than once '
+                             f'({shown}); which one is meant cannot be told: keep one column '
+                             'each')
+    time_column = time_columns[0]
     names = list(columns['position'])
     if not names or set(columns['effort']) != set(names):
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '

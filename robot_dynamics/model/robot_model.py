@@ -60,6 +60,7 @@ from robot_dynamics.io.dh import dh_fields
 from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.model.plausibility import plausibility_warnings
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
 
@@ -211,6 +212,7 @@ class RobotModel:
         massless = [name for name, m in zip(self.link_names, self.mass) if m == 0]
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
+        found += plausibility_warnings(self, principal)
         if np.any(self.lower_limit > self.upper_limit):
             bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
                    if lo > hi]

@@ -217,3 +217,33 @@ def test_identify_a_sub_chain_with_tip_link(puma_run, tmp_path, capsys):
     assert code == 0, err
     assert 'joints not in the model ignored: joint4, joint5, joint6' in out
     assert rd.RobotModel.from_urdf(str(output)).dof == 3
+
+
+def test_identify_never_writes_over_its_inputs_or_an_existing_file(puma_run, tmp_path, capsys):
+    # Was: `identify rec.csv -o rec.csv` replaced the recording by the URDF, `-o MODEL.urdf`
+    # overwrote the nominal model, and an existing output was replaced silently.
+    _, csv_path = puma_run
+    recording = tmp_path / 'rec.csv'
+    recording.write_bytes(open(csv_path, 'rb').read())
+    nominal = tmp_path / 'arm.urdf'
+    nominal.write_text(rd.load_model('puma560').to_urdf())
+    existing = tmp_path / 'old.urdf'
+    existing.write_text('keep me')
+    before = {path: path.read_bytes() for path in (recording, nominal, existing)}
+    for argv, named in (
+            ([nominal, recording, '-o', recording], f'output {recording} is the recording'),
+            ([nominal, recording, '-o', nominal], f'output {nominal} is the nominal model'),
+            ([nominal, recording, '-o', tmp_path / 'new.urdf', '--plot', recording],
+             'is the recording'),
+            ([nominal, recording, '-o', existing], f'output {existing} exists; give another '
+                                                   'file with -o/--plot, or --force'),
+            ([nominal, recording, '-o', recording, '--force'], 'is the recording')):
+        code, out, err = run(capsys, 'identify', *argv)
+        assert code == 2 and out == '' and named in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1
+    assert all(path.read_bytes() == data for path, data in before.items())
+    assert not os.path.exists(tmp_path / 'new.urdf')
+    code, _, err = run(capsys, 'identify', nominal, recording, '-o', existing, '--force',
+                       '--no-plot')
+    assert code == 0, err
+    assert rd.RobotModel.from_urdf(str(existing)).dof == 6

@@ -50,11 +50,11 @@ PUMA_QN = np.array([0, np.pi / 4, np.pi, 0, np.pi / 4, 0])
 
 
 def load(name):
-    """Load a bundled model; only the Puma 560 and Stanford data may (and do) warn."""
+    """Load a bundled model; the Puma 560, Stanford and two-link data warn (docs/models.md)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', ModelWarning)
         model = rd.load_model(name)
-    assert bool(caught) == name.startswith(('puma560', 'stanford')), \
+    assert bool(caught) == name.startswith(('puma560', 'stanford', 'two_link')), \
         [str(w.message) for w in caught]
     return model
 

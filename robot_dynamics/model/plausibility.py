@@ -1,0 +1,119 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Plausibility of inertial data: warnings for links that no real arm has.
+
+A link's mass ``m`` and principal moments of inertia ``λ₁ ≤ λ₂ ≤ λ₃`` about its centre of mass
+fix its second moments of mass along the principal axes,
+``m σ_k² = ½ (λ_i + λ_j - λ_k)`` (the diagonal of the pseudo-inertia, Wensing, Kim, Slotine
+2018), so ``σ_k`` is the link's RMS extent along axis k: negative when the triangle inequality
+fails, zero for a flat plate or a rod. A uniform solid ellipsoid with the same ``m`` and ``λ``
+has semi-axes ``√5 σ_k``; its density ``m / (4/3 π √125 σ₁σ₂σ₃)`` is the *equivalent density*
+(solid parts: about their material's, hollow ones less). The checks, vectorised over the links:
+
+- equivalent density outside ``DENSITY_RANGE`` (1 to 30 000 kg/m³: lighter than air or
+  heavier than tungsten for the link's size; e.g. 958 kg with inertias of 1e-11 kg m²). Thin
+  hollow shells reach ~40 kg/m³ (3 mm of aluminium around a 30 cm ball), so the lower bound is
+  generous;
+- degenerate or near-singular inertia: a link with mass whose RMS extent along a principal
+  axis is below ``MIN_EXTENT`` (1 mm) — a flat plate or a rod, at or near the triangle
+  inequality's limit (``λ₁ + λ₂ ≈ λ₃``), or all moments below ``m · MIN_EXTENT²``;
+- rotational inertia on a massless link (not a rigid body);
+- a centre of mass farther from its joint than the whole arm's reach plus 0.5 m.
+
+:func:`plausibility_warnings` returns one line per finding; :class:`RobotModel` adds them to
+its warnings (so the loaders, the nodes and ``robot-dynamics info`` show them). The checks
+ignore links that already fail the triangle inequality (the model says so itself).
+"""
+
+import numpy as np
+
+#: Equivalent uniform-ellipsoid densities of real links, kg/m³ (air to beyond tungsten).
+DENSITY_RANGE = (1.0, 30000.0)
+#: Smallest RMS extent of a link with mass along a principal axis, m.
+MIN_EXTENT = 1e-3
+#: Slack on the arm's reach for a centre of mass, m.
+REACH_SLACK = 0.5
+
+
+def principal_extents(mass, principal):
+    """RMS extents ``σ`` (N, 3), m, from masses (N,) and principal moments (N, 3) (sorted).
+
+    ``σ_k² = (λ_i + λ_j - λ_k) / (2 m)``; NaN for a massless link, negative entries are
+    returned as ``-√|·|`` (the triangle inequality fails along that axis).
+    """
+    lam = np.asarray(principal, dtype=float)
+    second = 0.5 * (lam.sum(axis=1, keepdims=True) - 2 * lam)         # m σ_k², k ↔ λ_k
+    rounding = 1e-12 * np.maximum(1.0, np.abs(lam).max(axis=1, keepdims=True))
+    second = np.where(np.abs(second) <= rounding, 0.0, second)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        ratio = second / np.asarray(mass, dtype=float)[:, None]
+    return np.sign(ratio) * np.sqrt(np.abs(ratio))
+
+
+def equivalent_density(mass, principal):
+    """Density of the uniform ellipsoid with these masses (N,) and moments (N, 3), kg/m³."""
+    sigma = principal_extents(mass, principal)
+    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * np.prod(np.maximum(sigma, 0.0), axis=1)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(volume > 0, np.asarray(mass, dtype=float) / volume, np.inf)
+
+
+def plausibility_warnings(model, principal):
+    """Warnings (one line each) for implausible links of ``model``; ``principal`` (n, 3)."""
+    found = []
+    mass = model.mass
+    sigma = principal_extents(np.where(mass > 0, mass, 1.0), principal)
+    density = equivalent_density(np.where(mass > 0, mass, 1.0), principal)
+    real = (mass > 0) & (sigma.min(axis=1) >= 0)        # triangle failures are warned already
+    low, high = DENSITY_RANGE
+    for i in np.flatnonzero(real & (sigma.min(axis=1) < MIN_EXTENT)):
+        thin = int(np.count_nonzero(sigma[i] < MIN_EXTENT))
+        shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
+                 2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
+        found.append(
+            f'inertia of link {model.link_names[i]!r} is degenerate: {mass[i]:.4g} kg with '
+            f'principal moments {_moments(principal[i])} kg m^2 is {shape}, thinner than '
+            f'{1e3 * MIN_EXTENT:g} mm (RMS) along {thin} principal axis(es); no real link is: '
+            'check the inertia and its units (kg m^2, about the centre of mass)')
+    for i in np.flatnonzero(real & (sigma.min(axis=1) >= MIN_EXTENT)
+                            & ((density < low) | (density > high))):
+        kind = 'heavier than tungsten' if density[i] > high else 'lighter than air'
+        found.append(
+            f'link {model.link_names[i]!r}: {mass[i]:.4g} kg with principal moments '
+            f'{_moments(principal[i])} kg m^2 has the density of a uniform ellipsoid of '
+            f'{density[i]:.3g} kg/m^3 (semi-axes {_millimetres(np.sqrt(5) * sigma[i])} mm), '
+            f'{kind} for its size: check the mass (kg) and inertia (kg m^2) and their units')
+    inert = (mass == 0) & (np.abs(principal).max(axis=1) > 0)
+    for i in np.flatnonzero(inert):
+        found.append(f'link {model.link_names[i]!r} has rotational inertia '
+                     f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
+                     'mass may have been lumped into a neighbour)')
+    travel = np.where(model.is_revolute, 0.0, np.maximum(np.abs(model.lower_limit),
+                                                         np.abs(model.upper_limit)))
+    reach = (np.linalg.norm(model.placement_translation, axis=1).sum()
+             + np.linalg.norm(model.tip_translation) + np.where(np.isfinite(travel), travel,
+                                                                0.0).sum())
+    distance = np.linalg.norm(model.com, axis=1)
+    for i in np.flatnonzero((mass > 0) & (distance > reach + REACH_SLACK)):
+        found.append(f'centre of mass of link {model.link_names[i]!r} lies {distance[i]:.3g} m '
+                     f'from its joint, beyond the whole arm\'s reach ({reach:.3g} m) plus '
+                     f'{REACH_SLACK} m: check its <origin> in <inertial> (m, link frame)')
+    return found
+
+
+def _moments(values):
+    return '[' + ', '.join(f'{v:.3g}' for v in values) + ']'
+
+
+def _millimetres(values):
+    return '[' + ', '.join(f'{1e3 * v:.3g}' for v in values) + ']'
