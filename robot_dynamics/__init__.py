@@ -30,8 +30,8 @@ from robot_dynamics import fast, solvers
 from robot_dynamics.analysis.opcount import operation_counts
 from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
-    cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_torques,
-    gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
+    cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_slopes,
+    friction_torques, gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
     mass_matrix_dot, potential_energy, static_torques, tip_pose, total_energy,
 )
 from robot_dynamics.cartesian import (
@@ -60,5 +60,5 @@ __all__ = [
     'SingularityError', 'cartesian_coriolis_centrifugal', 'cartesian_dynamics',
     'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
     'fast', 'generate', 'base_parameters', 'design_excitation', 'identify', 'parameters',
-    'regressor',
+    'regressor', 'friction_slopes',
 ]

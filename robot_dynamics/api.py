@@ -21,7 +21,8 @@ The equation of motion (Craig 6.114, seed 002 eq. 2.11)::
     tau = M(q) qdd + V(q, qd) + G(q) + F(qd) + J(q)ᵀ f_tip
 
 with ``M`` including the rotors' reflected inertia, ``F(qd) = Fv qd + Fc sign(qd)`` the joint
-friction and ``f_tip`` the wrench the tool exerts on its environment, in the tool frame.
+friction (plus the richer law's terms where a model has them, :mod:`robot_dynamics.model.friction`)
+and ``f_tip`` the wrench the tool exerts on its environment, in the tool frame.
 
 Without a ``solver`` argument every function runs the compiled engine
 (:mod:`robot_dynamics.engine`: the model as data, inputs checked in C, one state or a batch
@@ -35,6 +36,8 @@ import numpy as np
 from robot_dynamics import solvers
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.model.friction import friction_slopes as _friction_slopes
+from robot_dynamics.model.friction import friction_torques as _friction
 from robot_dynamics.algorithms.crba import mass_matrix_crba
 from robot_dynamics.algorithms.kinematics import jacobian as _jacobian
 from robot_dynamics.algorithms.kinematics import potential_energy as _potential_energy
@@ -46,13 +49,21 @@ _NO_GRAVITY = np.zeros(3)
 
 # ---------------------------------------------------------------------- joint-space terms
 def friction_torques(model, qd):
-    """Joint friction ``Fv qd + Fc sign(qd)`` (Craig 6.112), shape of ``qd``."""
+    """Joint friction ``τ_f(q̇)``, shape of ``qd``: ``Fv qd + Fc sign(qd)`` (Craig 6.112), plus
+    the offset, asymmetric, smooth and Stribeck terms a model may carry
+    (:mod:`robot_dynamics.model.friction`, where ``∂τ_f/∂q̇`` lives too).
+    """
     a, single = batch_arguments(model, qd=qd)
     return unbatch(_friction(model, a['qd']), single)
 
 
-def _friction(model, qd):
-    return model.viscous_friction * qd + model.coulomb_friction * np.sign(qd)
+def friction_slopes(model, qd):
+    """``∂τ_f/∂q̇`` per joint, shape of ``qd`` (friction couples no joints; the diagonal of the
+    friction's velocity Jacobian). Viscous: Fv; the Coulomb step contributes 0, at q̇ = 0 too
+    (:mod:`robot_dynamics.model.friction`).
+    """
+    a, single = batch_arguments(model, qd=qd)
+    return unbatch(_friction_slopes(model, a['qd']), single)
 
 
 # ---------------------------------------------------------------------- inverse dynamics

@@ -44,6 +44,7 @@ import numpy as np
 from robot_dynamics import api
 from robot_dynamics.codegen import compiled
 from robot_dynamics.codegen.generator import fingerprint, generate
+from robot_dynamics.model.friction import EXTRA_FIELDS, has_extra_friction
 from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError
 
 BACKENDS = ('auto', 'c', 'python')
@@ -115,6 +116,13 @@ def compile(model, backend='auto', method='auto'):
                 warnings.warn(f'compiling the fast path failed, using numpy instead: {exc}',
                               RuntimeWarning, stacklevel=2)
         backend = 'python'
+    if has_extra_friction(model):
+        if method == 'generated':
+            raise ValueError('method=\'generated\': the generated code holds viscous and '
+                             'Coulomb friction only, and this model has the richer friction '
+                             "law (offset, asymmetry, smoothing or Stribeck); use method='auto' "
+                             "or 'reference' (the compiled engine computes the whole law)")
+        method = 'reference'
     if method == 'auto':
         method = 'generated' if model.dof <= GENERATED_MAX_DOF else 'reference'
     key = _key(model)
@@ -152,7 +160,8 @@ def _reference_functions(model, backend):
 
 def _key(model):
     return fingerprint(model, version=compiled.source_digest(),
-                       python=compiled.python_version_tag(), regroup='base')
+                       python=compiled.python_version_tag(), regroup='base',
+                       friction=[getattr(model, name).tolist() for name in EXTRA_FIELDS])
 
 
 def _generate(model):

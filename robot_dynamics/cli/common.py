@@ -49,6 +49,10 @@ def add_model_argument(parser, optional=False):
                        help='position of a locked side-branch joint (a gripper finger, the '
                             'other arm), rad or m; repeatable (default: 0 clipped into its '
                             'limits)')
+    parser.add_argument('--friction', metavar='FILE.yaml',
+                        help='joint friction law beyond the URDF\'s damping/friction (offset, '
+                             'asymmetric, smooth, Stribeck), e.g. the .friction.yaml that '
+                             'identify writes')
 
 
 def add_vector_argument(parser, flag, what, required=False):
@@ -93,7 +97,8 @@ def load_model_and_warnings(args):
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.load_model(args.model, **chain_options(args))
+        model = rd.load_model(args.model, friction=getattr(args, 'friction', None),
+                              **chain_options(args))
     messages = list(model.warnings)
     for warning in caught:
         if not issubclass(warning.category, rd.ModelWarning):

@@ -36,6 +36,7 @@ import numpy as np
 from robot_dynamics.codegen import emit
 from robot_dynamics.codegen.expr import add3, cross, Graph, matvec
 from robot_dynamics.codegen.hoisting import hoist_combinations
+from robot_dynamics.model.friction import has_extra_friction
 from robot_dynamics.codegen.parameters import (
     BodyParameters, evaluate, form_text, regroup, standard_parameters, symbol_values,
     symbolic_bodies,
@@ -121,6 +122,11 @@ def generate(model, symbolic_inertia=False, regroup_parameters='base', functions
     default the model's. ``tip_wrench``: inverse dynamics takes a sixth input ``f_tip`` (6,),
     the wrench ``[f; n]`` the tool exerts on the environment, tool frame.
     """
+    if has_extra_friction(model):
+        raise ValueError('generated code holds viscous and Coulomb friction only; this model '
+                         'has the richer friction law (offset, asymmetry, smoothing or '
+                         'Stribeck): generate model.replace(friction_offset=0, ...) and add '
+                         'robot_dynamics.model.friction.friction_torques, or use the engine')
     if functions is None:
         functions = ('inverse_dynamics',)
     elif functions == 'all':

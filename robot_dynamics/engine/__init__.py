@@ -28,7 +28,9 @@ or when ``ROBOT_DYNAMICS_NO_ENGINE=1`` is set (numpy on purpose, silently).
 Packed model (doubles): ``[n, gx, gy, gz, tip_rotation (9, row-major), tip_translation (3)]``
 then per joint ``type`` (0 revolute, 1 prismatic), ``axis`` (3), ``placement_rotation`` (9),
 ``placement_translation`` (3), ``mass``, ``com`` (3), ``inertia`` (9, about the centre of
-mass), reflected rotor inertia, viscous and Coulomb friction: 32 numbers.
+mass), reflected rotor inertia, viscous and Coulomb friction, then the friction law's offset,
+Coulomb asymmetry, smoothing velocity, Stribeck excess and Stribeck velocity
+(:mod:`robot_dynamics.model.friction`): 37 numbers.
 """
 
 import os
@@ -38,6 +40,7 @@ import weakref
 import numpy as np
 
 from robot_dynamics.model.arguments import batch_arguments
+from robot_dynamics.model.friction import EXTRA_FIELDS
 
 try:
     from robot_dynamics.engine import _engine
@@ -46,7 +49,7 @@ except ImportError as exc:                  # not built: the numpy path runs, se
     _engine, _import_error = None, exc
 
 HEADER = 16
-JOINT_STRIDE = 32
+JOINT_STRIDE = 37
 _MODELS = weakref.WeakKeyDictionary()          # RobotModel → its unpacked engine Model
 INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2}
 #: Torque forms of a simulation run (integrate.h): constant (n,), one row per step, G(q).
@@ -88,7 +91,8 @@ def pack(model):
             [0.0 if model.joint_types[i] == 'revolute' else 1.0], model.axis[i],
             model.placement_rotation[i].ravel(), model.placement_translation[i],
             [model.mass[i]], model.com[i], model.inertia[i].ravel(),
-            [reflected[i], model.viscous_friction[i], model.coulomb_friction[i]])))
+            [reflected[i], model.viscous_friction[i], model.coulomb_friction[i]],
+            [getattr(model, name)[i] for name in EXTRA_FIELDS])))
     return np.ascontiguousarray(np.concatenate(rows))
 
 

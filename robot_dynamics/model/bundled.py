@@ -73,8 +73,14 @@ def data_path(relative):
     return path
 
 
-def load_model(name_or_path, **kwargs):
-    """Load a model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path."""
+def load_model(name_or_path, friction=None, **kwargs):
+    """Load a model from a bundled name (``'puma560'``, …), a URDF path or a DH YAML path.
+
+    ``friction``: a friction sidecar (path, text or dict) applied after loading
+    (:meth:`RobotModel.with_friction`); the other keywords go to the loader.
+    """
+    if friction is not None:
+        return load_model(name_or_path, **kwargs).with_friction(friction)
     path = name_or_path
     if name_or_path in BUNDLED_MODELS:
         path = data_path(BUNDLED_MODELS[name_or_path])

@@ -44,7 +44,8 @@ re-merges them at new positions cheaply (:mod:`robot_dynamics.io.locked`).
 Joint-space effects
 -------------------
 Per joint: viscous friction ``viscous_friction * qd``, Coulomb friction
-``coulomb_friction * sign(qd)``, and the rotor's reflected inertia
+``coulomb_friction * sign(qd)`` (optionally offset, asymmetric, smooth and with a Stribeck
+term: :mod:`robot_dynamics.model.friction`), and the rotor's reflected inertia
 ``rotor_inertia * gear_ratio**2`` on the diagonal of the mass matrix (Craig §6.11; the rotor's
 gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armature``).
 """
@@ -57,9 +58,13 @@ import numpy as np
 
 from robot_dynamics.errors import ModelError, ModelWarning, warn
 from robot_dynamics.io.dh import dh_fields
+from robot_dynamics.io.friction_yaml import KEYS as FRICTION_KEYS, apply_friction, read_friction
 from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.model.friction import (
+    EXTRA_FIELDS, check_friction_fields, has_extra_friction,
+)
 from robot_dynamics.model.plausibility import plausibility_warnings
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
@@ -80,12 +85,13 @@ _PER_JOINT_SHAPES = {
     'coulomb_friction': (),
     'rotor_inertia': (),
     'gear_ratio': (),
+    **{name: () for name in EXTRA_FIELDS},
 }
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
     'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
-    'rotor_inertia': 0.0, 'gear_ratio': 1.0,
+    'rotor_inertia': 0.0, 'gear_ratio': 1.0, **dict.fromkeys(EXTRA_FIELDS, 0.0),
 }
 
 
@@ -119,6 +125,11 @@ class RobotModel:
     coulomb_friction: np.ndarray = None
     rotor_inertia: np.ndarray = None
     gear_ratio: np.ndarray = None
+    friction_offset: np.ndarray = None         # the friction law beyond Fv, Fc:
+    coulomb_asymmetry: np.ndarray = None       # robot_dynamics.model.friction
+    friction_smoothing: np.ndarray = None
+    stribeck_friction: np.ndarray = None
+    stribeck_velocity: np.ndarray = None
     name: str = 'robot'
     base_link: str = 'base'
     tip_link: str = 'tip'
@@ -222,6 +233,9 @@ class RobotModel:
             if np.any(getattr(self, name) < 0):
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')
+        problem = check_friction_fields(self)
+        if problem:
+            raise ModelError(problem)
         if len(set(self.joint_names)) != len(self.joint_names):
             raise ModelError(f'joint_names are not unique: {list(self.joint_names)}')
         return found
@@ -244,8 +258,9 @@ class RobotModel:
 
     @property
     def has_friction(self):
-        """Tell whether any joint has viscous or Coulomb friction."""
-        return bool(np.any(self.viscous_friction) or np.any(self.coulomb_friction))
+        """Tell whether any joint has friction (viscous, Coulomb or the richer law's terms)."""
+        return bool(np.any(self.viscous_friction) or np.any(self.coulomb_friction)
+                    or has_extra_friction(self))
 
     @property
     def total_mass(self):
@@ -280,7 +295,8 @@ class RobotModel:
         """Return the pure rigid-body model: no friction, no rotor inertia."""
         zeros = np.zeros(self.dof)
         return self.replace(viscous_friction=zeros, coulomb_friction=zeros,
-                            rotor_inertia=zeros, gear_ratio=np.ones(self.dof))
+                            rotor_inertia=zeros, gear_ratio=np.ones(self.dof),
+                            **dict.fromkeys(EXTRA_FIELDS, zeros))
 
     def with_payload(self, mass, com=(0.0, 0.0, 0.0), inertia=None):
         """Return a copy with a rigid payload fixed to the last link.
@@ -303,6 +319,16 @@ class RobotModel:
         masses, coms, inertias = self.mass.copy(), self.com.copy(), self.inertia.copy()
         masses[-1], coms[-1], inertias[-1] = m, c, inertia_c
         return self.replace(mass=masses, com=coms, inertia=inertias)
+
+    def with_friction(self, friction):
+        """Return a copy with the joint friction of a sidecar (path, YAML text or dict).
+
+        The sidecar (:mod:`robot_dynamics.io.friction_yaml`, written by ``robot-dynamics
+        identify``) sets the whole friction law of the joints it lists
+        (:mod:`robot_dynamics.model.friction`); the other joints keep theirs.
+        """
+        current = {name: getattr(self, name) for name in FRICTION_KEYS.values()}
+        return self.replace(**apply_friction(read_friction(friction), self.joint_names, current))
 
     def with_locked_positions(self, positions):
         """Return a copy with side branches re-merged at new locked-joint positions.

@@ -39,10 +39,10 @@ static int Model_init(ModelObject *self, PyObject *args, PyObject *kwds)
     P = (const double *)PyArray_DATA(packed);
     size = PyArray_SIZE(packed);
     n = size > 0 ? (int)P[0] : 0;
-    if (n < 1 || size != 16 + 32 * (npy_intp)n) {
+    if (n < 1 || size != RD_HEADER + RD_JOINT_STRIDE * (npy_intp)n) {
         Py_DECREF(packed);
         PyErr_SetString(PyExc_ValueError, "Model: expected the array robot_dynamics.engine.pack "
-                                          "builds (16 + 32 n numbers)");
+                                          "builds (16 + 37 n numbers)");
         return -1;
     }
     rd_model_free(&self->model);

@@ -22,9 +22,14 @@
 #ifndef RD_ENGINE_H
 #define RD_ENGINE_H
 
+#include <math.h>
 #include <stddef.h>
 
 enum { RD_REVOLUTE = 0, RD_PRISMATIC = 1 };
+
+/* Packed model (robot_dynamics.engine.pack): a header, then this many numbers per joint. */
+#define RD_HEADER 16
+#define RD_JOINT_STRIDE 37
 
 typedef struct {
     int type;
@@ -35,6 +40,9 @@ typedef struct {
     double m, c[3], h[3];       /* mass, centre of mass, first moment m c (frame {i}) */
     double Ic[9], Io[9];        /* rotational inertia about the centre of mass / the origin */
     double rotor, fv, fc;       /* reflected rotor inertia, viscous and Coulomb friction */
+    double f0, fa, eps, fs, vs; /* friction offset, Coulomb asymmetry, smoothing velocity,
+                                   Stribeck excess and velocity (robot_dynamics.model.friction) */
+    int rich;                   /* any of them non-zero: rd_friction takes the full law */
 } rd_joint;
 
 typedef struct { double R[9], p[3]; } rd_placement;
@@ -155,6 +163,40 @@ static inline double rd_dot6(const double *a, const double *b)
 static inline double rd_sign(double x)
 {
     return (double)((x > 0) - (x < 0));
+}
+/* Joint friction tau_f(qd) = Fv qd + f0 + (Fc + Fs exp(-(qd/vs)^2)) s + Fa |s|, with
+ * s = tanh(qd/eps) (sign(qd) if eps = 0); the numpy twin and the derivation are in
+ * robot_dynamics/model/friction.py. Viscous + Coulomb only: two multiplications. */
+static inline double rd_friction(const rd_joint *J, double qd)
+{
+    double s, level = J->fc;
+    if (!J->rich) return J->fv * qd + J->fc * rd_sign(qd);
+    s = J->eps > 0 ? tanh(qd / J->eps) : rd_sign(qd);
+    if (J->fs != 0) {
+        double r = qd / J->vs;
+        level += J->fs * exp(-r * r);
+    }
+    return J->fv * qd + J->f0 + level * s + J->fa * fabs(s);
+}
+/* d tau_f / d qd (friction.py: friction_slopes); the step (eps = 0) contributes 0, at 0 too. */
+static inline double rd_friction_slope(const rd_joint *J, double qd)
+{
+    double s, ds, e = 0, slope;
+    if (!J->rich || J->eps <= 0) {
+        if (!J->rich || J->fs == 0) return J->fv;
+        s = rd_sign(qd);
+        ds = 0;
+    } else {
+        s = tanh(qd / J->eps);
+        ds = (1 - s * s) / J->eps;
+    }
+    if (J->fs != 0) {
+        double r = qd / J->vs;
+        e = exp(-r * r);
+    }
+    slope = J->fv + (J->fc + J->fs * e) * ds + J->fa * rd_sign(qd) * ds;
+    if (J->fs != 0) slope -= 2 * J->fs * e * s * qd / (J->vs * J->vs);
+    return slope;
 }
 /* motion cross product o = m x s and force cross product o = m x* f (Featherstone 2.31-2.32) */
 static inline void rd_crm(const double *m, const double *s, double *o)

@@ -190,7 +190,7 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
             U[i][r] = IA[i][6 * r + off] * z[0] + IA[i][6 * r + off + 1] * z[1]
                       + IA[i][6 * r + off + 2] * z[2];
         D[i] = z[0] * U[i][off] + z[1] * U[i][off + 1] + z[2] * U[i][off + 2] + J->rotor;
-        u[i] = tau[i] - J->fv * qd[i] - J->fc * rd_sign(qd[i])
+        u[i] = tau[i] - rd_friction(J, qd[i])
                - (z[0] * pA[i][off] + z[1] * pA[i][off + 1] + z[2] * pA[i][off + 2]);
         if (D[i] <= 0) return -1;
         if (i == 0) break;

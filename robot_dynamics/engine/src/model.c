@@ -22,8 +22,8 @@
 #include "engine.h"
 #include "trig.h"
 
-#define HEADER 16
-#define STRIDE 32
+#define HEADER RD_HEADER
+#define STRIDE RD_JOINT_STRIDE
 
 static void skew(const double *a, double *K)
 {
@@ -45,6 +45,8 @@ static void unpack_joint(const double *P, rd_joint *J)
     memcpy(J->c, P + 17, sizeof J->c);
     memcpy(J->Ic, P + 20, sizeof J->Ic);
     J->rotor = P[29]; J->fv = P[30]; J->fc = P[31];
+    J->f0 = P[32]; J->fa = P[33]; J->eps = P[34]; J->fs = P[35]; J->vs = P[36];
+    J->rich = J->f0 != 0 || J->fa != 0 || J->eps != 0 || J->fs != 0;
     skew(J->axis, K);
     rd_mm(K, K, K2);
     rd_mm(J->Rt, K, J->RtK);

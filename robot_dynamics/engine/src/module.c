@@ -102,6 +102,12 @@ static int k_potential(rd_model *m, const double *const *x, double *o, int f)
     *o = rd_potential_energy(m, x[0]);
     return 0;
 }
+static int k_friction(rd_model *m, const double *const *x, double *o, int f)
+{
+    for (int i = 0; i < m->n; ++i)
+        o[i] = f ? rd_friction_slope(m->J + i, x[0][i]) : rd_friction(m->J + i, x[0][i]);
+    return 0;
+}
 static int k_total(rd_model *m, const double *const *x, double *o, int f)
 {
     *o = rd_kinetic_energy(m, x[0], x[1]) + rd_potential_energy(m, x[0]);
@@ -306,6 +312,7 @@ ENGINE_FUNCTION(static_torques, {2, {"q", "f_tip"}, 1, 0, 0, OUT_VECTOR, k_stati
 ENGINE_FUNCTION(kinetic_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_kinetic})
 ENGINE_FUNCTION(potential_energy, {1, {"q"}, -1, 0, 0, OUT_SCALAR, k_potential})
 ENGINE_FUNCTION(total_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_total})
+ENGINE_FUNCTION(friction, {1, {"qd"}, -1, 0, 1, OUT_VECTOR, k_friction})
 
 /* ------------------------------------------------------------------ the module */
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL, doc}
@@ -324,6 +331,7 @@ static PyMethodDef methods[] = {
     FAST(kinetic_energy, "kinetic_energy(model, q, qd)"),
     FAST(potential_energy, "potential_energy(model, q)"),
     FAST(total_energy, "total_energy(model, q, qd)"),
+    FAST(friction, "friction(model, qd, slope): tau_f(qd), or d tau_f / d qd if slope"),
     FAST(step, "step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),

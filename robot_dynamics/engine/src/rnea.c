@@ -74,7 +74,8 @@ void rd_rnea(rd_model *m, const double *q, const double *qd, const double *qdd, 
         for (k = 0; k < 3; ++k) { nm[k] += Nm[i][k] + t[k]; f[k] += F[i][k]; }     /* 6.51-52 */
         tau[i] = rd_dot3(J->axis, J->type == RD_REVOLUTE ? nm : f);                 /* 6.53 */
         if (effects)
-            tau[i] += J->rotor * qdd[i] + J->fv * qd[i] + J->fc * rd_sign(qd[i]);
+            tau[i] += J->rich ? J->rotor * qdd[i] + rd_friction(J, qd[i])     /* as in lanes */
+                              : J->rotor * qdd[i] + J->fv * qd[i] + J->fc * rd_sign(qd[i]);
     }
 }
 

@@ -133,8 +133,13 @@ int FUNCTION(rd_model *m, const double *const *const *x, double *const *tau_out)
             const VEC *e = J->type == RD_REVOLUTE ? nm : f;
             tau = J->axis[0] * e[0] + J->axis[1] * e[1] + J->axis[2] * e[2];       /* 6.53 */
         }
-        for (int l = 0; l < LANES; ++l) sign[l] = rd_sign(qd[l]);
-        tau += J->rotor * qdd + J->fv * qd + J->fc * sign;
+        if (J->rich) {
+            for (int l = 0; l < LANES; ++l) sign[l] = rd_friction(J, qd[l]);
+            tau += J->rotor * qdd + sign;                  /* sign holds the whole friction */
+        } else {
+            for (int l = 0; l < LANES; ++l) sign[l] = rd_sign(qd[l]);
+            tau += J->rotor * qdd + J->fv * qd + J->fc * sign;
+        }
         for (int l = 0; l < LANES; ++l) tau_out[l][i] = tau[l];
     }
     return 0;
