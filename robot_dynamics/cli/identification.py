@@ -10,22 +10,22 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""``excite`` and ``identify``: an optimal excitation trajectory; a model from a recorded run."""
+"""``excite`` and ``identify``: an optimal excitation trajectory; a model from a recorded run.
+
+``identify`` lives in :mod:`robot_dynamics.cli.identify`.
+"""
 
 import os
 
 import numpy as np
 
-import robot_dynamics as rd
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
     print_json,
 )
-from robot_dynamics.identification import ExcitationLimits, design_excitation, identify
-from robot_dynamics.identification.report import plot_validation, report_lines
-from robot_dynamics.io.recordings import RecordingError, read_recording
+from robot_dynamics.cli.identify import add_identify_parser
+from robot_dynamics.identification import ExcitationLimits, design_excitation
 from robot_dynamics.io.trajectory_yaml import joint_trajectory_yaml
-from robot_dynamics.io.urdf_writer import model_to_urdf
 
 EXCITE_EPILOG = """\
 examples:
@@ -41,21 +41,6 @@ and --effort-fraction of the effort limits (nominal model). Writes PREFIX.yaml (
 trajectory_msgs/JointTrajectory as `ros2 topic pub` and the trajectory publisher's
 trajectory_file read it: a point every --dt s with positions, velocities, accelerations) and
 PREFIX.csv (t, q_*, qd_*, qdd_* at 1 ms). See docs/identification.md.
-"""
-
-IDENTIFY_EPILOG = """\
-examples:
-  robot-dynamics identify puma560 run_bag/ -o out/identified.urdf
-  robot-dynamics identify my_arm.urdf run.mcap -o arm_identified.urdf --topic /joint_states
-  robot-dynamics identify my_arm.urdf run.csv -o arm.urdf --validation check.mcap --json
-
-DATA is a rosbag2 directory, a .db3 (sqlite3) or .mcap file of sensor_msgs/JointState
-(position and effort; joints matched by name) or a CSV file (t, q_<joint>, tau_<joint>).
-Estimates the base parameters by weighted least squares (with relative standard deviations),
-then a physically consistent model (positive masses, inertias obeying the triangle
-inequality) that reproduces them, written as URDF (friction as <dynamics>, rotor inertia as
-<transmission>). Prints the data report, the base-parameter table and the torque RMS on the
-validation samples before/after; --plot draws measured vs predicted torques.
 """
 
 
@@ -87,37 +72,7 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('--json', action='store_true', help='machine-readable report')
     parser.set_defaults(handler=run_excite)
 
-    parser = subparsers.add_parser(
-        'identify', help='identify the inertial and friction parameters from a recording',
-        description='Identify a model from a recorded run and write it as URDF.',
-        epilog=IDENTIFY_EPILOG, formatter_class=formatter)
-    add_model_argument(parser)
-    parser.add_argument('data', metavar='DATA', help='rosbag2 directory, .db3, .mcap or .csv')
-    parser.add_argument('-o', '--output', metavar='FILE.urdf', default='identified.urdf',
-                        help='identified model (default identified.urdf)')
-    parser.add_argument('--topic', help='JointState topic (default: the only one)')
-    parser.add_argument('--validation', default='0.2', metavar='F|DATA',
-                        help='fraction of the time span held back at the end, or another '
-                             'recording (default 0.2)')
-    parser.add_argument('--cutoff', type=float, default=20.0, metavar='HZ',
-                        help='position low-pass cut-off, Hz (default 20)')
-    parser.add_argument('--torque-cutoff', type=float, default=None, metavar='HZ',
-                        help='also low-pass the efforts (default: unfiltered)')
-    parser.add_argument('--effort-delay', type=float, default=0.0, metavar='S',
-                        help='efforts are stamped this late (e.g. half the control period '
-                             'for torques held between samples); default 0')
-    parser.add_argument('--joint-terms', default='FV,FC,IA', metavar='LIST',
-                        help='joint parameters to identify among FV (viscous), FC (Coulomb), '
-                             'IA (rotor inertia); the others come from MODEL (default all)')
-    parser.add_argument('--no-weighting', action='store_true',
-                        help='ordinary instead of weighted least squares')
-    parser.add_argument('--plot', metavar='FILE.png',
-                        help='measured vs predicted torques (default: FILE with .png)')
-    parser.add_argument('--no-plot', action='store_true', help='write no plot')
-    parser.add_argument('--force', action='store_true',
-                        help='replace output files that exist (never the recording or MODEL)')
-    parser.add_argument('--json', action='store_true', help='machine-readable report')
-    parser.set_defaults(handler=run_identify)
+    add_identify_parser(subparsers, formatter)
 
 
 # ---------------------------------------------------------------------- excite
@@ -177,87 +132,6 @@ def run_excite(args):
             for j, name in enumerate(names)]
     print(format_table(['joint', 'min q', 'max q', 'peak |qd|', 'qd limit', 'peak |qdd|',
                         'qdd limit'], rows))
-    for path in written:
-        print(f'wrote {path}')
-    return 0
-
-
-# ---------------------------------------------------------------------- identify
-def check_outputs(outputs, inputs, force):
-    """Refuse an output that is one of the ``inputs`` {what: path}, or exists without force.
-
-    Checked before any work, so a refused run costs nothing and overwrites nothing.
-    """
-    for output in outputs:
-        for what, source in inputs.items():
-            if _same_file(output, source):
-                raise CLIError(f'output {output} is the {what} ({source}); writing it would '
-                               'destroy the input: give another file with -o/--plot')
-        if os.path.exists(output) and not force:
-            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
-                           '--force to replace it')
-
-
-def _same_file(a, b):
-    try:
-        return os.path.samefile(a, b)
-    except OSError:                               # one of them does not exist (yet)
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
-def run_identify(args):
-    """Identify, write the URDF (and plot), print the report."""
-    model = load_model(args)
-    terms = tuple(t.strip().upper() for t in args.joint_terms.split(',') if t.strip())
-    try:
-        validation = float(args.validation)
-    except ValueError:
-        validation = args.validation
-    plot = None if args.no_plot else args.plot or os.path.splitext(args.output)[0] + '.png'
-    inputs = {'recording': args.data, 'nominal model MODEL': str(
-        rd.BUNDLED_MODELS.get(args.model, args.model))}
-    if isinstance(validation, str):
-        inputs['validation recording'] = validation
-    check_outputs([args.output] + ([plot] if plot else []), inputs, args.force)
-    try:
-        data = read_recording(args.data, args.topic)
-        if isinstance(validation, str):
-            validation = read_recording(validation, args.topic)
-        result = identify(model, data, validation=validation, weighted=not args.no_weighting,
-                          joint_terms=terms, cutoff=args.cutoff,
-                          torque_cutoff=args.torque_cutoff, effort_delay=args.effort_delay)
-    except RecordingError as exc:
-        raise CLIError(str(exc)) from None
-    parent = os.path.dirname(os.path.abspath(args.output))
-    os.makedirs(parent, exist_ok=True)
-    comment = (f'identified by robot-dynamics identify from {args.data} '
-               f'(nominal model {args.model})')
-    with open(args.output, 'w') as handle:
-        handle.write(model_to_urdf(result.model, comment=comment))
-    written = [args.output]
-    if plot and result.validation is not None:
-        written.append(plot_validation(result, plot, title=f'{model.name}: validation '
-                                       'torques, measured vs nominal and identified model'))
-    if args.json:
-        check = result.validation
-        print_json({
-            'model': model.name, 'data': result.data.lines(),
-            'base_parameters': [
-                {'name': name, 'definition': definition, 'nominal': nominal,
-                 'identified': theta, 'std': std, 'relative_std_percent': rel,
-                 'physical': physical}
-                for name, definition, nominal, theta, std, rel, physical in zip(
-                    result.base.names, result.base.definitions, result.nominal,
-                    result.theta, result.std, result.relative_std, result.physical_theta)],
-            'validation': None if check is None else {
-                'joints': model.joint_names, 'measured_rms': check.measured_rms,
-                **{f'error_rms_{w}': check.error_rms(w)
-                   for w in ('nominal', 'base', 'physical')},
-                **{f'relative_error_{w}': check.relative_error(w)
-                   for w in ('nominal', 'base', 'physical')}},
-            'timings': result.timings, 'files': written})
-        return 0
-    print('\n'.join(report_lines(result)))
     for path in written:
         print(f'wrote {path}')
     return 0

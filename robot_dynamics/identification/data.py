@@ -16,21 +16,27 @@ Steps, each reported in a :class:`DataReport`:
 
 1. **Joints by name**: the model's joints are picked from the recording's columns (extra
    joints are ignored and listed; a missing joint is an error naming it).
-2. **Gaps**: samples are sorted by time, duplicates and rows with a non-finite position or
-   effort of a model joint dropped. Gaps up to ``max_gap`` seconds (default 20 ms) are
-   filled by linear interpolation; at longer ones the recording is split into segments, and
-   segments shorter than ``min_segment`` seconds are dropped. A segment is put on a uniform
-   grid at the nominal period (the median spacing) by linear interpolation if its time
-   stamps jitter by more than 0.1 % or it had gaps filled.
-3. **Outliers**: isolated spikes in every position and effort column are replaced by the mean
-   of their neighbours (see :func:`_despike`: the second difference of a spike has the shape
-   ``(s, -2s, s)``, which neither a smooth motion nor a friction step produces).
+2. **Time stamps** (:mod:`robot_dynamics.identification.timing`): samples sorted by time;
+   rows with a non-finite position or effort, duplicate stamps and *stale* samples (a
+   driver's repeats of the previous values) dropped; gaps up to ``max_gap`` seconds (default
+   20 ms) filled by linear interpolation, longer ones split the recording into segments
+   (segments shorter than ``min_segment`` seconds are dropped); jittered stamps either
+   de-jittered or interpolated, whichever leaves the positions smoother. A sample rate
+   outside 2 Hz – 1 MHz (time in ns or ms) is refused.
+3. **Outliers**: isolated spikes in every position, velocity and effort column are replaced
+   by the mean of their neighbours (see :func:`_despike`: the second difference of a spike
+   has the shape ``(s, -2s, s)``, which neither a smooth motion nor a friction step produces).
 4. **Derivatives**: positions are low-pass filtered without phase lag (4th-order Butterworth
-   run forward and backward, ``scipy.signal.sosfiltfilt``) at ``cutoff`` Hz (default 20 Hz,
-   at most 0.4 times the sampling rate) and differentiated twice by the fourth-order central
-   difference ``(-x₊₂ + 8x₊₁ - 8x₋₁ + x₋₂) / 12h``. A recorded velocity is not used (its
-   filter and delay are unknown). The first and last ``6 / cutoff`` seconds of each segment
-   (filter transients, decayed below 1e-9 of the acceleration) are dropped.
+   run forward and backward, ``scipy.signal.sosfiltfilt``) at ``cutoff`` Hz (at most 0.4
+   times the sampling rate; :func:`robot_dynamics.identification.identify` chooses it from
+   the data by default) and differentiated by the fourth-order central difference
+   ``(-x₊₂ + 8x₊₁ - 8x₋₁ + x₋₂) / 12h``. A **recorded velocity** (``velocity='auto'``) is
+   used for q̇, and differentiated once for q̈, when, filtered alike, it agrees with the
+   position's derivative (no lag, RMS difference below 5 % per joint): one differentiation
+   less means a less noisy q̈ (noise in the regressor biases least squares towards zero).
+   Otherwise the positions are differentiated twice and the report says why. The first and
+   last ``6 / cutoff`` seconds of each segment (filter transients, decayed below 1e-9 of the
+   acceleration) are dropped.
 5. **Efforts** are not filtered by default: white torque noise does not bias least squares,
    and a low-pass filter would smear the Coulomb friction step at velocity reversals, which
    the regressor evaluates sharply. ``torque_cutoff`` filters them with the same design
@@ -40,15 +46,13 @@ Steps, each reported in a :class:`DataReport`:
    ``effort_delay`` (s) moves efforts that are stamped later than the state they belong to
    back in time: a torque held over the control period T and reported at its end belongs to
    the middle, ``effort_delay = T / 2``.
-
-The cut-offs should lie well above the excitation's highest harmonic (0.5 Hz for the default
-10 s, 5-harmonic design) and well below the noise: 20 Hz suits recordings at 200 Hz and more.
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from robot_dynamics.identification.timing import clean_rows, segments, uniform_grid
 from robot_dynamics.io.recordings import RecordingError
 
 
@@ -67,6 +71,13 @@ class DataReport:
     nonfinite_rows: int = 0
     duplicate_rows: int = 0
     resampled_segments: int = 0
+    dejittered_segments: int = 0
+    jitter_rms: float = 0.0
+    stale_rows: int = 0
+    velocity: str = 'differentiated positions'            # or 'recorded velocity'
+    velocity_note: str = ''
+    cutoff_source: str = 'given'
+    cutoff_scores: dict = field(default_factory=dict)     # Hz -> cross-validated error
     position_outliers: dict = field(default_factory=dict)  # joint -> count
     effort_outliers: dict = field(default_factory=dict)
     ignored_joints: tuple = ()
@@ -78,20 +89,29 @@ class DataReport:
         """Human-readable summary, one fact per line."""
         out = [f'{self.samples_in} samples at {self.sample_rate:.1f} Hz, {self.samples_used} '
                f'used in {len(self.segments)} segment(s)',
-               f'positions low-passed at {self.cutoff:.3g} Hz (4th-order Butterworth, '
-               'zero phase); efforts ' + (f'at {self.torque_cutoff:.3g} Hz'
-                                          if self.torque_cutoff else 'unfiltered')
+               f'positions low-passed at {self.cutoff:.3g} Hz ({self.cutoff_source}; '
+               '4th-order Butterworth, zero phase); efforts ' + (
+                   f'at {self.torque_cutoff:.3g} Hz' if self.torque_cutoff else 'unfiltered')
                + (f', moved {1e3 * self.effort_delay:.3g} ms back' if self.effort_delay
-                  else '')]
+                  else ''),
+               f'q̇ and q̈ from the {self.velocity}'
+               + (f' ({self.velocity_note})' if self.velocity_note else '')]
+        if self.cutoff_scores:
+            out.append('cut-off candidates, cross-validated torque error: ' + ', '.join(
+                f'{c:.3g} Hz {100 * e:.3g} %' for c, e in sorted(self.cutoff_scores.items())))
         if self.gaps:
             longest = max(length for _, length in self.gaps)
             out.append(f'{len(self.gaps)} gap(s) split the recording (longest {longest:.3g} s)')
         for label, count in (('rows with NaN/inf dropped', self.nonfinite_rows),
                              ('short gaps filled by interpolation', self.filled_gaps),
                              ('duplicate time stamps dropped', self.duplicate_rows),
+                             ('stale samples (repeats of the previous values) dropped',
+                              self.stale_rows),
                              ('segments too short dropped', self.short_segments),
-                             ('segments resampled (jittery time stamps)',
-                              self.resampled_segments)):
+                             ('segments resampled (irregular time stamps interpolated)',
+                              self.resampled_segments),
+                             (f'segments de-jittered (stamps scattered {1e6 * self.jitter_rms:.3g}'
+                              ' us RMS around a uniform grid)', self.dejittered_segments)):
             if count:
                 out.append(f'{count} {label}')
         for label, counts in (('position', self.position_outliers),
@@ -135,22 +155,26 @@ class Samples:
 
 
 def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, max_gap=0.02,
-            effort_delay=0.0):
-    """Prepare ``recording`` (:class:`~robot_dynamics.io.recordings.Recording`) for ``model``."""
+            effort_delay=0.0, velocity='auto'):
+    """Prepare ``recording`` (:class:`~robot_dynamics.io.recordings.Recording`) for ``model``.
+
+    ``velocity``: ``'auto'`` (the recorded velocity where it agrees with the positions),
+    ``'recorded'`` (always, where recorded) or ``'differentiated'`` (never). Returns
+    :class:`Samples`.
+    """
+    if velocity not in ('auto', 'recorded', 'differentiated'):
+        raise ValueError(f"velocity: {velocity!r}; use 'auto', 'recorded' or 'differentiated'")
     report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
                         cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay)
     columns, report.ignored_joints = _match_joints(recording, model)
-    t = np.asarray(recording.t, dtype=float)
-    q = recording.position[:, columns]
-    tau = recording.effort[:, columns]
-    order = np.argsort(t, kind='stable')
-    t, q, tau = t[order], q[order], tau[order]
-    finite = np.isfinite(t) & np.all(np.isfinite(q), 1) & np.all(np.isfinite(tau), 1)
-    report.nonfinite_rows = int(np.count_nonzero(~finite))
-    t, q, tau = t[finite], q[finite], tau[finite]
-    unique = np.concatenate(([True], np.diff(t) > 0)) if t.size else np.ones(0, bool)
-    report.duplicate_rows = int(np.count_nonzero(~unique))
-    t, q, tau = t[unique], q[unique], tau[unique]
+    arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
+    if velocity != 'differentiated' and recording.velocity is not None:
+        recorded = recording.velocity[:, columns]
+        if np.all(np.isfinite(recorded[np.all(np.isfinite(arrays['q']), axis=1)])):
+            arrays['qd'] = recorded
+        else:
+            report.velocity_note = 'the recorded velocity has gaps (NaN): not used'
+    t, arrays = clean_rows(np.asarray(recording.t, dtype=float), arrays, report)
     if t.size < MIN_SAMPLES:
         raise RecordingError(_too_few_rows(report, recording, columns, model.joint_names,
                                            t.size))
@@ -163,15 +187,17 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     names = model.joint_names
     report.position_outliers = dict.fromkeys(names, 0)
     report.effort_outliers = dict.fromkeys(names, 0)
-    pieces = []
-    for start, stop in _segments(t, dt, max(max_gap, 1.5 * dt), report):
-        piece = _segment(t[start:stop], q[start:stop], tau[start:stop], dt, names, report,
-                         min_segment)
+    pieces, notes = [], []
+    for start, stop in segments(t, dt, max(max_gap, 1.5 * dt), report):
+        piece = _segment(t[start:stop], {k: v[start:stop] for k, v in arrays.items()}, dt,
+                         names, report, min_segment, velocity, notes)
         if piece is not None:
             pieces.append(piece)
     if not pieces:
         raise RecordingError(f'{recording.source or "recording"}: no segment of at least '
                              f'{min_segment} s without gaps; record longer stretches')
+    if notes:
+        report.velocity_note = notes[0]
     arrays = [np.concatenate(column) for column in zip(*pieces)]
     report.samples_used = len(arrays[0])
     return Samples(*arrays[:5], report, arrays[5] if torque_cutoff else None)
@@ -230,44 +256,62 @@ def _match_joints(recording, model):
     return [names.index(name) for name in model.joint_names], ignored
 
 
-def _segments(t, dt, max_gap, report):
-    """Return ``(start, stop)`` index ranges without gaps longer than ``max_gap``."""
-    spacing = np.diff(t)
-    report.filled_gaps = int(np.count_nonzero((spacing > 1.5 * dt) & (spacing <= max_gap)))
-    breaks = np.flatnonzero(spacing > max_gap) + 1
-    report.gaps = [(float(t[k - 1]), float(t[k] - t[k - 1])) for k in breaks]
-    edges = np.concatenate(([0], breaks, [t.size]))
-    return zip(edges[:-1], edges[1:])
-
-
-def _segment(t, q, tau, dt, names, report, min_segment):
-    """One gap-free segment → (t, q, qd, qdd, tau) trimmed, or None if too short."""
-    trim = max(5, int(np.ceil(6.0 / report.cutoff / dt)))
-    if t[-1] - t[0] < min_segment or t.size < 2 * trim + 10:
+def _segment(t, arrays, dt, names, report, min_segment, velocity, notes):
+    """One gap-free segment → (t, q, qd, qdd, tau, coulomb) trimmed, or None if too short."""
+    if t[-1] - t[0] < min_segment:
         report.short_segments += 1
         return None
-    uniform = np.linspace(t[0], t[0] + dt * (t.size - 1), t.size)
-    if np.abs(t - uniform).max() > 1e-3 * dt:
-        report.resampled_segments += 1
-        steps = int(np.floor((t[-1] - t[0]) / dt))
-        uniform = t[0] + dt * np.arange(steps + 1)
-        q = np.column_stack([np.interp(uniform, t, column) for column in q.T])
-        tau = np.column_stack([np.interp(uniform, t, column) for column in tau.T])
+    uniform, arrays, step = uniform_grid(t, arrays, dt, report)
+    trim = max(5, int(np.ceil(6.0 / report.cutoff / step)))
+    if uniform.size < 2 * trim + 10:
+        report.short_segments += 1
+        return None
+    q, tau = arrays['q'], arrays['tau']
     if report.effort_delay:
         tau = np.column_stack([np.interp(uniform + report.effort_delay, uniform, column)
                                for column in tau.T])
-    q = _despike(q, names, report.position_outliers)
+    q = _lowpass(_despike(q, names, report.position_outliers), report.cutoff, step)
     tau = _despike(tau, names, report.effort_outliers)
-    q = _lowpass(q, report.cutoff, dt)
     if report.torque_cutoff:
-        tau = _lowpass(tau, report.torque_cutoff, dt)
-    qd = _derivative(q, dt)
-    qdd = _derivative(qd, dt)
-    coulomb = _lowpass(np.sign(qd), report.torque_cutoff, dt) if report.torque_cutoff \
+        tau = _lowpass(tau, report.torque_cutoff, step)
+    qd = _derivative(q, step)
+    if 'qd' in arrays:
+        recorded = _lowpass(_despike(arrays['qd'], names, {n: 0 for n in names}),
+                            report.cutoff, step)
+        agrees, note = _velocity_agrees(recorded[trim:-trim], qd[trim:-trim], names)
+        if agrees or velocity == 'recorded':
+            qd = recorded
+            report.velocity = 'recorded velocity'
+        notes.append(note)
+    qdd = _derivative(qd, step)
+    coulomb = _lowpass(np.sign(qd), report.torque_cutoff, step) if report.torque_cutoff \
         else np.sign(qd)
-    keep = slice(trim, t.size - trim)
-    report.segments.append((float(uniform[trim]), float(uniform[t.size - trim - 1])))
+    keep = slice(trim, uniform.size - trim)
+    report.segments.append((float(uniform[trim]), float(uniform[uniform.size - trim - 1])))
     return uniform[keep], q[keep], qd[keep], qdd[keep], tau[keep], coulomb[keep]
+
+
+def _velocity_agrees(recorded, derived, names, tolerance=0.05, max_lag=10):
+    """Whether the filtered recorded velocity matches the positions' derivative; and why."""
+    scale = np.sqrt(np.mean(derived ** 2, axis=0))
+    moving = scale > 1e-9
+    if not np.any(moving):
+        return False, 'the joints do not move'
+    lags = np.arange(-max_lag, max_lag + 1)
+    m = len(derived) - 2 * max_lag
+    centre = derived[max_lag:max_lag + m, moving]
+    score = [np.sum(recorded[max_lag + k:max_lag + k + m, moving] * centre) for k in lags]
+    lag = int(lags[int(np.argmax(score))])
+    error = np.sqrt(np.mean((recorded - derived) ** 2, axis=0)) / np.maximum(scale, 1e-300)
+    worst = int(np.argmax(np.where(moving, error, 0.0)))
+    if lag != 0:
+        return False, (f'the recorded velocity lags the positions\' derivative by {lag} '
+                       'sample(s): not used')
+    if error[worst] > tolerance:
+        return False, (f'the recorded velocity differs from the positions\' derivative by '
+                       f'{100 * error[worst]:.3g} % RMS ({names[worst]}): not used')
+    return True, (f'agrees with the positions\' derivative to {100 * error[worst]:.2g} % RMS, '
+                  'no lag')
 
 
 def _despike(x, names, counts, threshold=8.0):

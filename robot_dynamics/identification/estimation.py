@@ -10,50 +10,71 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Identification: weighted least squares on the base parameters, then a physical model.
+"""Identification: cut-off and friction laws from data, least squares, a plausible model.
 
-:func:`identify` follows Gautier's recipe (Gautier 1997; Swevers et al. 1997):
+:func:`identify` (Gautier 1997; Swevers et al. 1997; Lee, Wensing, Park 2020):
 
-1. prepare the samples (:mod:`robot_dynamics.identification.data`) and hold back the last
-   ``validation`` fraction of the time span (or a separate recording) for validation;
-2. ordinary least squares ``Y_b θ = τ`` over the fit samples; per-joint noise
-   ``σ_j² = ‖τ_j - Y_bj θ‖² / (N_j - b / n)``;
-3. weighted least squares with the rows of joint j divided by ``σ_j``; covariance
-   ``C = s² (Wᵀ W)⁻¹`` with ``s²`` the weighted residual variance; relative standard deviation
-   ``100 √C_kk / |θ_k|`` per base parameter;
-4. a physically consistent model closest to ``θ`` (:mod:`robot_dynamics.identification.physical`).
-
-The regressor is built in chunks and only the normal equations are kept (``b × b`` per joint,
-columns scaled to unit norm), so memory does not grow with the recording.
+1. prepare the samples (:mod:`robot_dynamics.identification.data`); the position filter's
+   cut-off (``cutoff='auto'``) is the candidate of :data:`CUTOFFS` with the least
+   cross-validated torque error on the estimation data (5 contiguous folds; at most 5000
+   rows per candidate, the same for every candidate); hold back the last ``validation``
+   fraction of the time span (or another recording) for validation;
+2. one pass over the estimation samples builds the normal equations per block of time
+   (:mod:`robot_dynamics.identification.normal`); ordinary least squares gives per-joint
+   noise ``σ_j``, rows of joint j are weighted by ``1/σ_j``;
+3. the friction law of each joint (``friction='auto'``): the one of
+   :mod:`robot_dynamics.identification.friction_laws` with the least cross-validated error
+   of that joint's torque (a richer law must gain 0.5 %);
+4. weighted least squares: the base parameters ``θ̂``; their standard deviations from the
+   block bootstrap (200 resamples of the blocks; the textbook ``s² (WᵀW)⁻¹`` with fewer than
+   10 blocks);
+5. the physically consistent and plausible model (:mod:`robot_dynamics.identification.plausible`,
+   a convex program): close to ``θ̂`` where the data determine it, to the nominal model where
+   they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`;
+6. warnings (:mod:`robot_dynamics.identification.report`): links whose mass or inertia moved
+   by more than a factor 2, a total mass outside ±25 % of the nominal, negative rotor
+   inertias the physical model holds at 0, and the model's own plausibility warnings.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import time
 
 import numpy as np
 
 from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.data import Samples, prepare
-from robot_dynamics.identification.physical import realise
-from robot_dynamics.identification.regressor import (
-    JOINT_PARAMETERS, PER_JOINT, PER_LINK, batch_regressor, parameters,
+from robot_dynamics.identification.friction_laws import features, model_fields, variants
+from robot_dynamics.identification.normal import (
+    chunk_regressor, accumulate, assemble, bootstrap, choose_laws, cross_validate, fit,
 )
+from robot_dynamics.identification.plausible import Bounds, estimate
+from robot_dynamics.identification.regressor import (
+    JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
+)
+from robot_dynamics.identification.review import review
 from robot_dynamics.io.recordings import Recording, RecordingError, read_recording
+
+#: Position cut-off candidates, Hz (those below 0.4 times the sample rate are tried).
+CUTOFFS = (3.0, 5.0, 8.0, 12.0, 20.0)
 
 
 @dataclass
 class IdentificationResult:
     """Everything :func:`identify` found; see :mod:`robot_dynamics.identification.report`.
 
-    ``base``: :class:`~robot_dynamics.identification.base.BaseParameters`; ``theta``,
-    ``std``, ``nominal`` (b,): identified values, their standard deviations and the nominal
-    model's values; ``sigma`` (n,): per-joint torque noise; ``model``: the physically
-    consistent identified :class:`~robot_dynamics.model.RobotModel`; ``physical_theta``: its
-    base parameters; ``validation``: :class:`ValidationResult` or None; ``data``: the
-    preparation report; ``fit_samples``; ``timings`` {step: s}.
+    ``base``: :class:`~robot_dynamics.identification.base.BaseParameters`; ``names`` (P,):
+    the estimated parameters, the base parameters then the friction extras (``F0_j``
+    offset, ``FA_j`` asymmetry, ``FS_j`` Stribeck); ``theta``, ``std``, ``nominal`` (P,):
+    least-squares values, their block-bootstrap standard deviations, the nominal model's;
+    ``sigma`` (n,) per-joint torque noise; ``model``: the plausible identified
+    :class:`~robot_dynamics.model.RobotModel`; ``physical_theta`` (P,): its values;
+    ``laws`` (n,): the friction variant per joint; ``validation``; ``data``: the
+    preparation report; ``fit_samples``; ``windows``: {'estimation': [(start, end)],
+    'validation': [...]} s; ``warnings``; ``details`` of the convex program; ``timings``.
     """
 
     base: object
+    names: tuple
     theta: np.ndarray
     std: np.ndarray
     nominal: np.ndarray
@@ -64,27 +85,40 @@ class IdentificationResult:
     data: object
     fit_samples: int
     timings: dict
+    laws: tuple = ()
+    windows: dict = field(default_factory=dict)
+    warnings: tuple = ()
+    details: dict = field(default_factory=dict)
+    nominal_model: object = None
 
     @property
     def relative_std(self):
-        """Relative standard deviation of each base parameter, % (inf where θ = 0)."""
+        """Relative standard deviation of each parameter, % (inf where θ = 0)."""
         with np.errstate(divide='ignore', invalid='ignore'):
             return np.where(self.theta != 0, 100 * self.std / np.abs(self.theta), np.inf)
 
 
 @dataclass
 class ValidationResult:
-    """Held-back samples: times, measured torques and the predictions (K, n)."""
+    """Held-back samples: times, measured torques and the predictions (K, n) by name."""
 
     t: np.ndarray
     measured: np.ndarray
     nominal: np.ndarray
     base: np.ndarray
     physical: np.ndarray
+    others: dict = field(default_factory=dict)          # label -> (K, n), --validate models
+    q: np.ndarray = None
+    qd: np.ndarray = None
+    qdd: np.ndarray = None
 
     @staticmethod
     def _rms(x):
         return np.sqrt(np.mean(x ** 2, axis=0))
+
+    def prediction(self, which):
+        """The predicted torques (K, n) of ``which``: nominal, base, physical or a label."""
+        return self.others[which] if which in self.others else getattr(self, which)
 
     @property
     def measured_rms(self):
@@ -92,8 +126,8 @@ class ValidationResult:
         return self._rms(self.measured)
 
     def error_rms(self, which):
-        """RMS of measured minus predicted per joint; ``which``: nominal, base, physical."""
-        return self._rms(self.measured - getattr(self, which))
+        """RMS of measured minus predicted per joint; ``which``: see :meth:`prediction`."""
+        return self._rms(self.measured - self.prediction(which))
 
     def relative_error(self, which):
         """Overall RMS error over overall RMS torque (all joints together)."""
@@ -102,61 +136,158 @@ class ValidationResult:
 
 
 def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAMETERS,
-             cutoff=20.0, torque_cutoff=None, effort_delay=0.0, physical=True, chunk=4000):
-    """Identify ``model``'s base parameters and a physical model from recorded motion.
+             cutoff='auto', torque_cutoff=None, effort_delay=0.0, physical=True, chunk=4000,
+             friction='auto', velocity='auto', bounds=None, replicates=200, seed=0):
+    """Identify ``model``'s parameters and a plausible physical model from recorded motion.
 
     ``data``: a :class:`~robot_dynamics.io.recordings.Recording`, a path (bag or CSV) or
     prepared :class:`~robot_dynamics.identification.data.Samples`. ``validation``: the
     fraction of the time span held back at the end (0 for none) or another recording.
     ``joint_terms``: joint parameters identified (others are taken from the model).
-    ``cutoff``/``torque_cutoff``: filter cut-offs, Hz; ``effort_delay``: s the efforts are
-    stamped late (see :mod:`robot_dynamics.identification.data`). Returns an
-    :class:`IdentificationResult`; ``result.model`` is the identified RobotModel.
+    ``cutoff``: Hz or ``'auto'`` (cross-validated, see the module docstring);
+    ``torque_cutoff``, ``effort_delay``, ``velocity``: see
+    :mod:`robot_dynamics.identification.data`. ``friction``: ``'auto'``, a law of
+    :data:`~robot_dynamics.identification.friction_laws.LAWS` for every joint, or
+    {joint: law}; with ``torque_cutoff`` the law is ``coulomb``. ``bounds``:
+    :class:`~robot_dynamics.identification.plausible.Bounds`. ``replicates``: bootstrap
+    resamples. Returns an :class:`IdentificationResult`; ``result.model`` is the identified
+    model (its friction law in the model's fields).
     """
-    timings = {}
-    started = time.perf_counter()
-    options = dict(cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay)
-    samples = _samples(model, data, options)
-    fit, held_back = _split(model, samples, validation, options)
-    timings['prepare'] = time.perf_counter() - started
+    timings, started = {}, time.perf_counter()
+    joint_terms = tuple(t for t in JOINT_PARAMETERS if t in joint_terms)
     base = base_parameters(model, joint_terms)
     known = _known_columns(model, joint_terms)
     pi0 = parameters(model)
-
-    _check_fit_size(model, base, fit)
+    options = dict(torque_cutoff=torque_cutoff, effort_delay=effort_delay, velocity=velocity)
+    samples = _samples(model, data, cutoff, validation, options, base, known, pi0)
+    fit_set, held_back = _split(model, samples, validation, options)
+    timings['prepare'] = time.perf_counter() - started
+    _check_fit_size(model, base, fit_set)
 
     started = time.perf_counter()
-    gram, moment, energy, rows = _normal_equations(model, base, fit, known, pi0, chunk)
-    _check_excitation(model, base, fit, gram, energy)
-    theta, sigma = _least_squares(gram, moment, energy, rows, base.count, None)
+    scale = np.maximum(np.sqrt(np.mean(fit_set.qd ** 2, axis=0)), 1e-6)
+    blocks = accumulate(model, base, fit_set, known, pi0, scale, chunk=chunk)
+    _check_excitation(model, base, fit_set, blocks)
+    coulomb = [variants(1.0, 'coulomb')[0]] * model.dof
+    sigma = fit(blocks, coulomb)[2]
+    weights = 1.0 / sigma ** 2 if weighted else np.ones(model.dof)
+    chosen = choose_laws(blocks, _candidates(model, friction, joint_terms, torque_cutoff,
+                                             scale), weights)
+    theta, plan, sigma = fit(blocks, chosen)
     if weighted:
-        theta, sigma_w = _least_squares(gram, moment, energy, rows, base.count, sigma)
-    cov, R = _covariance(gram, moment, energy, rows, theta, sigma if weighted else None)
+        weights = 1.0 / sigma ** 2
+        theta, plan, _ = fit(blocks, chosen, weights)
+    std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
     timings['least squares'] = time.perf_counter() - started
 
     started = time.perf_counter()
-    identified = model
+    identified, values, details = model, {}, {}
     if physical:
-        pi = realise(model, base, R, theta, joint_terms)
-        identified = with_parameters(model, pi)
+        pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
+                                       bounds or Bounds(), inflation)
+        identified = with_parameters(model, pi, chosen, values)
+    physical_theta = np.concatenate((base.values(parameters(identified)),
+                                     [values.get(name, 0.0) for name in plan[2]]))
     timings['physical model'] = time.perf_counter() - started
     check = None
     if held_back is not None and held_back.count:
         started = time.perf_counter()
-        check = _validate(model, identified, base, theta, held_back, known, pi0, chunk)
+        check = _validate(model, base, held_back, known, pi0, scale, plan, theta,
+                          physical_theta, chunk)
         timings['validation'] = time.perf_counter() - started
-    return IdentificationResult(
-        base=base, theta=theta, std=np.sqrt(np.diag(cov)), nominal=base.values(pi0),
-        sigma=sigma, model=identified, physical_theta=base.values(parameters(identified)),
-        validation=check, data=samples.report, fit_samples=fit.count, timings=timings)
+    nominal = np.concatenate((base.values(pi0), np.zeros(len(plan[2]))))
+    result = IdentificationResult(
+        base=base, names=tuple(base.names) + plan[2], theta=theta, std=std, nominal=nominal,
+        sigma=sigma, model=identified, physical_theta=physical_theta, validation=check,
+        data=samples.report, fit_samples=fit_set.count, timings=timings, laws=tuple(chosen),
+        windows={'estimation': _windows(fit_set), 'validation': _windows(held_back)},
+        details={**details, 'inflation': inflation, 'blocks': len(blocks.rows)},
+        nominal_model=model)
+    result.warnings = tuple(review(result, bounds or Bounds()))
+    return result
 
 
-def _samples(model, data, options):
+def _samples(model, data, cutoff, validation, options, base, known, pi0):
     if isinstance(data, Samples):
         return data
     if not isinstance(data, Recording):
         data = read_recording(data)
-    return prepare(data, model, **options)
+    if cutoff != 'auto':
+        return prepare(data, model, cutoff=float(cutoff), **options)
+    return choose_cutoff(model, data, validation, options, base, known, pi0)
+
+
+def choose_cutoff(model, recording, validation, options, base, known, pi0, max_rows=5000):
+    """Prepare ``recording`` at the :data:`CUTOFFS` candidate with the least CV error."""
+    prepared, scores = {}, {}
+    window = None
+    for candidate in CUTOFFS:
+        samples = prepare(recording, model, cutoff=candidate, **options)
+        actual = samples.report.cutoff
+        if actual in prepared:
+            continue
+        if window is None:
+            window = samples.report.segments            # the lowest cut-off trims most
+        prepared[actual] = samples
+        fit_set, _ = _split(model, samples, validation if np.isscalar(validation) else 0,
+                            options)
+        inside = np.zeros(fit_set.count, dtype=bool)
+        for lo, hi in window:
+            inside |= (fit_set.t >= lo) & (fit_set.t <= hi)
+        stride = max(1, -(-int(inside.sum()) // max_rows))
+        rows = np.flatnonzero(inside)[::stride]
+        if rows.size < 10 * base.count // model.dof + 10:
+            continue
+        subset = fit_set.select(rows)
+        scale = np.maximum(np.sqrt(np.mean(subset.qd ** 2, axis=0)), 1e-6)
+        blocks = accumulate(model, base, subset, known, pi0, scale)
+        error, energy = cross_validate(blocks, [variants(1.0, 'coulomb')[0]] * model.dof,
+                                       np.ones(model.dof))
+        scores[actual] = float(np.sqrt(error.sum() / max(energy.sum(), 1e-300)))
+    if not scores:
+        best = max(prepared)
+    else:
+        best = min(scores, key=scores.get)
+    samples = prepared[best]
+    samples.report.cutoff_source = 'chosen by cross-validation'
+    samples.report.cutoff_scores = scores
+    return samples
+
+
+def _candidates(model, friction, joint_terms, torque_cutoff, scale):
+    """The friction variants per joint, simplest first."""
+    if 'FC' not in joint_terms or torque_cutoff:
+        return [[variants(1.0, 'coulomb')[0]]] * model.dof
+    if isinstance(friction, dict):
+        unknown = sorted(set(friction) - set(model.joint_names))
+        if unknown:
+            raise ValueError(f'friction: joints {unknown} are not in the model '
+                             f'{list(model.joint_names)}')
+        laws = [friction.get(name, 'auto') for name in model.joint_names]
+    else:
+        laws = [friction] * model.dof
+    return [variants(s, None if law == 'auto' else law) for s, law in zip(scale, laws)]
+
+
+def _uncertainty(blocks, plan, weights, theta, replicates, seed):
+    """Standard deviations (block bootstrap), the misfit's factor R and the inflation κ."""
+    sums = blocks.total()
+    G, m = assemble(sums[:2], plan, weights)
+    residual = weights @ sums[2] - 2 * m @ theta + theta @ G @ theta
+    s2 = max(residual, 1e-12 * (weights @ sums[2])) / max(sums[3].sum() - theta.size, 1.0)
+    scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
+    classical = np.linalg.inv(G * np.outer(scale, scale)) * np.outer(scale, scale) * s2
+    L = np.linalg.cholesky(G * np.outer(scale, scale))
+    R = (L.T / scale) / np.sqrt(s2)
+    std, inflation = np.sqrt(np.diag(classical)), 1.0
+    if replicates and len(blocks.rows) >= 10:
+        draws = bootstrap(blocks, plan, weights, replicates, seed)
+        if len(draws) >= replicates // 2:
+            boot = np.std(draws, axis=0, ddof=1)
+            ratio = (boot / np.maximum(std, 1e-300)) ** 2
+            inflation = float(np.clip(np.median(ratio), 1.0, 100.0))
+            std = boot
+    return std, R, inflation
 
 
 def _split(model, samples, validation, options):
@@ -169,7 +300,22 @@ def _split(model, samples, validation, options):
                              f'{validation}')
         split = samples.t[0] + (1 - validation) * (samples.t[-1] - samples.t[0])
         return samples.select(samples.t < split), samples.select(samples.t >= split)
-    return samples, _samples(model, validation, options)
+    if not isinstance(validation, Samples):
+        if not isinstance(validation, Recording):
+            validation = read_recording(validation)
+        validation = prepare(validation, model, cutoff=samples.report.cutoff, **options)
+    return samples, validation
+
+
+def _windows(samples):
+    """Contiguous time windows (start, end) of ``samples`` (a gap > 2 periods splits)."""
+    if samples is None or not samples.count:
+        return []
+    t = samples.t
+    period = np.median(np.diff(t)) if t.size > 1 else 0.0
+    breaks = np.flatnonzero(np.diff(t) > 2 * period) + 1
+    edges = np.concatenate(([0], breaks, [t.size]))
+    return [(float(t[a]), float(t[b - 1])) for a, b in zip(edges[:-1], edges[1:])]
 
 
 def _check_fit_size(model, base, fit):
@@ -185,15 +331,17 @@ def _check_fit_size(model, base, fit):
             'dropouts')
 
 
-def _check_excitation(model, base, fit, gram, energy):
+def _check_excitation(model, base, fit, blocks):
     """Refuse zero efforts and a motion that leaves base parameters undetermined."""
     report = fit.report
+    gram, _, energy, _ = blocks.total()
     silent = [name for name, e in zip(model.joint_names, energy) if not e > 0]
     if silent:
         raise RecordingError(f'{report.source}: the efforts of {", ".join(silent)} are zero in '
                              f'all {fit.count} fitted samples: record with efforts (the '
                              'applied joint torques, JointState.effort)')
-    G = gram.sum(axis=0)
+    b = base.count
+    G = gram[:, :b, :b].sum(axis=0)
     scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
     values, vectors = np.linalg.eigh(G * np.outer(scale, scale))
     if values[0] > 1e-12 * values[-1]:
@@ -214,71 +362,12 @@ def _known_columns(model, joint_terms):
             for k, term in enumerate(JOINT_PARAMETERS) if term not in joint_terms]
 
 
-def _chunks(samples, chunk):
-    for start in range(0, samples.count, chunk):
-        part = slice(start, start + chunk)
-        yield samples.q[part], samples.qd[part], samples.qdd[part], samples.tau[part]
+def with_parameters(model, pi, laws=None, extras=None):
+    """Return a copy of ``model`` with standard parameters ``π`` (masses, inertias, joints).
 
-
-def _regressor(model, samples, chunk):
-    """Yield ``(Y, τ)`` per chunk; the Coulomb columns filtered like τ when it was."""
-    n = model.dof
-    columns = PER_LINK * n + PER_JOINT * np.arange(n) + JOINT_PARAMETERS.index('FC')
-    for start, (q, qd, qdd, tau) in zip(range(0, samples.count, chunk),
-                                        _chunks(samples, chunk)):
-        Y = batch_regressor(model, q, qd, qdd)
-        if samples.coulomb is not None:
-            Y[:, np.arange(n), columns] = samples.coulomb[start:start + chunk]
-        yield Y, tau
-
-
-def _normal_equations(model, base, samples, known, pi0, chunk):
-    """Per joint: ``Y_jᵀ Y_j`` (n, b, b), ``Y_jᵀ τ_j`` (n, b), ``τ_jᵀ τ_j`` (n,), rows (n,)."""
-    n, b = model.dof, base.count
-    gram, moment = np.zeros((n, b, b)), np.zeros((n, b))
-    energy, rows = np.zeros(n), np.zeros(n)
-    for Y, tau in _regressor(model, samples, chunk):
-        if known:
-            tau = tau - Y[..., known] @ pi0[known]
-        Yb = base.regressor(Y)                                           # (K, n, b)
-        for j in range(n):
-            Yj = np.ascontiguousarray(Yb[:, j])
-            gram[j] += np.einsum('kb,kc->bc', Yj, Yj)    # not BLAS: its threads spin when
-            moment[j] += Yj.T @ tau[:, j]                # the machine is busy (5-10x slower)
-        energy += np.sum(tau ** 2, axis=0)
-        rows += tau.shape[0]
-    return gram, moment, energy, rows
-
-
-def _least_squares(gram, moment, energy, rows, b, sigma):
-    """Solve the (weighted) normal equations with unit-norm columns; per-joint noise σ_j."""
-    weights = np.ones(len(rows)) if sigma is None else 1.0 / sigma ** 2
-    G = np.einsum('j,jab->ab', weights, gram)
-    m = weights @ moment
-    scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
-    theta = scale * np.linalg.solve(G * np.outer(scale, scale), m * scale)
-    residual = energy - 2 * moment @ theta + np.einsum('a,jab,b->j', theta, gram, theta)
-    floor = 1e-24 * np.maximum(energy, 1e-300)
-    dof = np.maximum(rows - b / len(rows), 1.0)
-    return theta, np.sqrt(np.maximum(residual, floor) / dof)
-
-
-def _covariance(gram, moment, energy, rows, theta, sigma):
-    """Covariance of θ and the triangular factor ``R`` of the weighted regressor."""
-    weights = np.ones(len(rows)) if sigma is None else 1.0 / sigma ** 2
-    G = np.einsum('j,jab->ab', weights, gram)
-    m = weights @ moment
-    residual = weights @ energy - 2 * m @ theta + theta @ G @ theta
-    s2 = max(residual, 1e-30 * (weights @ energy)) / max(rows.sum() - len(theta), 1.0)
-    scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
-    inverse = np.linalg.inv(G * np.outer(scale, scale)) * np.outer(scale, scale)
-    L = np.linalg.cholesky(G * np.outer(scale, scale))
-    R = (L.T / scale) / np.sqrt(max(s2, 1e-300))        # ‖R δ‖² = weighted residual / s²
-    return s2 * inverse, R
-
-
-def with_parameters(model, pi):
-    """Return a copy of ``model`` with standard parameters ``π`` (masses, inertias, joints)."""
+    ``laws`` (n,) friction variants and their ``extras`` {name: value} set the friction law's
+    other fields (:func:`robot_dynamics.identification.friction_laws.model_fields`).
+    """
     n = model.dof
     links = pi[:PER_LINK * n].reshape(n, PER_LINK)
     masses = links[:, 0]
@@ -288,23 +377,49 @@ def with_parameters(model, pi):
         K = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
         inertias.append(K - m * (c @ c * np.eye(3) - np.outer(c, c)))
     joints = pi[PER_LINK * n:].reshape(n, PER_JOINT)
+    friction = {}
+    if laws is not None:
+        rows = [model_fields(law, {name[:2]: value for name, value in (extras or {}).items()
+                                   if int(name[2:]) == j + 1}) for j, law in enumerate(laws)]
+        friction = {key: np.array([row[key] for row in rows]) for key in rows[0]}
     return model.replace(mass=masses, com=coms, inertia=np.array(inertias),
                          viscous_friction=joints[:, 0], coulomb_friction=joints[:, 1],
-                         rotor_inertia=joints[:, 2] / model.gear_ratio ** 2)
+                         rotor_inertia=joints[:, 2] / model.gear_ratio ** 2, **friction)
 
 
-def _validate(model, identified, base, theta, samples, known, pi0, chunk):
-    """Predict the held-back torques with the nominal, base-parameter and physical models.
+def _validate(model, base, samples, known, pi0, scale, plan, theta, physical_theta, chunk):
+    """Predict the held-back torques with the nominal model, θ̂ and the physical model.
 
-    All three through the same regressor ``Y π`` (equal to inverse dynamics, except that the
-    Coulomb column is filtered like the efforts when they were), so they compare alike.
+    All three through the same augmented regressor (equal to inverse dynamics, except that
+    the Coulomb column is filtered like the efforts when they were), so they compare alike.
     """
-    pi_identified = parameters(identified)
-    nominal, based, physical = [], [], []
-    for Y, _ in _regressor(model, samples, chunk):
+    coulomb = layout_for(model, base, plan, nominal=True)
+    nominal, based, physical = predict(model, base, samples, known, pi0, scale, [
+        (coulomb, base.values(pi0)), (plan, theta), (plan, physical_theta)], chunk)
+    return ValidationResult(samples.t, samples.tau, nominal, based, physical, q=samples.q,
+                            qd=samples.qd, qdd=samples.qdd)
+
+
+def layout_for(model, base, plan, nominal=False):
+    """The plain viscous + Coulomb layout (``nominal``) or ``plan`` itself."""
+    if not nominal:
+        return plan
+    b = base.count
+    return ([np.arange(b)] * model.dof, [np.arange(b)] * model.dof, ())
+
+
+def predict(model, base, samples, known, pi0, scale, cases, chunk=4000):
+    """Torques (K, n) on ``samples`` for each ``(plan, theta)`` of ``cases`` (one pass)."""
+    out = [[] for _ in cases]
+    for start in range(0, samples.count, chunk):
+        part = slice(start, start + chunk)
+        Y, _ = chunk_regressor(model, samples, part)
+        Yb = base.regressor(Y)
+        X = [np.concatenate((Yb[:, j], features(samples.qd[part, j], scale[j])), axis=1)
+             for j in range(model.dof)]
         extra = Y[..., known] @ pi0[known] if known else 0.0
-        nominal.append(Y @ pi0)
-        based.append(base.regressor(Y) @ theta + extra)
-        physical.append(Y @ pi_identified)
-    return ValidationResult(samples.t, samples.tau, np.concatenate(nominal),
-                            np.concatenate(based), np.concatenate(physical))
+        for k, ((local, global_, _), theta) in enumerate(cases):
+            tau = np.column_stack([X[j][:, local[j]] @ theta[global_[j]]
+                                   for j in range(model.dof)])
+            out[k].append(tau + extra)
+    return [np.concatenate(parts) for parts in out]

@@ -10,46 +10,112 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The identification report: data summary, base-parameter table, validation torques, plot."""
+"""The identification report: data, windows, laws, parameters, links, validation, warnings."""
 
 import os
 
 import numpy as np
 
+from robot_dynamics.api import inverse_dynamics
+from robot_dynamics.identification.review import link_changes
+
 
 def report_lines(result, names=None):
     """Return the report of an :class:`~robot_dynamics.identification.IdentificationResult`.
 
-    Sections: data preparation; the base parameters (name, nominal, identified, relative
-    standard deviation %, the physical model's value, definition); per joint the torque RMS on
-    the validation samples: measured, and the error of the nominal model, of the identified
-    base parameters and of the physical model.
+    Sections: data preparation and the estimation and validation time windows; the friction
+    law per joint; the parameters (name, nominal, least squares, relative standard deviation %
+    from the block bootstrap, the physical model's value, definition); per link the nominal and
+    identified mass, centre of mass and principal inertias; per joint the torque RMS on the
+    validation samples (measured, and the error of the nominal model, the least-squares
+    parameters, the physical model and every model scored with ``validate_models``); the
+    warnings, each on a line starting ``WARNING:``.
     """
     lines = ['data:'] + ['  ' + line for line in result.data.lines()]
     lines.append(f'  {result.fit_samples} samples fitted; noise per joint (N m or N): '
                  + ', '.join(f'{s:.3g}' for s in result.sigma))
+    for which in ('estimation', 'validation'):
+        windows = result.windows.get(which) or []
+        if windows:
+            lines.append(f'  {which} window(s), s: ' + ', '.join(
+                f'{a:.3f} - {b:.3f}' for a, b in windows))
+    if result.laws:
+        lines.append('  friction laws (cross-validated): ' + ', '.join(
+            f'{name} {law.describe()}' for name, law in zip(
+                result.nominal_model.joint_names, result.laws)))
+    blocks = result.details.get('blocks')
+    lines.append(f'  standard deviations: block bootstrap over {blocks} blocks (variance '
+                 f'x{result.details.get("inflation", 1.0):.3g} of the white-noise formula)'
+                 if blocks and blocks >= 10 else
+                 '  standard deviations: white-noise formula s^2 (W^T W)^-1 (fewer than 10 '
+                 'blocks for a bootstrap)')
     lines.append('')
-    lines.append(f'base parameters ({result.base.count}), weighted least squares:')
+    lines.append(f'parameters ({len(result.names)}: {result.base.count} base, '
+                 f'{len(result.names) - result.base.count} friction), weighted least squares:')
+    definitions = list(result.base.definitions) + ['friction law term'] * (
+        len(result.names) - result.base.count)
     rows = [(name, f'{nominal:.6g}', f'{theta:.6g}', _percent(rel), f'{physical:.6g}',
              definition)
             for name, nominal, theta, rel, physical, definition in zip(
-                result.base.names, result.nominal, result.theta, result.relative_std,
-                result.physical_theta, result.base.definitions)]
+                result.names, result.nominal, result.theta, result.relative_std,
+                result.physical_theta, definitions)]
     lines += _table(('name', 'nominal', 'identified', 'std %', 'physical', 'definition'), rows)
+    lines.append('')
+    lines.append('links, nominal -> identified (mass kg, centre of mass m, principal inertia '
+                 'about it kg m^2):')
+    rows = [(name, f'{m0:.4g} -> {m:.4g}', f'{_vector(c0)} -> {_vector(c)}',
+             f'{_vector(l0)} -> {_vector(l)}')
+            for name, m0, m, c0, c, l0, l in link_changes(result.nominal_model, result.model)]
+    rows.append(('total', f'{result.nominal_model.total_mass:.4g} -> '
+                          f'{result.model.total_mass:.4g}', '', ''))
+    lines += _table(('link', 'mass', 'centre of mass', 'principal inertia'), rows)
     check = result.validation
     if check is not None:
         lines.append('')
-        lines.append(f'validation ({len(check.t)} samples held back): torque RMS per joint')
-        rows = [(joint, f'{measured:.4g}', f'{a:.4g}', f'{b:.4g}', f'{c:.4g}')
-                for joint, measured, a, b, c in zip(
-                    names or result.model.joint_names,
-                    check.measured_rms, check.error_rms('nominal'), check.error_rms('base'),
-                    check.error_rms('physical'))]
+        labels = ['nominal', 'base', 'physical'] + list(check.others)
+        lines.append(f'validation ({len(check.t)} samples held back): torque RMS per joint, '
+                     'error of each model')
+        rows = [(joint, f'{measured:.4g}', *(f'{check.error_rms(w)[j]:.4g}' for w in labels))
+                for j, (joint, measured) in enumerate(zip(
+                    names or result.model.joint_names, check.measured_rms))]
         rows.append(('all', '100 %', *(f'{100 * check.relative_error(w):.3g} %'
-                                       for w in ('nominal', 'base', 'physical'))))
+                                       for w in labels)))
         lines += _table(('joint', 'measured', 'error nominal', 'error base',
-                         'error physical'), rows)
+                         'error physical') + tuple(f'error {w}' for w in labels[3:]), rows)
+    if result.warnings:
+        lines.append('')
+        lines += [f'WARNING: {warning}' for warning in result.warnings]
     return lines
+
+
+def validate_models(result, models):
+    """Score other models on the validation samples: ``models`` {label: RobotModel}.
+
+    Each model's inverse dynamics (:func:`robot_dynamics.inverse_dynamics`, its own friction
+    law and rotors) on the held-back q, q̇, q̈, its joints matched by name; adds the torques to
+    ``result.validation.others``.
+    """
+    check = result.validation
+    if check is None:
+        raise ValueError('validate_models: the result has no validation samples; identify '
+                         'with validation > 0 or a validation recording')
+    names = list(result.model.joint_names)
+    for label, model in models.items():
+        missing = [name for name in names if name not in model.joint_names]
+        if missing or model.dof != len(names):
+            raise ValueError(f'{label}: its joints {list(model.joint_names)} are not the '
+                             f'identified model\'s {names}; score a model of the same arm')
+        order = [names.index(name) for name in model.joint_names]
+        tau = inverse_dynamics(model, check.q[:, order], check.qd[:, order],
+                               check.qdd[:, order])
+        back = np.empty_like(tau)
+        back[:, order] = tau
+        check.others[label] = back
+    return result
+
+
+def _vector(values):
+    return '[' + ' '.join(f'{v:.3g}' for v in values) + ']'
 
 
 def _percent(value):
@@ -86,8 +152,10 @@ def plot_validation(result, path, names=None, title=''):
         axis.plot(t, check.measured[:, j], color='0.6', lw=1.0, label='measured')
         axis.plot(t, check.nominal[:, j], '--', color='tab:red', lw=1.0, label='nominal model')
         axis.plot(t, check.physical[:, j], color='tab:blue', lw=1.0, label='identified model')
+        for k, (label, tau) in enumerate(check.others.items()):
+            axis.plot(t, tau[:, j], ':', color=f'C{k + 2}', lw=1.0, label=label)
         axis.set_ylabel(f'{names[j]}\n(N m)', fontsize='small')
-    axes[0, 0].legend(fontsize='x-small', loc='upper right', ncol=3)
+    axes[0, 0].legend(fontsize='x-small', loc='upper right', ncol=3 + len(check.others))
     axes[0, 0].set_title(title or 'validation: measured vs predicted joint torques')
     axes[-1, 0].set_xlabel('time on the validation samples (s)')
     figure.tight_layout()

@@ -104,7 +104,9 @@ def test_identify_writes_urdf_report_and_plot(puma_run, tmp_path, capsys):
     output = tmp_path / 'identified.urdf'
     code, out, err = run(capsys, 'identify', 'puma560', bag, '-o', output)
     assert code == 0, err
-    assert 'base parameters (52), weighted least squares' in out
+    assert 'parameters (52: 52 base, 0 friction), weighted least squares' in out
+    assert 'estimation window(s), s: ' in out and 'validation window(s), s: ' in out
+    assert 'links, nominal -> identified' in out
     assert 'MY5R' in out and 'validation' in out
     overall = [line for line in out.splitlines() if line.strip().startswith('all')][0]
     numbers = [float(x) for x in overall.split()[1:] if x != '%']

@@ -1,0 +1,91 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""What to distrust in an identified model: moves from the prior, mass band, clamped terms.
+
+:func:`link_changes` tabulates, for every link, the prior (nominal) and identified mass,
+centre of mass and principal moments of inertia about the centre of mass; :func:`review`
+turns them into warnings, loud by design (``robot-dynamics identify`` prints each on stderr):
+
+- a link's mass or a principal moment moved by more than ``MOVE_FACTOR`` (2) either way,
+  or its centre of mass by more than ``MOVE_DISTANCE`` (0.1 m);
+- the total mass outside ``MASS_BAND`` (±25 %) of the prior's;
+- a joint term (rotor inertia, viscous or Coulomb friction) that least squares finds
+  negative beyond two standard deviations: the physical model holds it at 0 or above, so
+  the data and the model class disagree there (a negative rotor inertia is never clamped
+  silently);
+- a convex program that did not solve to optimality;
+- every plausibility warning of the identified model itself
+  (:mod:`robot_dynamics.model.plausibility`).
+"""
+
+import numpy as np
+
+MOVE_FACTOR = 2.0
+MOVE_DISTANCE = 0.1
+MASS_BAND = 0.25
+
+
+def link_changes(prior, identified):
+    """Rows per link: name, masses, CoMs (3,), principal moments (3,), prior then identified."""
+    rows = []
+    for i, name in enumerate(prior.link_names):
+        rows.append((name, prior.mass[i], identified.mass[i], prior.com[i], identified.com[i],
+                     np.linalg.eigvalsh(prior.inertia[i]),
+                     np.linalg.eigvalsh(identified.inertia[i])))
+    return rows
+
+
+def _factor(a, b):
+    a, b = abs(float(a)), abs(float(b))
+    if min(a, b) <= 0:
+        return np.inf if max(a, b) > 0 else 1.0
+    return max(a / b, b / a)
+
+
+def review(result, bounds):
+    """Warnings (one line each) about ``result`` (an IdentificationResult)."""
+    found = []
+    prior, identified = result.nominal_model, result.model
+    for name, m0, m, c0, c, lam0, lam in link_changes(prior, identified):
+        if m0 > 0 and _factor(m0, m) > MOVE_FACTOR:
+            found.append(f'link {name!r}: mass {m0:.4g} kg (nominal) -> {m:.4g} kg identified, '
+                         f'more than x{MOVE_FACTOR:g}')
+        moved = [k for k in range(3) if lam0[k] > 0 and _factor(lam0[k], lam[k]) > MOVE_FACTOR]
+        if moved and m0 > 0:
+            found.append(f'link {name!r}: principal inertia {_list(lam0)} (nominal) -> '
+                         f'{_list(lam)} kg m^2 identified, more than x{MOVE_FACTOR:g}')
+        if m0 > 0 and np.linalg.norm(c - c0) > MOVE_DISTANCE:
+            found.append(f'link {name!r}: centre of mass moved {np.linalg.norm(c - c0):.3g} m '
+                         f'from the nominal {_list(c0)} to {_list(c)} m')
+    total0, total = prior.total_mass, identified.total_mass
+    if total0 > 0 and abs(total / total0 - 1) > MASS_BAND:
+        found.append(f'total mass {total:.4g} kg identified against {total0:.4g} kg nominal '
+                     f'({100 * (total / total0 - 1):+.0f} %, beyond ±{100 * MASS_BAND:.0f} %): '
+                     'check the nominal model, the recording (units, payload) and the bounds')
+    for k, name in enumerate(result.names):
+        term = name.rstrip('R0123456789')
+        if term in ('IA', 'FV', 'FC') and result.theta[k] < -2 * result.std[k]:
+            what = {'IA': 'rotor inertia', 'FV': 'viscous friction', 'FC': 'Coulomb friction'}
+            found.append(f'{name}: least squares gives a negative {what[term]} '
+                         f'{result.theta[k]:.4g} ± {result.std[k]:.2g}; the physical model '
+                         f'holds it at {result.physical_theta[k]:.4g}: the data and the model '
+                         'class disagree there (unmodelled dynamics, a filter, a delay?)')
+    status = result.details.get('status', 'optimal')
+    if not str(status).startswith('optimal'):
+        found.append(f'the plausible-parameter program ended {status}: check the result')
+    found += [f'identified model: {warning}' for warning in identified.warnings]
+    return found
+
+
+def _list(values):
+    return '[' + ', '.join(f'{v:.3g}' for v in values) + ']'
