@@ -300,8 +300,9 @@ def _velocity_agrees(recorded, derived, names, tolerance=0.05, max_lag=10):
     lags = np.arange(-max_lag, max_lag + 1)
     m = len(derived) - 2 * max_lag
     centre = derived[max_lag:max_lag + m, moving]
-    score = [np.sum(recorded[max_lag + k:max_lag + k + m, moving] * centre) for k in lags]
-    lag = int(lags[int(np.argmax(score))])
+    misfit = [np.sum((recorded[max_lag + k:max_lag + k + m, moving] - centre) ** 2)
+              for k in lags]
+    lag = int(lags[int(np.argmin(misfit))])
     error = np.sqrt(np.mean((recorded - derived) ** 2, axis=0)) / np.maximum(scale, 1e-300)
     worst = int(np.argmax(np.where(moving, error, 0.0)))
     if lag != 0:

@@ -27,7 +27,10 @@
    of that joint's torque (a richer law must gain 0.5 %);
 4. weighted least squares: the base parameters ``θ̂``; their standard deviations from the
    block bootstrap (200 resamples of the blocks; the textbook ``s² (WᵀW)⁻¹`` with fewer than
-   10 blocks);
+   10 blocks), combined with the change of ``θ̂`` per half sample of effort-to-position delay
+   (:data:`TIMING_UNCERTAINTY`: no recording knows its sensors' relative timing exactly)
+   and, where a richer friction law was chosen, half the change of the base parameters
+   from viscous + Coulomb friction to the chosen laws (the law is a choice too);
 5. the physically consistent and plausible model (:mod:`robot_dynamics.identification.plausible`,
    a convex program): close to ``θ̂`` where the data determine it, to the nominal model where
    they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`;
@@ -45,7 +48,7 @@ from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.data import Samples, prepare
 from robot_dynamics.identification.friction_laws import features, model_fields, variants
 from robot_dynamics.identification.normal import (
-    chunk_regressor, accumulate, assemble, bootstrap, choose_laws, cross_validate, fit,
+    accumulate, assemble, bootstrap, choose_laws, chunk_regressor, cross_validate, fit, solve,
 )
 from robot_dynamics.identification.plausible import Bounds, estimate
 from robot_dynamics.identification.regressor import (
@@ -54,6 +57,10 @@ from robot_dynamics.identification.regressor import (
 from robot_dynamics.identification.review import review
 from robot_dynamics.io.recordings import Recording, RecordingError, read_recording
 
+#: The effort-to-position timing is uncertain by this many samples (a current loop's lag,
+#: sampling skew): the standard deviations include the parameters' change per sample of
+#: delay times this.
+TIMING_UNCERTAINTY = 0.5
 #: Position cut-off candidates, Hz (those below 0.4 times the sample rate are tried).
 CUTOFFS = (3.0, 5.0, 8.0, 12.0, 20.0)
 
@@ -178,13 +185,17 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         weights = 1.0 / sigma ** 2
         theta, plan, _ = fit(blocks, chosen, weights)
     std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
+    if any(law.law != 'coulomb' for law in chosen):         # the law is uncertain too
+        plain = fit(blocks, coulomb, weights)[0]
+        b = base.count
+        std[:b] = np.sqrt(std[:b] ** 2 + ((theta[:b] - plain[:b]) / 2) ** 2)
     timings['least squares'] = time.perf_counter() - started
 
     started = time.perf_counter()
     identified, values, details = model, {}, {}
     if physical:
         pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
-                                       bounds or Bounds(), inflation)
+                                       bounds or Bounds())
         identified = with_parameters(model, pi, chosen, values)
     physical_theta = np.concatenate((base.values(parameters(identified)),
                                      [values.get(name, 0.0) for name in plan[2]]))
@@ -270,7 +281,9 @@ def _candidates(model, friction, joint_terms, torque_cutoff, scale):
 
 
 def _uncertainty(blocks, plan, weights, theta, replicates, seed):
-    """Standard deviations (block bootstrap), the misfit's factor R and the inflation κ."""
+    """Standard deviations (block bootstrap), ``R`` with ``‖R δ‖² = δᵀ G δ / r`` (the relative
+    increase of the weighted residual energy r), and the bootstrap's variance inflation κ.
+    """
     sums = blocks.total()
     G, m = assemble(sums[:2], plan, weights)
     residual = weights @ sums[2] - 2 * m @ theta + theta @ G @ theta
@@ -278,16 +291,19 @@ def _uncertainty(blocks, plan, weights, theta, replicates, seed):
     scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
     classical = np.linalg.inv(G * np.outer(scale, scale)) * np.outer(scale, scale) * s2
     L = np.linalg.cholesky(G * np.outer(scale, scale))
-    R = (L.T / scale) / np.sqrt(s2)
+    R = (L.T / scale) / np.sqrt(max(residual, 1e-12 * (weights @ sums[2])))   # δᵀGδ / r
     std, inflation = np.sqrt(np.diag(classical)), 1.0
     if replicates and len(blocks.rows) >= 10:
         draws = bootstrap(blocks, plan, weights, replicates, seed)
         if len(draws) >= replicates // 2:
             boot = np.std(draws, axis=0, ddof=1)
             ratio = (boot / np.maximum(std, 1e-300)) ** 2
-            inflation = float(np.clip(np.median(ratio), 1.0, 100.0))
+            inflation = float(np.median(ratio))
             std = boot
-    return std, R, inflation
+    earlier, later = (solve(*assemble((sums[0], moment), plan, weights))
+                      for moment in blocks.shifted.sum(axis=1))
+    timing = TIMING_UNCERTAINTY * np.abs(later - earlier) / 2   # per sample of delay
+    return np.sqrt(std ** 2 + timing ** 2), R, inflation
 
 
 def _split(model, samples, validation, options):

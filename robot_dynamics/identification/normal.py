@@ -45,13 +45,15 @@ MAX_BLOCKS = 200
 @dataclass
 class Blocks:
     """Normal equations per block and joint: ``gram`` (B, n, P, P), ``moment`` (B, n, P),
-    ``energy`` (B, n), ``rows`` (B, n), ``windows`` (B, 2) s; ``b`` base parameters;
-    ``fc`` (n,): FC_j's column in the base regressor (-1 if not identified); ``scale`` (n,):
+    ``shifted`` (2, B, n, P) the moments of the efforts one sample earlier and later (the
+    sensitivity to their timing), ``energy`` (B, n), ``rows`` (B, n), ``windows`` (B, 2) s;
+    ``b`` base parameters; ``fc`` (n,): FC_j's column in the base regressor (-1 if not identified); ``scale`` (n,):
     RMS joint velocities (the friction grids' unit).
     """
 
     gram: np.ndarray
     moment: np.ndarray
+    shifted: np.ndarray           # (2, B, n, P): τ one sample earlier, later
     energy: np.ndarray
     rows: np.ndarray
     windows: np.ndarray
@@ -75,14 +77,18 @@ def accumulate(model, base, samples, known, pi0, scale, block_seconds=1.0, chunk
     block = np.minimum(((samples.t - samples.t[0]) / length).astype(int),
                        int(span / length))
     B = int(block.max()) + 1
-    gram, moment = np.zeros((B, n, P, P)), np.zeros((B, n, P))
+    gram, moment, shifted = np.zeros((B, n, P, P)), np.zeros((B, n, P)), np.zeros((2, B, n, P))
+    index = np.arange(samples.count)
+    neighbours = [np.maximum(index - 1, 0), np.minimum(index + 1, samples.count - 1)]
     energy, rows = np.zeros((B, n)), np.zeros((B, n))
     fc = np.array([_fc_column(base, model, j) for j in range(n)])
     for start in range(0, samples.count, chunk):
         part = slice(start, start + chunk)
         Y, tau = chunk_regressor(model, samples, part)
+        around = [samples.tau[k[part]] for k in neighbours]
         if known:
-            tau = tau - Y[..., known] @ pi0[known]
+            correction = Y[..., known] @ pi0[known]
+            tau, around = tau - correction, [t - correction for t in around]
         Yb = base.regressor(Y)
         for j in range(n):
             X = np.concatenate((Yb[:, j], features(samples.qd[part, j], scale[j])), axis=1)
@@ -91,13 +97,15 @@ def accumulate(model, base, samples, known, pi0, scale, block_seconds=1.0, chunk
                 Xk, tk = np.ascontiguousarray(X[mine]), tau[mine, j]
                 gram[k, j] += np.einsum('kb,kc->bc', Xk, Xk)   # not BLAS: its threads spin
                 moment[k, j] += Xk.T @ tk                       # when the machine is busy
+                for side in range(2):
+                    shifted[side, k, j] += Xk.T @ around[side][mine, j]
                 energy[k, j] += tk @ tk
                 rows[k, j] += mine.sum()
     windows = np.array([[samples.t[block == k].min(), samples.t[block == k].max()]
                         if np.any(block == k) else [np.nan, np.nan] for k in range(B)])
     used = rows[:, 0] > 0
-    return Blocks(gram[used], moment[used], energy[used], rows[used], windows[used], b, fc,
-                  np.asarray(scale, dtype=float))
+    return Blocks(gram[used], moment[used], shifted[:, used], energy[used], rows[used],
+                  windows[used], b, fc, np.asarray(scale, dtype=float))
 
 
 def _fc_column(base, model, j):

@@ -18,7 +18,7 @@ estimate (Wensing, Kim, Slotine, "Linear matrix inequalities for physically cons
 inertial parameter identification", RA-L 2018; Lee, Wensing, Park, "Geometric robot dynamic
 identification: a convex programming approach", T-RO 2020) solves::
 
-    min  ‖R (θ(π, x) - θ̂)‖² / κ  +  λ Σ_i d(J_i, J̄_i)
+    min  (θ(π, x) - θ̂)ᵀ G (θ(π, x) - θ̂) / (ε r)  +  λ Σ_i d(J_i, J̄_i)
     s.t. J_i ⪰ α J̄_i,  m_i ∈ [m̄_i / f, f m̄_i],  Σ m_i ∈ [M_lo, M_hi],
          m_i c_lo,i ≤ h_i ≤ m_i c_hi,i,  FV, FC, IA, FS ≥ 0,  |FA| ≤ FC
 
@@ -30,12 +30,15 @@ identification: a convex programming approach", T-RO 2020) solves::
   log-determinant (Lee-Wensing-Park's geometric, "entropic" regulariser): zero at the prior,
   invariant to the frame, and ∞ at a degenerate body, so where the data do not determine a
   parameter the prior fills it in; ``λ`` = ``prior_weight`` (default 1: a link doubling its
-  mass costs as much as a one-standard-deviation misfit, 1.2);
-- ``‖R δ‖² = δᵀ G δ / s²`` measures the misfit in standard deviations of the white-noise fit,
-  divided by ``κ``, the block bootstrap's variance inflation (correlated residuals make the
-  data worth less than their count);
-- the joint terms (FV, FC, IA) are pulled to the nominal ones by ``λ Σ ((p - p̄)/p_s)²``,
-  ``p_s = max(|p̄|, typical)`` (:data:`JOINT_SCALES`);
+  mass costs 1.2, as much as fitting 1.2 % worse in energy);
+- ``δᵀ G δ`` is exactly the increase of the weighted residual energy over its least-squares
+  value ``r``, measured in units of ``ε r`` (:data:`MISFIT_FRACTION`, 1 %): a model costs 1 when
+  it fits the data 1 % worse in energy (0.5 % in RMS). This unit, not the noise's standard
+  deviations, makes the prior count where the data are weak: with model errors (flexible
+  joints, unmodelled friction, delays) a fit's misfit in σ² units is in the thousands
+  along directions the data barely see, and the prior would never count;
+- the joint terms (FV, FC, IA) are pulled to the nominal ones by a tie-breaker
+  ``1e-6 λ Σ ((p - p̄)/p_s)²``, ``p_s = max(|p̄|, typical)`` (:data:`JOINT_SCALES`);
 - bounds (:class:`Bounds`): each link's mass within a factor ``f`` of the prior's, the total
   mass in a band, the centre of mass in the box spanned by the joint's origin, the next joint's
   origin and the prior's centre of mass, widened by ``com_margin``; ``J_i ⪰ α J̄_i`` keeps
@@ -55,10 +58,14 @@ from robot_dynamics.identification.regressor import (
 )
 
 
-#: Typical joint terms (FV N m s/rad, FC N m, IA kg m²): their pull to the nominal is
-#: ``((p - p̄) / max(|p̄|, typical))²``, so a split the data cannot see (a link's inertia about
-#: the first axis against the first rotor's, ZZ1R) is shared as in the nominal model.
+#: Typical joint terms (FV N m s/rad, FC N m, IA kg m²) and the weight of their pull to the
+#: nominal, ``w ((p - p̄) / max(|p̄|, typical))²``: a tie-breaker only (the data determine the
+#: joint terms; where a split is invisible, e.g. ZZ1R = ZZ1 + IA1, the link's divergence keeps
+#: the link near the nominal and the rotor takes the rest).
 JOINT_SCALES = {'FV': 0.1, 'FC': 0.1, 'IA': 1e-3}
+JOINT_WEIGHT = 1e-6
+#: The misfit's unit: this fraction of the least-squares residual energy.
+MISFIT_FRACTION = 0.01
 
 
 class ConvexProgramError(ValueError):
@@ -122,11 +129,11 @@ def com_boxes(model, margin):
     return boxes
 
 
-def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds(), inflation=1.0):
+def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
     """Solve the program: standard parameters π (13 n,), extras {name: value}, details.
 
     ``names``: the extras' names (``'F0_3'`` …) after the ``b`` base parameters in ``theta``;
-    ``R`` (P, P) with ``‖R δ‖²`` the white-noise misfit in σ² units; ``inflation`` κ.
+    ``R`` (P, P) with ``‖R δ‖² = δᵀ G δ / r`` (relative residual energy increase).
     """
     import cvxpy as cp                   # ~1 s to import: only when identifying
     n = model.dof
@@ -151,7 +158,7 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds(), inflati
     theta_b = (K_link * D.ravel()) @ cp.reshape(z, (PER_LINK * n,), order='C') + (
         K_joint * typical.ravel()) @ cp.reshape(w, (PER_JOINT * n,), order='C')
     model_theta = theta_b if extras is None else cp.hstack([theta_b, extras])
-    misfit = cp.sum_squares(R @ (model_theta - theta)) / inflation
+    misfit = cp.sum_squares(R @ (model_theta - theta)) / MISFIT_FRACTION
     constraints, regulariser = [], 0
     basis = _BASIS.reshape(PER_LINK, 16).T                          # vec J = basis φ
     for i in range(n):
@@ -171,7 +178,8 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds(), inflati
     for k, term in enumerate(JOINT_PARAMETERS):
         if term in joint_terms:
             constraints.append(w[:, k] >= 0)
-            regulariser += cp.sum_squares(w[:, k] - reference[:, k] / typical[:, k])
+            regulariser += JOINT_WEIGHT * cp.sum_squares(w[:, k] - reference[:, k]
+                                                         / typical[:, k])
         else:
             constraints.append(w[:, k] == reference[:, k] / typical[:, k])
     if extras is not None:
