@@ -47,8 +47,8 @@ class Blocks:
     """Normal equations per block and joint: ``gram`` (B, n, P, P), ``moment`` (B, n, P),
     ``shifted`` (2, B, n, P) the moments of the efforts one sample earlier and later (the
     sensitivity to their timing), ``energy`` (B, n), ``rows`` (B, n), ``windows`` (B, 2) s;
-    ``b`` base parameters; ``fc`` (n,): FC_j's column in the base regressor (-1 if not identified); ``scale`` (n,):
-    RMS joint velocities (the friction grids' unit).
+    ``b`` base parameters; ``fc`` (n,): FC_j's column in the base regressor (-1 if not
+    identified); ``scale`` (n,): RMS joint velocities (the friction grids' unit).
     """
 
     gram: np.ndarray
