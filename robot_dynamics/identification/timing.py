@@ -20,12 +20,14 @@ A driver's recording is not a clean uniform sampling:
   that is at most ``MAX_STALE`` seconds long and after which the positions have moved is
   stale: dropped, then filled like a short gap. Longer runs are the arm at rest (kept);
 - **gaps**: longer than ``max_gap`` split the recording into segments;
-- **jitter**: when the stamps of a segment scatter around a straight line (sample index →
-  time) by less than half a period, two explanations fit: the samples were taken uniformly
-  and *stamped* with noise (receive times), or *taken* at the jittered instants. The grid
-  that leaves the positions smoother (lower RMS second difference, summed over joints) wins:
-  the fitted line (stamps de-jittered) or interpolation at the stamps. Stamps further off the
-  line (dropped samples, irregular logging) are always interpolated.
+- **jitter**: when the stamps of a segment scatter around a straight line (sample number →
+  time; the number is the stamp's rounded count of periods, so dropped samples leave holes)
+  by less than half a period, two explanations fit: the samples were taken uniformly and
+  *stamped* with noise (receive times), or *taken* at the jittered instants. The grid that
+  leaves the positions smoother (lower RMS second difference, summed over joints) wins: the
+  fitted line with the values as recorded (stamps de-jittered, holes interpolated), or
+  interpolation at the stamps. Stamps further off any line (irregular logging) are
+  interpolated onto a uniform grid.
 """
 
 import numpy as np
@@ -89,23 +91,51 @@ def uniform_grid(t, arrays, dt, report):
     otherwise see the module docstring: de-jittered stamps keep the samples on the fitted
     line (its period), interpolation puts them on a grid at ``dt`` within the segment.
     """
-    index = np.arange(t.size)
-    uniform = t[0] + dt * index
+    uniform = t[0] + dt * np.arange(t.size)
     if np.abs(t - uniform).max() <= 1e-3 * dt:
         return uniform, arrays, dt
-    slope, offset = np.polyfit(index, t, 1)
-    line = offset + slope * index
-    jitter = t - line
-    steps = int(np.floor((t[-1] - t[0]) / dt))
-    grid = t[0] + dt * np.arange(steps + 1)
-    interpolated = {key: _interpolate(grid, t, value) for key, value in arrays.items()}
-    if np.abs(jitter).max() < 0.5 * dt and abs(slope - dt) < 0.01 * dt:
+    fitted = _sample_numbers(t, dt)
+    if fitted is not None:
+        index, slope, offset = fitted
+        jitter = t - (offset + slope * index)
         report.jitter_rms = max(report.jitter_rms, float(np.sqrt(np.mean(jitter ** 2))))
-        if _roughness(arrays['q']) <= _roughness(interpolated['q']):
+        numbers = np.arange(index[-1] + 1)
+        line = offset + slope * numbers
+        kept = {key: _interpolate(numbers, index, value) for key, value in arrays.items()}
+        stamped = {key: _interpolate(line, t, value) for key, value in arrays.items()}
+        if _roughness(kept['q']) <= _roughness(stamped['q']):
             report.dejittered_segments += 1
-            return line, arrays, float(slope)
+            return line, kept, float(slope)
+        report.resampled_segments += 1
+        return line, stamped, float(slope)
     report.resampled_segments += 1
-    return grid, interpolated, dt
+    grid = t[0] + dt * np.arange(int(np.floor((t[-1] - t[0]) / dt)) + 1)
+    return grid, {key: _interpolate(grid, t, value) for key, value in arrays.items()}, dt
+
+
+def _sample_numbers(t, dt):
+    """Sample numbers (N,), period and offset of the line the stamps scatter around, or None.
+
+    The period is refined on growing prefixes (50, 200, 800, … samples) so that rounding
+    ``(t - t₀) / period`` never drifts by a sample; None when a stamp lies half a period or
+    more off the line, or two stamps fall on one number.
+    """
+    period, offset, size = dt, t[0], 50
+    while True:
+        size = min(size, t.size)
+        index = np.rint((t[:size] - offset) / period).astype(int)
+        if np.any(np.diff(index) <= 0):
+            return None
+        period, offset = np.polyfit(index, t[:size], 1)
+        if size == t.size:
+            break
+        size *= 4
+    index = np.rint((t - offset) / period).astype(int)
+    jitter = t - (offset + period * index)
+    if np.any(np.diff(index) <= 0) or np.abs(jitter).max() >= 0.5 * period \
+            or abs(period - dt) > 0.01 * dt:
+        return None
+    return index - index[0], period, offset + period * index[0]
 
 
 def _interpolate(grid, t, values):
