@@ -249,3 +249,44 @@ def test_identify_never_writes_over_its_inputs_or_an_existing_file(puma_run, tmp
                        '--no-plot')
     assert code == 0, err
     assert rd.RobotModel.from_urdf(str(existing)).dof == 6
+
+
+def test_identify_scores_other_models_and_writes_the_friction_sidecar(tmp_path, capsys):
+    """--validate puts CAD and vendor models beside the identified one; Stribeck truth: the
+    sidecar carries the law the URDF cannot, and --friction reads it back."""
+    nominal = rd.load_model('puma560')
+    rng = np.random.default_rng(5)
+    trajectory = FourierTrajectory(nominal.joint_names, 10.0, np.array(
+        [0.0, 1.5, -1.5, 0.5, 0.0, 0.0]), rng.normal(size=(6, 5)) * 0.25,
+        rng.normal(size=(6, 5)) * 0.25)
+    true = as_built(nominal).replace(stribeck_friction=np.full(6, 0.6),
+                                     stribeck_velocity=np.full(6, 0.05),
+                                     friction_offset=np.full(6, 0.2))
+    path = write_csv(tmp_path / 'run.csv', record(true, trajectory, 25.0, noise=True))
+    truth = tmp_path / 'truth.urdf'
+    truth.write_text(true.replace(**dict.fromkeys(
+        ('stribeck_friction', 'stribeck_velocity', 'friction_offset'), np.zeros(6))).to_urdf())
+    sidecar = tmp_path / 'truth.friction.yaml'
+    from robot_dynamics.io.friction_yaml import friction_yaml
+    sidecar.write_text(friction_yaml(true))
+    output = tmp_path / 'arm.urdf'
+    code, out, err = run(capsys, 'identify', 'puma560', path, '-o', output, '--no-plot',
+                         '--validate', f'{truth},{sidecar}', '--validate', 'puma560')
+    assert code == 0, err
+    overall = [line for line in out.splitlines() if line.strip().startswith('all')][0]
+    errors = [float(x) for x in overall.split()[1:] if x != '%']
+    _, nominal_error, _, physical_error, truth_error, bundled_error = errors
+    assert physical_error < 1.5 * truth_error + 0.2 and bundled_error == nominal_error
+    assert 'error truth.urdf' in out and 'error puma560' in out
+    written = tmp_path / 'arm.friction.yaml'
+    assert f'wrote {written}' in out and 'stribeck' in written.read_text()
+    with_law = rd.load_model(str(output), friction=str(written))
+    plain = rd.load_model(str(output))
+    assert np.any(with_law.stribeck_friction > 0) and not np.any(plain.stribeck_friction)
+    q, qd, qdd = trajectory.evaluate(np.linspace(20, 25, 200))
+    exact = rd.inverse_dynamics(true, q, qd, qdd)
+    assert np.sqrt(np.mean((rd.inverse_dynamics(with_law, q, qd, qdd) - exact) ** 2)) < \
+        np.sqrt(np.mean((rd.inverse_dynamics(plain, q, qd, qdd) - exact) ** 2))
+    code, out, _ = run(capsys, 'torque', output, '--friction', written, '--q', *q[0],
+                       '--qd', *qd[0], '--qdd', *qdd[0], '--json')
+    assert code == 0
