@@ -112,7 +112,8 @@ def plausibility_warnings(model, principal):
 
 
 def _moments(values):
-    return '[' + ', '.join(f'{v:.3g}' for v in values) + ']'
+    floor = max(1e-12, 1e-12 * float(np.abs(values).max()))         # round-off, kg m^2
+    return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
 
 
 def _millimetres(values):
