@@ -15,8 +15,10 @@
 ``τ = Y(q, q̇, q̈) π`` is linear in the parameters (seed 001). The pipeline:
 :func:`regressor` and :func:`parameters` (standard parameters), :func:`base_parameters`
 (identifiable combinations), :func:`design_excitation` (optimal periodic trajectory),
-:func:`identify` (weighted least squares and a physically consistent model),
-the report in :mod:`robot_dynamics.identification.report`. See docs/identification.md.
+:func:`identify` (cut-off and friction laws by cross-validation, weighted least squares with
+block-bootstrap standard deviations, a physically consistent and plausible model within
+:class:`Bounds`), the report in :mod:`robot_dynamics.identification.report`. See
+docs/identification.md.
 """
 
 from robot_dynamics.identification.base import BaseParameters, base_parameters
@@ -27,9 +29,10 @@ from robot_dynamics.identification.excitation import (
 from robot_dynamics.identification.estimation import (
     IdentificationResult, ValidationResult, identify, with_parameters,
 )
+from robot_dynamics.identification.plausible import Bounds
 from robot_dynamics.identification.regressor import parameter_names, parameters, regressor
 
-__all__ = ['BaseParameters', 'DataReport', 'Excitation', 'ExcitationLimits',
+__all__ = ['BaseParameters', 'Bounds', 'DataReport', 'Excitation', 'ExcitationLimits',
            'FourierTrajectory', 'IdentificationResult', 'Samples', 'ValidationResult',
            'base_parameters', 'condition_number', 'design_excitation', 'identify',
            'parameter_names', 'parameters', 'prepare', 'regressor', 'with_parameters']
