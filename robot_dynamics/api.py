@@ -49,18 +49,20 @@ _NO_GRAVITY = np.zeros(3)
 
 # ---------------------------------------------------------------------- joint-space terms
 def friction_torques(model, qd):
-    """Joint friction ``τ_f(q̇)``, shape of ``qd``: ``Fv qd + Fc sign(qd)`` (Craig 6.112), plus
-    the offset, asymmetric, smooth and Stribeck terms a model may carry
-    (:mod:`robot_dynamics.model.friction`, where ``∂τ_f/∂q̇`` lives too).
+    """Return the joint friction ``τ_f(q̇)``, shape of ``qd``.
+
+    ``Fv qd + Fc sign(qd)`` (Craig 6.112), plus the offset, asymmetric, smooth and Stribeck
+    terms a model may carry (:mod:`robot_dynamics.model.friction`, home of ``∂τ_f/∂q̇`` too).
     """
     a, single = batch_arguments(model, qd=qd)
     return unbatch(_friction(model, a['qd']), single)
 
 
 def friction_slopes(model, qd):
-    """``∂τ_f/∂q̇`` per joint, shape of ``qd`` (friction couples no joints; the diagonal of the
-    friction's velocity Jacobian). Viscous: Fv; the Coulomb step contributes 0, at q̇ = 0 too
-    (:mod:`robot_dynamics.model.friction`).
+    """Return ``∂τ_f/∂q̇`` per joint, shape of ``qd``.
+
+    Friction couples no joints: this is the diagonal of its velocity Jacobian. Viscous: Fv;
+    the Coulomb step contributes 0, at q̇ = 0 too (:mod:`robot_dynamics.model.friction`).
     """
     a, single = batch_arguments(model, qd=qd)
     return unbatch(_friction_slopes(model, a['qd']), single)

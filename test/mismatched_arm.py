@@ -49,12 +49,12 @@ STIFFNESS = np.array([15000, 15000, 12000, 12000, 8000, 8000, 8000])
 
 
 def nominal_model():
-    """The bundled Panda: the prior ("CAD") model."""
+    """Return the bundled Panda: the prior ("CAD") model."""
     return rd.load_model('panda')
 
 
 def truth_model(nominal, shifted=False):
-    """The truth's rigid model, rotors and friction (payload shifted when ``shifted``)."""
+    """Return the truth's rigid model, rotors and friction (payload shifted if ``shifted``)."""
     rng = np.random.default_rng(24)
     n = nominal.dof
     inertias = []
@@ -104,7 +104,7 @@ def motor_side(truth, trajectory, t):
 
 
 def mismatched_recording(nominal, trajectory, seconds, seed=0, noise=True):
-    """The recording of the module docstring (names of ``nominal``), and its true times."""
+    """Return the recording of the module docstring (joint names of ``nominal``)."""
     rng = np.random.default_rng(seed)
     t = (np.arange(int(seconds * RATE)) + 0.5) / RATE
     shift = t >= 0.85 * t[-1]

@@ -147,7 +147,7 @@ def options(args):
 
 
 def bounds(args):
-    """The plausibility bounds of the command line."""
+    """Return the plausibility bounds of the command line."""
     total = None
     if args.total_mass:
         try:
@@ -233,7 +233,7 @@ def write_outputs(args, model, result, plot, sidecar):
 
 
 def json_report(model, result, written):
-    """The --json document."""
+    """Return the --json document."""
     check = result.validation
     labels = ['nominal', 'base', 'physical'] + ([] if check is None else list(check.others))
     definitions = list(result.base.definitions) + ['friction law term'] * (

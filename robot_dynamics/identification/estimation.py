@@ -124,7 +124,7 @@ class ValidationResult:
         return np.sqrt(np.mean(x ** 2, axis=0))
 
     def prediction(self, which):
-        """The predicted torques (K, n) of ``which``: nominal, base, physical or a label."""
+        """Return the predicted torques (K, n) of ``which``: nominal, base, physical or a label."""
         return self.others[which] if which in self.others else getattr(self, which)
 
     @property
@@ -266,7 +266,7 @@ def choose_cutoff(model, recording, validation, options, base, known, pi0, max_r
 
 
 def _candidates(model, friction, joint_terms, torque_cutoff, scale):
-    """The friction variants per joint, simplest first."""
+    """Return the friction variants per joint, simplest first."""
     if 'FC' not in joint_terms or torque_cutoff:
         return [[variants(1.0, 'coulomb')[0]]] * model.dof
     if isinstance(friction, dict):
@@ -281,8 +281,10 @@ def _candidates(model, friction, joint_terms, torque_cutoff, scale):
 
 
 def _uncertainty(blocks, plan, weights, theta, replicates, seed):
-    """Standard deviations (block bootstrap), ``R`` with ``‖R δ‖² = δᵀ G δ / r`` (the relative
-    increase of the weighted residual energy r), and the bootstrap's variance inflation κ.
+    """Return the standard deviations, ``R`` and the bootstrap's variance inflation κ.
+
+    Standard deviations: block bootstrap and effort timing; ``‖R δ‖² = δᵀ G δ / r`` is the
+    relative increase of the weighted residual energy r.
     """
     sums = blocks.total()
     G, m = assemble(sums[:2], plan, weights)
@@ -417,7 +419,7 @@ def _validate(model, base, samples, known, pi0, scale, plan, theta, physical_the
 
 
 def layout_for(model, base, plan, nominal=False):
-    """The plain viscous + Coulomb layout (``nominal``) or ``plan`` itself."""
+    """Return the plain viscous + Coulomb layout (``nominal``) or ``plan`` itself."""
     if not nominal:
         return plan
     b = base.count

@@ -48,8 +48,10 @@ FEATURES = 2 + len(EPSILON) + (1 + len(EPSILON)) * len(STRIBECK)
 
 @dataclass(frozen=True)
 class Variant:
-    """One law with its grid values: ``switch`` column (None: the base FC column, sign) and
-    ``extras`` (feature indices), ``epsilon``/``stribeck_velocity`` (rad/s; 0 when unused).
+    """One law with its grid values.
+
+    ``switch`` column (None: the base FC column, sign) and ``extras`` (feature indices),
+    ``epsilon``/``stribeck_velocity`` (rad/s; 0 when unused).
     """
 
     law: str

@@ -44,7 +44,9 @@ MAX_BLOCKS = 200
 
 @dataclass
 class Blocks:
-    """Normal equations per block and joint: ``gram`` (B, n, P, P), ``moment`` (B, n, P),
+    """Normal equations per block and joint.
+
+    ``gram`` (B, n, P, P), ``moment`` (B, n, P),
     ``shifted`` (2, B, n, P) the moments of the efforts one sample earlier and later (the
     sensitivity to their timing), ``energy`` (B, n), ``rows`` (B, n), ``windows`` (B, 2) s;
     ``b`` base parameters; ``fc`` (n,): FC_j's column in the base regressor (-1 if not
@@ -62,7 +64,7 @@ class Blocks:
     scale: np.ndarray
 
     def total(self, which=None):
-        """Sums over the blocks ``which`` (default all): gram, moment, energy, rows."""
+        """Return sums over the blocks ``which`` (default all): gram, moment, energy, rows."""
         which = slice(None) if which is None else which
         return (self.gram[which].sum(0), self.moment[which].sum(0),
                 self.energy[which].sum(0), self.rows[which].sum(0))

@@ -90,7 +90,7 @@ class Bounds:
 
 
 def prior_bodies(model):
-    """The prior's links as real bodies: masses (n,), pseudo-inertias (n, 4, 4), lengths (n,).
+    """Return the prior's links as real bodies: masses, pseudo-inertias (n, 4, 4), lengths.
 
     A massless link gets 5 % of the total mass; every RMS extent along the principal axes is
     at least 10 % of the link's length (its joint-to-next-joint distance, at least 5 cm).

@@ -107,7 +107,7 @@ def _joint(values, where):
 
 
 def apply_friction(joints, joint_names, current):
-    """New friction arrays: ``current`` {field: (n,)} with the listed joints' values set."""
+    """Return new friction arrays: ``current`` {field: (n,)} with the listed joints' set."""
     unknown = [name for name in joints if name not in joint_names]
     if unknown:
         raise ModelError(f'friction: joints {unknown[:5]} are not in the model (its joints: '
@@ -121,7 +121,7 @@ def apply_friction(joints, joint_names, current):
 
 
 def friction_yaml(model, laws=None, comment=''):
-    """The sidecar text of ``model``'s friction; ``laws`` {joint: law name} labels the joints."""
+    """Return the sidecar text of ``model``'s friction; ``laws`` {joint: law} labels them."""
     lines = [f'# {line}' for line in comment.splitlines()]
     lines += ['# robot_dynamics joint friction (docs/identification.md#friction-models):',
               '# tau_f = viscous qd + offset + (coulomb + stribeck exp(-(qd/stribeck_velocity)^2))'

@@ -252,8 +252,10 @@ def test_identify_never_writes_over_its_inputs_or_an_existing_file(puma_run, tmp
 
 
 def test_identify_scores_other_models_and_writes_the_friction_sidecar(tmp_path, capsys):
-    """--validate puts CAD and vendor models beside the identified one; Stribeck truth: the
-    sidecar carries the law the URDF cannot, and --friction reads it back."""
+    """Score other models with --validate; write and read back the friction sidecar.
+
+    A Stribeck truth: the sidecar carries the law the URDF cannot, --friction reads it back.
+    """
     nominal = rd.load_model('puma560')
     rng = np.random.default_rng(5)
     trajectory = FourierTrajectory(nominal.joint_names, 10.0, np.array(

@@ -35,7 +35,7 @@ def arm():
 
 @pytest.fixture(scope='module')
 def run(arm):
-    """Default settings, first 70 % estimated, the rest validated (the issue's protocol)."""
+    """Identify with default settings: 70 % estimated, the rest validated (the protocol)."""
     nominal, truth, trajectory = arm
     recording = mismatched_recording(nominal, trajectory, 60.0, seed=0)
     result = identify(nominal, recording, validation=0.3)

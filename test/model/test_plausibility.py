@@ -22,7 +22,7 @@ from robots import random_model
 
 
 def test_equivalent_density_of_a_solid_ellipsoid_is_its_density():
-    """A uniform ellipsoid (semi-axes a, b, c, density ρ): I_x = m (b² + c²) / 5, …"""
+    """Check a uniform ellipsoid (semi-axes a, b, c, density ρ): I_x = m (b² + c²) / 5, …."""
     a, b, c, rho = 0.3, 0.1, 0.05, 2700.0
     m = rho * 4 / 3 * np.pi * a * b * c
     moments = np.sort(m / 5 * np.array([b * b + c * c, a * a + c * c, a * a + b * b]))
