@@ -194,3 +194,32 @@ def standard_waypoints(model, move_time=1.0, amplitude=0.5, moves=4):
 def _pattern(n, k):
     """Per-joint weights in [0.5, 1] that differ between moves, so joints do not move alike."""
     return 0.75 + 0.25 * np.cos(np.arange(n) * 1.3 + k * 0.7)
+
+
+def sample_waypoints_many(times, positions, velocities, accelerations, t):
+    """Return the desired ``q, qd, qdd`` (S, n) at the times ``t`` (S,).
+
+    :func:`sample_waypoints` vectorised: the same interpolant, the same holds before the first
+    and after the last waypoint.
+    """
+    times, positions, velocities, accelerations = check_waypoints(
+        times, positions, velocities, accelerations)
+    t = np.asarray(t, dtype=float).reshape(-1)
+    rest = np.zeros((t.size, positions.shape[1]))
+    if times.size == 1:
+        return np.repeat(positions, t.size, axis=0), rest, rest.copy()
+    k = np.clip(np.searchsorted(times, t, side='right') - 1, 0, times.size - 2)
+    T, s = (times[k + 1] - times[k])[:, None], np.clip(t - times[k], 0.0, None)[:, None]
+    s = np.minimum(s, T)
+    p0, p1 = positions[k], positions[k + 1]
+    if velocities is not None and accelerations is not None:
+        q, qd, qdd = _hermite_quintic(p0, velocities[k], accelerations[k], p1,
+                                      velocities[k + 1], accelerations[k + 1], T, s)
+    elif velocities is not None:
+        q, qd, qdd = _hermite_cubic(p0, velocities[k], p1, velocities[k + 1], T, s)
+    else:
+        q, qd, qdd = p0 + (p1 - p0) / T * s, (p1 - p0) / T + rest, rest.copy()
+    outside = ((t <= times[0]) | (t >= times[-1]))[:, None]
+    held = np.where(t[:, None] <= times[0], positions[0], positions[-1])
+    return (np.where(outside, held, q), np.where(outside, 0.0, qd),
+            np.where(outside, 0.0, qdd))
