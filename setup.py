@@ -30,6 +30,7 @@ NODE_EXECUTABLES = {
     'dynamics_node': 'robot_dynamics.nodes.dynamics_node:main',
     'simulation_node': 'robot_dynamics.nodes.simulation_node:main',
     'computed_torque_controller': 'robot_dynamics.nodes.computed_torque_controller:main',
+    'joint_trajectory_controller': 'robot_dynamics.nodes.joint_trajectory_controller:main',
     'trajectory_publisher': 'robot_dynamics.nodes.trajectory_publisher:main',
     'robot_dynamics_bringup': 'robot_dynamics.nodes.bringup:main',
     'joint_state_recorder': 'robot_dynamics.nodes.joint_state_recorder:main',

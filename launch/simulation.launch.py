@@ -12,8 +12,8 @@
 # limitations under the License.
 """Launch the simulation demo: ``ros2 launch robot_dynamics simulation.launch.py``.
 
-Starts simulation_node (publishing /clock), dynamics_node, computed_torque_controller and
-trajectory_publisher with ``config`` (default: the package's config/simulation.yaml) and the
+Starts simulation_node (publishing /clock), dynamics_node, joint_trajectory_controller (serving
+``joint_trajectory_controller/follow_joint_trajectory``) and trajectory_publisher with ``config`` (default: the package's config/simulation.yaml) and the
 same remappings as ``robot_dynamics_bringup``, which runs this graph in one process where
 ``launch`` is not installed. Arguments: ``robot`` (bundled model name), ``robot_description``
 (URDF XML of your own robot, passed as a string, e.g. ``robot_description:="$(cat arm.urdf)"``;
@@ -30,7 +30,7 @@ from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
-EXECUTABLES = ('simulation_node', 'dynamics_node', 'computed_torque_controller',
+EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                'trajectory_publisher')
 CONFIGS = ('config/simulation.yaml',)
 
@@ -38,11 +38,8 @@ CONFIGS = ('config/simulation.yaml',)
 REMAPPINGS = {
     'simulation_node': [],
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
-    'computed_torque_controller': [
+    'joint_trajectory_controller': [
         ('desired_trajectory', 'dynamics_node/accepted_trajectory'),
-        ('feedforward_torques', 'dynamics_node/feedforward_torques'),
-        ('feedforward_joint_states', 'dynamics_node/feedforward_joint_states'),
-        ('mass_matrix', 'dynamics_node/mass_matrix'),
         ('effort_commands', 'simulation_node/effort_commands')],
     'trajectory_publisher': [],
 }
@@ -69,7 +66,7 @@ def nodes(context):
     source = ({'robot_description': ParameterValue(description, value_type=str), 'model': ''}
               if description else {'model': robot})
     extra = {'simulation_node': source, 'dynamics_node': source, 'trajectory_publisher': source,
-             'computed_torque_controller': {'use_feedforward': use_feedforward}}
+             'joint_trajectory_controller': {**source, 'use_feedforward': use_feedforward}}
     return [Node(package=PACKAGE, executable=name, name=name, output='screen',
                  parameters=[config, extra[name]], remappings=REMAPPINGS[name])
             for name in EXECUTABLES]

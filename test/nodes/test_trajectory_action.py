@@ -1,0 +1,313 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""FollowJointTrajectory from a client in this process, the graph under the real ``launch``.
+
+``simulation.launch.py`` runs in a subprocess (simulator, dynamics node, trajectory
+controller, trajectory publisher); this process is the client, as MoveIt would be. The
+standard trajectory of the publisher is shortened in the config so that the goals do not
+compete with it. Oracles: the goal positions, the library's scale factor (itself checked
+against a bisection with Pinocchio in test/analysis/test_feasibility.py) and the URDF limits.
+"""
+
+import pathlib
+
+import numpy as np
+import pytest
+from action_msgs.msg import GoalStatus
+from builtin_interfaces.msg import Duration
+from diagnostic_msgs.msg import DiagnosticArray
+from rclpy.action import ActionClient
+from sensor_msgs.msg import JointState
+from std_srvs.srv import Trigger
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+import yaml
+
+from conftest import RosGraph
+from nodes.test_launch_files import HOW_TO_GET, Launch, ROS2, wait_for_node
+import robot_dynamics as rd
+from robot_dynamics.analysis import feasibility
+from robot_dynamics.simulation.trajectory import home_posture
+
+control_msgs = pytest.importorskip('control_msgs.action', reason='control_msgs not installed: '
+                                   'pip install ../shared/wheels/ros_control_msgs-*.whl')
+FJT = control_msgs.FollowJointTrajectory
+pytestmark = pytest.mark.skipif(ROS2 is None, reason=HOW_TO_GET)
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ACTION = '/joint_trajectory_controller/follow_joint_trajectory'
+
+
+def config(tmp_path, robot, policy):
+    """The demo config for ``robot`` with ``feasibility: policy``, a short standard motion."""
+    data = yaml.safe_load((ROOT / 'config' / 'simulation.yaml').read_text())
+    for section in data.values():
+        parameters = section['ros__parameters']
+        if 'model' in parameters:
+            parameters['model'] = robot
+    data['/**/joint_trajectory_controller']['ros__parameters']['feasibility'] = policy
+    data['/**/trajectory_publisher']['ros__parameters'].update(moves=1, move_time=0.3,
+                                                               amplitude=0.05)
+    path = tmp_path / f'{robot}_{policy}.yaml'
+    path.write_text(yaml.safe_dump(data))
+    return str(path)
+
+
+class Client:
+    """A FollowJointTrajectory client, joint states and diagnostics seen from this process."""
+
+    def __init__(self, ros, launched):
+        self.ros, self.launched = ros, launched
+        self.node = ros.node('fjt_client', namespace='/')
+        self.action = ActionClient(self.node, FJT, ACTION)
+        self.states, self.diagnostics = [], []
+        self.node.create_subscription(JointState, '/joint_states', self.states.append, 100)
+        self.node.create_subscription(DiagnosticArray, '/diagnostics',
+                                      self.diagnostics.append, 100)
+        self.reset = self.node.create_client(Trigger, '/simulation_node/reset')
+
+    def wait_ready(self, names):
+        """Wait for the action server and for the standard motion to be over."""
+        assert self.action.wait_for_server(timeout_sec=120), self.launched.output()[-4000:]
+        assert self.ros.spin_until(lambda: self.states and self.sim_time() > 2.0, 120), \
+            self.launched.output()[-4000:]
+
+    def sim_time(self):
+        """Stamp of the last joint state, s."""
+        stamp = self.states[-1].header.stamp
+        return stamp.sec + 1e-9 * stamp.nanosec
+
+    def position(self, names):
+        """Last measured positions of ``names``."""
+        by_name = dict(zip(self.states[-1].name, self.states[-1].position))
+        return np.array([by_name[name] for name in names])
+
+    def send(self, goal, feedback=None):
+        """Send a goal; return its handle (accepted) after the server answered."""
+        future = self.action.send_goal_async(goal, feedback_callback=feedback)
+        assert self.ros.spin_until(future.done, 60), 'no answer to the goal'
+        return future.result()
+
+    def result(self, handle, timeout=120):
+        """Wait for the result of an accepted goal: ``(status, result)``."""
+        future = handle.get_result_async()
+        assert self.ros.spin_until(future.done, timeout), self.launched.output()[-3000:]
+        return future.result().status, future.result().result
+
+    def run(self, goal, timeout=120):
+        """Send ``goal`` and wait for its result; feedback messages are kept."""
+        feedback = []
+        handle = self.send(goal, feedback.append)
+        assert handle.accepted
+        status, result = self.result(handle, timeout)
+        return status, result, feedback
+
+
+def trajectory(names, points, velocities=True):
+    """A JointTrajectory: ``points`` is a list of (time, positions)."""
+    msg = JointTrajectory(joint_names=list(names))
+    for t, q in points:
+        point = JointTrajectoryPoint(positions=[float(v) for v in q])
+        if velocities:
+            point.velocities = [0.0] * len(q)
+            point.accelerations = [0.0] * len(q)
+        seconds, nanoseconds = divmod(int(round(t * 1e9)), 10 ** 9)
+        point.time_from_start = Duration(sec=seconds, nanosec=nanoseconds)
+        msg.points.append(point)
+    return msg
+
+
+def goal_to(model, offset, duration, **tolerances):
+    """A goal moving every joint by ``offset`` from home in ``duration`` s."""
+    home = home_posture(model)
+    goal = FJT.Goal(trajectory=trajectory(model.joint_names,
+                                          [(duration, home + offset)]))
+    for key, value in tolerances.items():
+        setattr(goal, key, value)
+    return goal
+
+
+@pytest.fixture(scope='module')
+def graph(rclpy_session, tmp_path_factory):
+    """Start a launch per (robot, policy) on demand; stop them all at the end."""
+    started = {}
+    ros = RosGraph(rclpy_session)
+    tmp = tmp_path_factory.mktemp('fjt')
+
+    def get(robot, policy):
+        if (robot, policy) not in started:
+            for other in started.values():        # one graph at a time: one /clock
+                other[1].stop()
+            started.clear()
+            launched = Launch(tmp / f'{robot}_{policy}.log', 'simulation.launch.py',
+                              f'robot:={robot}', f'config:={config(tmp, robot, policy)}')
+            client = Client(ros, launched)
+            wait_for_node(ros, client.node, '/joint_trajectory_controller', launched)
+            client.wait_ready(rd.load_model(robot).joint_names)
+            started[(robot, policy)] = (client, launched)
+        return started[(robot, policy)][0]
+    yield get
+    for _, launched in started.values():
+        output = launched.stop()
+        assert 'Traceback' not in output, output[-4000:]
+    ros.close()
+
+
+@pytest.mark.parametrize('robot', ['ur5', 'panda'])
+def test_goal_succeeds_within_goal_tolerance(graph, robot):
+    client = graph(robot, 'reject')
+    model = rd.load_model(robot)
+    goal = goal_to(model, 0.2, 1.5)
+    status, result, feedback = client.run(goal)
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.error_string
+    assert result.error_code == FJT.Result.SUCCESSFUL
+    target = np.array(goal.trajectory.points[-1].positions)
+    assert np.abs(client.position(model.joint_names) - target).max() <= 0.01
+    assert len(feedback) >= 10, 'feedback at 20 Hz over 1.5 s'
+    assert list(feedback[-1].feedback.joint_names) == list(model.joint_names)
+
+
+def test_unknown_and_repeated_joints_are_invalid_joints(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    for names in (['no_such_joint'], [model.joint_names[0]] * 2):
+        goal = FJT.Goal(trajectory=trajectory(names, [(1.0, [0.0] * len(names))]))
+        status, result, _ = client.run(goal)
+        assert status == GoalStatus.STATUS_ABORTED
+        assert result.error_code == FJT.Result.INVALID_JOINTS, result.error_string
+        assert names[0] in result.error_string
+
+
+def test_non_monotonic_times_and_limits_are_invalid_goal(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    home = home_posture(model)
+    cases = {'increase strictly': [(1.0, home), (0.5, home + 0.1)],
+             'outside its limits': [(1.0, home + 7.0)]}
+    for words, points in cases.items():
+        status, result, _ = client.run(FJT.Goal(trajectory=trajectory(model.joint_names,
+                                                                      points)))
+        assert status == GoalStatus.STATUS_ABORTED
+        assert result.error_code == FJT.Result.INVALID_GOAL and words in result.error_string
+
+
+def test_partial_goal_holds_the_other_joints(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    before = client.position(model.joint_names)
+    target = before[0] + 0.1
+    goal = FJT.Goal(trajectory=trajectory(model.joint_names[:1], [(1.0, [target])]))
+    status, result, _ = client.run(goal)
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.error_string
+    after = client.position(model.joint_names)
+    assert abs(after[0] - target) <= 0.01
+    assert np.abs(after[1:] - before[1:]).max() <= 0.01
+
+
+def test_cancel_stops_and_holds(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    start = client.position(model.joint_names)
+    handle = client.send(goal_to(model, 0.4, 4.0))
+    assert handle.accepted
+    begin = client.sim_time()
+    client.ros.spin_until(lambda: client.sim_time() > begin + 1.0, 60)
+    cancel = handle.cancel_goal_async()
+    assert client.ros.spin_until(cancel.done, 30)
+    status, _ = client.result(handle)
+    assert status == GoalStatus.STATUS_CANCELED
+    stopped = client.position(model.joint_names)
+    assert np.abs(stopped - start).max() > 0.02, 'it moved before the cancel'
+    now = client.sim_time()
+    client.ros.spin_until(lambda: client.sim_time() > now + 1.5, 60)
+    assert np.abs(client.position(model.joint_names) - stopped).max() < 0.02, 'not held'
+
+
+def test_new_goal_preempts_the_running_one(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    first = client.send(goal_to(model, -0.3, 4.0))
+    begin = client.sim_time()
+    client.ros.spin_until(lambda: client.sim_time() > begin + 0.5, 60)
+    second = goal_to(model, 0.1, 1.5)
+    status2, result2, _ = client.run(second)
+    status1, result1 = client.result(first)
+    assert status1 == GoalStatus.STATUS_CANCELED
+    assert result1.error_code == FJT.Result.INVALID_GOAL
+    assert 'new incoming action' in result1.error_string
+    assert status2 == GoalStatus.STATUS_SUCCEEDED, result2.error_string
+
+
+def test_disturbance_violates_the_path_tolerance(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    tolerance = [control_msgs_tolerance(name, 0.05) for name in model.joint_names]
+    handle = client.send(goal_to(model, 0.5, 4.0, path_tolerance=tolerance))
+    begin = client.sim_time()
+    client.ros.spin_until(lambda: client.sim_time() > begin + 1.5, 60)
+    # The disturbance: the simulator's state is reset to home mid-motion.
+    assert client.ros.call(client.reset, Trigger.Request(), timeout=30).success
+    status, result = client.result(handle)
+    assert status == GoalStatus.STATUS_ABORTED
+    assert result.error_code == FJT.Result.PATH_TOLERANCE_VIOLATED, result.error_string
+
+
+def control_msgs_tolerance(name, position):
+    """A JointTolerance on ``position``."""
+    from control_msgs.msg import JointTolerance
+    return JointTolerance(name=name, position=float(position))
+
+
+def fast_goal(model):
+    """A UR5 goal whose shoulder needs far more than its 150 N m (0.25 s for 1 rad)."""
+    return goal_to(model, 1.0, 0.25)
+
+
+def test_infeasible_goal_is_rejected_with_the_facts(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    status, result, _ = client.run(fast_goal(model))
+    assert status == GoalStatus.STATUS_ABORTED and result.error_code == FJT.Result.INVALID_GOAL
+    for words in ('would need', 'N m at t =', 'the effort limit is', 'slowed by', 'it fits'):
+        assert words in result.error_string, result.error_string
+
+
+def test_infeasible_goal_under_warn_executes_and_warns(graph):
+    client = graph('ur5', 'warn')
+    model = rd.load_model('ur5')
+    status, result, _ = client.run(fast_goal(model))
+    assert result.error_code in (FJT.Result.SUCCESSFUL, FJT.Result.GOAL_TOLERANCE_VIOLATED)
+    client.ros.spin_for(2.5)
+    warned = [s for array in client.diagnostics for s in array.status
+              if 'joint_trajectory_controller' in s.name and s.level == 1]
+    assert warned and any('would need' in s.message or 'saturated' in s.message
+                          for s in warned)
+
+
+def test_infeasible_goal_under_scale_runs_slower_within_limits(graph):
+    client = graph('ur5', 'scale')
+    model = rd.load_model('ur5')
+    goal = fast_goal(model)
+    start = client.position(model.joint_names)
+    times = [0.0, 0.25]
+    positions = [start, np.array(goal.trajectory.points[0].positions)]
+    zeros = np.zeros((2, model.dof))
+    k = feasibility.check_trajectory(model, times, np.array(positions), zeros, zeros).scale
+    goal.path_tolerance = [control_msgs_tolerance(name, 0.05) for name in model.joint_names]
+    states_before = len(client.states)
+    status, result, _ = client.run(goal)
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.error_string
+    assert 3.0 < k < 10.0 and f'slowed by {k:.3g}x' in result.error_string
+    # The simulator clips at the limits: the applied efforts must stay clear of them.
+    efforts = np.array([s.effort for s in client.states[states_before:]])
+    assert np.all(np.abs(efforts).max(axis=0) < 0.99 * model.effort_limit)
+    target = np.array(goal.trajectory.points[-1].positions)
+    assert np.abs(client.position(model.joint_names) - target).max() <= 0.01
