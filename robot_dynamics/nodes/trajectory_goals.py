@@ -133,12 +133,7 @@ def goal_trajectory(msg, model, current, now_ns):
     if times[0] > 0:                                   # start from where the arm is
         full = _prepend_current(full, q, qd)
     start_ns = stamp_ns if stamp_ns > 0 else now_ns
-    trajectory = DesiredTrajectory(start_ns, *full)
-    try:
-        trajectory.check(model)
-    except (PlausibilityError, ValueError) as exc:
-        raise GoalError(INVALID_GOAL, str(exc)) from None
-    return trajectory
+    return DesiredTrajectory(start_ns, *full)
 
 
 def _in_model_order(model, index, q, times, positions, velocities, accelerations):
@@ -191,18 +186,28 @@ def apply_policy(model, trajectory, policy, margin):
 
     ``reject`` raises INVALID_GOAL with the facts and the scale that would fit; ``warn``
     returns the trajectory unchanged with the report; ``scale`` returns it slowed by the
-    smallest k that fits (raises INVALID_GOAL when no k helps).
+    smallest k that fits (raises INVALID_GOAL when no k helps). The motion that will run
+    must also pass the plausibility bounds (:meth:`DesiredTrajectory.check`: no speed above
+    1.5x its limit, ...), checked after the scaling, so that ``scale`` can slow down a
+    motion that is too fast to be plausible as it is.
     """
     if policy not in POLICIES:
         raise ValueError(f'feasibility: {policy!r}; use one of {POLICIES}')
-    report = feasibility.check_trajectory(model, trajectory.times, trajectory.positions,
-                                          trajectory.velocities, trajectory.accelerations,
-                                          margin=margin)
-    if report.feasible or policy == 'warn':
-        return trajectory, 1.0, report
-    if policy == 'reject' or report.scale is None:
+    with np.errstate(all='ignore'):      # absurd values give inf torques: refused below
+        report = feasibility.check_trajectory(model, trajectory.times, trajectory.positions,
+                                              trajectory.velocities,
+                                              trajectory.accelerations, margin=margin)
+    scale = 1.0
+    if not report.feasible and policy == 'reject' or report.scale is None and policy == 'scale':
         raise GoalError(INVALID_GOAL, f'infeasible: {report.message()}')
-    return scaled(trajectory, report.scale), report.scale, report
+    if not report.feasible and policy == 'scale':
+        scale = report.scale
+        trajectory = scaled(trajectory, scale)
+    try:
+        trajectory.check(model)
+    except (PlausibilityError, ValueError) as exc:
+        raise GoalError(INVALID_GOAL, str(exc)) from None
+    return trajectory, scale, report
 
 
 def scaled(trajectory, k):
