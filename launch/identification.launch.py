@@ -12,7 +12,7 @@
 # limitations under the License.
 """Launch an excitation run on a "true" simulated robot and record it for identification.
 
-The simulation demo's graph (simulation_node, dynamics_node, computed_torque_controller,
+The simulation demo's graph (simulation_node, dynamics_node, joint_trajectory_controller,
 trajectory_publisher; config/simulation.yaml, the same remappings) plus joint_state_recorder,
 with the parameters of ``params`` on top: the simulator runs the "true" robot's URDF from its
 first excitation point, the dynamics node keeps the nominal ``robot``, the trajectory
@@ -32,7 +32,7 @@ from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
-EXECUTABLES = ('simulation_node', 'dynamics_node', 'computed_torque_controller',
+EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                'trajectory_publisher', 'joint_state_recorder')
 CONFIGS = ('config/simulation.yaml',)
 
@@ -40,11 +40,8 @@ CONFIGS = ('config/simulation.yaml',)
 REMAPPINGS = {
     'simulation_node': [],
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
-    'computed_torque_controller': [
+    'joint_trajectory_controller': [
         ('desired_trajectory', 'dynamics_node/accepted_trajectory'),
-        ('feedforward_torques', 'dynamics_node/feedforward_torques'),
-        ('feedforward_joint_states', 'dynamics_node/feedforward_joint_states'),
-        ('mass_matrix', 'dynamics_node/mass_matrix'),
         ('effort_commands', 'simulation_node/effort_commands')],
     'trajectory_publisher': [],
     'joint_state_recorder': [],
@@ -56,7 +53,7 @@ def generate_launch_description():
     config = LaunchConfiguration('config')
     params = LaunchConfiguration('params')
     robot = {'model': LaunchConfiguration('robot')}
-    extra = {'simulation_node': {}, 'dynamics_node': robot, 'computed_torque_controller': {},
+    extra = {'simulation_node': {}, 'dynamics_node': robot, 'joint_trajectory_controller': robot,
              'trajectory_publisher': robot, 'joint_state_recorder': {}}
     nodes = [Node(package=PACKAGE, executable=name, name=name, output='screen',
                   parameters=[config, extra[name], params] if name != 'joint_state_recorder'

@@ -13,9 +13,10 @@
 """Launch the simulation demo: ``ros2 launch robot_dynamics simulation.launch.py``.
 
 Starts simulation_node (publishing /clock), dynamics_node, joint_trajectory_controller (serving
-``joint_trajectory_controller/follow_joint_trajectory``) and trajectory_publisher with ``config`` (default: the package's config/simulation.yaml) and the
-same remappings as ``robot_dynamics_bringup``, which runs this graph in one process where
-``launch`` is not installed. Arguments: ``robot`` (bundled model name), ``robot_description``
+``joint_trajectory_controller/follow_joint_trajectory``) and trajectory_publisher with
+``config`` (default: the package's config/simulation.yaml) and the same remappings as
+``robot_dynamics_bringup``, which runs this graph in one process where ``launch`` is not
+installed. Arguments: ``robot`` (bundled model name), ``robot_description``
 (URDF XML of your own robot, passed as a string, e.g. ``robot_description:="$(cat arm.urdf)"``;
 it takes precedence over ``robot`` for every node), ``config``, ``use_feedforward`` (true or
 false). The arguments are checked before any node starts: a bad value ends the launch with an

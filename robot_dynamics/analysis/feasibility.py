@@ -268,15 +268,24 @@ def check_trajectory(model, times, positions, velocities=None, accelerations=Non
     the ``scale`` reported is the smallest slow-down that keeps every torque within
     ``(1 - margin)`` of its limit and every speed within its limit.
     """
-    if not 0.0 <= margin < 1.0:
-        raise ValueError(f'margin: {margin!r} must be in [0, 1), e.g. 0.05 for 5 %')
     times, positions, velocities, accelerations = check_waypoints(
         times, positions, velocities, accelerations)
     t = sample_times(times, samples_per_segment)
     q, qd, qdd = sample_waypoints_many(times, positions, velocities, accelerations, t)
+    return check_samples(model, t - times[0], q, qd, qdd, margin)
+
+
+def check_samples(model, t, q, qd, qdd, margin=DEFAULT_MARGIN):
+    """Check a sampled motion: ``t`` (S,) s, ``q, qd, qdd`` (S, n); see :func:`check_trajectory`.
+
+    For a motion interpolated elsewhere (the command line's splines); the samples must be
+    fine enough to hold the peaks (the module's sampling rule).
+    """
+    if not 0.0 <= margin < 1.0:
+        raise ValueError(f'margin: {margin!r} must be in [0, 1), e.g. 0.05 for 5 %')
     A, B, C = torque_terms(model, q, qd, qdd)
     tau = A + B + C
-    violations = _worst_violations(model, t - times[0], tau, qd)
+    violations = _worst_violations(model, t, tau, qd)
     exact = _exact_polynomial(model)
     if exact:
         scale, reason = scale_factor(model, A, B, C, qd, margin)
@@ -285,8 +294,8 @@ def check_trajectory(model, times, positions, velocities=None, accelerations=Non
         reason = '' if scale is not None else f'no slow-down up to {MAX_SCALE:g}x fits'
     with np.errstate(divide='ignore', invalid='ignore'):
         ratio = np.where(np.isfinite(model.effort_limit), np.abs(tau) / model.effort_limit, 0.0)
-    return FeasibilityReport(t - times[0], tau, qd, ratio, violations, scale, exact, reason,
-                             margin, tuple(model.joint_names))
+    return FeasibilityReport(np.asarray(t, dtype=float), tau, qd, ratio, violations, scale,
+                             exact, reason, margin, tuple(model.joint_names))
 
 
 def scaled_waypoints(times, positions, velocities, accelerations, k):

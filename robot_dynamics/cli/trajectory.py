@@ -16,6 +16,7 @@ import numpy as np
 import yaml
 
 import robot_dynamics as rd
+from robot_dynamics.analysis import feasibility
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
     print_json, to_radians,
@@ -59,6 +60,13 @@ and PREFIX.png (q, qd, tau with dashed limits), and reports every joint and time
 |tau| exceeds the effort limit, |qd| the velocity limit, or q leaves [lower, upper].
 Exit code 1 with --strict when a limit is exceeded.
 
+--check-effort also computes the smallest slow-down k >= 1 that brings every torque within
+(1 - --margin) of its effort limit and every speed within its velocity limit (exact time
+scaling, Hollerbach 1984: robot_dynamics.analysis.feasibility), prints the worst excess as
+"joint J would need X N m at t = T s; the effort limit is L N m; slowed by kx it fits", says
+when gravity alone exceeds a limit (no k helps), writes PREFIX_effort.png (|tau|/tau_max per
+joint over time) and exits with code 1 when the motion does not fit as it is.
+
 """ + SCHEMA
 
 _TOP_KEYS = {'units', 'interpolation', 'joint_names', 'waypoints', 'samples', 'description'}
@@ -85,6 +93,11 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('--json', action='store_true', help='machine-readable JSON report')
     parser.add_argument('--strict', action='store_true',
                         help='exit with code 1 when a limit is exceeded')
+    parser.add_argument('--check-effort', action='store_true',
+                        help='torque feasibility: the slow-down that fits, |tau|/tau_max plot')
+    parser.add_argument('--margin', type=float, default=feasibility.DEFAULT_MARGIN,
+                        metavar='F', help='fraction of each effort limit kept in reserve by '
+                        '--check-effort (default 0.05)')
     parser.set_defaults(handler=run_trajectory)
 
 
@@ -252,14 +265,65 @@ def run_trajectory(args):
         written.append(plot_trajectory(prefix + '.png', t, q, qd, tau, names,
                                        model.velocity_limit, model.effort_limit,
                                        title=f'{model.name}: {args.file} ({degree})'))
+    report = _check_effort(model, args, prefix, t, q, qd, qdd, written)
     if args.json:
         print_json({'model': model.name, 'file': args.file, 'interpolation': degree,
                     'joint_names': names, 'peak_abs_tau': np.abs(tau).max(0),
                     'peak_abs_qd': np.abs(qd).max(0), 'violations': found,
-                    'files': written})
+                    'files': written, **_effort_json(report)})
     else:
         _print_report(model, args, degree, t, qd, tau, found, written)
-    return 1 if (args.strict and found) else 0
+        if report is not None:
+            print(f'effort check: {report.message()}')
+    infeasible = report is not None and not report.feasible
+    return 1 if (args.strict and found) or infeasible else 0
+
+
+def _check_effort(model, args, prefix, t, q, qd, qdd, written):
+    """Run the feasibility check of ``--check-effort`` (None without it); plot the ratios."""
+    if not args.check_effort:
+        return None
+    if not 0.0 <= args.margin < 1.0:
+        raise CLIError(f'--margin: {args.margin} must be in [0, 1), e.g. 0.05 for 5 %')
+    if not np.any(np.isfinite(model.effort_limit) | np.isfinite(model.velocity_limit)):
+        raise CLIError(f'--check-effort: model {model.name!r} has no effort or velocity '
+                       'limits; give a URDF with <limit effort=... velocity=...>')
+    report = feasibility.check_samples(model, t - t[0], q, qd, qdd, args.margin)
+    if not args.no_plot:
+        written.append(plot_effort_ratio(prefix + '_effort.png', report,
+                                         title=f'{model.name}: {args.file}'))
+    return report
+
+
+def _effort_json(report):
+    if report is None:
+        return {}
+    return {'effort_check': {
+        'feasible': report.feasible, 'scale': report.scale, 'margin': report.margin,
+        'message': report.message(), 'peak_effort_ratio': report.effort_ratio.max(0),
+        'violations': [vars(v) for v in report.violations]}}
+
+
+def plot_effort_ratio(path, report, title=''):
+    """Plot ``|tau| / tau_max`` per joint over time with the limit and the margin; return path."""
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    import os
+    figure, axis = plt.subplots(figsize=(10, 4.5))
+    for j, name in enumerate(report.joint_names):
+        axis.plot(report.times, report.effort_ratio[:, j], label=name)
+    axis.axhline(1.0, color='k', linestyle='--', label='effort limit')
+    axis.axhline(1.0 - report.margin, color='grey', linestyle=':', label='limit - margin')
+    axis.set_xlabel('time (s)')
+    axis.set_ylabel('|tau| / tau_max')
+    axis.set_title(f'{title}\n{report.message()}', fontsize='small')
+    axis.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
+    figure.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
 
 
 def _check_size(model, args, times, steps):

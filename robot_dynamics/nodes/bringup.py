@@ -36,11 +36,8 @@ from robot_dynamics.nodes.common import parameter_overrides
 REMAPPINGS = {
     'simulation_node': [],
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
-    'computed_torque_controller': [
+    'joint_trajectory_controller': [
         ('desired_trajectory', 'dynamics_node/accepted_trajectory'),
-        ('feedforward_torques', 'dynamics_node/feedforward_torques'),
-        ('feedforward_joint_states', 'dynamics_node/feedforward_joint_states'),
-        ('mass_matrix', 'dynamics_node/mass_matrix'),
         ('effort_commands', 'simulation_node/effort_commands')],
     'trajectory_publisher': [],
 }
@@ -102,21 +99,20 @@ def model_parameter(robot):
 
 def make_nodes(context, robot, feedforward=True, config=None, namespace='', extra=None):
     """Create the four demo nodes with the config's parameters; returns ``{name: node}``."""
-    from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
     from robot_dynamics.nodes.dynamics_node import DynamicsNode
+    from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
     from robot_dynamics.nodes.simulation_node import SimulationNode
     from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher
 
     classes = {'simulation_node': SimulationNode, 'dynamics_node': DynamicsNode,
-               'computed_torque_controller': ComputedTorqueController,
+               'joint_trajectory_controller': JointTrajectoryController,
                'trajectory_publisher': TrajectoryPublisher}
     parameters = load_parameters(config or config_path())
     nodes = {}
     for name, node_class in classes.items():
         values = dict(parameters.get(name, {}))
-        if name != 'computed_torque_controller':
-            values[model_parameter(robot)] = robot
-        if name == 'computed_torque_controller':
+        values[model_parameter(robot)] = robot
+        if name == 'joint_trajectory_controller':
             values.update(use_feedforward=feedforward, record=True)
         values.update((extra or {}).get(name, {}))
         remaps = [arg for source, target in REMAPPINGS[name]
@@ -149,6 +145,9 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
             executor.add_node(node)
         simulator = nodes['simulation_node']
         trajectory = nodes['trajectory_publisher']
+        if trajectory.waypoints() is None:
+            raise RuntimeError(f'the demo motion was refused, nothing to run: '
+                               f'{trajectory.refused}')
         times = trajectory.waypoints()[0]
         start_delay = trajectory.get_parameter('start_delay').value
         end = duration if duration is not None else start_delay + times[-1] + 0.3
@@ -159,7 +158,10 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
                 raise TimeoutError(f'demo did not reach t = {end} s in {wall_timeout} s')
         if simulator.failed:
             raise rd.SimulationError(simulator.error)
-        controller = nodes['computed_torque_controller']
+        controller = nodes['joint_trajectory_controller']
+        if not controller.followed:
+            reason = nodes['dynamics_node'].last_error or controller.last_error or 'no reason'
+            raise RuntimeError(f'the demo trajectory never reached the controller: {reason}')
         log = [row for row in controller.log
                if trajectory.end is not None and row[0] >= trajectory.start.nanoseconds * 1e-9]
         if not log:

@@ -34,7 +34,7 @@ def check_vector(name, values):
     values = np.asarray(values, dtype=float)
     bad = np.flatnonzero(~(np.abs(values) <= bounds.MAX_OUTPUT))
     if bad.size:
-        raise BadMessage(f'{name}[{bad[0]}] = {values[bad[0]]:.3g} is not finite or beyond '
+        raise BadMessage(f'{name}[{bad[0]}] = {values.flat[bad[0]]:.3g} is not finite or beyond '
                          f'{bounds.MAX_OUTPUT:.0e}; refused')
     return values
 

@@ -25,6 +25,13 @@ Joint order: ``joints`` when set, else the order of the dynamics node's outputs,
 its named copy ``feedforward_joint_states`` (the Float64MultiArray outputs carry no names).
 Every ``joint_states`` message is matched by name; messages that lack a controlled joint (a
 gripper's, say) are ignored.
+
+Bounded commands (:mod:`~robot_dynamics.nodes.command_bounds`): a feed-forward that is not
+finite or beyond 1e6, a mass matrix that is not symmetric positive definite, and a command
+beyond 1e6 are refused (nothing published, throttled WARN); ``effort_limits`` (one per joint,
+empty: none) saturates the command, with a throttled WARN. The
+:mod:`joint_trajectory_controller <robot_dynamics.nodes.joint_trajectory_controller>` has the
+model and saturates at its URDF limits.
 """
 
 import functools
@@ -38,6 +45,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
 from robot_dynamics.nodes.common import (TrajectoryInput, declare_array, descriptor,
                                          guarded_parameters, guarded_subscription,
                                          parameter_value, run)
@@ -61,6 +69,9 @@ class ComputedTorqueController(Node):
             'derivative gains, 1/s (one value for all joints, or one per joint)'))
         self.declare_parameter('use_feedforward', True, descriptor(
             'add the feed-forward torques of the dynamics node'))
+        self.declare_parameter('effort_limits', [0.0], descriptor(
+            'saturate the command at these efforts, N m or N (one per joint; [0.0]: none)',
+            read_only=True))
         self.declare_parameter('record', False, descriptor(
             'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
         self.joint_names = parameter_value(self, 'joints') or None
@@ -137,8 +148,10 @@ class ComputedTorqueController(Node):
     def _on_feedforward(self, msg):
         if self.joint_names:
             try:
-                self.feedforward = array_to_vector(msg, len(self.joint_names))
+                self.feedforward = check_vector('feedforward_torques', array_to_vector(
+                    msg, len(self.joint_names)))
             except BadMessage as exc:
+                self.feedforward = None
                 self._drop(f'feedforward_torques dropped: {exc}')
 
     def _on_mass(self, msg):
@@ -146,7 +159,7 @@ class ComputedTorqueController(Node):
         if not self.joint_names or self.state is None or self.state[3] != self.joint_names:
             return
         try:
-            self.mass = array_to_matrix(msg, len(self.joint_names))
+            self.mass = check_mass_matrix(array_to_matrix(msg, len(self.joint_names)))
         except BadMessage as exc:
             return self._drop(f'mass_matrix dropped: {exc}')
         self.control()
@@ -185,11 +198,25 @@ class ComputedTorqueController(Node):
             tau = self.mass @ feedback
             if use_feedforward:
                 tau = tau + self.feedforward
-        if not np.all(np.isfinite(tau)):
-            return self._drop('command not finite (gains too large?); nothing published')
+        try:
+            tau = self._saturation().apply(tau)
+        except BadMessage as exc:
+            return self._drop(f'{exc} (gains too large?); nothing published')
+        if self._saturation().last:
+            self._drop(self._saturation().last)
+            self._saturation().last = ''
         self.pub_command.publish(vector_to_array(tau))
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, q_d, q, tau))
+
+    def _saturation(self):
+        """The command bound: ``effort_limits`` where given (> 0), else none."""
+        if getattr(self, '_bound', None) is None:
+            limits = np.asarray(self.get_parameter('effort_limits').value, dtype=float)
+            limits = np.broadcast_to(limits, (len(self.joint_names),)) if limits.size == 1 \
+                else limits
+            self._bound = Saturation(self.joint_names, np.where(limits > 0, limits, np.inf))
+        return self._bound
 
     def _drop(self, reason):
         self.dropped += 1

@@ -52,6 +52,7 @@ from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
+from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 PUBLISH_MODES = ('on_message', 'timer')
@@ -87,6 +88,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._trajectory = None
         self._state = None          # (q, qd, state_time) in model order
         self._solver = self.get_parameter('solver').value
+        if self.get_parameter('feasibility').value not in POLICIES:
+            raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
+                             f'one of {POLICIES}')
         if self._solver not in rd.solvers.available():      # fail fast, as at run time
             raise ValueError(f'solver: unknown {self._solver!r}; valid solvers: '
                              f"{', '.join(rd.solvers.available())}")
@@ -141,6 +145,10 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.declare_parameter('publish_unsubscribed', False, descriptor(
             'compute and publish every output even without a subscriber (default: only the '
             'outputs someone subscribes to)', read_only=True))
+        self.declare_parameter('feasibility', 'reject', descriptor(
+            'a desired_trajectory beyond the URDF effort or velocity limits: reject, warn '
+            '(accept, WARN) or scale (accept it slowed down to fit)', read_only=True,
+            additional=f'one of {POLICIES}'))
         self.declare_parameter('diagnostics_period', 1.0, descriptor(
             'period of /diagnostics messages, s', read_only=True, low=0.01, high=3600.0))
 
@@ -369,9 +377,14 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                 raise BadMessage(f'negative stamp ({msg.header.stamp.sec} s); 0 = on receipt')
             trajectory = DesiredTrajectory.from_message(
                 msg, self.model.joint_names, self.get_clock().now().nanoseconds)
-            trajectory.check(self.model)       # waypoints and the motion between them
-        except (BadMessage, PlausibilityError) as exc:
+            trajectory, _, report = apply_policy(      # torque, speed, plausibility
+                self.model, trajectory, self.get_parameter('feasibility').value, 0.05)
+        except (BadMessage, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
+        if not report.feasible:
+            self.last_error = (f"desired_trajectory {self.get_parameter('feasibility').value}: "
+                               f'{report.message()}')
+            self.get_logger().warning(self.last_error)
         self._trajectory = trajectory
         if trajectory.start_ns is None:
             self.get_logger().info('desired_trajectory accepted; it starts when the clock does '

@@ -129,7 +129,9 @@ def run_identification_demo(robot='puma560', out='out/identification', excitatio
     for which in ('nominal', 'identified', 'true'):
         tracking[which] = run_demo(robot, extra={
             'simulation_node': {'urdf_file': files['true'], 'publish_rate': publish_rate},
-            'dynamics_node': {'urdf_file': files[which]}}, wall_timeout=wall_timeout)
+            'dynamics_node': {'urdf_file': files[which]},
+            'joint_trajectory_controller': {'urdf_file': files[which]}},
+            wall_timeout=wall_timeout)
     return IdentificationDemo(result, tracking, files)
 
 

@@ -18,12 +18,18 @@ or, with ``trajectory_file``, from a JointTrajectory YAML file (the form ``ros2 
 and ``robot-dynamics excite`` writes; read once at start, joints matched by name).
 The message is published reliable and transient-local on ``desired_trajectory``, stamped
 ``start_delay`` seconds in the future; with ``repeat`` it is published again after each run.
+
+Before publishing, the motion's torque and speed are checked against the model's URDF limits
+(:mod:`robot_dynamics.analysis.feasibility`); ``feasibility`` says what to do with one that
+does not fit: ``scale`` (default: slow it down by the smallest factor that fits and say so),
+``reject`` (publish nothing; ERROR with the facts) or ``warn`` (publish it anyway; WARN).
 """
 
 from rclpy.duration import Duration
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.analysis import feasibility
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
 from robot_dynamics.nodes.common import (LATCHED, declare_model_parameters, descriptor,
                                          guarded_subscription, model_with_logged_warnings,
@@ -50,6 +56,14 @@ class TrajectoryPublisher(Node):
         self.declare_parameter('trajectory_file', '', descriptor(
             'JointTrajectory YAML to publish instead of the standard trajectory',
             read_only=True))
+        self.declare_parameter('feasibility', 'scale', descriptor(
+            'a motion beyond the URDF effort or velocity limits: scale (slow it down to fit), '
+            'reject (publish nothing) or warn (publish it anyway)', read_only=True))
+        if self.get_parameter('feasibility').value not in ('scale', 'reject', 'warn'):
+            raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
+                             'scale, reject or warn')
+        self.refused = ''               # why the motion was not published (reject)
+        self._checked = None
         self.model = model_with_logged_warnings(self)
         if self.model is None:
             raise ValueError('trajectory_publisher needs a model: set robot_description, '
@@ -72,12 +86,36 @@ class TrajectoryPublisher(Node):
         return (times,) + tuple(None if a is None else a[:, order] for a in arrays)
 
     def waypoints(self):
-        """Return ``times, positions, velocities, accelerations`` (file or standard)."""
-        if self._file is not None:
-            return self._file
-        return standard_waypoints(self.model, self.get_parameter('move_time').value,
-                                  self.get_parameter('amplitude').value,
-                                  self.get_parameter('moves').value)
+        """Return ``times, positions, velocities, accelerations`` (file or standard), fitted.
+
+        Checked once against the limits (``feasibility``); None if refused (``refused`` says
+        why).
+        """
+        if self._checked is None:
+            self._checked = self._fitted(self._file if self._file is not None else
+                                         standard_waypoints(
+                                             self.model, self.get_parameter('move_time').value,
+                                             self.get_parameter('amplitude').value,
+                                             self.get_parameter('moves').value))
+        return self._checked if not self.refused else None
+
+    def _fitted(self, waypoints):
+        """Apply the ``feasibility`` policy to ``waypoints``; log what was done."""
+        report = feasibility.check_trajectory(self.model, *waypoints)
+        if report.feasible:
+            return waypoints
+        policy = self.get_parameter('feasibility').value
+        if policy == 'scale' and report.scale is not None:
+            self.get_logger().warning(f'trajectory slowed down to fit the limits: '
+                                      f'{report.message()}')
+            return feasibility.scaled_waypoints(*waypoints, report.scale)
+        if policy == 'warn':
+            self.get_logger().warning(f'trajectory beyond the limits, published anyway '
+                                      f'(feasibility: warn): {report.message()}')
+            return waypoints
+        self.refused = f'trajectory refused: {report.message()}'
+        self.get_logger().error(self.refused)
+        return waypoints
 
     def _on_timer(self):
         now = self.get_clock().now()
@@ -85,6 +123,8 @@ class TrajectoryPublisher(Node):
             return                      # use_sim_time and no /clock yet
         if self.end is not None and (not self.get_parameter('repeat').value or now < self.end):
             return
+        if self.waypoints() is None:
+            return                      # refused: said once, at the check
         times, positions, velocities, accelerations = self.waypoints()
         start = now + Duration(seconds=self.get_parameter('start_delay').value)
         self.publisher.publish(trajectory_message(self.model.joint_names, times, positions,

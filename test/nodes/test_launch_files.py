@@ -261,12 +261,11 @@ def test_simulation_launch_tracks_the_trajectory(ros, launch):
     probe.create_subscription(Float64MultiArray, '/dynamics_node/feedforward_torques',
                               feedforward.append, 10)
     launched = launch('simulation.launch.py', 'robot:=puma560')
-    for name in ('simulation_node', 'dynamics_node', 'computed_torque_controller',
+    for name in ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                  'trajectory_publisher'):
         wait_for_node(ros, probe, f'/{name}', launched)
         parameters = all_parameters(ros, probe, f'/{name}')
-        if name != 'computed_torque_controller':
-            assert parameters['model'] == 'puma560', name
+        assert parameters['model'] == 'puma560', name
     model = rd.load_model('puma560')
     times, positions, _, _ = standard_waypoints(model)
     end = 0.2 + times[-1] + 0.5      # start_delay + trajectory + settling, simulated seconds
@@ -288,7 +287,8 @@ def test_simulation_launch_runs_your_own_urdf(ros, launch):
     states = []
     probe.create_subscription(JointState, '/joint_states', states.append, 100)
     launched = launch('simulation.launch.py', f'robot_description:={urdf}')
-    for name in ('simulation_node', 'dynamics_node', 'trajectory_publisher'):
+    for name in ('simulation_node', 'dynamics_node', 'trajectory_publisher',
+                 'joint_trajectory_controller'):
         wait_for_node(ros, probe, f'/{name}', launched)
         parameters = all_parameters(ros, probe, f'/{name}')
         assert parameters['robot_description'] == urdf and parameters['model'] == '', name

@@ -33,7 +33,7 @@ import robot_dynamics as rd
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NODES = ('dynamics_node', 'simulation_node', 'computed_torque_controller',
-         'trajectory_publisher')
+         'trajectory_publisher', 'joint_trajectory_controller')
 
 
 def node_command(node, *arguments, namespace=None):

@@ -84,12 +84,12 @@ def test_every_launched_controller_tracks_the_accepted_trajectory():
     """The controller's desired_trajectory is the dynamics node's checked, latched copy."""
     from robot_dynamics.nodes.bringup import REMAPPINGS
     wiring = ('desired_trajectory', 'dynamics_node/accepted_trajectory')
-    assert wiring in REMAPPINGS['computed_torque_controller']
+    assert wiring in REMAPPINGS['joint_trajectory_controller']
     for path in LAUNCH_FILES:
         constants = module_constants(path)
-        if 'computed_torque_controller' in constants.get('EXECUTABLES', ()):
-            assert constants['REMAPPINGS']['computed_torque_controller'] == \
-                REMAPPINGS['computed_torque_controller'], path
+        for controller in ('computed_torque_controller', 'joint_trajectory_controller'):
+            if controller in constants.get('EXECUTABLES', ()):
+                assert wiring in constants['REMAPPINGS'][controller], path
 
 
 @pytest.mark.parametrize('path', LAUNCH_FILES, ids=os.path.basename)
