@@ -198,16 +198,24 @@ def apply_policy(model, trajectory, policy, margin):
                                               trajectory.velocities,
                                               trajectory.accelerations, margin=margin)
     scale = 1.0
+    if policy != 'scale':
+        _plausible(model, trajectory, report)
     if not report.feasible and policy == 'reject' or report.scale is None and policy == 'scale':
         raise GoalError(INVALID_GOAL, f'infeasible: {report.message()}')
     if not report.feasible and policy == 'scale':
         scale = report.scale
         trajectory = scaled(trajectory, scale)
+    _plausible(model, trajectory)
+    return trajectory, scale, report
+
+
+def _plausible(model, trajectory, report=None):
+    """Raise INVALID_GOAL (with the feasibility facts of ``report``) for an absurd motion."""
     try:
         trajectory.check(model)
     except (PlausibilityError, ValueError) as exc:
-        raise GoalError(INVALID_GOAL, str(exc)) from None
-    return trajectory, scale, report
+        facts = '' if report is None or report.feasible else f'; {report.message()}'
+        raise GoalError(INVALID_GOAL, f'{exc}{facts}') from None
 
 
 def scaled(trajectory, k):

@@ -68,8 +68,11 @@ class Client:
         self.ros, self.launched = ros, launched
         self.node = ros.node('fjt_client', namespace='/')
         self.action = ActionClient(self.node, FJT, ACTION)
-        self.states, self.diagnostics = [], []
+        self.states, self.diagnostics, self.controller_states = [], [], []
         self.node.create_subscription(JointState, '/joint_states', self.states.append, 100)
+        self.node.create_subscription(
+            control_msgs_msg().JointTrajectoryControllerState,
+            '/joint_trajectory_controller/controller_state', self.controller_states.append, 100)
         self.node.create_subscription(DiagnosticArray, '/diagnostics',
                                       self.diagnostics.append, 100)
         self.reset = self.node.create_client(Trigger, '/simulation_node/reset')
@@ -135,6 +138,14 @@ def goal_to(model, offset, duration, **tolerances):
     return goal
 
 
+def gone(ros, probe, timeout=60.0):
+    """Wait until the stopped graph's nodes have left (no second action server, no /clock)."""
+    names = {'joint_trajectory_controller', 'simulation_node', 'dynamics_node'}
+    assert ros.spin_until(lambda: not names & {name for name, _ in
+                                               probe.get_node_names_and_namespaces()},
+                          timeout), 'the previous graph did not stop'
+
+
 @pytest.fixture(scope='module')
 def graph(rclpy_session, tmp_path_factory):
     """Start a launch per (robot, policy) on demand; stop them all at the end."""
@@ -146,6 +157,7 @@ def graph(rclpy_session, tmp_path_factory):
         if (robot, policy) not in started:
             for other in started.values():        # one graph at a time: one /clock
                 other[1].stop()
+                gone(ros, other[0].node)
             started.clear()
             launched = Launch(tmp / f'{robot}_{policy}.log', 'simulation.launch.py',
                               f'robot:={robot}', f'config:={config(tmp, robot, policy)}')
@@ -173,6 +185,22 @@ def test_goal_succeeds_within_goal_tolerance(graph, robot):
     assert np.abs(client.position(model.joint_names) - target).max() <= 0.01
     assert len(feedback) >= 10, 'feedback at 20 Hz over 1.5 s'
     assert list(feedback[-1].feedback.joint_names) == list(model.joint_names)
+    state = client.controller_states[-1]
+    assert list(state.joint_names) == list(model.joint_names)
+    np.testing.assert_array_equal(np.array(state.error.positions), np.array(
+        state.reference.positions) - np.array(state.feedback.positions))
+    assert len(state.output.effort) == model.dof and state.speed_scaling_factor == 1.0
+
+
+def test_stamp_older_than_the_trajectory_is_old_header_timestamp(graph):
+    client = graph('ur5', 'reject')
+    model = rd.load_model('ur5')
+    goal = goal_to(model, 0.1, 0.5)
+    now = client.sim_time()
+    goal.trajectory.header.stamp.sec = int(now - 1.0)        # ended 0.5 s ago
+    status, result, _ = client.run(goal)
+    assert status == GoalStatus.STATUS_ABORTED
+    assert result.error_code == FJT.Result.OLD_HEADER_TIMESTAMP, result.error_string
 
 
 def test_unknown_and_repeated_joints_are_invalid_joints(graph):
@@ -258,6 +286,12 @@ def test_disturbance_violates_the_path_tolerance(graph):
     status, result = client.result(handle)
     assert status == GoalStatus.STATUS_ABORTED
     assert result.error_code == FJT.Result.PATH_TOLERANCE_VIOLATED, result.error_string
+
+
+def control_msgs_msg():
+    """The control_msgs.msg module."""
+    import control_msgs.msg
+    return control_msgs.msg
 
 
 def control_msgs_tolerance(name, position):
