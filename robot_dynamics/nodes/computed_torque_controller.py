@@ -210,7 +210,7 @@ class ComputedTorqueController(Node):
             self.log.append((now_ns * 1e-9, q_d, q, tau))
 
     def _saturation(self):
-        """The command bound: ``effort_limits`` where given (> 0), else none."""
+        """Return the command bound: ``effort_limits`` where given (> 0), else none."""
         if getattr(self, '_bound', None) is None:
             limits = np.asarray(self.get_parameter('effort_limits').value, dtype=float)
             limits = np.broadcast_to(limits, (len(self.joint_names),)) if limits.size == 1 \

@@ -102,6 +102,7 @@ class JointTrajectoryController(Node):
         self.last_error = ''
         self.last_feasibility = ''
         self._last_state_publish = None
+        self._pending = None           # a topic trajectory received before any joint state
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
@@ -158,8 +159,9 @@ class JointTrajectoryController(Node):
     # ------------------------------------------------------------------ inputs
     def _on_trajectory(self, msg):
         """Follow a JointTrajectory from the topic (all joints, checked like a goal)."""
-        if self.state is None:
-            return self._drop('desired_trajectory before the first joint_states: ignored')
+        if self.state is None:                   # taken with the first joint state
+            self._pending = msg
+            return None
         q, qd, now_ns = self.state
         try:
             trajectory = goals.goal_trajectory(msg, self.model, (q, qd),
@@ -183,6 +185,9 @@ class JointTrajectoryController(Node):
             return self._drop(f'joint_states dropped: negative stamp {msg.header.stamp.sec} s')
         now_ns = stamp_to_nanoseconds(msg.header.stamp) or self.get_clock().now().nanoseconds
         self.state = (q, qd, now_ns)
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self._on_trajectory(pending)
         self.control(q, qd, now_ns)
 
     # ------------------------------------------------------------------ control

@@ -30,7 +30,7 @@ from robots import pinocchio_configuration, quiet_bundled
 
 
 def ur5_with_friction(velocity_limits=False):
-    """The bundled UR5 with viscous and Coulomb friction; its effort limits, no speed limits.
+    """Return the bundled UR5 with viscous and Coulomb friction, effort but no speed limits.
 
     The fast motion below is limited by the speed limits (k = 4.70) when they are kept, by
     the shoulder's effort limit (k = 2.2) without them.
@@ -41,7 +41,7 @@ def ur5_with_friction(velocity_limits=False):
 
 
 def fast_ur5_motion():
-    """A UR5 motion 2.5x too fast for its shoulder: 4 quintic moves of 0.25 s."""
+    """Return a UR5 motion too fast for its shoulder: 4 quintic moves of 0.25 s."""
     return standard_waypoints(quiet_bundled('ur5'), move_time=0.25, amplitude=1.0)
 
 

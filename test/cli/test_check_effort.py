@@ -24,7 +24,7 @@ from robots import quiet_bundled
 
 
 def plan(tmp_path, move_time):
-    """A UR5 move of every joint by 0.7 rad in ``move_time`` s, at rest at both ends."""
+    """Write a UR5 move of every joint by 0.7 rad in ``move_time`` s, at rest at both ends."""
     path = tmp_path / 'move.yaml'
     zeros = [[0.0] * 6, [0.0] * 6]
     path.write_text(yaml.safe_dump({'waypoints': {

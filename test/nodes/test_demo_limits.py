@@ -29,7 +29,7 @@ SHORT = {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}
 
 
 def slow_ur5(tmp_path):
-    """A UR5 URDF with 0.5 rad/s velocity limits (its standard motion needs about 1.6)."""
+    """Write a UR5 URDF with 0.5 rad/s velocity limits (its standard motion needs more)."""
     model = quiet_bundled('ur5').replace(velocity_limit=np.full(6, 0.5))
     path = tmp_path / 'slow_ur5.urdf'
     path.write_text(model.to_urdf())
@@ -37,7 +37,7 @@ def slow_ur5(tmp_path):
 
 
 def config(tmp_path, publisher_policy):
-    """The demo config with a short standard motion and the publisher's ``feasibility``."""
+    """Write the demo config with a short standard motion and the publisher's policy."""
     data = yaml.safe_load(open(bringup.config_path()).read())
     data['/**/trajectory_publisher']['ros__parameters'].update(SHORT,
                                                                feasibility=publisher_policy)

@@ -47,7 +47,7 @@ ACTION = '/joint_trajectory_controller/follow_joint_trajectory'
 
 
 def config(tmp_path, robot, policy):
-    """The demo config for ``robot`` with ``feasibility: policy``, a short standard motion."""
+    """Write the demo config for ``robot`` with ``feasibility: policy``, a short motion."""
     data = yaml.safe_load((ROOT / 'config' / 'simulation.yaml').read_text())
     for section in data.values():
         parameters = section['ros__parameters']
@@ -115,7 +115,7 @@ class Client:
 
 
 def trajectory(names, points, velocities=True):
-    """A JointTrajectory: ``points`` is a list of (time, positions)."""
+    """Return a JointTrajectory: ``points`` is a list of (time, positions)."""
     msg = JointTrajectory(joint_names=list(names))
     for t, q in points:
         point = JointTrajectoryPoint(positions=[float(v) for v in q])
@@ -129,7 +129,7 @@ def trajectory(names, points, velocities=True):
 
 
 def goal_to(model, offset, duration, **tolerances):
-    """A goal moving every joint by ``offset`` from home in ``duration`` s."""
+    """Return a goal moving every joint by ``offset`` from home in ``duration`` s."""
     home = home_posture(model)
     goal = FJT.Goal(trajectory=trajectory(model.joint_names,
                                           [(duration, home + offset)]))
@@ -289,19 +289,19 @@ def test_disturbance_violates_the_path_tolerance(graph):
 
 
 def control_msgs_msg():
-    """The control_msgs.msg module."""
+    """Return the control_msgs.msg module."""
     import control_msgs.msg
     return control_msgs.msg
 
 
 def control_msgs_tolerance(name, position):
-    """A JointTolerance on ``position``."""
+    """Return a JointTolerance on ``position``."""
     from control_msgs.msg import JointTolerance
     return JointTolerance(name=name, position=float(position))
 
 
 def fast_goal(model, client):
-    """A UR5 goal whose shoulder needs 223 N m of its 150 N m: every joint +0.7 rad in 0.3 s.
+    """Return a UR5 goal whose shoulder needs 223 of its 150 N m: all joints +0.7 rad in 0.3 s.
 
     Its peak speed, 4.4 rad/s, is above the 3.14 rad/s limit but within the plausible 1.5x.
     """
