@@ -18,7 +18,9 @@ every segment at ``samples_per_segment + 1`` evenly spaced times, both ends incl
 64 intervals: on a fast UR5 motion of quintic moves the sampled peak torques are within 0.16 %
 of those found with 2,000 intervals, 0.5 % with 32; test/analysis/test_feasibility.py). The
 margin (default 5 %) covers that sampling error. At most ``MAX_SAMPLES`` samples per check:
-a 10,000-point trajectory gets 5 per segment (about 0.3 s for 6 joints).
+a 10,000-point trajectory gets 2 per segment (20,000 samples of 6 joints: 36 ms on the shared
+2-core machine at load 12, benchmarks/feasibility_check.py), which bounds the time the nodes'
+callbacks spend on a check.
 
 Time scaling (Hollerbach, "Dynamic scaling of manipulator trajectories", 1984): running the
 motion ``k`` times slower, ``q_k(t) = q(t / k)``, gives ``q̇ / k`` and ``q̈ / k²``. With
@@ -46,7 +48,7 @@ from robot_dynamics import api
 from robot_dynamics.simulation.trajectory import check_waypoints, sample_waypoints_many
 
 SAMPLES_PER_SEGMENT = 64     # intervals per segment at which torque and speed are evaluated
-MAX_SAMPLES = 50_000         # samples of one check; longer trajectories get fewer per segment
+MAX_SAMPLES = 20_000         # samples of one check; longer trajectories get fewer per segment
 DEFAULT_MARGIN = 0.05        # fraction of the effort limit kept in reserve
 MAX_SCALE = 1.0e3            # slower than this is reported as "no k helps"
 ROUNDING = 1e-12             # relative excess that counts as rounding, not as a violation
@@ -201,9 +203,10 @@ def scale_factor(model, A, B, C, qd, margin=DEFAULT_MARGIN):
         return None, (f'gravity and Coulomb friction alone need {abs(C[s, j]):.4g} '
                       f'at joint {model.joint_names[j]} ({(1 - margin) * effort[j]:.4g} allowed '
                       'with the margin): no time scaling helps')
-    cols = np.flatnonzero(limited)
-    lows, highs = _bad_intervals(A[:, cols], B[:, cols], C[:, cols],
-                                 np.broadcast_to(L[cols], A[:, cols].shape))
+    # |A x² + B x + C| <= |A| + |B| + |C| on (0, 1]: only entries above L can violate.
+    risky = limited & (np.abs(A) + np.abs(B) + np.abs(C) > L)
+    lows, highs = _bad_intervals(A[risky], B[risky], C[risky],
+                                 np.broadcast_to(L, A.shape)[risky])
     vmax = model.velocity_limit
     vcols = np.flatnonzero(np.isfinite(vmax))
     speed = np.abs(qd[:, vcols])

@@ -209,16 +209,23 @@ def sample_waypoints_many(times, positions, velocities, accelerations, t):
     if times.size == 1:
         return np.repeat(positions, t.size, axis=0), rest, rest.copy()
     k = np.clip(np.searchsorted(times, t, side='right') - 1, 0, times.size - 2)
-    T, s = (times[k + 1] - times[k])[:, None], np.clip(t - times[k], 0.0, None)[:, None]
-    s = np.minimum(s, T)
-    p0, p1 = positions[k], positions[k + 1]
+    T = np.diff(times)[:, None]                       # per segment; coefficients likewise
+    s = np.minimum(np.clip(t - times[k], 0.0, None)[:, None], T[k])
+    p0, p1 = positions[:-1], positions[1:]
     if velocities is not None and accelerations is not None:
-        q, qd, qdd = _hermite_quintic(p0, velocities[k], accelerations[k], p1,
-                                      velocities[k + 1], accelerations[k + 1], T, s)
+        c = _quintic_coefficients(p0, velocities[:-1], accelerations[:-1], p1,
+                                  velocities[1:], accelerations[1:], T)
     elif velocities is not None:
-        q, qd, qdd = _hermite_cubic(p0, velocities[k], p1, velocities[k + 1], T, s)
+        c = _cubic_coefficients(p0, velocities[:-1], p1, velocities[1:], T)
     else:
-        q, qd, qdd = p0 + (p1 - p0) / T * s, (p1 - p0) / T + rest, rest.copy()
+        c = (p0, (p1 - p0) / T)
+    c = [np.broadcast_to(ci, p0.shape)[k] for ci in c]
+    q = qd = qdd = 0.0
+    for i in reversed(range(len(c))):                  # Horner, with the derivatives
+        qdd = qdd * s + 2 * qd if i < len(c) - 1 else qdd
+        qd = qd * s + q
+        q = q * s + c[i]
+    qdd = qdd + rest
     outside = ((t <= times[0]) | (t >= times[-1]))[:, None]
     held = np.where(t[:, None] <= times[0], positions[0], positions[-1])
     return (np.where(outside, held, q), np.where(outside, 0.0, qd),
