@@ -37,7 +37,10 @@ found from the roots of ``τ(x) = ±L``. The smallest feasible ``k >= 1`` is ``1
 intervals ``x > q̇_max / |q̇|``: exact, no trial runs. When ``|C| > L`` at a sample, gravity
 (and Coulomb friction) alone exceed the limit and no ``k`` helps. Friction with a smooth
 switch (ε > 0) or a Stribeck term is not polynomial in ``x``: then ``k`` comes from a bisection
-on the full model at the same samples (``exact`` is False in the result).
+on the full model at the same samples (``exact`` is False in the result). A trajectory of
+positions only is linear between waypoints (as upstream interpolates it): its speed jumps at
+the waypoints, an impulse of acceleration that no sampling sees; give velocities (and
+accelerations) for a motion whose torque can be checked.
 """
 
 from dataclasses import dataclass, field

@@ -68,6 +68,8 @@ class DynamicsHealth:
             return DiagnosticStatus.WARN, 'no recent joint state'
         if self._locked is not None and self._locked.problem:
             return DiagnosticStatus.WARN, self._locked.problem
+        if self.feasibility_note:
+            return DiagnosticStatus.WARN, self.feasibility_note
         if not self._listened:
             return DiagnosticStatus.WARN, 'no subscriber to any output: nothing published'
         return DiagnosticStatus.OK, 'publishing'

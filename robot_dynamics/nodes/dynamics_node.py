@@ -76,6 +76,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.received = 0          # joint_states messages taken, good or bad
         self.suppressed = 0        # outputs not published: not finite or beyond the bound
         self.last_error = ''
+        self.feasibility_note = ''  # the accepted trajectory is beyond the limits (warn, scale)
         self._last_input = None    # monotonic times: last joint state received,
         self._last_publish = None  # last output set published in full
         self._last_reload = None
@@ -381,10 +382,12 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                 self.model, trajectory, self.get_parameter('feasibility').value, 0.05)
         except (BadMessage, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
+        self.feasibility_note = ''
         if not report.feasible:
-            self.last_error = (f"desired_trajectory {self.get_parameter('feasibility').value}: "
-                               f'{report.message()}')
-            self.get_logger().warning(self.last_error)
+            self.feasibility_note = (f"desired_trajectory "
+                                     f"{self.get_parameter('feasibility').value}"
+                                     f': {report.message()}')
+            self.get_logger().warning(self.feasibility_note)
         self._trajectory = trajectory
         if trajectory.start_ns is None:
             self.get_logger().info('desired_trajectory accepted; it starts when the clock does '

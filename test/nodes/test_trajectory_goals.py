@@ -1,0 +1,156 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Goal checks and tolerances (nodes/trajectory_goals.py); the dynamics node's policies.
+
+The action itself, in another process under ``launch``: test_trajectory_action.py.
+"""
+
+import re
+
+import numpy as np
+import pytest
+from diagnostic_msgs.msg import DiagnosticStatus
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_dynamics.analysis import feasibility
+from robot_dynamics.nodes import trajectory_goals as goals
+from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_message
+from robot_dynamics.nodes.dynamics_node import LATCHED
+from robots import quiet_bundled
+from ros_graph import bundled, dropped_with
+
+control_msgs = pytest.importorskip('control_msgs.msg', reason='control_msgs not installed')
+UR5 = quiet_bundled('ur5')
+NAMES = list(UR5.joint_names)
+FAST = ([0.0, 0.3], np.array([np.zeros(6), np.full(6, 0.7)]))     # 223 N m of 150 at joint 2
+
+
+def message(names, times, positions, stamp_sec=0):
+    """Return a JointTrajectory of positions only."""
+    msg = trajectory_message(names, times, positions)
+    msg.header.stamp.sec = stamp_sec
+    return msg
+
+
+def test_partial_goal_holds_the_rest_and_starts_from_the_current_state():
+    q, qd = np.linspace(-0.3, 0.3, 6), np.full(6, 0.01)
+    trajectory = goals.goal_trajectory(message(NAMES[2:3], [1.0], [[0.5]]), UR5, (q, qd),
+                                       now_ns=5 * 10 ** 9)
+    np.testing.assert_array_equal(trajectory.times, [0.0, 1.0])
+    np.testing.assert_array_equal(trajectory.positions[0], q)            # from where it is
+    expected = q.copy()
+    expected[2] = 0.5
+    np.testing.assert_array_equal(trajectory.positions[1], expected)     # others held
+    assert trajectory.start_ns == 5 * 10 ** 9                            # stamp 0: on receipt
+
+
+@pytest.mark.parametrize('names, points, code, words', [
+    ([], [(1.0, [])], goals.INVALID_JOINTS, 'empty'),
+    (['nope'], [(1.0, [0.0])], goals.INVALID_JOINTS, "unknown joints ['nope']"),
+    (NAMES[:1] * 2, [(1.0, [0.0, 0.0])], goals.INVALID_JOINTS, 'repeat'),
+    (NAMES[:1], [], goals.INVALID_GOAL, 'no points'),
+    (NAMES[:2], [(1.0, [0.0])], goals.INVALID_GOAL, 'sizes [1]'),
+    (NAMES[:1], [(1.0, [np.nan])], goals.INVALID_GOAL, 'NaN'),
+    (NAMES[:1], [(1.0, [0.0]), (1.0, [0.1])], goals.INVALID_GOAL, 'increase strictly'),
+    (NAMES[2:3], [(1.0, [4.0])], goals.INVALID_GOAL, 'outside its limits'),
+])
+def test_bad_goals_get_the_upstream_codes(names, points, code, words):
+    msg = JointTrajectory(joint_names=names)
+    if points:
+        msg = message(names, [t for t, _ in points], [p for _, p in points])
+    with pytest.raises(goals.GoalError, match=re.escape(words)) as caught:
+        goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=10 ** 10)
+    assert caught.value.code == code
+
+
+def test_old_stamp_is_old_header_timestamp():
+    msg = message(NAMES, [1.0], [np.zeros(6)], stamp_sec=3)     # ended at 4 s
+    with pytest.raises(goals.GoalError) as caught:
+        goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=5 * 10 ** 9)
+    assert caught.value.code == goals.OLD_HEADER_TIMESTAMP
+    trajectory = goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)),
+                                       now_ns=35 * 10 ** 8)        # still running: taken
+    assert trajectory.start_ns == 3 * 10 ** 9
+
+
+def test_tolerances_zero_default_minus_one_unchecked_positive_replaces():
+    defaults = goals.Tolerances(np.full(6, 0.1), np.full(6, 0.01), np.full(6, 0.05), 1.0)
+    JointTolerance = control_msgs.JointTolerance
+    goal = type('Goal', (), {})()
+    goal.path_tolerance = [JointTolerance(name=NAMES[0], position=-1.0),
+                           JointTolerance(name=NAMES[1], position=0.0),
+                           JointTolerance(name=NAMES[2], position=0.3)]
+    goal.goal_tolerance = [JointTolerance(name=NAMES[3], position=0.02, velocity=-1.0)]
+    goal.goal_time_tolerance = type('D', (), {'sec': 0, 'nanosec': 0})()
+    merged = goals.tolerances(goal, UR5, defaults)
+    np.testing.assert_array_equal(merged.path_position, [np.inf, 0.1, 0.3, 0.1, 0.1, 0.1])
+    assert merged.goal_position[3] == 0.02 and merged.goal_velocity[3] == np.inf
+    assert merged.goal_time == 1.0
+    goal.goal_tolerance = [JointTolerance(name='other')]
+    with pytest.raises(goals.GoalError) as caught:
+        goals.tolerances(goal, UR5, defaults)
+    assert caught.value.code == goals.INVALID_JOINTS
+
+
+def test_policies_on_an_infeasible_motion():
+    rest = np.zeros((1, 6))
+    trajectory = goals.goal_trajectory(trajectory_message(NAMES, [0.3], [FAST[1][1]], rest,
+                                                          rest), UR5,
+                                       (np.zeros(6), np.zeros(6)), now_ns=1)
+    k = feasibility.check_trajectory(UR5, *FAST, np.zeros((2, 6)), np.zeros((2, 6))).scale
+    with pytest.raises(goals.GoalError, match='slowed by') as caught:
+        goals.apply_policy(UR5, trajectory, 'reject', 0.05)
+    assert caught.value.code == goals.INVALID_GOAL
+    same, scale, report = goals.apply_policy(UR5, trajectory, 'warn', 0.05)
+    assert same is trajectory and scale == 1.0 and not report.feasible
+    slowed, scale, _ = goals.apply_policy(UR5, trajectory, 'scale', 0.05)
+    assert scale == pytest.approx(k, rel=1e-12)
+    np.testing.assert_allclose(slowed.times, k * trajectory.times, rtol=1e-15)
+
+
+def test_gravity_beyond_a_limit_is_refused_under_scale():
+    weak = UR5.replace(effort_limit=np.array([150.0, 10.0, 150.0, 28.0, 28.0, 28.0]))
+    trajectory = goals.goal_trajectory(message(NAMES, [2.0], [np.full(6, 0.1)]), weak,
+                                       (np.zeros(6), np.zeros(6)), now_ns=1)
+    with pytest.raises(goals.GoalError, match='no time scaling helps'):
+        goals.apply_policy(weak, trajectory, 'scale', 0.05)
+
+
+# ---------------------------------------------------------------------- the dynamics node
+def fast_message():
+    """Return the infeasible UR5 motion as a trajectory message (positions only: linear)."""
+    zeros = np.zeros((2, 6))
+    return trajectory_message(NAMES, FAST[0], FAST[1], zeros, zeros)
+
+
+def test_dynamics_node_rejects_an_infeasible_trajectory_by_default(ros):
+    dynamics, probe = bundled(ros, 'ur5')
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(fast_message()),
+                 'joint shoulder_lift_joint would need 223.1 N m')
+    assert 'slowed by 1.39x it fits' in dynamics.last_error and dynamics._trajectory is None
+
+
+def test_dynamics_node_scales_and_latches_the_slowed_trajectory(ros):
+    dynamics, probe = bundled(ros, 'ur5', feasibility='scale')
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    probe.trajectory.publish(fast_message())
+    assert ros.spin_until(lambda: accepted)
+    k = feasibility.check_trajectory(UR5, *FAST, np.zeros((2, 6)), np.zeros((2, 6))).scale
+    last = accepted[-1].points[-1].time_from_start
+    assert stamp_to_nanoseconds(last) * 1e-9 == pytest.approx(0.3 * k, abs=1e-9)
+    probe.send_state(NAMES, np.zeros(6))
+    assert probe.wait_outputs()
+    level, text = dynamics.health()
+    assert level == DiagnosticStatus.WARN and 'scale' in text and 'would need' in text
