@@ -136,3 +136,32 @@ def test_trajectory_controller_saturates_at_the_urdf_limits_and_says_so(ros):
         s.level == DiagnosticStatus.WARN and 'saturated' in s.message
         for a in rig.diagnostics for s in a.status if 'joint_trajectory_controller' in s.name),
         timeout=5.0)
+
+
+def test_without_control_msgs_the_controller_says_so_and_follows_topics(tmp_path):
+    """The action needs control_msgs; where it is absent the topic path still runs."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = tmp_path / 'no_control_msgs.py'
+    script.write_text(
+        'import sys\n'
+        "sys.modules['control_msgs'] = None\n"
+        'import rclpy\n'
+        'from rclpy.parameter import Parameter\n'
+        'from robot_dynamics.nodes import joint_trajectory_controller as j\n'
+        'rclpy.init()\n'
+        "node = j.JointTrajectoryController(parameter_overrides=[Parameter('model', "
+        "value='ur5')])\n"
+        "print('ACTION', node.action, 'TOPIC', len(node.trajectory_input.subscriptions))\n"
+        'print(j.CONTROL_MSGS_MISSING)\n'
+        'node.destroy_node()\n'
+        'rclpy.shutdown()\n')
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=str(tmp_path),
+                          env=dict(os.environ, PYTHONPATH=root))
+    assert done.returncode == 0, done.stderr
+    assert 'ACTION None TOPIC 2' in done.stdout
+    assert 'control_msgs is not installed' in done.stdout
+    assert 'install ros-jazzy-control-msgs' in done.stdout + done.stderr
