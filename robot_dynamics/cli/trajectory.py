@@ -95,6 +95,9 @@ def add_parsers(subparsers, formatter):
                         help='exit with code 1 when a limit is exceeded')
     parser.add_argument('--check-effort', action='store_true',
                         help='torque feasibility: the slow-down that fits, |tau|/tau_max plot')
+    parser.add_argument('--payload', metavar='KG[,X,Y,Z]', default=None,
+                        help='a point-mass payload at the tool (kg; centre of mass in the tool '
+                        'frame, m), for the torques and --check-effort')
     parser.add_argument('--margin', type=float, default=feasibility.DEFAULT_MARGIN,
                         metavar='F', help='fraction of each effort limit kept in reserve by '
                         '--check-effort (default 0.05)')
@@ -242,7 +245,7 @@ def violations(t, values, limit, joint_names, what, low=None):
 def run_trajectory(args):
     """Compute the feed-forward torques, write CSV and PNG, report limit violations."""
     from robot_dynamics.cli.simulation import write_csv
-    model = load_model(args)
+    model = with_payload(load_model(args), args.payload)
     kind, times, positions, velocities, accelerations, degree = read_trajectory_file(
         args.file, model)
     degree = args.interpolation or degree
@@ -277,6 +280,19 @@ def run_trajectory(args):
             print(f'effort check: {report.message()}')
     infeasible = report is not None and not report.feasible
     return 1 if (args.strict and found) or infeasible else 0
+
+
+def with_payload(model, text):
+    """Return ``model`` with the ``--payload KG[,X,Y,Z]`` point mass (unchanged for None)."""
+    if text is None:
+        return model
+    try:
+        values = [float(v) for v in str(text).split(',')]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 4) or not all(np.isfinite(values)) or values[0] < 0:
+        raise CLIError(f'--payload: {text!r}; give KG or KG,X,Y,Z (kg >= 0, m), e.g. 2.5,0,0,0.05')
+    return model.with_payload(values[0], values[1:] if len(values) == 4 else (0.0, 0.0, 0.0))
 
 
 def _check_effort(model, args, prefix, t, q, qd, qdd, written):

@@ -270,6 +270,12 @@ class JointTrajectoryController(Node):
             result.error_code, result.error_string = exc.code, str(exc)[:1000]
             self.get_logger().warning(f'goal refused ({exc.code}): {exc}')
             return result
+        except Exception as exc:  # noqa: BLE001 - a client sees why, the node goes on
+            self.callback_failed('follow_joint_trajectory goal', exc)
+            handle.abort()
+            result.error_code = goals.INVALID_GOAL
+            result.error_string = f'goal not understood: {type(exc).__name__}: {exc}'[:1000]
+            return result
         self._preempt()
         self.active, self.trajectory = goal, goal.trajectory
         code, text = await goal.done
@@ -301,6 +307,7 @@ class JointTrajectoryController(Node):
             self.model, trajectory, self.get_parameter('feasibility').value,
             self.get_parameter('feasibility_margin').value)
         took = time.monotonic() - started
+        self.last_feasibility = ''
         if not report.feasible:
             self.last_feasibility = report.message()
             verb = 'slowed down' if scale > 1 else 'executed anyway (feasibility: warn)'

@@ -15,6 +15,7 @@
 import json
 
 import numpy as np
+import pytest
 import yaml
 
 from robot_dynamics import cli
@@ -79,3 +80,19 @@ def test_no_limits_is_a_clear_error(capsys, tmp_path):
     code, _, err = run(capsys, 'trajectory', 'puma560', plan(tmp_path, 1.0), '--check-effort',
                        '-o', tmp_path / 'x')
     assert code != 0 and 'no effort or velocity limits' in err
+
+
+def test_payload_makes_the_motion_slower(capsys, tmp_path):
+    model = quiet_bundled('ur5')
+    zeros = np.zeros((2, 6))
+    waypoints = ([0.0, 0.6], [np.zeros(6), np.full(6, 0.7)], zeros, zeros)
+    bare = feasibility.check_trajectory(model, *waypoints)
+    loaded = feasibility.check_trajectory(model.with_payload(5.0, (0.0, 0.0, 0.1)), *waypoints)
+    assert bare.feasible and not loaded.feasible and loaded.scale > 1.0
+    code, out, _ = run(capsys, 'trajectory', 'ur5', plan(tmp_path, 0.6), '--check-effort',
+                       '--json', '--no-plot', '--payload', '5,0,0,0.1', '-o', tmp_path / 'x')
+    check = json.loads(out)['effort_check']
+    assert code == 1 and check['scale'] == pytest.approx(loaded.scale, rel=2e-3)
+    code, _, err = run(capsys, 'trajectory', 'ur5', plan(tmp_path, 0.6), '--payload', '-1',
+                       '-o', tmp_path / 'x')
+    assert code != 0 and '--payload' in err
