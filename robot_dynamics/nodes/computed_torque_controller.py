@@ -37,6 +37,7 @@ model and saturates at its URDF limits.
 import functools
 
 import numpy as np
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -46,7 +47,7 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
-from robot_dynamics.nodes.common import (TrajectoryInput, declare_array, descriptor,
+from robot_dynamics.nodes.common import (STEADY, TrajectoryInput, declare_array, descriptor,
                                          guarded_parameters, guarded_subscription,
                                          parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
@@ -100,6 +101,8 @@ class ComputedTorqueController(Node):
                                  guard(self._on_output_names), 10)
         self.create_subscription(Float64MultiArray, 'mass_matrix', guard(self._on_mass), 10)
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
+        self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
 
     def _gains(self, name):
         values = np.asarray(self.get_parameter(name).value, dtype=float)
@@ -217,6 +220,20 @@ class ComputedTorqueController(Node):
                 else limits
             self._bound = Saturation(self.joint_names, np.where(limits > 0, limits, np.inf))
         return self._bound
+
+    def _publish_diagnostics(self):
+        """Publish WARN while commands were saturated or refused, else OK."""
+        saturated = self._saturation().summary() if self.joint_names else {}
+        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: controller')
+        status.level, status.message = (
+            (DiagnosticStatus.WARN, f'commands saturated at effort_limits: {saturated}')
+            if saturated else (DiagnosticStatus.WARN, self.last_error) if self.dropped
+            else (DiagnosticStatus.OK, 'controlling'))
+        status.values = [KeyValue(key='dropped_messages', value=str(self.dropped)),
+                         KeyValue(key='last_error', value=self.last_error[:2000])]
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self.get_clock().now().to_msg()
+        self.pub_diagnostics.publish(array)
 
     def _drop(self, reason):
         self.dropped += 1

@@ -81,6 +81,13 @@ def test_effort_limits_saturate_the_old_controller(ros):
     assert ros.spin_until(lambda: rig.commands)
     np.testing.assert_array_equal(rig.commands[-1], [5.0, 50.0, 100.0])
     assert 'saturated' in rig.controller.last_error
+    diagnostics = []
+    ros.node('listener').create_subscription(DiagnosticArray, '/diagnostics',
+                                             diagnostics.append, 10)
+    assert ros.spin_until(lambda: any(
+        s.level == DiagnosticStatus.WARN and "{'a': 1, 'b': 1}" in s.message
+        for a in diagnostics for s in a.status if 'computed_torque_controller' in s.name),
+        timeout=5.0)
 
 
 class TrajectoryRig:
