@@ -27,6 +27,8 @@ from the bottom up, are described in docs/architecture.md.
 """
 
 from robot_dynamics import fast, solvers
+from robot_dynamics.analysis.feasibility import FeasibilityReport, scaled_waypoints
+from robot_dynamics.analysis.feasibility import check_trajectory as check_feasibility
 from robot_dynamics.analysis.opcount import operation_counts
 from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
@@ -61,4 +63,5 @@ __all__ = [
     'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
     'fast', 'generate', 'base_parameters', 'design_excitation', 'identify', 'parameters',
     'regressor', 'friction_slopes',
+    'check_feasibility', 'FeasibilityReport', 'scaled_waypoints',
 ]
