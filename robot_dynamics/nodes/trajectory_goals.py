@@ -29,6 +29,8 @@ import numpy as np
 
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes.common import MAX_JOINT_NAMES
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, stamp_to_seconds
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
@@ -119,7 +121,13 @@ def goal_trajectory(msg, model, current, now_ns):
     ``current`` is ``(q, qd)`` (n,) now: joints the goal leaves out hold ``q``; a first point
     after time 0 is reached from ``current`` (at rest in acceleration). ``now_ns`` is the clock.
     """
+    if len(msg.points) > bounds.MAX_TRAJECTORY_POINTS:        # before converting them
+        raise GoalError(INVALID_GOAL, f'trajectory has {len(msg.points)} points, more than '
+                        f'{bounds.MAX_TRAJECTORY_POINTS}; send it in pieces')
     names = list(msg.joint_names)
+    if len(names) > MAX_JOINT_NAMES:
+        raise GoalError(INVALID_JOINTS, f'{len(names)} joint_names, more than '
+                        f'{MAX_JOINT_NAMES}')
     index = _check_names(names, model)
     times, positions, velocities, accelerations = _columns(msg, len(names))
     _check_limits(model, positions, index, names)

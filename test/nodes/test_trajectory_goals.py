@@ -154,3 +154,17 @@ def test_dynamics_node_scales_and_latches_the_slowed_trajectory(ros):
     assert probe.wait_outputs()
     level, text = dynamics.health()
     assert level == DiagnosticStatus.WARN and 'scale' in text and 'would need' in text
+
+
+def test_oversized_goals_are_refused_before_conversion():
+    from robot_dynamics.model import bounds
+    msg = JointTrajectory(joint_names=NAMES)
+    point = trajectory_message(NAMES, [1.0], [np.zeros(6)]).points[0]
+    msg.points = [point] * (bounds.MAX_TRAJECTORY_POINTS + 1)
+    with pytest.raises(goals.GoalError, match='send it in pieces') as caught:
+        goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=1)
+    assert caught.value.code == goals.INVALID_GOAL
+    msg = JointTrajectory(joint_names=[f'j{i}' for i in range(5000)])
+    with pytest.raises(goals.GoalError, match='5000 joint_names') as caught:
+        goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=1)
+    assert caught.value.code == goals.INVALID_JOINTS
