@@ -24,7 +24,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# ROS 2 launch and ros2cli (`ros2 launch`, `ros2 run`, `ros2 param`) are not on PyPI: install the
+# ROS 2 launch, ros2cli (`ros2 launch`, `ros2 run`, `ros2 param`, `ros2 action`) and control_msgs
+# (FollowJointTrajectory) are not on PyPI: install the
 # wheels built from their Jazzy sources when the project's shared/ folder (or
 # ROBOT_DYNAMICS_WHEELS) has them. Without them the launch tests skip and say how to get them.
 WHEELS=${ROBOT_DYNAMICS_WHEELS:-$ROOT/../shared/wheels}

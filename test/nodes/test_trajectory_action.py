@@ -349,3 +349,21 @@ def test_infeasible_goal_under_scale_runs_slower_within_limits(graph):
     assert np.all(np.abs(efforts).max(axis=0) < 0.99 * model.effort_limit)
     target = np.array(goal.trajectory.points[-1].positions)
     assert np.abs(client.position(model.joint_names) - target).max() <= 0.01
+
+
+def test_send_goal_command_of_the_docs_works_as_written(graph):
+    """docs/ros.md's ``ros2 action send_goal --feedback`` example, run as written."""
+    import re
+    import shlex
+    import subprocess
+    client = graph('ur5', 'reject')
+    docs = (ROOT / 'docs' / 'ros.md').read_text()
+    command = re.search(r'```bash\n(ros2 action send_goal .*?)\n```', docs, re.S).group(1)
+    argv = shlex.split(command.replace('\\\n', ' '))
+    done = subprocess.run([ROS2] + argv[1:], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert 'Feedback:' in done.stdout and 'error_code: 0' in done.stdout
+    assert 'Goal finished with status: SUCCEEDED' in done.stdout, done.stdout[-3000:]
+    model = rd.load_model('ur5')
+    q = client.position(model.joint_names)
+    assert abs(q[0] - 0.5) <= 0.01 and abs(q[1] + 0.3) <= 0.01
