@@ -62,6 +62,9 @@ typedef struct {
     double *M, *b, *zero, *tmp;     /* n x n matrix, bias, zeros, scratch (6 n) */
     double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
     double *sim;                    /* integrator scratch (12 n) */
+    double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
+    double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6], (*dY)[36];   /* column forces, composites */
+    double *qdd, *L;                /* forward-dynamics derivatives: qdd (n), factor (n x n) */
 } rd_work;
 
 typedef struct {
@@ -121,6 +124,15 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
            const double *f_tip, double *qdd);
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                     const double *f_tip, double *qdd);
+/* Cholesky M = L L^T in place (lower triangle, n x n row-major); -1 if not positive definite */
+int rd_cholesky(double *M, int n);
+
+/* derivatives.c: dtau/dq, dtau/dqd and M of the full inverse dynamics (n x n each, row-major);
+ * dqdd/dq, dqdd/dqd and M^-1 of the forward dynamics (-1 if M is not positive definite). */
+void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
+                         const double *f_tip, double *dq, double *dqd, double *M);
+int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
+                           const double *f_tip, double *dq, double *dqd, double *Minv);
 
 /* integrate.c */
 enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2 };

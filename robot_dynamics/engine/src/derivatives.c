@@ -1,0 +1,214 @@
+// Copyright 2026 robot_dynamics contributors
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+
+/*
+ * Analytic derivatives of the inverse and forward dynamics (Carpentier & Mansard, "Analytical
+ * Derivatives of Rigid Body Dynamics Algorithms", RSS 2018, Algorithm 1 and section IV), in
+ * world (base-frame) spatial vectors (angular; linear) about the base origin.
+ *
+ * With v_i, a_i the world velocity and acceleration of body i (a_0 = -g), S_i its world motion
+ * subspace and p its parent, a change of q_j moves the subtree of j rigidly (dS_k = S_j x S_k):
+ *   d v_k/d q_j  = dVdq_j - v_k x S_j,    dVdq_j = v_p x S_j
+ *   d a_k/d q_j  = dAdq_j - a_k x S_j - v_k x dVdq_j,    dAdq_j = a_p x S_j + v_p x dVdq_j
+ *   d a_k/d qd_j = dAdv_j - v_k x S_j,    dAdv_j = 2 v_p x S_j
+ * and of the body force f_k = Y_k a_k + v_k x* Y_k v_k (Y_k its world inertia) the parts that
+ * depend on body k gather into its inertia rate dY_k s = v_k x* Y_k s - Y_k (v_k x s)
+ * + s x* (Y_k v_k) and the rigid transport S_j x* f_k. Summed over the subtree of i (composite
+ * Yc_i, dYc_i, fc_i, the tool wrench a body-fixed force of the last body), with tau_i = S_i.fc_i:
+ *   j >= i:  dtau_i/dq_j  = S_i.(dYc_j dVdq_j + Yc_j dAdq_j + S_j x* fc_j)
+ *            dtau_i/dqd_j = S_i.(dYc_j S_j + Yc_j dAdv_j),   M_ij = S_i.Yc_j S_j
+ *   j <  i:  dtau_i/dq_j  = (Yc_i S_i).dAdq_j + (dYc_i^T S_i).dVdq_j
+ *            dtau_i/dqd_j = (Yc_i S_i).dAdv_j + (dYc_i^T S_i).S_j
+ * (the transport of S_i cancels that of fc_i for j < i). Joint effects: the rotor inertia adds
+ * to M's diagonal, the friction slope (rd_friction_slope) to dtau/dqd's.
+ */
+#include <string.h>
+
+#include "engine.h"
+
+static void add6(double *to, const double *from)
+{
+    for (int k = 0; k < 6; ++k) to[k] += from[k];
+}
+
+static void mat6_apply(const double *A, const double *x, double *o)      /* o = A x */
+{
+    for (int r = 0; r < 6; ++r) o[r] = rd_dot6(A + 6 * r, x);
+}
+
+/* D = the matrix of s -> v x* (Y s) - Y (v x s) + s x* h, h = Y v (6 x 6, row-major). */
+static void inertia_rate(const rd_inertia *Y, const double *v, const double *h, double *D)
+{
+    for (int c = 0; c < 6; ++c) {
+        double e[6] = {0, 0, 0, 0, 0, 0}, Ye[6], vYe[6], ve[6], Yve[6], eh[6];
+        e[c] = 1.0;
+        rd_inertia_apply(Y, e, Ye);
+        rd_crf(v, Ye, vYe);
+        rd_crm(v, e, ve);
+        rd_inertia_apply(Y, ve, Yve);
+        rd_crf(e, h, eh);
+        for (int r = 0; r < 6; ++r) D[6 * r + c] = vYe[r] - Yve[r] + eh[r];
+    }
+}
+
+static void add_inertia(rd_inertia *to, const rd_inertia *from)
+{
+    to->m += from->m;
+    for (int k = 0; k < 3; ++k) to->h[k] += from->h[k];
+    for (int k = 0; k < 9; ++k) to->Ib[k] += from->Ib[k];
+}
+
+/* The tool wrench [f; n] (tool frame) as a world force on the last body, about the origin. */
+static void tip_force(const rd_model *m, const double *f_tip, double *f)
+{
+    const int last = m->n - 1;
+    double R[9], p[3], t[3];
+    rd_mm(m->w.R[last], m->tipR, R);
+    rd_mv(m->w.R[last], m->tipp, p);
+    for (int k = 0; k < 3; ++k) p[k] += m->w.o[last][k];
+    rd_mv(R, f_tip, f + 3);
+    rd_mv(R, f_tip + 3, f);
+    rd_cross(p, f + 3, t);
+    for (int k = 0; k < 3; ++k) f[k] += t[k];
+}
+
+/* Forward pass: velocities, accelerations, their partial derivatives and body forces. */
+static void forward_pass(rd_model *m, const double *qd, const double *qdd)
+{
+    rd_work *w = &m->w;
+    double vp[6] = {0, 0, 0, 0, 0, 0}, ap[6] = {0, 0, 0, -m->g[0], -m->g[1], -m->g[2]};
+    for (int i = 0; i < m->n; ++i) {
+        const double *S = w->S[i];
+        double *v = w->v[i], *a = w->a[i], t[6], h[6], f[6];
+        for (int k = 0; k < 6; ++k) v[k] = vp[k] + S[k] * qd[i];
+        rd_crm(v, S, t);
+        for (int k = 0; k < 6; ++k) a[k] = ap[k] + S[k] * qdd[i] + t[k] * qd[i];
+        rd_crm(vp, S, w->dVdq[i]);
+        rd_crm(ap, S, w->dAdq[i]);
+        rd_crm(vp, w->dVdq[i], t);
+        for (int k = 0; k < 6; ++k) {
+            w->dAdq[i][k] += t[k];
+            w->dAdv[i][k] = 2.0 * w->dVdq[i][k];
+        }
+        rd_world_inertia(m->J + i, w->R[i], w->o[i], &w->Ic[i]);
+        rd_inertia_apply(&w->Ic[i], v, h);
+        rd_inertia_apply(&w->Ic[i], a, f);
+        rd_crf(v, h, t);
+        for (int k = 0; k < 6; ++k) w->fc[i][k] = f[k] + t[k];
+        inertia_rate(&w->Ic[i], v, h, w->dY[i]);
+        memcpy(vp, v, sizeof vp);
+        memcpy(ap, a, sizeof ap);
+    }
+}
+
+/* Backward pass for joint i: the composites of its subtree and row i of the three matrices
+ * (columns j >= i from the column forces of the joints below, j < i from the ancestors). */
+static void backward_row(rd_model *m, int i, const double *qd, double *dq, double *dqd,
+                         double *M)
+{
+    rd_work *w = &m->w;
+    const int n = m->n;
+    const double *S = w->S[i], *dY = w->dY[i];
+    double t[6], r2[6];
+    int j, k;
+    rd_inertia_apply(&w->Ic[i], S, w->Fa[i]);
+    mat6_apply(dY, S, w->Fv[i]);
+    rd_inertia_apply(&w->Ic[i], w->dAdv[i], t);
+    add6(w->Fv[i], t);
+    mat6_apply(dY, w->dVdq[i], w->Fq[i]);
+    rd_inertia_apply(&w->Ic[i], w->dAdq[i], t);
+    add6(w->Fq[i], t);
+    for (j = i; j < n; ++j) {
+        M[n * i + j] = M[n * j + i] = rd_dot6(S, w->Fa[j]);
+        dqd[n * i + j] = rd_dot6(S, w->Fv[j]);
+        dq[n * i + j] = rd_dot6(S, w->Fq[j]);
+    }
+    rd_crf(S, w->fc[i], t);
+    add6(w->Fq[i], t);
+    for (k = 0; k < 6; ++k)                                   /* r2 = dYc_i^T S_i */
+        r2[k] = dY[k] * S[0] + dY[6 + k] * S[1] + dY[12 + k] * S[2] + dY[18 + k] * S[3]
+                + dY[24 + k] * S[4] + dY[30 + k] * S[5];
+    for (j = 0; j < i; ++j) {
+        dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot6(r2, w->dVdq[j]);
+        dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot6(r2, w->S[j]);
+    }
+    M[n * i + i] += m->J[i].rotor;
+    dqd[n * i + i] += rd_friction_slope(m->J + i, qd[i]);
+}
+
+void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
+                         const double *f_tip, double *dq, double *dqd, double *M)
+{
+    rd_work *w = &m->w;
+    const int n = m->n;
+    rd_world(m, q);
+    forward_pass(m, qd, qdd);
+    if (f_tip != NULL) {
+        double f[6];
+        tip_force(m, f_tip, f);
+        add6(w->fc[n - 1], f);
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        if (i + 1 < n) {
+            add_inertia(&w->Ic[i], &w->Ic[i + 1]);
+            for (int k = 0; k < 36; ++k) w->dY[i][k] += w->dY[i + 1][k];
+            add6(w->fc[i], w->fc[i + 1]);
+        }
+        backward_row(m, i, qd, dq, dqd, M);
+    }
+}
+
+/* X <- L^-T L^-1 X for the Cholesky factor L (lower triangle of Lm) and X (n x n, rows). */
+static void cholesky_solve_rows(const double *L, int n, double *X)
+{
+    int i, k, c;
+    for (i = 0; i < n; ++i) {
+        double *x = X + n * i;
+        for (k = 0; k < i; ++k) {
+            const double l = L[n * i + k], *y = X + n * k;
+            for (c = 0; c < n; ++c) x[c] -= l * y[c];
+        }
+        for (c = 0; c < n; ++c) x[c] /= L[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        double *x = X + n * i;
+        for (k = i + 1; k < n; ++k) {
+            const double l = L[n * k + i], *y = X + n * k;
+            for (c = 0; c < n; ++c) x[c] -= l * y[c];
+        }
+        for (c = 0; c < n; ++c) x[c] /= L[n * i + i];
+    }
+}
+
+int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
+                           const double *f_tip, double *dq, double *dqd, double *Minv)
+{
+    const int n = m->n;
+    double *qdd = m->w.qdd, *L = m->w.L;
+    int i, k;
+    if (rd_forward(m, q, qd, tau, f_tip, qdd) != 0) return -1;
+    rd_rnea_derivatives(m, q, qd, qdd, f_tip, dq, dqd, Minv);
+    memcpy(L, Minv, sizeof(double) * (size_t)n * (size_t)n);
+    if (rd_cholesky(L, n) != 0) return -1;
+    for (k = 0; k < n * n; ++k) {
+        dq[k] = -dq[k];
+        dqd[k] = -dqd[k];
+        Minv[k] = 0.0;
+    }
+    for (i = 0; i < n; ++i) Minv[n * i + i] = 1.0;
+    cholesky_solve_rows(L, n, dq);
+    cholesky_solve_rows(L, n, dqd);
+    cholesky_solve_rows(L, n, Minv);
+    return 0;
+}
