@@ -42,24 +42,40 @@ static void add6(double *to, const double *from)
     for (int k = 0; k < 6; ++k) to[k] += from[k];
 }
 
-static void mat6_apply(const double *A, const double *x, double *o)      /* o = A x */
+/* The inertia rate dY = [v x*] Y - Y [v x] + [. x* h] (h = Y v) acts on the angular part of a
+ * motion only: dY s = (T s_w; b x s_w), with, for Y = (m, first moment c, Ib about the origin),
+ * v = (w; u) and momentum h = (k; l): T = [w x] Ib - Ib [w x] - (c u^T + u c^T) + 2 (u.c) 1 - [k x],
+ * b = -2 (m u + w x c) (expand the 6 x 6 blocks: the others cancel). */
+static void inertia_rate(const rd_inertia *Y, const double *v, const double *h, rd_rate *D)
 {
-    for (int r = 0; r < 6; ++r) o[r] = rd_dot6(A + 6 * r, x);
+    const double *w = v, *u = v + 3, *c = Y->h;
+    double P[9], uc = 2.0 * rd_dot3(u, c), t[3];
+    int r, k;
+    for (k = 0; k < 3; ++k) {                                   /* P = [w x] Ib */
+        P[k] = w[1] * Y->Ib[6 + k] - w[2] * Y->Ib[3 + k];
+        P[3 + k] = w[2] * Y->Ib[k] - w[0] * Y->Ib[6 + k];
+        P[6 + k] = w[0] * Y->Ib[3 + k] - w[1] * Y->Ib[k];
+    }
+    for (r = 0; r < 3; ++r)
+        for (k = 0; k < 3; ++k)
+            D->T[3 * r + k] = P[3 * r + k] + P[3 * k + r] - c[r] * u[k] - u[r] * c[k];
+    D->T[0] += uc; D->T[4] += uc; D->T[8] += uc;
+    D->T[1] += h[2]; D->T[2] -= h[1]; D->T[5] += h[0];                 /* - [k x] */
+    D->T[3] -= h[2]; D->T[6] += h[1]; D->T[7] -= h[0];
+    rd_cross(w, c, t);
+    for (k = 0; k < 3; ++k) D->b[k] = -2.0 * (Y->m * u[k] + t[k]);
 }
 
-/* D = the matrix of s -> v x* (Y s) - Y (v x s) + s x* h, h = Y v (6 x 6, row-major). */
-static void inertia_rate(const rd_inertia *Y, const double *v, const double *h, double *D)
+static void rate_apply(const rd_rate *D, const double *s, double *o)     /* o = dY s */
 {
-    for (int c = 0; c < 6; ++c) {
-        double e[6] = {0, 0, 0, 0, 0, 0}, Ye[6], vYe[6], ve[6], Yve[6], eh[6];
-        e[c] = 1.0;
-        rd_inertia_apply(Y, e, Ye);
-        rd_crf(v, Ye, vYe);
-        rd_crm(v, e, ve);
-        rd_inertia_apply(Y, ve, Yve);
-        rd_crf(e, h, eh);
-        for (int r = 0; r < 6; ++r) D[6 * r + c] = vYe[r] - Yve[r] + eh[r];
-    }
+    rd_mv(D->T, s, o);
+    rd_cross(D->b, s, o + 3);
+}
+
+static void add_rate(rd_rate *to, const rd_rate *from)
+{
+    for (int k = 0; k < 9; ++k) to->T[k] += from->T[k];
+    for (int k = 0; k < 3; ++k) to->b[k] += from->b[k];
 }
 
 static void add_inertia(rd_inertia *to, const rd_inertia *from)
@@ -106,7 +122,7 @@ static void forward_pass(rd_model *m, const double *qd, const double *qdd)
         rd_inertia_apply(&w->Ic[i], a, f);
         rd_crf(v, h, t);
         for (int k = 0; k < 6; ++k) w->fc[i][k] = f[k] + t[k];
-        inertia_rate(&w->Ic[i], v, h, w->dY[i]);
+        inertia_rate(&w->Ic[i], v, h, &w->dY[i]);
         memcpy(vp, v, sizeof vp);
         memcpy(ap, a, sizeof ap);
     }
@@ -119,14 +135,15 @@ static void backward_row(rd_model *m, int i, const double *qd, double *dq, doubl
 {
     rd_work *w = &m->w;
     const int n = m->n;
-    const double *S = w->S[i], *dY = w->dY[i];
-    double t[6], r2[6];
+    const double *S = w->S[i];
+    const rd_rate *dY = &w->dY[i];
+    double t[6], r2[3];
     int j, k;
     rd_inertia_apply(&w->Ic[i], S, w->Fa[i]);
-    mat6_apply(dY, S, w->Fv[i]);
+    rate_apply(dY, S, w->Fv[i]);
     rd_inertia_apply(&w->Ic[i], w->dAdv[i], t);
     add6(w->Fv[i], t);
-    mat6_apply(dY, w->dVdq[i], w->Fq[i]);
+    rate_apply(dY, w->dVdq[i], w->Fq[i]);
     rd_inertia_apply(&w->Ic[i], w->dAdq[i], t);
     add6(w->Fq[i], t);
     for (j = i; j < n; ++j) {
@@ -136,12 +153,12 @@ static void backward_row(rd_model *m, int i, const double *qd, double *dq, doubl
     }
     rd_crf(S, w->fc[i], t);
     add6(w->Fq[i], t);
-    for (k = 0; k < 6; ++k)                                   /* r2 = dYc_i^T S_i */
-        r2[k] = dY[k] * S[0] + dY[6 + k] * S[1] + dY[12 + k] * S[2] + dY[18 + k] * S[3]
-                + dY[24 + k] * S[4] + dY[30 + k] * S[5];
+    rd_mtv(dY->T, S, r2);                            /* r2 = dYc_i^T S_i = (T^T S_w + S_v x b; 0) */
+    rd_cross(S + 3, dY->b, t);
+    for (k = 0; k < 3; ++k) r2[k] += t[k];
     for (j = 0; j < i; ++j) {
-        dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot6(r2, w->dVdq[j]);
-        dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot6(r2, w->S[j]);
+        dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot3(r2, w->dVdq[j]);
+        dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot3(r2, w->S[j]);
     }
     M[n * i + i] += m->J[i].rotor;
     dqd[n * i + i] += rd_friction_slope(m->J + i, qd[i]);
@@ -162,7 +179,7 @@ void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const d
     for (int i = n - 1; i >= 0; --i) {
         if (i + 1 < n) {
             add_inertia(&w->Ic[i], &w->Ic[i + 1]);
-            for (int k = 0; k < 36; ++k) w->dY[i][k] += w->dY[i + 1][k];
+            add_rate(&w->dY[i], &w->dY[i + 1]);
             add6(w->fc[i], w->fc[i + 1]);
         }
         backward_row(m, i, qd, dq, dqd, M);
@@ -195,12 +212,11 @@ int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const
                            const double *f_tip, double *dq, double *dqd, double *Minv)
 {
     const int n = m->n;
-    double *qdd = m->w.qdd, *L = m->w.L;
+    double *qdd = m->w.qdd, *L = m->w.M;
     int i, k;
-    if (rd_forward(m, q, qd, tau, f_tip, qdd) != 0) return -1;
+    /* CRBA + Cholesky at any size: its factor L (in w.M) serves the solves below */
+    if (rd_crba_forward(m, q, qd, tau, f_tip, qdd) != 0) return -1;
     rd_rnea_derivatives(m, q, qd, qdd, f_tip, dq, dqd, Minv);
-    memcpy(L, Minv, sizeof(double) * (size_t)n * (size_t)n);
-    if (rd_cholesky(L, n) != 0) return -1;
     for (k = 0; k < n * n; ++k) {
         dq[k] = -dq[k];
         dqd[k] = -dqd[k];

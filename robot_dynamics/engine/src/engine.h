@@ -51,6 +51,9 @@ typedef struct { double R[9], p[3]; } rd_placement;
  * about the frame origin (n = Ib w + h x v, f = m v - h x w). */
 typedef struct { double m, h[3], Ib[9]; } rd_inertia;
 
+/* Rate of a world inertia along a velocity (derivatives.c): dY s = (T s_w; b x s_w). */
+typedef struct { double T[9], b[3]; } rd_rate;
+
 typedef struct {
     rd_placement *X;                /* n placements in the parent */
     double (*F)[3], (*N)[3];        /* RNEA: inertial forces and moments */
@@ -63,8 +66,9 @@ typedef struct {
     double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
     double *sim;                    /* integrator scratch (12 n) */
     double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
-    double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6], (*dY)[36];   /* column forces, composites */
-    double *qdd, *L;                /* forward-dynamics derivatives: qdd (n), factor (n x n) */
+    double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6];
+    rd_rate *dY;   /* column forces, composites */
+    double *qdd;                    /* forward-dynamics derivatives: qdd (n) */
 } rd_work;
 
 typedef struct {

@@ -70,7 +70,7 @@ static int allocate(rd_model *m)
             + 2 * n * (sizeof(rd_inertia) / sizeof(double)) + 18 * n
             + n * n + 2 * n + 6 * n + 6 * n
             + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n
-            + 7 * 6 * n + 36 * n + n + n * n;
+            + 7 * 6 * n + 12 * n + n;
     m->block = calloc(total, sizeof(double));
     if (m->block == NULL) return -1;
     p = (double *)m->block;
@@ -104,9 +104,8 @@ static int allocate(rd_model *m)
     TAKE(Fv, double (*)[6], 6 * n);
     TAKE(Fq, double (*)[6], 6 * n);
     TAKE(fc, double (*)[6], 6 * n);
-    TAKE(dY, double (*)[36], 36 * n);
+    TAKE(dY, rd_rate *, 12 * n);
     TAKE(qdd, double *, n);
-    TAKE(L, double *, n * n);
 #undef TAKE
     (void)p;
     return 0;
