@@ -220,7 +220,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
     if _engine is not None:
-        return _split(_engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip))
+        return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
     return _split(unbatch(out, single))
@@ -235,7 +235,7 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
     if _engine is not None:
-        return _split(_engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip))
+        return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
     d = _rnea_derivatives(model, a['q'], a['qd'], qdd, a['f_tip'])
@@ -247,7 +247,7 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
 
 
 def _split(stacked):
-    """Three matrices from the engine's (3, n, n) or (N, 3, n, n) block."""
+    """Three matrices from a (3, n, n) or (N, 3, n, n) block (as the engine returns them)."""
     if stacked.ndim == 3:
         return stacked[0], stacked[1], stacked[2]
     return stacked[:, 0], stacked[:, 1], stacked[:, 2]

@@ -128,61 +128,89 @@ static void forward_pass(rd_model *m, const double *qd, const double *qdd)
     }
 }
 
-/* Backward pass for joint i: the composites of its subtree and row i of the three matrices
- * (columns j >= i from the column forces of the joints below, j < i from the ancestors). */
-static void backward_row(rd_model *m, int i, const double *qd, double *dq, double *dqd,
-                         double *M)
+/* Backward pass, composites: Yc_i, dYc_i, fc_i of the subtree of i (in place), the column
+ * forces Fa_i = Yc_i S_i, Fv_i = dYc_i S_i + Yc_i dAdv_i, and M (rotor inertia included). */
+static void composites(rd_model *m, const double *f_tip, double *M)
 {
     rd_work *w = &m->w;
     const int n = m->n;
-    const double *S = w->S[i];
-    const rd_rate *dY = &w->dY[i];
-    double t[6], r2[3];
-    int j, k;
-    rd_inertia_apply(&w->Ic[i], S, w->Fa[i]);
-    rate_apply(dY, S, w->Fv[i]);
-    rd_inertia_apply(&w->Ic[i], w->dAdv[i], t);
-    add6(w->Fv[i], t);
-    rate_apply(dY, w->dVdq[i], w->Fq[i]);
-    rd_inertia_apply(&w->Ic[i], w->dAdq[i], t);
-    add6(w->Fq[i], t);
-    for (j = i; j < n; ++j) {
-        M[n * i + j] = M[n * j + i] = rd_dot6(S, w->Fa[j]);
-        dqd[n * i + j] = rd_dot6(S, w->Fv[j]);
-        dq[n * i + j] = rd_dot6(S, w->Fq[j]);
-    }
-    rd_crf(S, w->fc[i], t);
-    add6(w->Fq[i], t);
-    rd_mtv(dY->T, S, r2);                            /* r2 = dYc_i^T S_i = (T^T S_w + S_v x b; 0) */
-    rd_cross(S + 3, dY->b, t);
-    for (k = 0; k < 3; ++k) r2[k] += t[k];
-    for (j = 0; j < i; ++j) {
-        dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot3(r2, w->dVdq[j]);
-        dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot3(r2, w->S[j]);
-    }
-    M[n * i + i] += m->J[i].rotor;
-    dqd[n * i + i] += rd_friction_slope(m->J + i, qd[i]);
-}
-
-void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
-                         const double *f_tip, double *dq, double *dqd, double *M)
-{
-    rd_work *w = &m->w;
-    const int n = m->n;
-    rd_world(m, q);
-    forward_pass(m, qd, qdd);
+    double t[6];
     if (f_tip != NULL) {
-        double f[6];
-        tip_force(m, f_tip, f);
-        add6(w->fc[n - 1], f);
+        tip_force(m, f_tip, t);
+        add6(w->fc[n - 1], t);
     }
     for (int i = n - 1; i >= 0; --i) {
+        const double *S = w->S[i];
         if (i + 1 < n) {
             add_inertia(&w->Ic[i], &w->Ic[i + 1]);
             add_rate(&w->dY[i], &w->dY[i + 1]);
             add6(w->fc[i], w->fc[i + 1]);
         }
-        backward_row(m, i, qd, dq, dqd, M);
+        rd_inertia_apply(&w->Ic[i], S, w->Fa[i]);
+        rate_apply(&w->dY[i], S, w->Fv[i]);
+        rd_inertia_apply(&w->Ic[i], w->dAdv[i], t);
+        add6(w->Fv[i], t);
+        for (int j = i; j < n; ++j) M[n * i + j] = M[n * j + i] = rd_dot6(S, w->Fa[j]);
+        M[n * i + i] += m->J[i].rotor;
+    }
+}
+
+/* Rows of dtau/dq and dtau/dqd (friction's slope on the diagonal), from the composites. */
+static void rows(rd_model *m, const double *qd, double *dq, double *dqd)
+{
+    rd_work *w = &m->w;
+    const int n = m->n;
+    for (int i = n - 1; i >= 0; --i) {
+        const double *S = w->S[i];
+        const rd_rate *dY = &w->dY[i];
+        double t[6], r2[3];
+        int j, k;
+        rate_apply(dY, w->dVdq[i], w->Fq[i]);
+        rd_inertia_apply(&w->Ic[i], w->dAdq[i], t);
+        add6(w->Fq[i], t);
+        for (j = i; j < n; ++j) {
+            dqd[n * i + j] = rd_dot6(S, w->Fv[j]);
+            dq[n * i + j] = rd_dot6(S, w->Fq[j]);
+        }
+        rd_crf(S, w->fc[i], t);
+        add6(w->Fq[i], t);
+        rd_mtv(dY->T, S, r2);                      /* r2 = dYc_i^T S_i = (T^T S_w + S_v x b; 0) */
+        rd_cross(S + 3, dY->b, t);
+        for (k = 0; k < 3; ++k) r2[k] += t[k];
+        for (j = 0; j < i; ++j) {
+            dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot3(r2, w->dVdq[j]);
+            dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot3(r2, w->S[j]);
+        }
+        dqd[n * i + i] += rd_friction_slope(m->J + i, qd[i]);
+    }
+}
+
+void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
+                         const double *f_tip, double *dq, double *dqd, double *M)
+{
+    rd_world(m, q);
+    forward_pass(m, qd, qdd);
+    composites(m, f_tip, M);
+    rows(m, qd, dq, dqd);
+}
+
+/* After a pass at qdd = 0: add the accelerations of qdd to a_i, dAdq_i and fc_i, with
+ * da_i = sum_{j <= i} S_j qdd_j and d fc_i = Yc_i da_{i-1} + sum_{j >= i} qdd_j Fa_j. */
+static void add_accelerations(rd_model *m, const double *qdd)
+{
+    rd_work *w = &m->w;
+    const int n = m->n;
+    double da[6] = {0, 0, 0, 0, 0, 0}, below[6] = {0, 0, 0, 0, 0, 0}, t[6];
+    int i, k;
+    for (i = 0; i < n; ++i) {                     /* dAdq_i = a_p x S_i + ...: a_p moves by da */
+        rd_crm(da, w->S[i], t);
+        add6(w->dAdq[i], t);
+        rd_inertia_apply(&w->Ic[i], da, w->tmp + 6 * i);         /* Yc_i da_{i-1} */
+        for (k = 0; k < 6; ++k) da[k] += w->S[i][k] * qdd[i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        for (k = 0; k < 6; ++k) below[k] += qdd[i] * w->Fa[i][k];
+        for (k = 0; k < 6; ++k) w->fc[i][k] += w->tmp[6 * i + k] + below[k];
     }
 }
 
@@ -208,15 +236,35 @@ static void cholesky_solve_rows(const double *L, int n, double *X)
     }
 }
 
+/* qdd = FD(q, qd, tau) from one pass: the pass at qdd = 0 gives M and the bias
+ * b_i = S_i.fc_i + friction (tool wrench included), M = L L^T, qdd = M^-1 (tau - b); the
+ * accelerations are then added to the pass (add_accelerations) for the rows at that qdd, and
+ * dqdd/dx = -M^-1 dtau/dx (RSS 2018 section IV), M^-1 by the same factor. */
 int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
                            const double *f_tip, double *dq, double *dqd, double *Minv)
 {
+    rd_work *w = &m->w;
     const int n = m->n;
-    double *qdd = m->w.qdd, *L = m->w.M;
+    double *qdd = w->qdd, *L = w->M;
     int i, k;
-    /* CRBA + Cholesky at any size: its factor L (in w.M) serves the solves below */
-    if (rd_crba_forward(m, q, qd, tau, f_tip, qdd) != 0) return -1;
-    rd_rnea_derivatives(m, q, qd, qdd, f_tip, dq, dqd, Minv);
+    memset(w->zero, 0, sizeof(double) * (size_t)n);
+    rd_world(m, q);
+    forward_pass(m, qd, w->zero);
+    composites(m, f_tip, Minv);
+    memcpy(L, Minv, sizeof(double) * (size_t)n * (size_t)n);
+    if (rd_cholesky(L, n) != 0) return -1;
+    for (i = 0; i < n; ++i) {                                   /* L y = tau - b */
+        double v = tau[i] - rd_dot6(w->S[i], w->fc[i]) - rd_friction(m->J + i, qd[i]);
+        for (k = 0; k < i; ++k) v -= L[n * i + k] * qdd[k];
+        qdd[i] = v / L[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {                              /* L^T qdd = y */
+        double v = qdd[i];
+        for (k = i + 1; k < n; ++k) v -= L[n * k + i] * qdd[k];
+        qdd[i] = v / L[n * i + i];
+    }
+    add_accelerations(m, qdd);
+    rows(m, qd, dq, dqd);
     for (k = 0; k < n * n; ++k) {
         dq[k] = -dq[k];
         dqd[k] = -dqd[k];

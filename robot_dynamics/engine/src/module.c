@@ -257,6 +257,28 @@ static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
     return status;
 }
 
+/* The tuple (D[0], D[1], D[2]) of a (3, n, n) block, or (D[:, 0], D[:, 1], D[:, 2]) of a
+ * batch's (N, 3, n, n): views, no copies; NULL with an exception on failure. */
+static PyObject *three_matrices(PyObject *block, int single)
+{
+    PyObject *out = block == NULL ? NULL : PyTuple_New(3);
+    for (Py_ssize_t k = 0; out != NULL && k < 3; ++k) {
+        PyObject *item;
+        if (single) {
+            item = PySequence_GetItem(block, k);
+        } else {
+            PyObject *all = PySlice_New(NULL, NULL, NULL);
+            PyObject *key = all == NULL ? NULL : Py_BuildValue("(On)", all, k);
+            item = key == NULL ? NULL : PyObject_GetItem(block, key);
+            Py_XDECREF(key);
+            Py_XDECREF(all);
+        }
+        if (item == NULL) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
 static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
 {
     Arg args[4] = {{0}};
@@ -288,6 +310,7 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
             goto done;
         }
     }
+    if (spec->out == OUT_MATRICES) Py_SETREF(result, three_matrices(result, single));  /* views */
     if (spec->out == OUT_SCALAR && single) {
         PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)result),
                                           PyArray_DESCR((PyArrayObject *)result), NULL);
