@@ -150,7 +150,7 @@ def test_tree_with_locked_branches_matches_the_reduced_model():
 
 # ---------------------------------------------------------------------- complex step
 def complex_step(function, x, step=1e-30):
-    """Jacobian (n, n) of ``function`` (n,) → (n,) at ``x`` by complex steps (exact to rounding)."""
+    """Jacobian (n, n) of ``function`` at ``x`` by complex steps (exact to rounding)."""
     n = x.size
     points = x.astype(complex) + 1j * step * np.eye(n)
     return (function(points).imag / step).T

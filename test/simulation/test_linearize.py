@@ -78,7 +78,7 @@ def test_batch_rows_equal_single_linearisations(model):
 
 
 def test_euler_closed_form_on_one_free_joint():
-    """One joint, no gravity or friction: q̈ = τ/m, so A = [[1, dt], [0, 1]], B = [dt²/2m; dt/m]."""
+    """One prismatic joint, no gravity: q̈ = τ/m, A = [[1, dt], [0, 1]], B = [dt²/2m; dt/m]."""
     body = random_model(np.random.default_rng(1), 1, prismatic_fraction=1.0)
     body = body.with_gravity([0, 0, 0])
     A, B = rd.linearize(body, [0.2], [0.3], [1.0], 0.01, integrator='euler')
