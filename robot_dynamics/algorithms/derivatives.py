@@ -60,7 +60,7 @@ def world_subspace(model, i, R, p):
 
 
 def tip_force(model, R, p, f_tip):
-    """The tool wrench ``[f; n]`` (tool frame) as a world force ``[n₀; f₀]`` (N, 6)."""
+    """Express the tool wrench ``[f; n]`` (tool frame) as a world force ``[n₀; f₀]`` (N, 6)."""
     R_tool = R @ model.tip_rotation
     p_tool = p + np.einsum('nij,j->ni', R, model.tip_translation)
     f = _mv(R_tool, f_tip[:, :3])

@@ -54,7 +54,7 @@ def pinocchio_oracle(model):
 
 
 def external_forces(model, pm, f_tip):
-    """The tool wrench (tool frame, on the environment) as Pinocchio's force on the robot."""
+    """Return the tool wrench (tool frame, on the environment) as Pinocchio's forces."""
     fext = [pin.Force.Zero() for _ in range(pm.njoints)]
     if f_tip is not None:
         f = model.tip_rotation @ f_tip[:3]
@@ -91,7 +91,7 @@ def assert_close(ours, reference, what):
 
 
 def chain(n, seed, friction='smooth'):
-    """A random chain (revolute and prismatic joints) with rotors, friction, odd gravity."""
+    """Build a random serial arm: revolute and prismatic joints, rotors, friction, gravity."""
     rng = np.random.default_rng(seed)
     model = random_model(rng, n, prismatic_fraction=0.4, friction=True, rotor=True)
     model = model.with_gravity(rng.normal(size=3) * 4.0)

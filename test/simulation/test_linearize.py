@@ -29,7 +29,7 @@ STEP = 1e-5
 
 
 def central_differences(model, q, qd, tau, dt, integrator, f_tip):
-    """``(A, B)`` of one ``rd.step`` by central differences in ``[q; qd]`` and ``tau``."""
+    """Return ``(A, B)`` of one ``rd.step`` by central differences in ``[q; qd]`` and ``tau``."""
     n = q.size
     x = np.concatenate((q, qd))
 

@@ -21,7 +21,7 @@ DOC = pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'derivatives.md'
 
 
 def example_code():
-    """The python block after the ``<!-- lqr-example -->`` marker."""
+    """Return the python block after the ``<!-- lqr-example -->`` marker."""
     text = DOC.read_text(encoding='utf-8')
     match = re.search(r'<!-- lqr-example -->\s*```python\n(.*?)```', text, re.S)
     assert match, 'docs/derivatives.md lost its LQR example block'
