@@ -108,9 +108,8 @@ static void forward_pass(rd_model *m, const double *qd, const double *qdd)
         const double *S = w->S[i];
         double *v = w->v[i], *a = w->a[i], t[6], h[6], f[6];
         for (int k = 0; k < 6; ++k) v[k] = vp[k] + S[k] * qd[i];
-        rd_crm(v, S, t);
-        for (int k = 0; k < 6; ++k) a[k] = ap[k] + S[k] * qdd[i] + t[k] * qd[i];
-        rd_crm(vp, S, w->dVdq[i]);
+        rd_crm(vp, S, w->dVdq[i]);                        /* v x S = v_p x S (S x S = 0) */
+        for (int k = 0; k < 6; ++k) a[k] = ap[k] + S[k] * qdd[i] + w->dVdq[i][k] * qd[i];
         rd_crm(ap, S, w->dAdq[i]);
         rd_crm(vp, w->dVdq[i], t);
         for (int k = 0; k < 6; ++k) {
@@ -177,9 +176,9 @@ static void rows(rd_model *m, const double *qd, double *dq, double *dqd)
         rd_mtv(dY->T, S, r2);                      /* r2 = dYc_i^T S_i = (T^T S_w + S_v x b; 0) */
         rd_cross(S + 3, dY->b, t);
         for (k = 0; k < 3; ++k) r2[k] += t[k];
-        for (j = 0; j < i; ++j) {
+        for (j = 0; j < i; ++j) {                          /* dAdv_j = 2 dVdq_j */
             dq[n * i + j] = rd_dot6(w->Fa[i], w->dAdq[j]) + rd_dot3(r2, w->dVdq[j]);
-            dqd[n * i + j] = rd_dot6(w->Fa[i], w->dAdv[j]) + rd_dot3(r2, w->S[j]);
+            dqd[n * i + j] = 2.0 * rd_dot6(w->Fa[i], w->dVdq[j]) + rd_dot3(r2, w->S[j]);
         }
         dqd[n * i + i] += rd_friction_slope(m->J + i, qd[i]);
     }
@@ -214,32 +213,60 @@ static void add_accelerations(rd_model *m, const double *qdd)
     }
 }
 
-/* X <- L^-T L^-1 X for the Cholesky factor L (lower triangle of Lm) and X (n x n, rows). */
-static void cholesky_solve_rows(const double *L, int n, double *X)
+/* M^-1 = L^-T L^-1 from the Cholesky factor L (lower triangle): Z = L^-1 row by row (lower
+ * triangular), then (M^-1)_ij = sum_{k >= i, j} Z_ki Z_kj, the lower triangle mirrored. */
+static void inverse_from_factor(const double *L, int n, double *Z, double *Minv)
 {
-    int i, k, c;
+    int i, j, k;
+    memset(Z, 0, sizeof(double) * (size_t)n * (size_t)n);
+    memset(Minv, 0, sizeof(double) * (size_t)n * (size_t)n);
     for (i = 0; i < n; ++i) {
-        double *x = X + n * i;
+        double *z = Z + n * i;
+        const double d = 1.0 / L[n * i + i];
         for (k = 0; k < i; ++k) {
-            const double l = L[n * i + k], *y = X + n * k;
-            for (c = 0; c < n; ++c) x[c] -= l * y[c];
+            const double l = L[n * i + k], *y = Z + n * k;
+            for (j = 0; j <= k; ++j) z[j] -= l * y[j];
         }
-        for (c = 0; c < n; ++c) x[c] /= L[n * i + i];
+        for (j = 0; j < i; ++j) z[j] *= d;
+        z[i] = d;
     }
-    for (i = n - 1; i >= 0; --i) {
-        double *x = X + n * i;
-        for (k = i + 1; k < n; ++k) {
-            const double l = L[n * k + i], *y = X + n * k;
-            for (c = 0; c < n; ++c) x[c] -= l * y[c];
+    for (k = 0; k < n; ++k) {
+        const double *z = Z + n * k;
+        for (i = 0; i <= k; ++i) {
+            double *row = Minv + n * i;
+            for (j = 0; j <= i; ++j) row[j] += z[i] * z[j];
         }
-        for (c = 0; c < n; ++c) x[c] /= L[n * i + i];
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < i; ++j) Minv[n * j + i] = Minv[n * i + j];
+}
+
+/* X <- -M^-1 X (n x n, rows), through the scratch T (n x n); four rows of T per sweep of a
+ * row of X (one store per four multiply-adds). */
+static void times_minus_inverse(const double *Minv, int n, double *X, double *T)
+{
+    memcpy(T, X, sizeof(double) * (size_t)n * (size_t)n);
+    for (int i = 0; i < n; ++i) {
+        const double *m = Minv + n * i;
+        double *x = X + n * i;
+        int k = 0, c;
+        memset(x, 0, sizeof(double) * (size_t)n);
+        for (; k + 4 <= n; k += 4) {
+            const double a0 = m[k], a1 = m[k + 1], a2 = m[k + 2], a3 = m[k + 3];
+            const double *t0 = T + n * k, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
+            for (c = 0; c < n; ++c) x[c] -= a0 * t0[c] + a1 * t1[c] + a2 * t2[c] + a3 * t3[c];
+        }
+        for (; k < n; ++k) {
+            const double a = m[k], *t = T + n * k;
+            for (c = 0; c < n; ++c) x[c] -= a * t[c];
+        }
     }
 }
 
 /* qdd = FD(q, qd, tau) from one pass: the pass at qdd = 0 gives M and the bias
  * b_i = S_i.fc_i + friction (tool wrench included), M = L L^T, qdd = M^-1 (tau - b); the
- * accelerations are then added to the pass (add_accelerations) for the rows at that qdd, and
- * dqdd/dx = -M^-1 dtau/dx (RSS 2018 section IV), M^-1 by the same factor. */
+ * accelerations are then added to the pass (add_accelerations) for the rows at that qdd;
+ * M^-1 from the factor, and dqdd/dx = -M^-1 dtau/dx (RSS 2018 section IV). */
 int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
                            const double *f_tip, double *dq, double *dqd, double *Minv)
 {
@@ -265,14 +292,8 @@ int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const
     }
     add_accelerations(m, qdd);
     rows(m, qd, dq, dqd);
-    for (k = 0; k < n * n; ++k) {
-        dq[k] = -dq[k];
-        dqd[k] = -dqd[k];
-        Minv[k] = 0.0;
-    }
-    for (i = 0; i < n; ++i) Minv[n * i + i] = 1.0;
-    cholesky_solve_rows(L, n, dq);
-    cholesky_solve_rows(L, n, dqd);
-    cholesky_solve_rows(L, n, Minv);
+    inverse_from_factor(L, n, w->Z, Minv);
+    times_minus_inverse(Minv, n, dq, w->Z);
+    times_minus_inverse(Minv, n, dqd, w->Z);
     return 0;
 }

@@ -68,7 +68,7 @@ typedef struct {
     double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
     double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6];
     rd_rate *dY;   /* column forces, composites */
-    double *qdd;                    /* forward-dynamics derivatives: qdd (n) */
+    double *qdd, *Z;                /* forward-dynamics derivatives: qdd (n), scratch (n x n) */
 } rd_work;
 
 typedef struct {

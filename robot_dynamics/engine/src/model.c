@@ -70,7 +70,7 @@ static int allocate(rd_model *m)
             + 2 * n * (sizeof(rd_inertia) / sizeof(double)) + 18 * n
             + n * n + 2 * n + 6 * n + 6 * n
             + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n
-            + 7 * 6 * n + 12 * n + n;
+            + 7 * 6 * n + 12 * n + n + n * n;
     m->block = calloc(total, sizeof(double));
     if (m->block == NULL) return -1;
     p = (double *)m->block;
@@ -106,6 +106,7 @@ static int allocate(rd_model *m)
     TAKE(fc, double (*)[6], 6 * n);
     TAKE(dY, rd_rate *, 12 * n);
     TAKE(qdd, double *, n);
+    TAKE(Z, double *, n * n);
 #undef TAKE
     (void)p;
     return 0;
