@@ -21,7 +21,8 @@ Timed as a user calls them: ``rd.inverse_dynamics_derivatives`` and
 matrices included) against ``pin.computeRNEADerivatives`` and ``pin.computeABADerivatives``
 timed right after, at a new state each repeat; the bundled 6- and 7-joint arms and random
 chains of 15, 30, 60 and 100 joints. Ratios are ours / Pinocchio's, median [min, max] over the
-repeats. Batches: 10,000 states in one call against a Python loop of Pinocchio's call. The
+repeats. Batches: 10,000 states in one call against a Python loop of Pinocchio's call, and
+500 states (a call shorter than the scheduler's time slice on a loaded machine). The
 machine's load average is printed with the tables (2 cores shared with other work).
 """
 
@@ -125,6 +126,7 @@ def main():
     print(f'load average before: {os.getloadavg()}\n')
     print('\n'.join(single_table(args.repeat, number)) + '\n')
     print('\n'.join(batch_table(max(2, args.repeat // 3), 2000 if args.quick else 10_000)))
+    print('\n' + '\n'.join(batch_table(args.repeat, 500)))        # shorter than a time slice
     print(f'\nload average after: {os.getloadavg()}')
 
 

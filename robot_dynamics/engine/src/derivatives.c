@@ -43,9 +43,10 @@ static void add6(double *to, const double *from)
 }
 
 /* The inertia rate dY = [v x*] Y - Y [v x] + [. x* h] (h = Y v) acts on the angular part of a
- * motion only: dY s = (T s_w; b x s_w), with, for Y = (m, first moment c, Ib about the origin),
- * v = (w; u) and momentum h = (k; l): T = [w x] Ib - Ib [w x] - (c u^T + u c^T) + 2 (u.c) 1 - [k x],
- * b = -2 (m u + w x c) (expand the 6 x 6 blocks: the others cancel). */
+ * motion only: dY s = (T s_w; b x s_w). For Y = (m, first moment c, Ib about the origin),
+ * v = (w; u) and momentum h = (k; l):
+ *   T = [w x] Ib - Ib [w x] - (c u^T + u c^T) + 2 (u.c) 1 - [k x],   b = -2 (m u + w x c)
+ * (expand the 6 x 6 blocks with [a x][b x] = b a^T - (a.b) 1: the other blocks cancel). */
 static void inertia_rate(const rd_inertia *Y, const double *v, const double *h, rd_rate *D)
 {
     const double *w = v, *u = v + 3, *c = Y->h;
