@@ -37,6 +37,14 @@
 
 #include "engine.h"
 
+/* The n^3 loops below in AVX2 where the CPU has it (GCC picks the clone at load time); the
+ * same arithmetic per element, so the same bits either way (no contraction: setup.py). */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define RD_WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define RD_WIDE
+#endif
+
 static void add6(double *to, const double *from)
 {
     for (int k = 0; k < 6; ++k) to[k] += from[k];
@@ -216,7 +224,7 @@ static void add_accelerations(rd_model *m, const double *qdd)
 
 /* M^-1 = L^-T L^-1 from the Cholesky factor L (lower triangle): Z = L^-1 row by row (lower
  * triangular), then (M^-1)_ij = sum_{k >= i, j} Z_ki Z_kj, the lower triangle mirrored. */
-static void inverse_from_factor(const double *L, int n, double *Z, double *Minv)
+RD_WIDE static void inverse_from_factor(const double *L, int n, double *Z, double *Minv)
 {
     int i, j, k;
     memset(Z, 0, sizeof(double) * (size_t)n * (size_t)n);
@@ -244,7 +252,7 @@ static void inverse_from_factor(const double *L, int n, double *Z, double *Minv)
 
 /* X <- -M^-1 X (n x n, rows), through the scratch T (n x n); four rows of T per sweep of a
  * row of X (one store per four multiply-adds). */
-static void times_minus_inverse(const double *Minv, int n, double *X, double *T)
+RD_WIDE static void times_minus_inverse(const double *Minv, int n, double *X, double *T)
 {
     memcpy(T, X, sizeof(double) * (size_t)n * (size_t)n);
     for (int i = 0; i < n; ++i) {
