@@ -137,6 +137,12 @@ void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const d
                          const double *f_tip, double *dq, double *dqd, double *M);
 int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
                            const double *f_tip, double *dq, double *dqd, double *Minv);
+/* derivatives_pair.c, derivatives_quad.c: rd_rnea_derivatives of 2 (4) rows at once, x as for
+ * rd_rnea_pair, out[l] the three matrices of row l; at most RD_LANES_MAX joints. */
+int rd_rnea_derivatives_pair(rd_model *m, const double *const *const *x, double *const *out);
+#if defined(__GNUC__) && defined(__x86_64__)
+int rd_rnea_derivatives_quad(rd_model *m, const double *const *const *x, double *const *out);
+#endif
 
 /* integrate.c */
 enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2 };
