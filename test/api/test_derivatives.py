@@ -256,3 +256,5 @@ def test_forward_derivatives_refuse_a_singular_mass_matrix():
                              rotor_inertia=np.zeros(2))
     with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):
         rd.forward_dynamics_derivatives(massless, np.zeros(2), np.zeros(2), np.zeros(2))
+    with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):       # in lanes
+        rd.forward_dynamics_derivatives(massless, np.zeros((9, 2)), np.zeros(2), np.zeros(2))

@@ -158,16 +158,26 @@ static void dl_rate_apply(const dl_rate *D, const VEC *s, VEC *o)
     dl_cross(D->b, s, o + 3);
 }
 
-/* dtau/dq, dtau/dqd, M of LANES rows: x[l] = {q, qd, qdd, f_tip or NULL}, out[l] 3 n x n. */
-int FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
+/* Workspace of one call (stack arrays sized by the caller's n). */
+typedef struct {
+    VEC (*S)[6], (*V)[6], (*dVdq)[6], (*dAdq)[6], (*dAdv)[6], (*fc)[6], (*Fa)[6], (*Fv)[6];
+    VEC (*Fq)[6];
+    dl_inertia *Ic;
+    dl_rate *dY;
+} dl_work;
+
+/* rd_world + forward_pass (with_qdd 0: zero accelerations, as rd_forward_derivatives), the
+ * tool wrench, composites (M into Mout, VEC n x n) of derivatives.c. */
+static void dl_pass(rd_model *m, const double *const *const *x, int with_qdd, dl_work *w,
+                    VEC *Mout)
 {
-    const int n = m->n, nn = n * n;
-    VEC S[n][6], V[n][6], dVdq[n][6], dAdq[n][6], dAdv[n][6], fc[n][6], Fa[n][6], Fv[n][6];
-    VEC Fq[n][6];
-    dl_inertia Ic[n];
-    dl_rate dY[n];
+    const int n = m->n;
+    VEC (*S)[6] = w->S, (*V)[6] = w->V, (*dVdq)[6] = w->dVdq, (*dAdq)[6] = w->dAdq;
+    VEC (*dAdv)[6] = w->dAdv, (*fc)[6] = w->fc, (*Fa)[6] = w->Fa, (*Fv)[6] = w->Fv;
+    dl_inertia *Ic = w->Ic;
+    dl_rate *dY = w->dY;
     VEC R[9], o[3], vp[6], ap[6], t[6];
-    int i, j, k, l;
+    int i, j, k;
     for (k = 0; k < 9; ++k) R[k] = SPLAT((double)(k % 4 == 0));
     for (k = 0; k < 3; ++k) o[k] = SPLAT(0.0);
     for (k = 0; k < 6; ++k) vp[k] = ap[k] = SPLAT(0.0);
@@ -175,7 +185,8 @@ int FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
     for (i = 0; i < n; ++i) {                                   /* rd_world + forward_pass */
         const rd_joint *J = m->J + i;
         VEC Xr[9], Xp[3], Ri[9], z[3], a[6], h[6], f[6];
-        VEC q = LANE_LOAD(x, 0, i), qd = LANE_LOAD(x, 1, i), qdd = LANE_LOAD(x, 2, i);
+        VEC q = LANE_LOAD(x, 0, i), qd = LANE_LOAD(x, 1, i);
+        VEC qdd = with_qdd ? LANE_LOAD(x, 2, i) : SPLAT(0.0);
         dl_place(J, q, Xr, Xp);
         dl_mv(R, Xp, t);
         o[0] += t[0]; o[1] += t[1]; o[2] += t[2];
@@ -231,26 +242,29 @@ int FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
         dl_rate_apply(&dY[i], S[i], Fv[i]);
         dl_inertia_apply(&Ic[i], dAdv[i], t);
         dl_add6(Fv[i], t);
-        for (j = i; j < n; ++j) {
-            VEC e = dl_dot6(S[i], Fa[j]);
-            if (j == i) e += m->J[i].rotor;
-            for (l = 0; l < LANES; ++l)
-                out[l][2 * nn + n * i + j] = out[l][2 * nn + n * j + i] = e[l];
-        }
+        for (j = i; j < n; ++j) Mout[n * i + j] = Mout[n * j + i] = dl_dot6(S[i], Fa[j]);
+        Mout[n * i + i] += m->J[i].rotor;
     }
+}
+
+/* rows of derivatives.c: dtau/dq into dq, dtau/dqd into dqd (VEC n x n each). */
+static void dl_rows(rd_model *m, const double *const *const *x, dl_work *w, VEC *dq, VEC *dqd)
+{
+    const int n = m->n;
+    VEC (*S)[6] = w->S, (*dVdq)[6] = w->dVdq, (*dAdq)[6] = w->dAdq, (*fc)[6] = w->fc;
+    VEC (*Fa)[6] = w->Fa, (*Fv)[6] = w->Fv, (*Fq)[6] = w->Fq;
+    dl_inertia *Ic = w->Ic;
+    dl_rate *dY = w->dY;
+    VEC t[6];
+    int i, j, k, l;
     for (i = n - 1; i >= 0; --i) {                               /* rows */
         VEC r2[3], u[3];
         dl_rate_apply(&dY[i], dVdq[i], Fq[i]);
         dl_inertia_apply(&Ic[i], dAdq[i], t);
         dl_add6(Fq[i], t);
         for (j = i; j < n; ++j) {
-            VEC ev = dl_dot6(S[i], Fv[j]), eq = dl_dot6(S[i], Fq[j]);
-            if (j == i)
-                for (l = 0; l < LANES; ++l) ev[l] += rd_friction_slope(m->J + i, x[l][1][i]);
-            for (l = 0; l < LANES; ++l) {
-                out[l][nn + n * i + j] = ev[l];
-                out[l][n * i + j] = eq[l];
-            }
+            dqd[n * i + j] = dl_dot6(S[i], Fv[j]);
+            dq[n * i + j] = dl_dot6(S[i], Fq[j]);
         }
         dl_crf(S[i], fc[i], t);
         dl_add6(Fq[i], t);
@@ -258,13 +272,156 @@ int FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
         dl_cross(S[i] + 3, dY[i].b, u);
         for (k = 0; k < 3; ++k) r2[k] += u[k];
         for (j = 0; j < i; ++j) {
-            VEC eq = dl_dot6(Fa[i], dAdq[j]) + dl_dot3(r2, dVdq[j]);
-            VEC ev = 2.0 * dl_dot6(Fa[i], dVdq[j]) + dl_dot3(r2, S[j]);
-            for (l = 0; l < LANES; ++l) {
-                out[l][n * i + j] = eq[l];
-                out[l][nn + n * i + j] = ev[l];
-            }
+            dq[n * i + j] = dl_dot6(Fa[i], dAdq[j]) + dl_dot3(r2, dVdq[j]);
+            dqd[n * i + j] = 2.0 * dl_dot6(Fa[i], dVdq[j]) + dl_dot3(r2, S[j]);
+        }
+        for (l = 0; l < LANES; ++l) dqd[n * i + i][l] += rd_friction_slope(m->J + i, x[l][1][i]);
+    }
+}
+
+#define DL_WORK(w_, n_)                                                                    \
+    VEC S_[n_][6], V_[n_][6], dVdq_[n_][6], dAdq_[n_][6], dAdv_[n_][6], fc_[n_][6];      \
+    VEC Fa_[n_][6], Fv_[n_][6], Fq_[n_][6];                                                \
+    dl_inertia Ic_[n_];                                                                     \
+    dl_rate dY_[n_];                                                                        \
+    dl_work w_ = {S_, V_, dVdq_, dAdq_, dAdv_, fc_, Fa_, Fv_, Fq_, Ic_, dY_}
+
+static void dl_scatter(const VEC *from, int count, double *const *out, int offset)
+{
+    for (int l = 0; l < LANES; ++l)
+        for (int k = 0; k < count; ++k) out[l][offset + k] = from[k][l];
+}
+
+/* dtau/dq, dtau/dqd, M of LANES rows: x[l] = {q, qd, qdd, f_tip or NULL}, out[l] 3 n x n. */
+int FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
+{
+    const int n = m->n, nn = n * n;
+    VEC M[nn], dq[nn], dqd[nn];
+    DL_WORK(w, n);
+    dl_pass(m, x, 1, &w, M);
+    dl_rows(m, x, &w, dq, dqd);
+    dl_scatter(dq, nn, out, 0);
+    dl_scatter(dqd, nn, out, nn);
+    dl_scatter(M, nn, out, 2 * nn);
+    return 0;
+}
+
+
+/* add_accelerations of derivatives.c */
+static void dl_add_accelerations(rd_model *m, dl_work *w, const VEC *qdd)
+{
+    const int n = m->n;
+    VEC da[6], below[6], t[6], Yda[n][6];
+    int i, k;
+    for (k = 0; k < 6; ++k) da[k] = below[k] = SPLAT(0.0);
+    for (i = 0; i < n; ++i) {
+        dl_crm(da, w->S[i], t);
+        dl_add6(w->dAdq[i], t);
+        dl_inertia_apply(&w->Ic[i], da, Yda[i]);
+        for (k = 0; k < 6; ++k) da[k] += w->S[i][k] * qdd[i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        for (k = 0; k < 6; ++k) below[k] += qdd[i] * w->Fa[i][k];
+        for (k = 0; k < 6; ++k) w->fc[i][k] += Yda[i][k] + below[k];
+    }
+}
+
+/* rd_cholesky of forward.c on every lane; -1 if any lane's matrix is not positive definite */
+static int dl_cholesky(VEC *M, int n)
+{
+    for (int j = 0; j < n; ++j) {
+        VEC s = M[n * j + j];
+        for (int k = 0; k < j; ++k) s -= M[n * j + k] * M[n * j + k];
+        for (int l = 0; l < LANES; ++l) {
+            if (s[l] <= 0) return -1;
+            s[l] = sqrt(s[l]);
+        }
+        M[n * j + j] = s;
+        for (int i = j + 1; i < n; ++i) {
+            VEC v = M[n * i + j];
+            for (int k = 0; k < j; ++k) v -= M[n * i + k] * M[n * j + k];
+            M[n * i + j] = v / s;
         }
     }
+    return 0;
+}
+
+/* inverse_from_factor of derivatives.c */
+static void dl_inverse_from_factor(const VEC *L, int n, VEC *Z, VEC *Minv)
+{
+    int i, j, k;
+    for (k = 0; k < n * n; ++k) Z[k] = Minv[k] = SPLAT(0.0);
+    for (i = 0; i < n; ++i) {
+        VEC *z = Z + n * i;
+        const VEC d = 1.0 / L[n * i + i];
+        for (k = 0; k < i; ++k) {
+            const VEC l = L[n * i + k], *y = Z + n * k;
+            for (j = 0; j <= k; ++j) z[j] -= l * y[j];
+        }
+        for (j = 0; j < i; ++j) z[j] *= d;
+        z[i] = d;
+    }
+    for (k = 0; k < n; ++k) {
+        const VEC *z = Z + n * k;
+        for (i = 0; i <= k; ++i) {
+            VEC *row = Minv + n * i;
+            for (j = 0; j <= i; ++j) row[j] += z[i] * z[j];
+        }
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < i; ++j) Minv[n * j + i] = Minv[n * i + j];
+}
+
+/* times_minus_inverse of derivatives.c: X <- -M^-1 X through T */
+static void dl_times_minus_inverse(const VEC *Minv, int n, VEC *X, VEC *T)
+{
+    for (int k = 0; k < n * n; ++k) { T[k] = X[k]; X[k] = SPLAT(0.0); }
+    for (int i = 0; i < n; ++i) {
+        const VEC *mi = Minv + n * i;
+        VEC *xr = X + n * i;
+        int k = 0, c;
+        for (; k + 4 <= n; k += 4) {
+            const VEC a0 = mi[k], a1 = mi[k + 1], a2 = mi[k + 2], a3 = mi[k + 3];
+            const VEC *t0 = T + n * k, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
+            for (c = 0; c < n; ++c) xr[c] -= a0 * t0[c] + a1 * t1[c] + a2 * t2[c] + a3 * t3[c];
+        }
+        for (; k < n; ++k) {
+            const VEC a = mi[k], *t = T + n * k;
+            for (c = 0; c < n; ++c) xr[c] -= a * t[c];
+        }
+    }
+}
+
+/* rd_forward_derivatives of derivatives.c on LANES rows: x[l] = {q, qd, tau, f_tip or NULL},
+ * out[l] = dqdd/dq, dqdd/dqd, M^-1; RD_NOT_SPD if a mass matrix is not positive definite. */
+int FD_FUNCTION(rd_model *m, const double *const *const *x, double *const *out)
+{
+    const int n = m->n, nn = n * n;
+    VEC M[nn], L[nn], dq[nn], dqd[nn], Minv[nn], qdd[n];
+    DL_WORK(w, n);
+    int i, k;
+    dl_pass(m, x, 0, &w, M);
+    for (k = 0; k < nn; ++k) L[k] = M[k];
+    if (dl_cholesky(L, n) != 0) return RD_NOT_SPD;
+    for (i = 0; i < n; ++i) {
+        VEC v = LANE_LOAD(x, 2, i) - dl_dot6(w.S[i], w.fc[i]), f;
+        for (int l = 0; l < LANES; ++l) f[l] = rd_friction(m->J + i, x[l][1][i]);
+        v -= f;
+        for (k = 0; k < i; ++k) v -= L[n * i + k] * qdd[k];
+        qdd[i] = v / L[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        VEC v = qdd[i];
+        for (k = i + 1; k < n; ++k) v -= L[n * k + i] * qdd[k];
+        qdd[i] = v / L[n * i + i];
+    }
+    dl_add_accelerations(m, &w, qdd);
+    dl_rows(m, x, &w, dq, dqd);
+    dl_inverse_from_factor(L, n, M, Minv);                  /* M: the scratch from here on */
+    dl_times_minus_inverse(Minv, n, dq, M);
+    dl_times_minus_inverse(Minv, n, dqd, M);
+    dl_scatter(dq, nn, out, 0);
+    dl_scatter(dqd, nn, out, nn);
+    dl_scatter(Minv, nn, out, 2 * nn);
     return 0;
 }

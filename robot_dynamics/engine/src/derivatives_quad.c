@@ -12,9 +12,9 @@
 // limitations under the License.
 
 /*
- * Batches of inverse-dynamics derivatives four rows at a time: derivatives_lanes.h on
+ * Batches of inverse- and forward-dynamics derivatives four rows at a time: derivatives_lanes.h on
  * four-lane vectors compiled for AVX2, used only where the processor has it (module.c, as for
- * rnea_quad.c). Elsewhere rd_rnea_derivatives_quad is absent.
+ * rnea_quad.c). Elsewhere the _quad functions are absent.
  */
 #if defined(__GNUC__) && defined(__x86_64__)
 #pragma GCC target("avx2")
@@ -30,6 +30,7 @@ typedef double VEC __attribute__((vector_size(32)));
 typedef long long IVEC __attribute__((vector_size(32)));
 #define SPLAT(x_) ((VEC){(x_), (x_), (x_), (x_)})
 #define FUNCTION rd_rnea_derivatives_quad
+#define FD_FUNCTION rd_forward_derivatives_quad
 #include "derivatives_lanes.h"
 
 #else

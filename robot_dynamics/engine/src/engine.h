@@ -137,11 +137,15 @@ void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const d
                          const double *f_tip, double *dq, double *dqd, double *M);
 int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
                            const double *f_tip, double *dq, double *dqd, double *Minv);
-/* derivatives_pair.c, derivatives_quad.c: rd_rnea_derivatives of 2 (4) rows at once, x as for
- * rd_rnea_pair, out[l] the three matrices of row l; at most RD_LANES_MAX joints. */
+/* derivatives_pair.c, derivatives_quad.c: rd_rnea_derivatives (rd_forward_derivatives) of 2 (4)
+ * rows at once, x as for rd_rnea_pair, out[l] the three matrices of row l; at most
+ * RD_LANES_MAX joints. The forward ones return RD_NOT_SPD if a mass matrix is not positive
+ * definite (a batch status, as module.c's kernels return). */
 int rd_rnea_derivatives_pair(rd_model *m, const double *const *const *x, double *const *out);
+int rd_forward_derivatives_pair(rd_model *m, const double *const *const *x, double *const *out);
 #if defined(__GNUC__) && defined(__x86_64__)
 int rd_rnea_derivatives_quad(rd_model *m, const double *const *const *x, double *const *out);
+int rd_forward_derivatives_quad(rd_model *m, const double *const *const *x, double *const *out);
 #endif
 
 /* integrate.c */

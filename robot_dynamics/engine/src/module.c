@@ -352,14 +352,17 @@ ENGINE_FUNCTION(total_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_total})
 ENGINE_FUNCTION(friction, {1, {"qd"}, -1, 0, 1, OUT_VECTOR, k_friction})
 #ifdef RD_HAVE_QUAD
 #define DERIVATIVES_QUAD rd_rnea_derivatives_quad
+#define FD_DERIVATIVES_QUAD rd_forward_derivatives_quad
 #else
 #define DERIVATIVES_QUAD NULL
+#define FD_DERIVATIVES_QUAD NULL
 #endif
 ENGINE_FUNCTION(inverse_dynamics_derivatives, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0,
                                                OUT_MATRICES, k_id_derivatives,
                                                rd_rnea_derivatives_pair, DERIVATIVES_QUAD})
 ENGINE_FUNCTION(forward_dynamics_derivatives, {4, {"q", "qd", "tau", "f_tip"}, 3, 1, 0,
-                                               OUT_MATRICES, k_fd_derivatives})
+                                               OUT_MATRICES, k_fd_derivatives,
+                                               rd_forward_derivatives_pair, FD_DERIVATIVES_QUAD})
 
 /* ------------------------------------------------------------------ the module */
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL, doc}
