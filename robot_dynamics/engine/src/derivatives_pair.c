@@ -12,8 +12,8 @@
 // limitations under the License.
 
 /*
- * Batches of inverse- and forward-dynamics derivatives two rows at a time: derivatives_lanes.h on two-lane
- * GCC vectors (SSE2 on x86-64, NEON on aarch64); elsewhere the scalar kernel twice.
+ * Batches of inverse- and forward-dynamics derivatives two rows at a time: derivatives_lanes.h
+ * on two-lane GCC vectors (SSE2 on x86-64, NEON on aarch64); elsewhere the scalar kernels.
  */
 #include <math.h>
 #include <string.h>
