@@ -32,8 +32,9 @@ from robot_dynamics.analysis.feasibility import check_trajectory as check_feasib
 from robot_dynamics.analysis.opcount import operation_counts
 from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
-    cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics, friction_slopes,
-    friction_torques, gravity_torques, inverse_dynamics, jacobian, kinetic_energy, mass_matrix,
+    cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics,
+    forward_dynamics_derivatives, friction_slopes, friction_torques, gravity_torques,
+    inverse_dynamics, inverse_dynamics_derivatives, jacobian, kinetic_energy, mass_matrix,
     mass_matrix_dot, potential_energy, static_torques, tip_pose, total_energy,
 )
 from robot_dynamics.cartesian import (
@@ -49,6 +50,7 @@ from robot_dynamics.identification import (
 from robot_dynamics.model import RobotModel
 from robot_dynamics.model.bundled import BUNDLED_MODELS, data_path, load_model
 from robot_dynamics.simulation.integrators import SimulationError, simulate, step
+from robot_dynamics.simulation.linearize import linearize
 
 __version__ = '0.1.0'
 
@@ -62,6 +64,7 @@ __all__ = [
     'SingularityError', 'cartesian_coriolis_centrifugal', 'cartesian_dynamics',
     'cartesian_mass_matrix', 'coriolis_centrifugal_matrices', 'jacobian_dot', 'velocity_products',
     'fast', 'generate', 'base_parameters', 'design_excitation', 'identify', 'parameters',
-    'regressor', 'friction_slopes',
+    'regressor', 'friction_slopes', 'inverse_dynamics_derivatives',
+    'forward_dynamics_derivatives', 'linearize',
     'check_feasibility', 'FeasibilityReport', 'scaled_waypoints',
 ]

@@ -39,6 +39,7 @@ from robot_dynamics.model.arguments import batch_arguments, unbatch
 from robot_dynamics.model.friction import friction_slopes as _friction_slopes
 from robot_dynamics.model.friction import friction_torques as _friction
 from robot_dynamics.algorithms.crba import mass_matrix_crba
+from robot_dynamics.algorithms.derivatives import rnea_derivatives as _rnea_derivatives
 from robot_dynamics.algorithms.kinematics import jacobian as _jacobian
 from robot_dynamics.algorithms.kinematics import potential_energy as _potential_energy
 from robot_dynamics.algorithms.kinematics import tip_pose as _tip_pose
@@ -205,6 +206,56 @@ def cholesky_solve(M, b):
                                     'mass and inertia on a moving joint?') from exc
     y = np.linalg.solve(L, b[..., None])
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
+
+
+# ---------------------------------------------------------------------- derivatives
+def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
+    """Partial derivatives of the full inverse dynamics: ``(∂τ/∂q, ∂τ/∂q̇, M)``.
+
+    Analytic, from the Newton-Euler recursion (Carpentier & Mansard, RSS 2018; the derivation
+    is in ``engine/src/derivatives.c``), with gravity, the tool wrench ``f_tip`` (held fixed in
+    the tool frame), rotor inertia (in ``M``) and friction (its slope on the diagonal of
+    ``∂τ/∂q̇``: Coulomb's step contributes 0, at ``q̇ = 0`` too; with ``friction_smoothing`` the
+    tanh law's slope, see :mod:`robot_dynamics.model.friction`). ``∂τ/∂q̈ = M``.
+    Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
+    """
+    if _engine is not None:
+        return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
+    a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
+    out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
+    return _split(unbatch(out, single))
+
+
+def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
+    """Partial derivatives of the forward dynamics: ``(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ = M⁻¹)``.
+
+    With ``q̈ = FD(q, q̇, τ)`` and ``ID(q, q̇, q̈) = τ``: ``∂q̈/∂x = -M⁻¹ ∂τ/∂x`` at that ``q̈``
+    (Carpentier & Mansard, RSS 2018, §IV), by Cholesky factorisation of ``M``. Includes
+    everything :func:`inverse_dynamics_derivatives` does; ``∂q̈/∂f_tip`` is ``-M⁻¹ ᴺJᵀ``.
+    Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
+    """
+    if _engine is not None:
+        return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
+    a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
+    qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
+    d = _rnea_derivatives(model, a['q'], a['qd'], qdd, a['f_tip'])
+    eye = np.broadcast_to(np.eye(model.dof), d[:, 2].shape)
+    out = np.stack([-cholesky_solve_matrix(d[:, 2], d[:, 0]),
+                    -cholesky_solve_matrix(d[:, 2], d[:, 1]),
+                    cholesky_solve_matrix(d[:, 2], eye)], axis=1)
+    return _split(unbatch(out, single))
+
+
+def _split(stacked):
+    """Three matrices from a (3, n, n) or (N, 3, n, n) block (as the engine returns them)."""
+    if stacked.ndim == 3:
+        return stacked[0], stacked[1], stacked[2]
+    return stacked[:, 0], stacked[:, 1], stacked[:, 2]
+
+
+def cholesky_solve_matrix(M, B):
+    """Solve ``M X = B`` for stacks of SPD ``M`` (N, n, n) and matrices ``B`` (N, n, k)."""
+    return np.swapaxes(cholesky_solve(M[:, None], np.swapaxes(B, 1, 2)), 1, 2)
 
 
 # ---------------------------------------------------------------------- kinematics, energy

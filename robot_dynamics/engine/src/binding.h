@@ -54,7 +54,8 @@ int take(PyObject *obj, int width, Arg *arg);
 void explain(PyObject *robot, int nin, const char *const *names, PyObject *const *values);
 
 /* ------------------------------------------------------------------ module.c */
-enum { OUT_VECTOR, OUT_MATRIX, OUT_JACOBIAN, OUT_POSE, OUT_SCALAR };
+enum { OUT_VECTOR, OUT_MATRIX, OUT_JACOBIAN, OUT_POSE, OUT_SCALAR, OUT_MATRICES };
+/* OUT_MATRICES: three n x n matrices per row, (3, n, n) or (N, 3, n, n) */
 
 typedef int (*kernel_fn)(rd_model *, const double *const *, double *, int);
 typedef int (*lanes_fn)(rd_model *, const double *const *const *, double *const *);

@@ -51,6 +51,9 @@ typedef struct { double R[9], p[3]; } rd_placement;
  * about the frame origin (n = Ib w + h x v, f = m v - h x w). */
 typedef struct { double m, h[3], Ib[9]; } rd_inertia;
 
+/* Rate of a world inertia along a velocity (derivatives.c): dY s = (T s_w; b x s_w). */
+typedef struct { double T[9], b[3]; } rd_rate;
+
 typedef struct {
     rd_placement *X;                /* n placements in the parent */
     double (*F)[3], (*N)[3];        /* RNEA: inertial forces and moments */
@@ -62,6 +65,10 @@ typedef struct {
     double *M, *b, *zero, *tmp;     /* n x n matrix, bias, zeros, scratch (6 n) */
     double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
     double *sim;                    /* integrator scratch (12 n) */
+    double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
+    double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6];
+    rd_rate *dY;   /* column forces, composites */
+    double *qdd, *Z;                /* forward-dynamics derivatives: qdd (n), scratch (n x n) */
 } rd_work;
 
 typedef struct {
@@ -121,6 +128,25 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
            const double *f_tip, double *qdd);
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                     const double *f_tip, double *qdd);
+/* Cholesky M = L L^T in place (lower triangle, n x n row-major); -1 if not positive definite */
+int rd_cholesky(double *M, int n);
+
+/* derivatives.c: dtau/dq, dtau/dqd and M of the full inverse dynamics (n x n each, row-major);
+ * dqdd/dq, dqdd/dqd and M^-1 of the forward dynamics (-1 if M is not positive definite). */
+void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
+                         const double *f_tip, double *dq, double *dqd, double *M);
+int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
+                           const double *f_tip, double *dq, double *dqd, double *Minv);
+/* derivatives_pair.c, derivatives_quad.c: rd_rnea_derivatives (rd_forward_derivatives) of 2 (4)
+ * rows at once, x as for rd_rnea_pair, out[l] the three matrices of row l; at most
+ * RD_LANES_MAX joints. The forward ones return RD_NOT_SPD if a mass matrix is not positive
+ * definite (a batch status, as module.c's kernels return). */
+int rd_rnea_derivatives_pair(rd_model *m, const double *const *const *x, double *const *out);
+int rd_forward_derivatives_pair(rd_model *m, const double *const *const *x, double *const *out);
+#if defined(__GNUC__) && defined(__x86_64__)
+int rd_rnea_derivatives_quad(rd_model *m, const double *const *const *x, double *const *out);
+int rd_forward_derivatives_quad(rd_model *m, const double *const *const *x, double *const *out);
+#endif
 
 /* integrate.c */
 enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2 };

@@ -31,7 +31,7 @@ int rd_forward(rd_model *m, const double *q, const double *qd, const double *tau
 }
 
 /* Cholesky M = L L^T in place (lower triangle); -1 if M is not positive definite. */
-static int cholesky(double *M, int n)
+int rd_cholesky(double *M, int n)
 {
     for (int j = 0; j < n; ++j) {
         double s = M[n * j + j];
@@ -57,7 +57,7 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
     memset(m->w.zero, 0, sizeof(double) * (size_t)n);
     rd_rnea(m, q, qd, m->w.zero, 1, 1, f_tip, b);
     rd_crba_placed(m, M);                  /* the placements the Newton-Euler pass computed */
-    if (cholesky(M, n) != 0) return -1;
+    if (rd_cholesky(M, n) != 0) return -1;
     for (i = 0; i < n; ++i) {
         double v = tau[i] - b[i];
         for (k = 0; k < i; ++k) v -= M[n * i + k] * qdd[k];

@@ -69,7 +69,8 @@ static int allocate(rd_model *m)
     total = n * (sizeof(rd_placement) / sizeof(double)) + 6 * n + 12 * n + 6 * n
             + 2 * n * (sizeof(rd_inertia) / sizeof(double)) + 18 * n
             + n * n + 2 * n + 6 * n + 6 * n
-            + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n;
+            + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n
+            + 7 * 6 * n + 12 * n + n + n * n;
     m->block = calloc(total, sizeof(double));
     if (m->block == NULL) return -1;
     p = (double *)m->block;
@@ -96,6 +97,16 @@ static int allocate(rd_model *m)
     TAKE(D, double *, n);
     TAKE(u, double *, n);
     TAKE(sim, double *, 12 * n);
+    TAKE(dVdq, double (*)[6], 6 * n);
+    TAKE(dAdq, double (*)[6], 6 * n);
+    TAKE(dAdv, double (*)[6], 6 * n);
+    TAKE(Fa, double (*)[6], 6 * n);
+    TAKE(Fv, double (*)[6], 6 * n);
+    TAKE(Fq, double (*)[6], 6 * n);
+    TAKE(fc, double (*)[6], 6 * n);
+    TAKE(dY, rd_rate *, 12 * n);
+    TAKE(qdd, double *, n);
+    TAKE(Z, double *, n * n);
 #undef TAKE
     (void)p;
     return 0;

@@ -108,6 +108,18 @@ static int k_friction(rd_model *m, const double *const *x, double *o, int f)
         o[i] = f ? rd_friction_slope(m->J + i, x[0][i]) : rd_friction(m->J + i, x[0][i]);
     return 0;
 }
+static int k_id_derivatives(rd_model *m, const double *const *x, double *o, int f)
+{
+    const size_t nn = (size_t)m->n * (size_t)m->n;
+    rd_rnea_derivatives(m, x[0], x[1], x[2], x[3], o, o + nn, o + 2 * nn);
+    return 0;
+}
+static int k_fd_derivatives(rd_model *m, const double *const *x, double *o, int f)
+{
+    const size_t nn = (size_t)m->n * (size_t)m->n;
+    return rd_forward_derivatives(m, x[0], x[1], x[2], x[3], o, o + nn, o + 2 * nn) == 0
+           ? 0 : RD_NOT_SPD;
+}
 static int k_total(rd_model *m, const double *const *x, double *o, int f)
 {
     *o = rd_kinetic_energy(m, x[0], x[1]) + rd_potential_energy(m, x[0]);
@@ -125,6 +137,7 @@ PyObject *new_output(int out, int single, npy_intp N, int n)
     else if (out == OUT_MATRIX) { dims[nd++] = n; dims[nd++] = n; }
     else if (out == OUT_JACOBIAN) { dims[nd++] = 6; dims[nd++] = n; }
     else if (out == OUT_POSE) { dims[nd++] = 4; dims[nd++] = 4; }
+    else if (out == OUT_MATRICES) { dims[nd++] = 3; dims[nd++] = n; dims[nd++] = n; }
     else if (single) dims[nd++] = 1;
     return PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
 }
@@ -132,7 +145,8 @@ PyObject *new_output(int out, int single, npy_intp N, int n)
 static npy_intp row_size(int out, int n)
 {
     return out == OUT_VECTOR ? n : out == OUT_MATRIX ? (npy_intp)n * n
-           : out == OUT_JACOBIAN ? 6 * (npy_intp)n : out == OUT_POSE ? 16 : 1;
+           : out == OUT_JACOBIAN ? 6 * (npy_intp)n : out == OUT_POSE ? 16
+           : out == OUT_MATRICES ? 3 * (npy_intp)n * n : 1;
 }
 
 /* Check the arguments; on success fill args, the batch size and whether all were single. */
@@ -243,6 +257,28 @@ static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
     return status;
 }
 
+/* The tuple (D[0], D[1], D[2]) of a (3, n, n) block, or (D[:, 0], D[:, 1], D[:, 2]) of a
+ * batch's (N, 3, n, n): views, no copies; NULL with an exception on failure. */
+static PyObject *three_matrices(PyObject *block, int single)
+{
+    PyObject *out = block == NULL ? NULL : PyTuple_New(3);
+    for (Py_ssize_t k = 0; out != NULL && k < 3; ++k) {
+        PyObject *item;
+        if (single) {
+            item = PySequence_GetItem(block, k);
+        } else {
+            PyObject *all = PySlice_New(NULL, NULL, NULL);
+            PyObject *key = all == NULL ? NULL : Py_BuildValue("(On)", all, k);
+            item = key == NULL ? NULL : PyObject_GetItem(block, key);
+            Py_XDECREF(key);
+            Py_XDECREF(all);
+        }
+        if (item == NULL) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
 static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
 {
     Arg args[4] = {{0}};
@@ -274,6 +310,7 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
             goto done;
         }
     }
+    if (spec->out == OUT_MATRICES) Py_SETREF(result, three_matrices(result, single));  /* views */
     if (spec->out == OUT_SCALAR && single) {
         PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)result),
                                           PyArray_DESCR((PyArrayObject *)result), NULL);
@@ -313,6 +350,19 @@ ENGINE_FUNCTION(kinetic_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_kinetic
 ENGINE_FUNCTION(potential_energy, {1, {"q"}, -1, 0, 0, OUT_SCALAR, k_potential})
 ENGINE_FUNCTION(total_energy, {2, {"q", "qd"}, -1, 0, 0, OUT_SCALAR, k_total})
 ENGINE_FUNCTION(friction, {1, {"qd"}, -1, 0, 1, OUT_VECTOR, k_friction})
+#ifdef RD_HAVE_QUAD
+#define DERIVATIVES_QUAD rd_rnea_derivatives_quad
+#define FD_DERIVATIVES_QUAD rd_forward_derivatives_quad
+#else
+#define DERIVATIVES_QUAD NULL
+#define FD_DERIVATIVES_QUAD NULL
+#endif
+ENGINE_FUNCTION(inverse_dynamics_derivatives, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0,
+                                               OUT_MATRICES, k_id_derivatives,
+                                               rd_rnea_derivatives_pair, DERIVATIVES_QUAD})
+ENGINE_FUNCTION(forward_dynamics_derivatives, {4, {"q", "qd", "tau", "f_tip"}, 3, 1, 0,
+                                               OUT_MATRICES, k_fd_derivatives,
+                                               rd_forward_derivatives_pair, FD_DERIVATIVES_QUAD})
 
 /* ------------------------------------------------------------------ the module */
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))py_##name, METH_FASTCALL, doc}
@@ -332,6 +382,10 @@ static PyMethodDef methods[] = {
     FAST(potential_energy, "potential_energy(model, q)"),
     FAST(total_energy, "total_energy(model, q, qd)"),
     FAST(friction, "friction(model, qd, slope): tau_f(qd), or d tau_f / d qd if slope"),
+    FAST(inverse_dynamics_derivatives, "inverse_dynamics_derivatives(model, q, qd, qdd, f_tip): "
+                                        "[dtau/dq, dtau/dqd, M]"),
+    FAST(forward_dynamics_derivatives, "forward_dynamics_derivatives(model, q, qd, tau, f_tip): "
+                                        "[dqdd/dq, dqdd/dqd, M^-1]"),
     FAST(step, "step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),

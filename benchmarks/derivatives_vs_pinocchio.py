@@ -1,0 +1,134 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Benchmark the analytic derivatives against Pinocchio's, same run; prints markdown.
+
+Run on demand (not in CI)::
+
+    .venv/bin/python benchmarks/derivatives_vs_pinocchio.py [--repeat 7] [--quick]
+
+Timed as a user calls them: ``rd.inverse_dynamics_derivatives`` and
+``rd.forward_dynamics_derivatives`` per call from Python (input checks and the three returned
+matrices included) against ``pin.computeRNEADerivatives`` and ``pin.computeABADerivatives``
+timed right after, at a new state each repeat; the bundled 6- and 7-joint arms and random
+chains of 15, 30, 60 and 100 joints. Ratios are ours / Pinocchio's, median [min, max] over the
+repeats. Batches: 10,000 states in one call against a Python loop of Pinocchio's call, and
+500 states (a call shorter than the scheduler's time slice on a loaded machine). The
+machine's load average is printed with the tables (2 cores shared with other work).
+"""
+
+import argparse
+import datetime
+import os
+import pathlib
+import sys
+
+import numpy as np
+import pinocchio as pin
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parent / 'test'), str(HERE)]
+
+import robot_dynamics as rd  # noqa: E402
+from engine_vs_pinocchio import load, machine, pinocchio, ratio_text, seconds, state  # noqa: E402
+from robots import pinocchio_configuration, random_model  # noqa: E402
+
+ARMS = ('ur5', 'panda')
+CHAINS = (15, 30, 60, 100)
+
+
+def pairs(model, pm, pd, q, qd, x):
+    """Operation → (ours, Pinocchio's) callables at one state (``x``: qdd or tau)."""
+    c = pinocchio_configuration(pm, q)
+    return {
+        'ID derivatives': (lambda: rd.inverse_dynamics_derivatives(model, q, qd, x),
+                           lambda: pin.computeRNEADerivatives(pm, pd, c, qd, x)),
+        'FD derivatives': (lambda: rd.forward_dynamics_derivatives(model, q, qd, x),
+                           lambda: pin.computeABADerivatives(pm, pd, c, qd, x)),
+    }
+
+
+def compare(model, repeat, number, seed=0):
+    """Operation → (our µs, Pinocchio µs, ratios) over ``repeat`` states."""
+    pm, pd = pinocchio(model)
+    rng = np.random.default_rng(seed)
+    results = {}
+    for _ in range(repeat):
+        for name, (ours, theirs) in pairs(model, pm, pd, *state(rng, model.dof)).items():
+            a, b = seconds(ours, number), seconds(theirs, number)
+            results.setdefault(name, []).append((a * 1e6, b * 1e6, a / b))
+    return {name: tuple(np.array(rows).T) for name, rows in results.items()}
+
+
+def single_table(repeat, number):
+    """Markdown: per-call times and ratios, arms and chains."""
+    lines = ['| model (dof) | function | ours, µs | Pinocchio, µs | ours / Pinocchio |',
+             '|---|---|---:|---:|---:|']
+    models = [(f'{name} ({load(name).dof})', load(name)) for name in ARMS]
+    models += [(f'chain ({n})', random_model(np.random.default_rng(n), n,
+                                             prismatic_fraction=0.2)) for n in CHAINS]
+    for label, model in models:
+        calls = max(20, number * 7 // model.dof)
+        for operation, (ours, theirs, ratios) in compare(model, repeat, calls).items():
+            lines.append(f'| {label} | {operation} | {np.median(ours):.2f} | '
+                         f'{np.median(theirs):.2f} | {ratio_text(ratios)} |')
+    return lines
+
+
+def batch_table(repeat, rows):
+    """Markdown: ``rows`` states in one call against a Python loop of Pinocchio's call."""
+    lines = [f'| arm | function | batch of {rows:,}: ours, ms | Pinocchio loop, ms | '
+             'ours / loop |', '|---|---|---:|---:|---:|']
+    for name in ARMS:
+        model = load(name)
+        pm, pd = pinocchio(model)
+        rng = np.random.default_rng(1)
+        measured = {}
+        for _ in range(repeat):
+            Q, QD, X = state(rng, model.dof, rows)
+            configs = [pinocchio_configuration(pm, q) for q in Q]
+            for label, ours, theirs in (
+                    ('ID derivatives', rd.inverse_dynamics_derivatives,
+                     pin.computeRNEADerivatives),
+                    ('FD derivatives', rd.forward_dynamics_derivatives,
+                     pin.computeABADerivatives)):
+                def loop(theirs=theirs):
+                    for c, v, a in zip(configs, QD, X):
+                        theirs(pm, pd, c, v, a)
+                a = seconds(lambda ours=ours: ours(model, Q, QD, X), 1, best_of=2)
+                b = seconds(loop, 1, best_of=2)
+                measured.setdefault(label, []).append((a * 1e3, b * 1e3, a / b))
+        for label, rows_ in measured.items():
+            ours, theirs, ratios = np.array(rows_).T
+            lines.append(f'| {name} | {label} | {np.median(ours):.1f} | '
+                         f'{np.median(theirs):.1f} | {ratio_text(ratios)} |')
+    return lines
+
+
+def main():
+    """Print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--repeat', type=int, default=7)
+    parser.add_argument('--quick', action='store_true', help='fewer calls, 2,000-state batch')
+    args = parser.parse_args()
+    number = 200 if args.quick else 2000
+    print(f'{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}; '
+          f'engine threads {rd.engine.ENGINE.THREADS}')
+    print(f'load average before: {os.getloadavg()}\n')
+    print('\n'.join(single_table(args.repeat, number)) + '\n')
+    print('\n'.join(batch_table(max(2, args.repeat // 3), 2000 if args.quick else 10_000)))
+    print('\n' + '\n'.join(batch_table(args.repeat, 500)))        # shorter than a time slice
+    print(f'\nload average after: {os.getloadavg()}')
+
+
+if __name__ == '__main__':
+    main()

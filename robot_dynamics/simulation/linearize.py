@@ -1,0 +1,109 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Discrete-time linearisation of one integrator step, exact by the chain rule.
+
+State ``x = [q; q̇]`` (2n), input ``u = τ`` (n), one step ``x⁺ = Φ(x, u)`` of a scheme of
+:mod:`robot_dynamics.simulation.schemes` (the torque held over the step). ``A = ∂Φ/∂x``
+(2n, 2n) and ``B = ∂Φ/∂u`` (2n, n) come from the analytic derivatives of the forward dynamics
+(:func:`robot_dynamics.forward_dynamics_derivatives`) carried through the scheme's stages.
+Each scheme has one function here, registered in :data:`LINEARIZATIONS` under the scheme's
+name: a new integrator adds one function.
+"""
+
+import numpy as np
+
+from robot_dynamics.api import forward_dynamics, forward_dynamics_derivatives
+from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.simulation.integrators import _check_settings
+
+
+def linearize(model, q, qd, tau, dt, integrator='rk4', f_tip=None):
+    """Return ``(A, B)`` of one step of ``integrator`` from ``(q, qd)`` under ``tau``.
+
+    ``x⁺ ≈ x⁺(x̄, ū) + A (x - x̄) + B (u - ū)`` with ``x = [q; q̇]``; shapes (n,) → (2n, 2n),
+    (2n, n); a batch (N, n) → (N, 2n, 2n), (N, 2n, n). ``f_tip`` (tool frame) is held fixed.
+    Joint position limits (:func:`robot_dynamics.simulate`) are not part of the step.
+    """
+    _check_settings(integrator, dt)
+    if integrator not in LINEARIZATIONS:
+        raise ValueError(f'integrator: no linearisation of {integrator!r}; available: '
+                         f'{sorted(LINEARIZATIONS)}')
+    a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
+    dynamics = _Dynamics(model, a['tau'], a['f_tip'])
+    A, B = LINEARIZATIONS[integrator](dynamics, a['q'], a['qd'], float(dt))
+    return unbatch(A, single), unbatch(B, single)
+
+
+class _Dynamics:
+    """``q̈ = FD(q, q̇, τ)`` and its partials at a fixed input, for the schemes below."""
+
+    def __init__(self, model, tau, f_tip):
+        self.model, self.tau, self.f_tip = model, tau, f_tip
+
+    def accel(self, q, qd):
+        """Accelerations (N, n)."""
+        return forward_dynamics(self.model, q, qd, self.tau, self.f_tip)
+
+    def partials(self, q, qd):
+        """``∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ``, each (N, n, n)."""
+        return forward_dynamics_derivatives(self.model, q, qd, self.tau, self.f_tip)
+
+
+def _euler(dynamics, q, qd, dt):
+    """Craig 6.117: ``q⁺ = q + q̇ dt + ½ q̈ dt²``, ``q̇⁺ = q̇ + q̈ dt``."""
+    Fq, Fv, Fu = dynamics.partials(q, qd)
+    eye = np.broadcast_to(np.eye(q.shape[1]), Fq.shape)
+    A = np.block([[eye + 0.5 * dt * dt * Fq, dt * eye + 0.5 * dt * dt * Fv],
+                  [dt * Fq, eye + dt * Fv]])
+    return A, np.concatenate((0.5 * dt * dt * Fu, dt * Fu), axis=1)
+
+
+def _semi_implicit_euler(dynamics, q, qd, dt):
+    """``q̇⁺ = q̇ + q̈ dt``, then ``q⁺ = q + q̇⁺ dt``."""
+    Fq, Fv, Fu = dynamics.partials(q, qd)
+    eye = np.broadcast_to(np.eye(q.shape[1]), Fq.shape)
+    velocity = np.concatenate((dt * Fq, eye + dt * Fv), axis=2)            # ∂q̇⁺/∂x
+    position = np.concatenate((eye, np.zeros_like(eye)), axis=2) + dt * velocity
+    return np.concatenate((position, velocity), axis=1), \
+        np.concatenate((dt * dt * Fu, dt * Fu), axis=1)
+
+
+def _rk4(dynamics, q, qd, dt):
+    """Seed 002 §7, the four stages differentiated in turn: ``k_s = f(x + c_s dt k_{s-1})``.
+
+    With ``z = (x, u)`` and ``f(x) = [q̇; FD(q, q̇, u)]``: ``∂k_s/∂z = J(x_s) ∂x_s/∂z + ∂f/∂u``,
+    ``J = [[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]``; ``∂x⁺/∂z = [I 0] + dt/6 Σ w_s ∂k_s/∂z``.
+    """
+    N, n = q.shape
+    dx = np.zeros((N, 2 * n, 3 * n))                     # ∂x_s/∂(x, u) of the stage state
+    dx[:, np.arange(2 * n), np.arange(2 * n)] = 1.0
+    x0 = dx.copy()
+    total = np.zeros_like(dx)
+    q_s, qd_s = q, qd
+    for weight, next_c in ((1.0, 0.5), (2.0, 0.5), (2.0, 1.0), (1.0, None)):
+        Fq, Fv, Fu = dynamics.partials(q_s, qd_s)
+        dk = np.empty_like(dx)
+        dk[:, :n] = dx[:, n:]                                         # ∂q̇_s/∂z
+        dk[:, n:] = Fq @ dx[:, :n] + Fv @ dx[:, n:]
+        dk[:, n:, 2 * n:] += Fu
+        total += weight * dk
+        if next_c is not None:
+            qdd_s = dynamics.accel(q_s, qd_s)
+            q_s, qd_s = q + next_c * dt * qd_s, qd + next_c * dt * qdd_s
+            dx = x0 + next_c * dt * dk
+    step = x0 + dt / 6.0 * total
+    return step[:, :, :2 * n], step[:, :, 2 * n:]
+
+
+#: Scheme name (as in robot_dynamics.simulation.schemes.INTEGRATORS) → its linearisation.
+LINEARIZATIONS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4}
