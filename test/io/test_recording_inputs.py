@@ -13,7 +13,6 @@
 """Hostile and broken recordings (issue 22 item 8 and LOW): one clear error, never a hang."""
 
 import os
-import time
 
 import numpy as np
 import pytest
@@ -24,6 +23,7 @@ from robot_dynamics.identification import prepare
 from robot_dynamics.io.recordings import (
     Recording, RecordingError, read_recording, write_bag, write_csv,
 )
+from cost import growth_ratio
 
 
 def joint_state_bag(path, messages):
@@ -46,16 +46,6 @@ def joint_state_bag(path, messages):
     return path
 
 
-def read_seconds(path):
-    """Best of two wall-clock times to read ``path``."""
-    best = np.inf
-    for _ in range(2):
-        started = time.perf_counter()
-        read_recording(path)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def test_many_names_per_message_read_in_linear_time(tmp_path):
     # Was: a list search per name (quadratic): 200,000 names per message never finished.
     def bag(m):
@@ -65,7 +55,8 @@ def test_many_names_per_message_read_in_linear_time(tmp_path):
     small, large = bag(20_000), bag(200_000)
     back = read_recording(large)
     assert len(back.joint_names) == 200_000 and back.effort[2, -1] == 199_999
-    ratio = read_seconds(large) / read_seconds(small)
+    ratio = growth_ratio(lambda: read_recording(small), lambda: read_recording(large),
+                         repeats=2)
     assert ratio < 25, ratio                          # linear: 10; quadratic: 100
 
 

@@ -13,12 +13,12 @@
 """dynamics_node on the engine: model changes take effect at once, nothing is generated.
 
 A parameter change (gravity, friction, rotor inertia, joint order) or a payload message runs
-its callback without generating or compiling code; the callbacks are timed (the target is
-10 ms; the assertion leaves room for a loaded test machine) and the outputs checked against
-the library.
+its callback without generating or compiling code or re-loading the model (counted, not
+timed: the machine's load must not fail a test; benchmarks/node_compute_time.py has the
+timings) and the outputs are checked against the library.
 """
 
-import time
+import contextlib
 
 import numpy as np
 import pytest
@@ -34,7 +34,6 @@ from robot_dynamics.solvers import generated  # noqa: E402
 from robots import quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from ros_graph import make_dynamics, Probe, vector  # noqa: E402
 
-SLOW = 0.05       # s; the target is 0.01 (docs/ros.md), a loaded CI machine gets leeway
 
 
 @pytest.fixture
@@ -45,6 +44,26 @@ def no_codegen(monkeypatch):
     for module, name in ((generator, 'generate'), (generated, 'generate'),
                          (compiled, 'build_source')):
         monkeypatch.setattr(module, name, forbidden)
+
+
+@contextlib.contextmanager
+def counting_loads():
+    """Record every model load (URDF, DH or bundled) made inside the block."""
+    loads = []
+    originals = {name: getattr(rd.RobotModel, name).__func__ for name in ('from_urdf', 'from_dh')}
+
+    def recorder(name):
+        def load(cls, *args, **kwargs):
+            loads.append(name)
+            return originals[name](cls, *args, **kwargs)
+        return classmethod(load)
+    for name in originals:
+        setattr(rd.RobotModel, name, recorder(name))
+    try:
+        yield loads
+    finally:
+        for name, function in originals.items():
+            setattr(rd.RobotModel, name, classmethod(function))
 
 
 def test_model_changes_take_effect_without_codegen(ros, no_codegen):
@@ -58,26 +77,23 @@ def test_model_changes_take_effect_without_codegen(ros, no_codegen):
                Parameter('viscous_friction', value=[0.5] * n),
                Parameter('rotor_inertia', value=[1e-3] * n),
                Parameter('joints', value=names[::-1])]
-    durations = []
-    for change in changes:
-        start = time.perf_counter()
-        assert dynamics.set_parameters([change])[0].successful
-        durations.append(time.perf_counter() - start)
-    payload = InertiaStamped()
-    payload.inertia.m, payload.inertia.com.z = 1.5, 0.05      # a physical body (triangle
-    payload.inertia.ixx = payload.inertia.iyy = payload.inertia.izz = 0.01   # inequality)
-    start = time.perf_counter()
-    dynamics._on_payload(payload)
-    durations.append(time.perf_counter() - start)
-    assert max(durations) < SLOW, durations
+    # No long work in the callbacks: the changes rebuild the model from the loaded one,
+    # never re-read the URDF (and generate no code: the no_codegen fixture).
+    with counting_loads() as loads:
+        for change in changes:
+            assert dynamics.set_parameters([change])[0].successful
+        payload = InertiaStamped()
+        payload.inertia.m, payload.inertia.com.z = 1.5, 0.05      # a physical body (triangle
+        payload.inertia.ixx = payload.inertia.iyy = payload.inertia.izz = 0.01   # inequality)
+        dynamics._on_payload(payload)
+        assert 'payload' not in dynamics.last_error, dynamics.last_error
+    assert loads == [], f'the model was re-loaded by a parameter change: {loads}'
 
     expected = model.replace(viscous_friction=[0.5] * n, rotor_inertia=[1e-3] * n)
     expected = expected.with_payload(1.5, [0.0, 0.0, 0.05], [0.01, 0.01, 0.01, 0, 0, 0])
     expected = expected.with_gravity([0.0, 1.0, -3.0])
     q = np.linspace(-0.5, 0.7, n)
-    start = time.perf_counter()
     feedforward, gravity, mass = dynamics.compute(q, np.zeros(n), 0)
-    assert time.perf_counter() - start < SLOW                 # first call on the new model
     np.testing.assert_allclose(gravity, rd.gravity_torques(expected, q), rtol=0, atol=1e-12)
     np.testing.assert_allclose(mass, rd.mass_matrix(expected, q), rtol=0, atol=1e-12)
     probe.send_state(names, q)
