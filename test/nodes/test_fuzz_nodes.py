@@ -328,4 +328,21 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
     ros.spin_for(0.2)
     assert not simulation.failed and simulation.sim_time > 0, simulation.error
     assert np.all(np.isfinite(simulation.q))
-    assert controller.dropped >= 0      # alive: its callbacks ran under the executor above
+
+    # The controller is alive and exact again: with known gains its next command is
+    # tau = tau_ff + M(q) (Kp (q_d - q) - Kd qd) on the dynamics node's outputs (Craig 10.41).
+    kp, kd = np.full(oracle.dof, 30.0), np.full(oracle.dof, 4.0)
+    gains = [Parameter('kp', value=list(kp)), Parameter('kd', value=list(kd)),
+             Parameter('use_feedforward', value=True)]
+    assert all(result.successful for result in controller.set_parameters(gains))
+    q = np.array([0.2, 0.1, -0.4, 0.3, -0.2, 0.1])
+    expected_command = expected_ff + rd.mass_matrix(loaded, q) @ (kp * (hold - q))
+
+    def controller_exact():
+        commands.clear()
+        probe.send_state(oracle.joint_names, q)
+        ros.spin_for(0.1)
+        scale = np.abs(expected_command).max()
+        return any(np.allclose(c, expected_command, rtol=0, atol=TOL * scale) for c in commands)
+    assert ros.spin_until(controller_exact, timeout=10.0), \
+        f'the controller is not exact after fuzzing (dropped {controller.dropped})'
