@@ -23,9 +23,20 @@ from robots import pinocchio_configuration, random_model, random_state
 SIZES = list(range(1, 13))
 
 
+#: Agreement with Pinocchio relative to the quantity's largest entry (measured at most 4.8e-15
+#: for τ, M and G on 1-12 joints; forward dynamics 1.1e-13 against ABA, 2.1e-14 inverting τ).
+TOL = 2e-14
+FD_TOL = 1e-12
+
+
 def scale(x):
     """Tolerance scale: max(1, |x|)."""
     return max(1.0, float(np.max(np.abs(x))))
+
+
+def size(x):
+    """Tolerance scale: the size of the quantity, its largest magnitude."""
+    return float(np.max(np.abs(x)))
 
 
 @pytest.fixture(params=SIZES, ids=lambda n: f'n{n}')
@@ -51,7 +62,7 @@ def test_gravity_equals_pinocchio_and_the_potential_energy_gradient(robot):
     pin_model.gravity.linear = np.array(model.gravity)
     config = pinocchio_configuration(pin_model, q)
     G_pin = pin.computeGeneralizedGravity(pin_model, pin_model.createData(), config)
-    assert np.allclose(G, G_pin, rtol=0, atol=1e-10 * scale(G))
+    assert np.allclose(G, G_pin, rtol=0, atol=TOL * size(G_pin))
     h = 1e-6
     gradient = [(rd.potential_energy(model, q + h * e) - rd.potential_energy(model, q - h * e))
                 / (2 * h) for e in np.eye(model.dof)]
@@ -118,7 +129,7 @@ def test_forward_dynamics_inverts_inverse_dynamics(robot):
     f_tip = rng.normal(size=6)
     tau = rd.inverse_dynamics(model, q, qd, qdd, f_tip=f_tip)
     assert np.allclose(rd.forward_dynamics(model, q, qd, tau, f_tip=f_tip), qdd,
-                       rtol=0, atol=1e-8 * scale(qdd))
+                       rtol=0, atol=FD_TOL * size(qdd))
 
 
 def test_power_balance_of_frictionless_arm(robot):
@@ -191,16 +202,16 @@ def test_agrees_with_pinocchio_on_random_urdf(n):
         config = pinocchio_configuration(pin_model, q)
         tau = rd.inverse_dynamics(loaded, q, qd, qdd)
         tau_pin = pin.rnea(pin_model, data, config, qd, qdd)          # armature included
-        assert np.allclose(tau, tau_pin, rtol=0, atol=1e-9 * scale(tau_pin))
+        assert np.allclose(tau, tau_pin, rtol=0, atol=TOL * size(tau_pin))
         M_pin = pin.crba(pin_model, data, config)
         M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T
-        assert np.allclose(rd.mass_matrix(loaded, q), M_pin, rtol=0, atol=1e-9 * scale(M_pin))
+        assert np.allclose(rd.mass_matrix(loaded, q), M_pin, rtol=0, atol=TOL * size(M_pin))
         G_pin = pin.computeGeneralizedGravity(pin_model, data, config)
         assert np.allclose(rd.gravity_torques(loaded, q), G_pin, rtol=0,
-                           atol=1e-9 * scale(G_pin))
+                           atol=TOL * size(G_pin))
         qdd_pin = pin.aba(pin_model, data, config, qd, tau_pin)
         assert np.allclose(rd.forward_dynamics(loaded, q, qd, tau_pin), qdd_pin, rtol=0,
-                           atol=1e-8 * scale(qdd_pin))
+                           atol=FD_TOL * size(qdd_pin))
 
 
 def test_coriolis_matrix_product_agrees_with_pinocchio():

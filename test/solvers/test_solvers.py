@@ -36,12 +36,18 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOLVERS = rd.solvers.available()
 NEWTON_EULER = ['lwp_base', 'lwp_link', 'turney_mudge_lee', 'renaud', 'craig']
 SIZES = list(range(1, 13))
-TOL = 1e-10
+#: Agreement of torques and mass matrices, relative to the largest entry of the quantity:
+#: measured at most 4.0e-15 (random robots of 1-12 joints, every solver against Pinocchio),
+#: 3.5e-15 (strobed M against CRBA), 7e-16 (bundled models). README.md quotes it.
+TOL = 2e-14
+#: Forward dynamics inverting inverse dynamics, relative to the largest acceleration:
+#: measured at most 3.0e-14 (condition numbers of M up to ~1e3 amplify the round-off).
+FD_TOL = 1e-12
 
 
 def scale(x):
-    """Tolerance scale: max(1, |x|)."""
-    return max(1.0, float(np.max(np.abs(x))))
+    """Tolerance scale: the size of the quantity, its largest magnitude."""
+    return float(np.max(np.abs(x)))
 
 
 def random_case(n, N=3):
@@ -126,7 +132,7 @@ def test_forward_dynamics_inverts_inverse_dynamics(n):
     for name in SOLVERS:
         tau = rd.inverse_dynamics(model, q, qd, qdd, f_tip, solver=name)
         back = rd.forward_dynamics(model, q, qd, tau, f_tip, solver=name)
-        assert np.abs(back - qdd).max() <= 1e-8 * scale(qdd), name
+        assert np.abs(back - qdd).max() <= FD_TOL * scale(qdd), name
 
 
 def test_single_state_and_zero_wrench_paths():
