@@ -17,6 +17,7 @@ docs/operation_counts.md together.
 """
 
 from fractions import Fraction as F
+import pathlib
 
 import numpy as np
 import pytest
@@ -160,3 +161,18 @@ def test_renaud_example_arm():
         opcount.count_operations(name, model, check=True)
     tally = opcount.count_operations('renaud', model)           # built in: never skipped
     assert (tally.mul, tally.add) == (200, 165)
+
+
+def test_operation_counts_doc_table_is_the_codes():
+    """docs/operation_counts.md's measured-against-published table is what the code prints.
+
+    Every row (measured formula, published formula and source, both counts at n = 6) as
+    ``robot-dynamics opcount`` makes it; the order of the rows is the page's.
+    """
+    page = (pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'operation_counts.md')
+    section = page.read_text().split('## Measured against published', 1)[1]
+    documented = [line for line in section.split('\n\n', 2)[1].splitlines()
+                  if line.startswith('|')]
+    printed = [line for line in opcount.table_markdown(n_max=8).splitlines()
+               if line.startswith('|')]
+    assert sorted(documented) == sorted(printed)

@@ -22,8 +22,11 @@ docs/operation_counts.md says why.
 
 from fractions import Fraction as F
 import linecache
+import pathlib
 import re
+import warnings
 
+import robot_dynamics as rd
 from robot_dynamics.analysis import opcount
 
 #: Seed 002 (Turney, Mudge, Lee), Table 3 "Breakdown of Newton-Euler Terms": (mul, add) as
@@ -129,3 +132,37 @@ def test_renaud_example_step_by_step():
                      7: (35, 22), 9: (64, 51)}
     assert sum(m for m, _ in steps.values()) - 181 == 19
     assert sum(a for _, a in steps.values()) - 127 == 38
+
+
+def test_solvers_doc_quotes_the_measured_and_published_counts():
+    """docs/solvers.md's Renaud paragraph states the counts the code measures and the paper's."""
+    text = ' '.join((pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'solvers.md')
+                    .read_text().split())
+    quoted = re.search(r'counts (\d+) multiplications and (\d+) additions on `renaud_6r`, and '
+                       r'(\d+) and (\d+) on `opcount.renaud_example_arm\(\)`', text)
+    assert quoted, 'the Renaud counts sentence of docs/solvers.md changed: update this test'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        six_r = opcount.count_operations('renaud', rd.load_model('renaud_6r'))
+    example = opcount.count_operations('renaud', opcount.renaud_example_arm())
+    generated = opcount.count_operations('generated', opcount.renaud_example_arm())
+    assert [int(g) for g in quoted.groups()] == [six_r.mul, six_r.add, example.mul, example.add]
+    (iterative, inspected) = opcount.RENAUD_EXAMPLE
+    assert f'paper counts {iterative[0]} and {iterative[1]} for its iterative steps' in text
+    assert f'{inspected[0]} and {inspected[1]} after simplifying the expanded model' in text
+    difference = (example.mul - iterative[0], example.add - iterative[1])
+    assert f'(+{difference[0]} / +{difference[1]})' in text
+    assert f'needs {generated.mul} / {generated.add})' in text
+
+
+def test_operation_counts_doc_renaud_table_is_measured():
+    """docs/operation_counts.md's per-relation Renaud table is the paper's and the code's.
+
+    Renaud's column is the paper's step table, the measured column the solver's count.
+    """
+    page = pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'operation_counts.md'
+    rows = re.findall(r'^\| (\d+)[a-c]?[^|]*\| (\d+) / (\d+) \| (\d+) / (\d+) \|',
+                      page.read_text(), re.MULTILINE)
+    documented = {int(r[0]): ((int(r[1]), int(r[2])), (int(r[3]), int(r[4]))) for r in rows}
+    measured = renaud_steps(opcount.renaud_example_arm())
+    assert documented == {step: (SEED_001_STEPS[step], measured[step]) for step in measured}
