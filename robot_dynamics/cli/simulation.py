@@ -134,12 +134,18 @@ def run_simulate(args):
     return 0
 
 
+def real_time_factor(simulated, elapsed):
+    """Return simulated / elapsed time as '87x' or, below 10, two digits: '0.25x', '1.5x'."""
+    ratio = simulated / max(elapsed, 1e-9)
+    return f'{ratio:.0f}x' if ratio >= 10 else f'{ratio:.2g}x'
+
+
 def _print_summary(model, args, trajectory, written, elapsed):
     drift = trajectory.energy - trajectory.energy[0]
     print(f'simulated {model.name} for {trajectory.t[-1]:.4f} s in {len(trajectory.t) - 1} '
           f'steps ({args.integrator}, dt {args.dt} s, torque {args.torque})')
-    print(f'integration: {elapsed:.4f} s wall, {trajectory.t[-1] / elapsed:.0f}x real time '
-          f'({"the engine" if args.solver is None else "solver " + args.solver})')
+    print(f'integration: {elapsed:.4f} s wall, {real_time_factor(trajectory.t[-1], elapsed)} '
+          f'real time ({"the engine" if args.solver is None else "solver " + args.solver})')
     rows = [(name, format_number(trajectory.q[0, j], 6), format_number(trajectory.q[-1, j], 6),
              format_number(np.abs(trajectory.q[:, j] - trajectory.q[0, j]).max(), 9))
             for j, name in enumerate(model.joint_names)]

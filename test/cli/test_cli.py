@@ -465,3 +465,16 @@ def test_codegen_writes_the_customised_model(capsys, arm, tmp_path):
     assert code == 2 and 'C code needs numeric inertial parameters' in err
     code, _, err = run(capsys, 'codegen', path, '-o', tmp_path / 'x.py', '--functions', 'nope')
     assert code == 2 and "--functions: unknown ['nope']" in err
+
+
+def test_real_time_factor_keeps_two_digits_below_ten(arm, capsys, tmp_path):
+    # Was: 'simulate --solver craig' printed '0x real time' for a 0.25x run.
+    from robot_dynamics.cli.simulation import real_time_factor
+    assert [real_time_factor(1.0, s) for s in (4.0, 0.8, 0.0115, 1.0 / 1234.4)] == \
+        ['0.25x', '1.2x', '87x', '1234x']
+    path, _ = arm
+    code, out, _ = run(capsys, 'simulate', path, '--solver', 'craig', '--duration', 0.02,
+                       '--no-plot', '--no-progress', '-o', tmp_path / 'sim')
+    assert code == 0
+    factor = re.search(r'wall, (\S+)x real time', out).group(1)
+    assert float(factor) > 0, out

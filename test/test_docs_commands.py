@@ -1,0 +1,176 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The documentation's commands, run, and their printed output compared with the page's.
+
+Every ``$ robot-dynamics …`` line inside a fenced block of README.md or docs/*.md is a
+command; the lines after it, up to the next ``$`` or the fence, are what the page says it
+prints. Each command is either run here (in-process, in a scratch directory that sees the
+repository's ``docs/``) and its stdout and stderr compared with the page, or listed in
+``SKIPPED`` with the reason; a new command in the docs that is neither fails, so drift in
+either direction is caught.
+
+Comparison, line by line, spaces collapsed: ``…`` alone on a line stands for any number of
+lines, ``…`` inside a line ends the part compared; a line about wall time (``wall``, ``real
+time``) is compared with its numbers masked; round-off figures (``1.066e-14``: an exponent of
+-12 or below) match any other round-off figure; JSON output is compared as data.
+"""
+
+import json
+import pathlib
+import re
+import shlex
+
+import pytest
+
+from robot_dynamics import cli
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PAGES = [ROOT / 'README.md'] + sorted((ROOT / 'docs').glob('*.md'))
+
+#: Documented commands not run here, by their first words, and why.
+SKIPPED = {
+    'robot-dynamics gravity arm_with_gripper.urdf': 'the reader\'s own URDF (output elided)',
+    'robot-dynamics gravity torso.urdf': 'the reader\'s own URDF',
+    'robot-dynamics trajectory puma560 move.yaml': 'the reader\'s own (wrong) YAML file',
+    'robot-dynamics benchmark puma560': 'timings (benchmarks/ has them); '
+                                        'test_cli checks the peers compute the same values',
+}
+
+
+def documented_commands():
+    """Yield (page, line number, command, documented output lines) for every ``$`` line."""
+    for page in PAGES:
+        lines = page.read_text().splitlines()
+        fenced, current = False, None
+        for number, line in enumerate(lines, 1):
+            if line.startswith('```'):
+                if current:
+                    yield current
+                fenced, current = not fenced, None
+            elif fenced and line.startswith('$ '):
+                if current:
+                    yield current
+                current = (page.relative_to(ROOT).as_posix(), number, line[2:], [])
+            elif current:
+                current[3].append(line)
+
+
+def trimmed(command):
+    """Return ``command`` without the blank lines that end its documented output."""
+    page, number, text, output = command
+    while output and not output[-1].strip():
+        output = output[:-1]
+    return page, number, text, output
+
+
+COMMANDS = [trimmed(c) for c in documented_commands() if c[2].startswith('robot-dynamics ')]
+
+
+def skipped(command):
+    """Return the reason a documented command is not run, or None."""
+    return next((why for start, why in SKIPPED.items() if command.startswith(start)), None)
+
+
+ROUND_OFF = re.compile(r'\b\d\.\d+e-(1[2-9]|[2-9]\d)\b')
+NUMBER = re.compile(r'-?\d+(\.\d+)?(e[-+]?\d+)?')
+
+
+def normalised(line):
+    """Collapse spaces, mark round-off figures, mask the numbers of wall-time lines."""
+    line = ' '.join(ROUND_OFF.sub('ε', line).split())
+    if 'wall' in line or 'real time' in line:
+        line = NUMBER.sub('#', line)
+    return line
+
+
+def wildcard(line):
+    """Return whether a documented line stands for any number of printed lines."""
+    text = line.strip().strip('|').strip()
+    return text.startswith('…') and text.endswith('…')
+
+
+def matches(documented, printed):
+    """Return the first documented line not found in order in ``printed`` (None: all match)."""
+    printed = [normalised(p) for p in printed]
+    position, anything = 0, False
+    for line in documented:
+        if wildcard(line):
+            anything = True
+            continue
+        want = normalised(line.split('…')[0]) if '…' in line else normalised(line)
+        candidates = range(position, len(printed) if anything else min(position + 1,
+                                                                         len(printed)))
+        found = next((k for k in candidates if printed[k] == want
+                      or ('…' in line and printed[k].startswith(want))), None)
+        if found is None:
+            return line
+        position, anything = found + 1, False
+    return None
+
+
+def same_data(shown, printed):
+    """Compare JSON values: numbers to 1e-12 relative, everything else exactly."""
+    if isinstance(shown, dict):
+        return isinstance(printed, dict) and shown.keys() == printed.keys() and all(
+            same_data(shown[k], printed[k]) for k in shown)
+    if isinstance(shown, list):
+        return isinstance(printed, list) and len(shown) == len(printed) and all(
+            same_data(a, b) for a, b in zip(shown, printed))
+    if isinstance(shown, float) or isinstance(printed, float):
+        return printed == pytest.approx(shown, rel=1e-12, abs=0)
+    return shown == printed
+
+
+def run(command, capsys):
+    """Run a documented command line in-process; return its exit code and printed lines."""
+    words = shlex.split(command.split(';')[0])
+    code = cli.main(words[1:])
+    out, err = capsys.readouterr()
+    lines = out.splitlines() + err.splitlines()
+    if command.endswith('echo $?'):
+        lines.append(str(code))
+    return code, lines
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """Run in an empty directory that sees the repository's docs/ (the examples' paths)."""
+    (tmp_path / 'docs').symlink_to(ROOT / 'docs')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv('MPLBACKEND', 'Agg')
+    return tmp_path
+
+
+def test_every_documented_command_is_run_or_skipped_with_a_reason():
+    assert len(COMMANDS) >= 15
+    unknown = [c for c in SKIPPED if not any(cmd.startswith(c) for _, _, cmd, _ in COMMANDS)]
+    assert not unknown, f'SKIPPED lists commands no page documents any more: {unknown}'
+
+
+@pytest.mark.parametrize('page, line, command, documented',
+                         [c for c in COMMANDS if not skipped(c[2])],
+                         ids=[f'{c[0]}:{c[1]}' for c in COMMANDS if not skipped(c[2])])
+def test_documented_command_prints_what_the_page_says(scratch, capsys, page, line, command,
+                                                      documented):
+    code, printed = run(command, capsys)
+    where = f'{page}:{line}: `{command}`'
+    if documented and documented[0].startswith('{'):
+        end = len(printed) - printed[::-1].index('}')
+        assert same_data(json.loads('\n'.join(documented)), json.loads('\n'.join(printed[:end]))), \
+            (where, printed)
+        return
+    expect_error = any(': error: ' in d for d in documented)
+    assert (code != 0) == expect_error or command.endswith('echo $?'), (where, code, printed)
+    missing = matches(documented, printed)
+    assert missing is None, f'{where} no longer prints\n  {missing}\nit prints:\n' + \
+        '\n'.join(printed)
