@@ -174,3 +174,26 @@ def test_documented_command_prints_what_the_page_says(scratch, capsys, page, lin
     missing = matches(documented, printed)
     assert missing is None, f'{where} no longer prints\n  {missing}\nit prints:\n' + \
         '\n'.join(printed)
+
+
+#: Options docs/cli.md describes once for every subcommand, outside the synopsis.
+COMMON_OPTIONS = {'--help', '--friction', '--base-link', '--tip-link', '--lock'}
+
+
+def test_cli_synopsis_names_every_subcommand_and_option():
+    """docs/cli.md's synopsis block lists each subcommand with every option its parser has."""
+    text = (ROOT / 'docs' / 'cli.md').read_text()
+    synopsis = text.split('```\n', 2)[1]
+    entries = re.split(r'\n(?=robot-dynamics )', synopsis.strip())
+    documented = {entry.split()[1]: set(re.findall(r'(?<![\w-])(--?[a-zA-Z][\w-]*)', entry))
+                  for entry in entries}
+    subcommands = cli.build_parser()._subparsers._group_actions[0].choices
+    assert set(documented) == set(subcommands), sorted(set(subcommands) ^ set(documented))
+    missing = {}
+    for name, parser in subcommands.items():
+        absent = sorted(action.option_strings[-1] for action in parser._actions
+                        if action.option_strings
+                        and not set(action.option_strings) & (COMMON_OPTIONS | documented[name]))
+        if absent:
+            missing[name] = absent
+    assert not missing, f'docs/cli.md synopsis lacks {missing}'

@@ -130,6 +130,25 @@ def test_puma560_counts_are_pinned():
                       (False, 'augmented'): (216, 175), (False, 'base'): (193, 157)}
 
 
+def test_other_functions_counts_are_what_docs_codegen_says():
+    """docs/codegen.md's counts of gravity, M and FD are the generator's (the CLI's too)."""
+    text = ' '.join((ROOT / 'docs' / 'codegen.md').read_text().split())
+    quoted = re.search(r'numeric base model costs (\d+) / (\d+)\. Other functions \(numeric, base '
+                       r'parameters\): PUMA 560 gravity (\d+) / (\d+), mass matrix (\d+) / (\d+), '
+                       r'forward dynamics (\d+) / (\d+) \+ (\d+) divisions; 6R mass matrix '
+                       r'(\d+) / (\d+)\.', text)
+    assert quoted, 'the counts paragraph of docs/codegen.md changed: update this test'
+    counts = []
+    for name in ('puma560', 'renaud_6r'):
+        functions = rd.generate(load(name), functions='all').functions
+        counts.append({f: (c.counts['mul'], c.counts['add'], c.counts['div'])
+                       for f, c in functions.items()})
+    puma, six_r = counts
+    assert [int(g) for g in quoted.groups()] == [
+        *puma['inverse_dynamics'][:2], *puma['gravity'][:2], *puma['mass_matrix'][:2],
+        *puma['forward_dynamics'], *six_r['mass_matrix'][:2]]
+
+
 def test_emitted_code_has_no_trivial_operation_and_counts_in_header():
     code = rd.generate(load('renaud_6r'), symbolic_inertia=True, functions='all')
     source = code.source
