@@ -108,8 +108,8 @@ def matches(documented, printed):
             anything = True
             continue
         want = normalised(line.split('…')[0]) if '…' in line else normalised(line)
-        candidates = range(position, len(printed) if anything else min(position + 1,
-                                                                         len(printed)))
+        last = len(printed) if anything else min(position + 1, len(printed))
+        candidates = range(position, last)
         found = next((k for k in candidates if printed[k] == want
                       or ('…' in line and printed[k].startswith(want))), None)
         if found is None:
@@ -166,8 +166,8 @@ def test_documented_command_prints_what_the_page_says(scratch, capsys, page, lin
     where = f'{page}:{line}: `{command}`'
     if documented and documented[0].startswith('{'):
         end = len(printed) - printed[::-1].index('}')
-        assert same_data(json.loads('\n'.join(documented)), json.loads('\n'.join(printed[:end]))), \
-            (where, printed)
+        shown, output = json.loads('\n'.join(documented)), json.loads('\n'.join(printed[:end]))
+        assert same_data(shown, output), (where, printed)
         return
     expect_error = any(': error: ' in d for d in documented)
     assert (code != 0) == expect_error or command.endswith('echo $?'), (where, code, printed)

@@ -35,7 +35,6 @@ from robots import quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from ros_graph import make_dynamics, Probe, vector  # noqa: E402
 
 
-
 @pytest.fixture
 def no_codegen(monkeypatch):
     """Fail any attempt to generate or compile per-model code."""
