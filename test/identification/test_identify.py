@@ -12,8 +12,6 @@
 # limitations under the License.
 """Identification on simulated data: exact recovery without noise, the targets with noise."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -22,8 +20,9 @@ from robot_dynamics.identification import (
     base_parameters, ExcitationLimits, FourierTrajectory, design_excitation, identify,
     parameters,
 )
-from robot_dynamics.identification.regressor import batch_regressor
 from robot_dynamics.identification.physical import as_built, is_physical
+from robot_dynamics.identification.regressor import batch_regressor
+from cost import growth_ratio
 from measured_runs import record
 
 
@@ -113,14 +112,20 @@ def test_physical_model_is_loadable_urdf(puma, tmp_path):
                        rd.inverse_dynamics(true, q, qd, qdd), rtol=0, atol=1e-5)
 
 
-def test_seven_dof_minute_at_one_kilohertz_is_fast():
+def test_seven_dof_minute_at_one_kilohertz_costs_linear_time():
+    """A minute of the Panda at 1 kHz costs under 2x per sample what 15 s cost (linear: 4x).
+
+    CPU times of the same run, so the machine's load cancels (measured 2.0 s and 4.2 s: 2.1x;
+    the < 10 s CPU target is benchmarks/identification.py's).
+    """
     nominal = rd.load_model('panda')
     true = nominal.replace(mass=nominal.mass * 1.1, viscous_friction=np.full(7, 0.5))
     excitation = design_excitation(nominal, time_limit=None, iterations=1, starts=2)
-    recording = record(true, excitation.trajectory, 60.0, noise=True)
+    short, minute = (record(true, excitation.trajectory, seconds, noise=True)
+                     for seconds in (15.0, 60.0))
     import cvxpy  # noqa: F401 - its one-off import (~1 s) is not the identification's cost
-    started = time.process_time()
-    result = identify(nominal, recording)
-    elapsed = time.process_time() - started
+    result = identify(nominal, minute)
     assert result.fit_samples > 45000
-    assert elapsed < 10.0, result.timings
+    ratio = growth_ratio(lambda: identify(nominal, short), lambda: identify(nominal, minute),
+                         repeats=1)
+    assert ratio < 2 * 4, (ratio, result.timings)              # quadratic: 16
