@@ -23,8 +23,13 @@ Comparison, line by line, spaces collapsed: ``…`` alone on a line stands for a
 lines, ``…`` inside a line ends the part compared; a line about wall time (``wall``, ``real
 time``) is compared with its numbers masked; round-off figures (``1.066e-14``: an exponent of
 -12 or below) match any other round-off figure; JSON output is compared as data.
+
+The bare ``robot-dynamics`` lines of bash fences must exit 0. The fenced Python examples that
+start with an import run statement by statement; an expression followed by ``# <literal>``
+(``code.multiplications, code.additions  # (149, 100)``) must give that value.
 """
 
+import ast
 import json
 import pathlib
 import re
@@ -221,3 +226,68 @@ def test_listed_command_runs(scratch, capsys, page, line, command):
     """A command a page lists without its output runs and exits 0."""
     code, printed = run(command, capsys)
     assert code == 0, f'{page}:{line}: `{command}` exited {code}:\n' + '\n'.join(printed)
+
+
+# ---------------------------------------------------------------------- Python examples
+#: Python examples not run here, by page and first line, and why.
+PYTHON_SKIPPED = {
+    ('docs/identification.md', 'import robot_dynamics as rd'):
+        'needs the reader\'s recording (run.mcap) and a 30 s design',
+}
+
+
+def python_examples():
+    """Yield (page, line number, source) of every fenced Python example that starts with import."""
+    for page in PAGES:
+        lines = page.read_text().splitlines()
+        for number, line in enumerate(lines, 1):
+            if line.strip() == '```python' and lines[number].startswith('import '):
+                end = next(k for k in range(number, len(lines)) if lines[k].startswith('```'))
+                yield page.relative_to(ROOT).as_posix(), number + 1, '\n'.join(lines[number:end])
+
+
+EXAMPLES = [e for e in python_examples()
+            if (e[0], e[2].splitlines()[0]) not in PYTHON_SKIPPED]
+
+
+def shown_value(source, statement):
+    """Return the literal a ``# comment`` shows for an expression statement, or None."""
+    if not isinstance(statement, ast.Expr):
+        return None
+    comment = source.splitlines()[statement.end_lineno - 1].partition('#')[2].strip()
+    try:
+        return ast.literal_eval(comment)
+    except (ValueError, SyntaxError):
+        return None
+
+
+def agrees(shown, value):
+    """Compare a shown literal with a value; a trailing ``...`` in a list shows a prefix."""
+    if isinstance(shown, list) and shown and shown[-1] is Ellipsis:
+        return list(value)[:len(shown) - 1] == shown[:-1]
+    return shown == (tuple(value) if isinstance(shown, tuple) else value)
+
+
+def test_python_examples_are_found():
+    assert len(EXAMPLES) >= 3
+    found = {(page, source.splitlines()[0]) for page, _, source in python_examples()}
+    assert set(PYTHON_SKIPPED) <= found, 'PYTHON_SKIPPED names an example that is gone'
+
+
+@pytest.mark.parametrize('page, line, source', EXAMPLES, ids=[f'{e[0]}:{e[1]}' for e in EXAMPLES])
+def test_python_example_runs_and_shows_its_values(scratch, capsys, page, line, source):
+    """Run the example statement by statement; a ``# literal`` after an expression is checked."""
+    for name in ('urdf', 'config'):
+        (scratch / name).symlink_to(ROOT / name)
+    namespace = {}
+    for statement in ast.parse(source).body:
+        code = compile(ast.Module([statement], []), f'{page}:{line}', 'exec')
+        if isinstance(statement, ast.Expr):
+            value = eval(compile(ast.Expression(statement.value), f'{page}:{line}', 'eval'),
+                         namespace)
+            shown = shown_value(source, statement)
+            assert shown is None or agrees(shown, value), \
+                f'{page}:{line + statement.lineno - 1}: shows {shown!r}, gives {value!r}'
+        else:
+            exec(code, namespace)
+    capsys.readouterr()
