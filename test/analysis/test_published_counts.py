@@ -21,6 +21,7 @@ docs/operation_counts.md says why.
 """
 
 from fractions import Fraction as F
+import inspect
 import linecache
 import pathlib
 import re
@@ -60,6 +61,15 @@ SEED_003_TABLE_3 = {
     'Newton-Euler': ([132, 0], [111, -4]),
     "generalized d'Alembert": ([F(13, 6), F(105, 2), F(268, 3), 69],
                                [F(4, 3), 44, F(146, 3), 45]),
+}
+#: Seed 004 (Craig, Introduction to Robotics) §6.13: the iterative Newton-Euler of eq.
+#: 6.46-6.53 "126n - 99 multiplications, 106n - 92 additions" (n >= 2); "plugging n = 2 ...
+#: 153 multiplications and 120 additions"; Hollerbach's count of the Lagrangian
+#: "32n4 + 86n3 + 171n2 + 53n - 128 multiplications, 25n4 + 66n3 + 129n2 + 42n - 96 additions".
+SEED_004_SECTION_6_13 = {
+    'Newton-Euler': ([126, -99], [106, -92]),
+    'Newton-Euler, n = 2': (153, 120),
+    'Lagrangian (Hollerbach)': ([32, 86, 171, 53, -128], [25, 66, 129, 42, -96]),
 }
 #: Seed 001 (Renaud), example section: multiplies and adds per step of relations (0)-(10)
 #: for his 6R arm ("Not required" steps omitted), total 181 / 127; 164 / 115 after
@@ -166,3 +176,51 @@ def test_operation_counts_doc_renaud_table_is_measured():
     documented = {int(r[0]): ((int(r[1]), int(r[2])), (int(r[3]), int(r[4]))) for r in rows}
     measured = renaud_steps(opcount.renaud_example_arm())
     assert documented == {step: (SEED_001_STEPS[step], measured[step]) for step in measured}
+
+
+def test_craig_section_6_13_against_the_code():
+    """Seed 004 §6.13's counts, as published and as measured, with the difference explained.
+
+    The published column is Craig's text (and his n = 2 figure follows from his formula). The
+    measured ``craig`` recursion needs 121n - 114 / 95n - 100: -5n - 15 multiplications and
+    -11n - 8 additions against Craig. Per link (docs/operation_counts.md): Craig's 126 counts
+    ``ω × θ̇ Ẑ`` (6.46) as a general cross product (6 products, 2 needed), and the solver's
+    rotations by the DH angle pay 4 and save 5; the constants differ because every zero at
+    the base and the tip is skipped, which Craig's "simple first outward and last inward
+    computation" does only in part.
+    """
+    mul, add = SEED_004_SECTION_6_13['Newton-Euler']
+    assert (opcount.evaluate(mul, 2), opcount.evaluate(add, 2)) == \
+        SEED_004_SECTION_6_13['Newton-Euler, n = 2']
+    assert published('craig', 'Craig') == [[F(c) for c in mul], [F(c) for c in add]]
+    lagrangian = [[F(c) for c in f] for f in SEED_004_SECTION_6_13['Lagrangian (Hollerbach)']]
+    assert published('lagrange_euler_explicit', 'Craig') == lagrangian
+    counts = opcount.solver_counts('craig', n_max=5)
+    difference = ([m - p for m, p in zip(counts['mul_formula'], mul)],
+                  [a - p for a, p in zip(counts['add_formula'], add)])
+    assert difference == ([-5, -15], [-11, -8]) and counts['valid_from'] == 2
+
+
+def test_turney_mudge_lee_against_seed_002_table_4():
+    """Seed 002 Table 4 (modified Newton-Euler) against the measured ``turney_mudge_lee``.
+
+    Measured 105n - 45 / 90n - 49 against the table's 90n - 27 / 88n - 24: +15 multiplications
+    per link, of which +12 are ``Tr{A_i K_i σ^t}`` (eq. 5.2), which the table counts at 6,
+    true only for a diagonal second moment ``K_i`` (these arms have full inertia tensors);
+    the rest is the distal-frame axis of ``τ_i`` (+2), ``α_i``'s ``ω × z q̇`` (+1) and the
+    rotations by the DH angle (+4, -4) (docs/operation_counts.md).
+    """
+    mul, add = SEED_002_TABLE_1['Modified Newton-Euler']
+    assert column_sum(SEED_002_TABLE_4, 0) == mul and column_sum(SEED_002_TABLE_4, 1) == add
+    counts = opcount.solver_counts('turney_mudge_lee', n_max=5)
+    assert (counts['mul_formula'], counts['add_formula']) == ([105, -45], [90, -49])
+    assert [m - p for m, p in zip(counts['mul_formula'], mul)] == [15, -18]
+    assert [a - p for a, p in zip(counts['add_formula'], add)] == [2, -25]
+    assert SEED_002_TABLE_4['Tr{A_i K_i σ^t}'] == ((6, 0), (3, 0))   # diagonal K only
+    from robot_dynamics.solvers import turney_mudge_lee
+    lines, first = inspect.getsourcelines(turney_mudge_lee._trace_term)
+    inside = range(first, first + len(lines))
+    tally = opcount.count_operations('turney_mudge_lee', opcount.general_arm(6), by_line=True)
+    trace = [sum(c[k] for (f, line), c in tally.by_line.items()
+                 if f.endswith('turney_mudge_lee.py') and line in inside) for k in ('mul', 'add')]
+    assert trace == [6 * 18, 6 * 15]              # general K: 18 / 15 per link, +12 / +12
