@@ -377,8 +377,8 @@ def test_benchmark_peers_compute_what_is_timed(arm):
     (q, qd, qdd), (Q, QD, QDD) = benchmark.sample_states(3), benchmark.sample_states(3, 5)
     tau = rd.inverse_dynamics(model, q, qd, qdd)
     arguments = (model, q, qd, qdd, tau, Q, QD, QDD)
-    table, rnea = benchmark._pinocchio_peers(*arguments)
     pin = pytest.importorskip('pinocchio')
+    table, rnea = benchmark._pinocchio_peers(*arguments)
     pm = pin.buildModelFromXML(model.to_urdf())
     pm.gravity.linear, pm.armature = model.gravity, model.reflected_inertia
     pd = pm.createData()
