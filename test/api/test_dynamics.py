@@ -73,9 +73,9 @@ def test_coriolis_is_velocity_part(robot):
     model, rng = robot
     q, qd, _ = random_state(rng, model.dof)
     zero = np.zeros(model.dof)
-    expected = rd.inverse_dynamics(model, q, qd, zero) - rd.gravity_torques(model, q)
+    moving, G = rd.inverse_dynamics(model, q, qd, zero), rd.gravity_torques(model, q)
     V = rd.coriolis_torques(model, q, qd)
-    assert np.allclose(V, expected, rtol=0, atol=1e-12 * scale(expected))
+    assert np.allclose(V, moving - G, rtol=0, atol=TOL * size(np.concatenate((moving, G))))
 
 
 def test_mass_matrix_columns_are_unit_accelerations(robot):
@@ -85,7 +85,7 @@ def test_mass_matrix_columns_are_unit_accelerations(robot):
     G = rd.gravity_torques(model, q)
     columns = np.array([rd.inverse_dynamics(model, q, zero, e) - G for e in np.eye(n)]).T
     M = rd.mass_matrix(model, q)
-    assert np.allclose(M, columns, rtol=0, atol=1e-12 * scale(M))
+    assert np.allclose(M, columns, rtol=0, atol=TOL * size(M))
     assert np.allclose(M, M.T, rtol=0, atol=1e-14 * scale(M))
     assert np.linalg.eigvalsh(M).min() > 0
 
@@ -96,7 +96,7 @@ def test_full_equation_of_motion(robot):
     tau = rd.inverse_dynamics(model, q, qd, qdd)
     rebuilt = rd.mass_matrix(model, q) @ qdd + rd.coriolis_torques(model, q, qd) \
         + rd.gravity_torques(model, q)
-    assert np.allclose(tau, rebuilt, rtol=0, atol=1e-11 * scale(tau))
+    assert np.allclose(tau, rebuilt, rtol=0, atol=TOL * size(tau))
 
 
 def test_coriolis_matrix_skew_symmetry_and_product(robot):
@@ -152,8 +152,9 @@ def test_tip_wrench_maps_through_jacobian_transpose(robot):
     without = rd.inverse_dynamics(model, q, qd, qdd)
     J_tip = rd.jacobian(model, q, frame='tip')
     assert np.allclose(with_wrench - without, J_tip.T @ f_tip, rtol=0,
-                       atol=1e-11 * scale(with_wrench))
-    assert np.allclose(rd.static_torques(model, q, f_tip), J_tip.T @ f_tip, atol=1e-12)
+                       atol=5 * TOL * size(with_wrench))        # a difference: 9.9e-15 measured
+    assert np.allclose(rd.static_torques(model, q, f_tip), J_tip.T @ f_tip, rtol=0,
+                       atol=TOL * size(J_tip.T @ f_tip))
 
 
 def test_jacobian_matches_tip_pose_finite_difference(robot):
@@ -222,9 +223,11 @@ def test_coriolis_matrix_product_agrees_with_pinocchio():
     q, qd, _ = random_state(rng, 6)
     config = pinocchio_configuration(pin_model, q)
     C_pin = pin.computeCoriolisMatrix(pin_model, data, config, qd)
-    assert np.allclose(rd.coriolis_matrix(model, q, qd) @ qd, C_pin @ qd, atol=1e-10)
+    assert np.allclose(rd.coriolis_matrix(model, q, qd) @ qd, C_pin @ qd, rtol=0,
+                       atol=TOL * size(C_pin @ qd))
     dM_pin = pin.computeCoriolisMatrix(pin_model, data, config, qd)  # Ṁ = C + Cᵀ for both
-    assert np.allclose(rd.mass_matrix_dot(model, q, qd), dM_pin + dM_pin.T, atol=1e-10)
+    assert np.allclose(rd.mass_matrix_dot(model, q, qd), dM_pin + dM_pin.T, rtol=0,
+                       atol=TOL * size(dM_pin + dM_pin.T))
 
 
 # ---------------------------------------------------------------------- Craig §6.7
