@@ -27,6 +27,10 @@ time``) is compared with its numbers masked; round-off figures (``1.066e-14``: a
 The bare ``robot-dynamics`` lines of bash fences must exit 0. The fenced Python examples that
 start with an import run statement by statement; an expression followed by ``# <literal>``
 (``code.multiplications, code.additions  # (149, 100)``) must give that value.
+
+Not run here: the ROS commands of the pages (``ros2 launch``, ``ros2 run``, ``ros2 param``,
+the bringup scripts), which start graphs for seconds to minutes; test/nodes runs the same
+nodes and launch files.
 """
 
 import ast
