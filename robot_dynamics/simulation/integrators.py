@@ -42,14 +42,21 @@ from robot_dynamics.model.friction import friction_slopes
 from robot_dynamics.simulation.schemes import (INTEGRATORS, NEEDS_DAMPED_MASS,  # noqa: F401
                                                SimulationError)
 from robot_dynamics.simulation.stability import divergence_advice
+from robot_dynamics.simulation.stops import apply_position_limits, stop_step  # noqa: F401
 
 
-def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
+def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
+         position_limits=False):
     """Advance ``(q, qd)`` by ``dt`` seconds under constant ``tau``; returns ``q, qd, qdd``.
 
     ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
-    when the new state is not finite.
+    when the new state is not finite, naming the cause and the fix. ``position_limits=True``
+    (a single state (n,) within the limits): the limits act as hard stops
+    (:func:`~robot_dynamics.simulation.stops.stop_step`).
     """
+    if position_limits:
+        q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
+        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
     _check_settings(integrator, dt)
     if solver is None and _engine is not None:
         q_next, qd_next, qdd, status = _engine.step(model, q, qd, tau, f_tip, float(dt),
@@ -119,65 +126,6 @@ def _raise_for(status, run, energy_limit=None, t=None):
                                 'and inertia on a moving joint?')
 
 
-def apply_position_limits(model, q, qd):
-    """Hard stops: clamp ``q`` (n,) to the joint limits; a perfectly inelastic impact at a stop.
-
-    Returns ``(q, qd)``: ``q`` clipped to ``[lower_limit, upper_limit]`` and the velocity after
-    the impact. The stops act by impulses ``p`` along the joints at a stop alone (``M Δqd = p``,
-    ``M`` at the clamped ``q``), and the velocity after them solves the impact's linear
-    complementarity problem: a joint at its lower stop ends with ``qd⁺ >= 0`` under a push
-    ``p >= 0`` and ``p qd⁺ = 0`` (at the upper stop the signs turn), every other joint gets no
-    impulse. A stop pushes and never pulls: a joint that the others' impact carries away from
-    its stop leaves it. Solved by active sets (``_impact_set``): the set ``S`` of halted joints
-    starts with those moving into a stop; a joint leaves ``S`` when its stop would have to pull,
-    a joint at a stop joins when the impact drives it in, until neither happens.
-
-    The impact never adds kinetic energy. For the final ``S`` the impulse is ``p = -S_ᵀ λ`` with
-    ``(qd⁺)_S = 0``, so ``Δqdᵀ M qd⁺ = pᵀ qd⁺ = -λᵀ qd⁺_S = 0``: ``qd⁺`` and ``Δqd`` are
-    M-orthogonal and ``qdᵀ M qd = qd⁺ᵀ M qd⁺ + Δqdᵀ M Δqd >= qd⁺ᵀ M qd⁺`` (``qd⁺`` is the
-    M-orthogonal projection of ``qd`` onto the velocities that keep ``S`` still). Zeroing the
-    stopped joints' velocities alone (the coupling ignored) can add kinetic energy. The clamp of
-    ``q`` by the step's overshoot changes the potential energy slightly; a caller that balances
-    energy (the simulation node's monitor) counts the whole change across this call as work of
-    the stops.
-    """
-    lower, upper = model.lower_limit, model.upper_limit
-    q_stop = np.clip(q, lower, upper)
-    qd = np.asarray(qd, dtype=float)
-    at_lower, at_upper = q <= lower, q >= upper
-    if not np.any((at_lower & (qd < 0)) | (at_upper & (qd > 0))):
-        return q_stop, qd
-    M = mass_matrix(model, q_stop)
-    return q_stop, _impact_set(M, qd, at_lower, at_upper)[0]
-
-
-def _impact_set(M, qd, at_lower, at_upper):
-    """Velocity after the impact and its impulse (``apply_position_limits``): active sets."""
-    stopped = (at_lower & (qd < 0)) | (at_upper & (qd > 0))
-    seen = set()
-    while True:
-        qd_after, impulse = _inelastic_impact(M, qd, stopped)
-        pulls = stopped & ((at_lower & (impulse < 0)) | (at_upper & (impulse > 0)))
-        into = ~stopped & ((at_lower & (qd_after < 0)) | (at_upper & (qd_after > 0)))
-        key = stopped.tobytes()
-        if not (np.any(pulls) or np.any(into)) or key in seen:   # solved (or a cycle: keep
-            return qd_after, impulse                               # this energy-safe set)
-        seen.add(key)
-        stopped = (stopped & ~pulls) | into
-
-
-def _inelastic_impact(M, qd, stopped):
-    """Velocity after the impulse along the ``stopped`` joints that halts them, and the impulse."""
-    if not np.any(stopped):
-        return qd, np.zeros_like(qd)
-    M_inv_S = np.linalg.solve(M, np.eye(qd.size)[:, stopped])                      # M⁻¹ S_ᵀ
-    impulse = np.zeros_like(qd)
-    impulse[stopped] = -np.linalg.solve(M_inv_S[stopped], qd[stopped])              # p_S = -λ
-    qd_after = qd + M_inv_S @ impulse[stopped]
-    qd_after[stopped] = 0.0                 # exactly: the solve leaves rounding residue
-    return qd_after, impulse
-
-
 @dataclass(frozen=True)
 class Trajectory:
     """A simulated trajectory.
@@ -204,8 +152,9 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     start of each step (one Python call per step; the other forms run wholly in the engine).
     ``energy_limit`` (J), if given, stops the run with :class:`SimulationError` when the total
     energy exceeds it (runaway detection). ``position_limits=True`` makes the joint limits
-    hard stops after every step (:func:`apply_position_limits`: a perfectly inelastic impact;
-    ``q0`` must lie within the limits); the run then takes one Python call per step.
+    hard stops (:func:`~robot_dynamics.simulation.stops.stop_step`: perfectly inelastic
+    impacts, no penetration at the end of a step; ``q0`` must lie within the limits); the run
+    then takes one Python call per step.
 
     ``integrator='implicit'`` is stable under any joint damping and friction (real robot
     descriptions such as the xArm7's wrist need it at 1 ms); the explicit schemes diverge when
@@ -318,7 +267,7 @@ def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
                        stops=False):
     """Integrate with one Python call of ``torque_fn`` (and of :func:`step`) per step.
 
-    ``stops``: the joint limits act as hard stops after each step (:func:`apply_position_limits`).
+    ``stops``: the joint limits act as hard stops in each step (:func:`stop_step`).
     """
     q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
     batch_arguments(model, q0=q, qd0=qd)
@@ -331,9 +280,8 @@ def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
         if k == steps:
             out['qdd'][k] = forward_dynamics(model, q, qd, tau, solver=solver)
             break
-        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver)
-        if stops:
-            q, qd = apply_position_limits(model, q, qd)
+        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver,
+                                    position_limits=stops)
         if energy_limit is not None and total_energy(model, q, qd) > energy_limit:
             raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t + dt:.4f} s:'
                                   ' the simulation is running away; '

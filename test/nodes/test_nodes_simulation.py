@@ -94,7 +94,8 @@ def test_rest_without_gravity_stays_put(ros, model):
 def test_falls_under_gravity_as_the_library_predicts(ros, model):
     q0 = np.array([0.3, -0.4, 0.5])
     model = model.replace(coulomb_friction=np.zeros(3))   # smooth, for the Taylor check
-    probe = SimProbe(ros, model, initial_positions=q0.tolist(), dt=1e-3, publish_rate=100.0)
+    probe = SimProbe(ros, model, initial_positions=q0.tolist(), dt=1e-3, publish_rate=100.0,
+                     integrator='rk4')
     assert probe.wait_time(0.3)
     by_time = {round(stamp(m), 6): m for m in probe.states}
     first = by_time[0.01]
