@@ -322,6 +322,9 @@ class SimulationNode(Node):
         fix = ('reduce dt or use integrator rk4 (accurate) or implicit (stable under damping)'
                if integrator in ('euler', 'semi_implicit_euler') else
                'reduce dt' + (' or use integrator implicit' if integrator == 'rk4' else ''))
+        advice = divergence_advice(self.model, self.q, self.qd, self.dt, integrator)
+        if 'too stiff' in advice:
+            fix = advice
         return (f'energy grew {excess:.3g} J more than the commands and the joint stops put '
                 f'in (energy_tolerance {self.get_parameter("energy_tolerance").value:g} J): '
                 f'the {integrator} integration at dt = {self.dt:g} s is unstable for this '
