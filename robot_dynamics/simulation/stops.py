@@ -23,7 +23,9 @@ from robot_dynamics.api import mass_matrix
 
 
 def stop_step(model, q, q_next, qd_next, dt):
-    """Apply the hard stops to the step from ``q`` (n,, within the limits) to ``(q_next, qd_next)``.
+    """Apply the hard stops to the step from ``q`` (n,) to ``(q_next, qd_next)``.
+
+    ``q`` lies within the limits (the state at the start of the step).
 
     Returns ``(q⁺, qd⁺)``, within the limits: no penetration is left at the end of a step.
     Where ``q_next`` leaves the limits, the step's velocity is corrected by the impulses of the

@@ -45,8 +45,8 @@ def test_the_wrist_is_stiff_for_every_explicit_scheme(arm):
 @pytest.mark.parametrize('integrator', ['euler', 'semi_implicit_euler', 'rk4'])
 @pytest.mark.parametrize('dt', [1e-3, 1e-2])
 @pytest.mark.parametrize('solver', [None, 'rnea'])
-def test_explicit_schemes_diverge_and_the_error_names_the_joint_and_the_fix(arm, integrator,
-                                                                               dt, solver):
+def test_explicit_schemes_diverge_and_the_error_names_the_joint_and_the_fix(
+        arm, integrator, dt, solver):
     # Before the implicit integrator: NaN at 1 ms with RK4, and with all three schemes.
     with pytest.raises(rd.SimulationError) as error:
         rd.simulate(arm, ZERO, ZERO, ZERO, 1.0, dt, integrator=integrator, solver=solver)
