@@ -55,6 +55,9 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     (:func:`~robot_dynamics.simulation.stops.stop_step`).
     """
     if position_limits:
+        if np.ndim(q) != 1:
+            raise ValueError(f'q: position_limits=True takes a single state of shape '
+                             f'({model.dof},), got shape {np.shape(q)}; step the rows one by one')
         q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
         return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
     _check_settings(integrator, dt)

@@ -162,3 +162,6 @@ def test_a_start_outside_the_limits_is_refused_with_limits(arm):
     q0[3] = -1.0
     with pytest.raises(ValueError, match="q0: joint 'joint4' starts at -1"):
         rd.simulate(arm, q0, ZERO, ZERO, 0.1, 1e-3, position_limits=True)
+    with pytest.raises(ValueError, match=r'single state of shape \(7,\)'):
+        rd.step(arm, np.zeros((2, 7)), np.zeros((2, 7)), np.zeros((2, 7)), 1e-3,
+                position_limits=True)
