@@ -178,3 +178,12 @@ def test_a_mass_matrix_failure_on_a_diverged_state_is_reported_as_divergence(arm
         _raise_for(engine.NOT_SPD, (arm, ZERO, fast, 1e-3, 'rk4'))
     with pytest.raises(np.linalg.LinAlgError, match='zero mass'):
         _raise_for(engine.NOT_SPD, (arm, ZERO, ZERO, 1e-3, 'rk4'))
+
+
+def test_smoothed_coulomb_friction_is_implicit_too(arm):
+    # tanh Coulomb with eps = 1 mm/s: slope Fc / eps = 1000 N m s/rad at rest, in D as well.
+    smooth = arm.replace(coulomb_friction=np.full(7, 1.0), friction_smoothing=np.full(7, 1e-3))
+    slopes = rd.model.friction.friction_slopes(smooth, ZERO)
+    assert slopes[6] == pytest.approx(1002.0)
+    run = rd.simulate(smooth, ZERO, ZERO, ZERO, 2.0, 1e-3, integrator='implicit')
+    assert np.all(np.isfinite(run.qd)) and np.diff(run.energy).max() <= 0.0   # -1.9e-6 J
