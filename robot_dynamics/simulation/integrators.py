@@ -171,11 +171,31 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     mode, rows = _torque_form(model, torque, steps)
     stops = position_limits and _check_within_limits(model, q0)
     if solver is None and _engine is not None and mode is not None and not stops:
-        return _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
-                                   energy_limit)
-    torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
-    return _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
-                              energy_limit, stops)
+        run = _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
+                                  energy_limit)
+    else:
+        torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
+        run = _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
+                                 energy_limit, stops)
+    return _plausible(model, run, dt, integrator)
+
+
+def _plausible(model, run, dt, integrator):
+    """Return ``run``, or raise if a speed beyond ``bounds.MAX_VELOCITY`` shows divergence.
+
+    A diverging explicit run grows by a factor per step and overflows within tens of steps;
+    one that ends before overflowing would return absurd but finite numbers (the stiff wrist
+    arm: 2.6e89 rad/s after 5 ms of rk4 at 1 ms).
+    """
+    fast = np.flatnonzero(np.any(~(np.abs(run.qd) <= bounds.MAX_VELOCITY), axis=1))
+    if fast.size == 0:
+        return run
+    k = max(fast[0] - 1, 0)
+    j = int(np.argmax(np.abs(run.qd[fast[0]])))
+    raise SimulationError(f'joint {model.joint_names[j]!r} reached {run.qd[fast[0], j]:.3g} '
+                          f'rad/s (m/s) at t = {run.t[fast[0]]:.4g} s, beyond the plausible '
+                          f'{bounds.MAX_VELOCITY:g}: the run diverged; '
+                          + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
 
 
 def _check_within_limits(model, q0):

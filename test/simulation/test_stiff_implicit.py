@@ -187,3 +187,11 @@ def test_smoothed_coulomb_friction_is_implicit_too(arm):
     assert slopes[6] == pytest.approx(1002.0)
     run = rd.simulate(smooth, ZERO, ZERO, ZERO, 2.0, 1e-3, integrator='implicit')
     assert np.all(np.isfinite(run.qd)) and np.diff(run.energy).max() <= 0.0   # -1.9e-6 J
+
+
+def test_a_short_diverging_run_is_refused_before_returning_absurd_speeds(arm):
+    # Without the check: 2.6e89 rad/s returned after 5 steps of rk4 (finite, absurd).
+    with pytest.raises(rd.SimulationError, match="beyond the plausible 1000.*joint 'joint7'"):
+        rd.simulate(arm, ZERO + 0.1, ZERO, ZERO, 0.005, 1e-3, integrator='rk4')
+    run = rd.simulate(arm, ZERO + 0.1, ZERO, ZERO, 0.005, 1e-3, integrator='implicit')
+    assert np.abs(run.qd).max() < 10.0
