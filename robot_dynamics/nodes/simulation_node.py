@@ -288,11 +288,12 @@ class SimulationNode(Node):
                 return
 
     def _apply_stops(self, q, qd):
-        """Take the state ``(q, qd)`` after the joint stops; count their work (<= 0 kinetic).
+        """Take the state after the joint stops act on the step to ``(q, qd)``; count their work.
 
-        The stops' impact removes kinetic energy and their clamp of the step's overshoot moves
-        the potential energy a little: the whole energy change is their work, so that the
-        runaway check measures the integration's own energy error.
+        The stops land the passing joints on their stop within the step and halt them
+        (:func:`~robot_dynamics.simulation.stops.stop_step`): the whole energy change against
+        the free step is their work, so that the runaway check measures the integration's own
+        energy error.
         """
         self.q, self.qd = stop_step(self.model, self.q, q, qd, self.dt)
         if not (np.array_equal(self.q, q) and np.array_equal(self.qd, qd)):
