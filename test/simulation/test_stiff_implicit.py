@@ -201,3 +201,27 @@ def test_a_short_diverging_run_is_refused_before_returning_absurd_speeds(arm):
         rd.simulate(arm, ZERO + 0.1, ZERO, ZERO, 0.005, 1e-3, integrator='rk4')
     run = rd.simulate(arm, ZERO + 0.1, ZERO, ZERO, 0.005, 1e-3, integrator='implicit')
     assert np.abs(run.qd).max() < 10.0
+
+
+def test_friction_slope_rates_are_the_derivative_of_the_slopes(arm):
+    # The implicit step's linearisation needs d(slope)/dqd (tanh, Stribeck, asymmetry).
+    rich = arm.replace(coulomb_friction=np.full(7, 1.0), coulomb_asymmetry=np.full(7, 0.3),
+                       friction_smoothing=np.full(7, 0.2), stribeck_friction=np.full(7, 0.5),
+                       stribeck_velocity=np.full(7, 0.4), friction_offset=np.full(7, 0.1))
+    qd = np.linspace(-1.5, 1.3, 7)
+    h = 1e-6
+    central = (rd.model.friction.friction_slopes(rich, qd + h)
+               - rd.model.friction.friction_slopes(rich, qd - h)) / (2 * h)
+    rates = rd.model.friction.friction_slope_rates(rich, qd)
+    np.testing.assert_allclose(rates, central, rtol=1e-6, atol=1e-8)
+    assert np.abs(rates).max() > 0.5
+    q, tau, dt = np.full(7, 0.2), np.linspace(-1, 1, 7), 1e-2
+    A, B = rd.linearize(rich, q, qd, tau, dt, integrator='implicit')
+
+    def step(x, u):
+        return np.concatenate(rd.step(rich, x[:7], x[7:], u, dt, 'implicit')[:2])
+    x, eye = np.concatenate((q, qd)), np.eye(21) * 1e-6
+    J = np.array([(step(x + e[:14], tau + e[14:]) - step(x - e[:14], tau - e[14:])) / 2e-6
+                  for e in eye]).T
+    assert np.linalg.norm(A - J[:, :14]) <= 1e-8 * np.linalg.norm(J[:, :14])
+    assert np.linalg.norm(B - J[:, 14:]) <= 1e-8 * np.linalg.norm(J[:, 14:])
