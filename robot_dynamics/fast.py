@@ -44,8 +44,8 @@ import numpy as np
 from robot_dynamics import api
 from robot_dynamics.codegen import compiled
 from robot_dynamics.codegen.generator import fingerprint, generate
-from robot_dynamics.model.friction import EXTRA_FIELDS, has_extra_friction
-from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError
+from robot_dynamics.model.friction import EXTRA_FIELDS, friction_slopes, has_extra_friction
+from robot_dynamics.simulation.schemes import INTEGRATORS, NEEDS_DAMPED_MASS, SimulationError
 
 BACKENDS = ('auto', 'c', 'python')
 METHODS = ('auto', 'generated', 'reference')
@@ -259,9 +259,14 @@ def step(fast, q, qd, tau, dt, integrator='rk4'):
         except ValueError as exc:          # non-finite result: singular M or overflow
             raise SimulationError(str(exc)) from exc
 
+    def damped_mass(q_, qd_, dt_):
+        M = fast.mass_matrix(q_)
+        return M, M + dt_ * np.diag(np.maximum(friction_slopes(fast.model, qd_), 0.0))
+
+    extra = (damped_mass,) if integrator in NEEDS_DAMPED_MASS else ()
     with np.errstate(over='ignore', invalid='ignore'):
         q_next, qd_next, qdd = INTEGRATORS[integrator](
-            accel, np.asarray(q, dtype=float), np.asarray(qd, dtype=float), dt)
+            accel, np.asarray(q, dtype=float), np.asarray(qd, dtype=float), dt, *extra)
     if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
         raise SimulationError('state became NaN/inf: dt is too large for these torques, or '
                               'the torques are unbounded')

@@ -51,7 +51,7 @@ except ImportError as exc:                  # not built: the numpy path runs, se
 HEADER = 16
 JOINT_STRIDE = 37
 _MODELS = weakref.WeakKeyDictionary()          # RobotModel → its unpacked engine Model
-INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2}
+INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2, 'implicit': 3}
 #: Torque forms of a simulation run (integrate.h): constant (n,), one row per step, G(q).
 TORQUE_CONSTANT, TORQUE_PER_STEP, TORQUE_GRAVITY = 0, 1, 2
 #: Integration outcomes (engine.h): fine, state non-finite within a step or after it,
@@ -74,7 +74,8 @@ def _load():
             'Python headers are available (pip install . or colcon build) to build it.',
             EngineUnavailableWarning, stacklevel=3)
         return None
-    constants = {'RK4': INTEGRATOR_CODES['rk4'], 'TORQUE_GRAVITY': TORQUE_GRAVITY,
+    constants = {'RK4': INTEGRATOR_CODES['rk4'], 'IMPLICIT': INTEGRATOR_CODES['implicit'],
+                 'TORQUE_GRAVITY': TORQUE_GRAVITY,
                  'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD}
     assert all(getattr(_engine, k) == v for k, v in constants.items()), 'stale extension'
     _engine.set_hooks(engine_model, _explain, _MODELS.data)

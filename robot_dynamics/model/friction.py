@@ -102,6 +102,29 @@ def friction_slopes(model, qd):
             + model.coulomb_asymmetry * np.sign(qd) * ds)
 
 
+def friction_slope_rates(model, qd):
+    """``∂²τ_f/∂q̇²`` per joint, shape of ``qd``: the rate of :func:`friction_slopes`.
+
+    With ``s'' = -2 s s' / ε`` (0 for the step) and ``e' = -2 q̇ e / v_s²``:
+    ``Fs e' s' + (Fc + Fs e) s'' - 2 Fs (e' s q̇ + e s' q̇ + e s) / v_s² + Fa sign(q̇) s''``
+    (the implicit integrator's linearisation needs it, ``simulation/linearize.py``).
+    """
+    qd = np.asarray(qd, dtype=float)
+    if not has_extra_friction(model):
+        return np.zeros_like(qd)
+    s, ds = _switch(model, qd)
+    eps = model.friction_smoothing
+    dds = np.where(eps > 0, -2.0 * s * ds / np.where(eps > 0, eps, 1.0), 0.0)
+    e = _stribeck(model, qd)
+    active = model.stribeck_friction != 0
+    v2 = np.where(active, model.stribeck_velocity, 1.0) ** 2
+    de = -2.0 * qd * e / v2
+    fs = model.stribeck_friction
+    return (fs * de * ds + (model.coulomb_friction + fs * e) * dds
+            - 2.0 * fs * (de * s * qd + e * ds * qd + e * s) / v2
+            + model.coulomb_asymmetry * np.sign(qd) * dds)
+
+
 def check_friction_fields(model):
     """Return the first problem with the extra friction fields as text, or None."""
     names = model.joint_names

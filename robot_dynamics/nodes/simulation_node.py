@@ -14,8 +14,11 @@
 
 Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_commands`` by name)
 are saturated at the effort limits and held for ``dt`` steps of
-:func:`robot_dynamics.simulation.integrators.step`; position limits act as hard stops (a
-perfectly inelastic impact, :func:`~robot_dynamics.simulation.integrators.apply_position_limits`).
+:func:`robot_dynamics.simulation.integrators.step` (default ``integrator: implicit``, stable
+under the stiff joint damping of real robot descriptions); position limits act as hard stops (a
+perfectly inelastic impact within the step, :func:`~robot_dynamics.simulation.stops.stop_step`).
+A diverging state (non-finite, a joint speed beyond ``bounds.MAX_VELOCITY`` or energy gained)
+is never published: the node stops stepping, says why and reports ERROR on /diagnostics.
 The node publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See
 docs/ros.md.
 """
@@ -45,7 +48,8 @@ from robot_dynamics.nodes.common import (STEADY, check_startup, declare_array,
                                          guarded_subscription, joint_order,
                                          model_with_logged_warnings, model_with_overrides,
                                          parameter_value, run)
-from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits
+from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits, stop_step
+from robot_dynamics.simulation.stability import divergence_advice
 from robot_dynamics.simulation.trajectory import home_posture
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
@@ -101,8 +105,9 @@ class SimulationNode(Node):
                              read_only=True)
         self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
                                                       low=1e-6, high=0.1))
-        self.declare_parameter('integrator', 'rk4', descriptor(
-            'integration scheme', additional=f'one of {sorted(INTEGRATORS)}'))
+        self.declare_parameter('integrator', 'implicit', descriptor(
+            'integration scheme; implicit (default) is stable under any joint damping, rk4 is '
+            'more accurate for undamped arms', additional=f'one of {sorted(INTEGRATORS)}'))
         self.declare_parameter('fast_path', True, descriptor(
             "integrate in the compiled engine; false: the numpy 'rnea' formulation",
             read_only=True))
@@ -283,13 +288,14 @@ class SimulationNode(Node):
                 return
 
     def _apply_stops(self, q, qd):
-        """Take the state ``(q, qd)`` after the joint stops; count their work (<= 0 kinetic).
+        """Take the state after the joint stops act on the step to ``(q, qd)``; count their work.
 
-        The stops' impact removes kinetic energy and their clamp of the step's overshoot moves
-        the potential energy a little: the whole energy change is their work, so that the
-        runaway check measures the integration's own energy error.
+        The stops land the passing joints on their stop within the step and halt them
+        (:func:`~robot_dynamics.simulation.stops.stop_step`): the whole energy change against
+        the free step is their work, so that the runaway check measures the integration's own
+        energy error.
         """
-        self.q, self.qd = apply_position_limits(self.model, q, qd)
+        self.q, self.qd = stop_step(self.model, self.q, q, qd, self.dt)
         if not (np.array_equal(self.q, q) and np.array_equal(self.qd, qd)):
             self._work_stops += float(rd.total_energy(self.model, self.q, self.qd)
                                       - rd.total_energy(self.model, q, qd))
@@ -298,6 +304,11 @@ class SimulationNode(Node):
         """Return False (and stop) if the state is not finite or the energy ran away."""
         if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
             return self._fail('state became NaN/inf')
+        if not np.all(np.abs(self.qd) <= bounds.MAX_VELOCITY):
+            return self._fail(f'joint speed {np.abs(self.qd).max():.3g} beyond the plausible '
+                              f'{bounds.MAX_VELOCITY:g} (rad/s or m/s): the state diverged; '
+                              + divergence_advice(self.model, self.q, self.qd, self.dt,
+                                                  self.get_parameter('integrator').value))
         energy = rd.total_energy(self.model, self.q, self.qd)
         if not np.isfinite(energy) or energy > self.get_parameter('max_energy').value:
             return self._fail(f'total energy {energy:.3g} J exceeds max_energy')
@@ -309,7 +320,12 @@ class SimulationNode(Node):
     def _runaway_reason(self, excess):
         """Why the energy check tripped: the integration itself gained the energy."""
         integrator = self.get_parameter('integrator').value
-        fix = 'reduce dt' if integrator == 'rk4' else 'reduce dt or use integrator rk4'
+        fix = ('reduce dt or use integrator rk4 (accurate) or implicit (stable under damping)'
+               if integrator in ('euler', 'semi_implicit_euler') else
+               'reduce dt' + (' or use integrator implicit' if integrator == 'rk4' else ''))
+        advice = divergence_advice(self.model, self.q, self.qd, self.dt, integrator)
+        if 'too stiff' in advice:
+            fix = advice
         return (f'energy grew {excess:.3g} J more than the commands and the joint stops put '
                 f'in (energy_tolerance {self.get_parameter("energy_tolerance").value:g} J): '
                 f'the {integrator} integration at dt = {self.dt:g} s is unstable for this '

@@ -22,7 +22,9 @@ as a digital controller applies it). Integrators:
 
 - ``'euler'``: explicit Euler as in Craig 6.117 (``q += qd dt + ½ qdd dt²``, ``qd += qdd dt``);
 - ``'semi_implicit_euler'``: symplectic Euler (``qd += qdd dt`` then ``q += qd dt``);
-- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7.
+- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7;
+- ``'implicit'``: Euler implicit in the joint damping and friction (MuJoCo's ``implicitfast``,
+  :func:`robot_dynamics.simulation.schemes._implicit`), stable for stiff damping at any ``dt``.
 """
 
 from dataclasses import dataclass
@@ -34,38 +36,60 @@ from robot_dynamics.api import (forward_dynamics, forward_dynamics_batch, gravit
 from robot_dynamics import engine
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.engine import INTEGRATOR_CODES
+from robot_dynamics.model import bounds
 from robot_dynamics.model.arguments import batch_arguments
-from robot_dynamics.simulation.schemes import INTEGRATORS, SimulationError  # noqa: F401
+from robot_dynamics.model.friction import friction_slopes
+from robot_dynamics.simulation.schemes import (INTEGRATORS, NEEDS_DAMPED_MASS,  # noqa: F401
+                                               SimulationError)
+from robot_dynamics.simulation.stability import divergence_advice
+from robot_dynamics.simulation.stops import apply_position_limits, stop_step  # noqa: F401
 
 
-def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None):
+def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
+         position_limits=False):
     """Advance ``(q, qd)`` by ``dt`` seconds under constant ``tau``; returns ``q, qd, qdd``.
 
     ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
-    when the new state is not finite.
+    when the new state is not finite, naming the cause and the fix. ``position_limits=True``
+    (a single state (n,) within the limits): the limits act as hard stops
+    (:func:`~robot_dynamics.simulation.stops.stop_step`).
     """
+    if position_limits:
+        if np.ndim(q) != 1:
+            raise ValueError(f'q: position_limits=True takes a single state of shape '
+                             f'({model.dof},), got shape {np.shape(q)}; step the rows one by one')
+        q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
+        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
     _check_settings(integrator, dt)
     if solver is None and _engine is not None:
         q_next, qd_next, qdd, status = _engine.step(model, q, qd, tau, f_tip, float(dt),
                                                     INTEGRATOR_CODES[integrator])
-        _raise_for(status)
+        _raise_for(status, (model, q, qd, dt, integrator))
         return q_next, qd_next, qdd
     a, _ = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     tau_, f_tip_ = a['tau'], a['f_tip']
 
     def accel(q_, qd_):
         if not (np.all(np.isfinite(q_)) and np.all(np.isfinite(qd_))):
-            raise SimulationError('state became NaN/inf within the step: dt is too large for '
-                                  'these torques, or the torques are unbounded')
+            _raise_for(engine.NONFINITE_WITHIN, (model, q, qd, dt, integrator))
         return forward_dynamics_batch(model, q_, qd_, tau_, f_tip_, solver)
 
+    extra = (_damped_mass(model, solver),) if integrator in NEEDS_DAMPED_MASS else ()
     with np.errstate(over='ignore', invalid='ignore'):
-        q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt)
+        q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt, *extra)
     if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
-        raise SimulationError('state became NaN/inf: dt is too large for these torques, or '
-                              'the torques are unbounded')
+        _raise_for(engine.NONFINITE, (model, q, qd, dt, integrator))
     shape = np.shape(q)
     return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
+
+
+def _damped_mass(model, solver):
+    """Return ``damped_mass(q, qd, dt) -> (M, M + dt D)`` (N, n, n) of the implicit scheme."""
+    def damped_mass(q, qd, dt):
+        M = np.reshape(mass_matrix(model, q, solver=solver), (-1, model.dof, model.dof))
+        slopes = np.maximum(friction_slopes(model, qd), 0.0).reshape(-1, model.dof)
+        return M, M + dt * slopes[:, :, None] * np.eye(model.dof)
+    return damped_mass
 
 
 def _check_settings(integrator, dt):
@@ -75,84 +99,34 @@ def _check_settings(integrator, dt):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
 
 
-_FAILURES = {
-    engine.NONFINITE_WITHIN: 'state became NaN/inf within the step: dt is too large for these '
-                             'torques, or the torques are unbounded',
-    engine.NONFINITE: 'state became NaN/inf: dt is too large for these torques, or the torques '
-                      'are unbounded',
-}
+_FAILURES = {engine.NONFINITE_WITHIN: 'state became NaN/inf within the step',
+             engine.NONFINITE: 'state became NaN/inf'}
 
 
-def _raise_for(status, energy_limit=None, t=None):
-    """Raise the error an engine status stands for (``engine.OK``: none)."""
+def _raise_for(status, run, energy_limit=None, t=None):
+    """Raise the error an engine status stands for (``engine.OK``: none).
+
+    ``run`` is ``(model, q, qd, dt, integrator)`` of the step that failed (``q``, ``qd`` (n,)
+    or a batch, whose first row is diagnosed): the message says why the state diverged and
+    what to change (:func:`~robot_dynamics.simulation.stability.divergence_advice`).
+    """
     if status == engine.OK:
         return
+    model, q, qd, dt, integrator = run
+    q_, qd_ = np.atleast_2d(q)[0], np.atleast_2d(qd)[0]
     if status in _FAILURES:
-        raise SimulationError(_FAILURES[status])
+        raise SimulationError(f'{_FAILURES[status]}: '
+                              f'{divergence_advice(model, q_, qd_, dt, integrator)}')
     if status == engine.RUNAWAY:
         raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t:.4f} s: the '
-                              'simulation is running away')
+                              f'simulation is running away; '
+                              f'{divergence_advice(model, q_, qd_, dt, integrator)}')
+    if not np.all(np.abs(qd_) <= bounds.MAX_VELOCITY):      # diverged before M failed
+        advice = divergence_advice(model, q_, qd_, dt, integrator)
+        raise SimulationError(f'state diverged (|qd| > {bounds.MAX_VELOCITY:g}) and the mass '
+                              f'matrix failed: {advice}')
     raise np.linalg.LinAlgError('mass matrix is not positive definite: a link with zero mass '
                                 'and inertia on a moving joint?')
-
-
-def apply_position_limits(model, q, qd):
-    """Hard stops: clamp ``q`` (n,) to the joint limits; a perfectly inelastic impact at a stop.
-
-    Returns ``(q, qd)``: ``q`` clipped to ``[lower_limit, upper_limit]`` and the velocity after
-    the impact. The stops act by impulses ``p`` along the joints at a stop alone (``M Δqd = p``,
-    ``M`` at the clamped ``q``), and the velocity after them solves the impact's linear
-    complementarity problem: a joint at its lower stop ends with ``qd⁺ >= 0`` under a push
-    ``p >= 0`` and ``p qd⁺ = 0`` (at the upper stop the signs turn), every other joint gets no
-    impulse. A stop pushes and never pulls: a joint that the others' impact carries away from
-    its stop leaves it. Solved by active sets (``_impact_set``): the set ``S`` of halted joints
-    starts with those moving into a stop; a joint leaves ``S`` when its stop would have to pull,
-    a joint at a stop joins when the impact drives it in, until neither happens.
-
-    The impact never adds kinetic energy. For the final ``S`` the impulse is ``p = -S_ᵀ λ`` with
-    ``(qd⁺)_S = 0``, so ``Δqdᵀ M qd⁺ = pᵀ qd⁺ = -λᵀ qd⁺_S = 0``: ``qd⁺`` and ``Δqd`` are
-    M-orthogonal and ``qdᵀ M qd = qd⁺ᵀ M qd⁺ + Δqdᵀ M Δqd >= qd⁺ᵀ M qd⁺`` (``qd⁺`` is the
-    M-orthogonal projection of ``qd`` onto the velocities that keep ``S`` still). Zeroing the
-    stopped joints' velocities alone (the coupling ignored) can add kinetic energy. The clamp of
-    ``q`` by the step's overshoot changes the potential energy slightly; a caller that balances
-    energy (the simulation node's monitor) counts the whole change across this call as work of
-    the stops.
-    """
-    lower, upper = model.lower_limit, model.upper_limit
-    q_stop = np.clip(q, lower, upper)
-    qd = np.asarray(qd, dtype=float)
-    at_lower, at_upper = q <= lower, q >= upper
-    if not np.any((at_lower & (qd < 0)) | (at_upper & (qd > 0))):
-        return q_stop, qd
-    M = mass_matrix(model, q_stop)
-    return q_stop, _impact_set(M, qd, at_lower, at_upper)[0]
-
-
-def _impact_set(M, qd, at_lower, at_upper):
-    """Velocity after the impact and its impulse (``apply_position_limits``): active sets."""
-    stopped = (at_lower & (qd < 0)) | (at_upper & (qd > 0))
-    seen = set()
-    while True:
-        qd_after, impulse = _inelastic_impact(M, qd, stopped)
-        pulls = stopped & ((at_lower & (impulse < 0)) | (at_upper & (impulse > 0)))
-        into = ~stopped & ((at_lower & (qd_after < 0)) | (at_upper & (qd_after > 0)))
-        key = stopped.tobytes()
-        if not (np.any(pulls) or np.any(into)) or key in seen:   # solved (or a cycle: keep
-            return qd_after, impulse                               # this energy-safe set)
-        seen.add(key)
-        stopped = (stopped & ~pulls) | into
-
-
-def _inelastic_impact(M, qd, stopped):
-    """Velocity after the impulse along the ``stopped`` joints that halts them, and the impulse."""
-    if not np.any(stopped):
-        return qd, np.zeros_like(qd)
-    M_inv_S = np.linalg.solve(M, np.eye(qd.size)[:, stopped])                      # M⁻¹ S_ᵀ
-    impulse = np.zeros_like(qd)
-    impulse[stopped] = -np.linalg.solve(M_inv_S[stopped], qd[stopped])              # p_S = -λ
-    qd_after = qd + M_inv_S @ impulse[stopped]
-    qd_after[stopped] = 0.0                 # exactly: the solve leaves rounding residue
-    return qd_after, impulse
 
 
 @dataclass(frozen=True)
@@ -172,7 +146,7 @@ class Trajectory:
 
 
 def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver=None,
-             energy_limit=None):
+             energy_limit=None, position_limits=False):
     """Integrate the forward dynamics from ``(q0, qd0)`` for ``duration`` seconds.
 
     ``torque`` is an array (n,) held constant, an array (steps + 1, n) with one row per step
@@ -180,7 +154,14 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     at the start of each step, or a function ``torque(t, q, qd) -> (n,)`` evaluated at the
     start of each step (one Python call per step; the other forms run wholly in the engine).
     ``energy_limit`` (J), if given, stops the run with :class:`SimulationError` when the total
-    energy exceeds it (runaway detection).
+    energy exceeds it (runaway detection). ``position_limits=True`` makes the joint limits
+    hard stops (:func:`~robot_dynamics.simulation.stops.stop_step`: perfectly inelastic
+    impacts, no penetration at the end of a step; ``q0`` must lie within the limits); the run
+    then takes one Python call per step.
+
+    ``integrator='implicit'`` is stable under any joint damping and friction (real robot
+    descriptions such as the xArm7's wrist need it at 1 ms); the explicit schemes diverge when
+    the damping is stiff for ``dt``, and the error then names the joint and the fix.
     """
     _check_settings(integrator, dt)
     if not (np.isfinite(duration) and duration >= 0):
@@ -188,12 +169,46 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     steps = int(round(duration / dt))
     check_recording_size(model, duration, dt, steps)
     mode, rows = _torque_form(model, torque, steps)
-    if solver is None and _engine is not None and mode is not None:
-        return _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
-                                   energy_limit)
-    torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
-    return _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
-                              energy_limit)
+    stops = position_limits and _check_within_limits(model, q0)
+    if solver is None and _engine is not None and mode is not None and not stops:
+        run = _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
+                                  energy_limit)
+    else:
+        torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
+        run = _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
+                                 energy_limit, stops)
+    return _plausible(model, run, dt, integrator)
+
+
+def _plausible(model, run, dt, integrator):
+    """Return ``run``, or raise if a speed beyond ``bounds.MAX_VELOCITY`` shows divergence.
+
+    A diverging explicit run grows by a factor per step and overflows within tens of steps;
+    one that ends before overflowing would return absurd but finite numbers (the stiff wrist
+    arm: 2.6e89 rad/s after 5 ms of rk4 at 1 ms).
+    """
+    fast = np.flatnonzero(np.any(~(np.abs(run.qd) <= bounds.MAX_VELOCITY), axis=1))
+    if fast.size == 0:
+        return run
+    k = max(fast[0] - 1, 0)
+    j = int(np.argmax(np.abs(run.qd[fast[0]])))
+    raise SimulationError(f'joint {model.joint_names[j]!r} reached {run.qd[fast[0], j]:.3g} '
+                          f'rad/s (m/s) at t = {run.t[fast[0]]:.4g} s, beyond the plausible '
+                          f'{bounds.MAX_VELOCITY:g}: the run diverged; '
+                          + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
+
+
+def _check_within_limits(model, q0):
+    """Return whether any joint has a finite limit; raise if ``q0`` lies outside one."""
+    q0 = np.asarray(q0, dtype=float)
+    lower, upper = model.lower_limit, model.upper_limit
+    outside = np.flatnonzero(~((q0 >= lower) & (q0 <= upper)))
+    if outside.size and np.shape(q0) == (model.dof,):
+        j = outside[0]
+        raise ValueError(f'q0: joint {model.joint_names[j]!r} starts at {q0[j]:.6g}, outside '
+                         f'its limits [{lower[j]:.6g}, {upper[j]:.6g}]; start within them or '
+                         'pass position_limits=False')
+    return bool(np.any(np.isfinite(lower) | np.isfinite(upper)))
 
 
 #: The most a :class:`Trajectory` may hold: 1 GiB of float64 (q, qd, qdd, tau and energy).
@@ -253,7 +268,7 @@ def _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator, energ
     limit = None if energy_limit is None else float(energy_limit)
     q, qd, qdd, tau, energy, status, at = _engine.simulate(
         model, q0, qd0, rows, mode, steps, float(dt), INTEGRATOR_CODES[integrator], limit)
-    _raise_for(status, energy_limit, (at + 1) * dt)
+    _raise_for(status, (model, q[at], qd[at], dt, integrator), energy_limit, (at + 1) * dt)
     return Trajectory(t=np.arange(steps + 1) * dt, q=q, qd=qd, qdd=qdd, tau=tau, energy=energy)
 
 
@@ -271,8 +286,12 @@ def _returned_torque(model, value, t):
     return checked['tau'][0]
 
 
-def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver, energy_limit):
-    """Integrate with one Python call of ``torque_fn`` (and of :func:`step`) per step."""
+def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver, energy_limit,
+                       stops=False):
+    """Integrate with one Python call of ``torque_fn`` (and of :func:`step`) per step.
+
+    ``stops``: the joint limits act as hard stops in each step (:func:`stop_step`).
+    """
     q, qd = np.array(q0, dtype=float), np.array(qd0, dtype=float)
     batch_arguments(model, q0=q, qd0=qd)
     n = model.dof
@@ -284,9 +303,12 @@ def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
         if k == steps:
             out['qdd'][k] = forward_dynamics(model, q, qd, tau, solver=solver)
             break
-        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver)
+        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver,
+                                    position_limits=stops)
         if energy_limit is not None and total_energy(model, q, qd) > energy_limit:
             raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t + dt:.4f} s:'
-                                  ' the simulation is running away')
+                                  ' the simulation is running away; '
+                                  + divergence_advice(model, out['q'][k], out['qd'][k], dt,
+                                                      integrator))
     energy = total_energy(model, out['q'], out['qd'])
     return Trajectory(t=np.arange(steps + 1) * dt, energy=energy, **out)

@@ -17,8 +17,18 @@ as a digital controller applies it). Integrators:
 
 - ``'euler'``: explicit Euler as in Craig 6.117 (``q += qd dt + ½ qdd dt²``, ``qd += qdd dt``);
 - ``'semi_implicit_euler'``: symplectic Euler (``qd += qdd dt`` then ``q += qd dt``);
-- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7.
+- ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7;
+- ``'implicit'``: Euler implicit in the joints' velocity-dependent forces (damping, viscous and
+  smoothed Coulomb friction), in the spirit of MuJoCo's ``implicitfast``: one linearised
+  backward-Euler step in ``q̇`` (:func:`_implicit`), then ``q += q̇⁺ dt``. Stable for any damping
+  and ``dt``; first order.
+
+Every scheme is ``f(accel, q, qd, dt) -> (q⁺, q̇⁺, q̈)`` with ``q̈`` the acceleration at the start
+of the step; ``'implicit'`` takes ``damped_mass(q, qd, dt) -> (M, M + dt D)`` besides
+(:data:`NEEDS_DAMPED_MASS`).
 """
+
+import numpy as np
 
 
 class SimulationError(ArithmeticError):
@@ -47,4 +57,28 @@ def _rk4(accel, q, qd, dt):
     return q_next, qd_next, k1_v
 
 
-INTEGRATORS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4}
+def _implicit(accel, q, qd, dt, damped_mass):
+    """Velocity-implicit Euler, MuJoCo's ``implicitfast`` without actuators or tendons.
+
+    The backward-Euler velocity update ``q̇⁺ = q̇ + dt q̈(q, q̇⁺)`` linearised in ``q̇⁺`` about
+    ``q̇`` with the joint forces' derivative alone (the Coriolis term's derivative is left out,
+    as implicitfast does)::
+
+        (M + dt D) (q̇⁺ - q̇) = dt M q̈ = dt (τ - V - G - F - Jᵀ f_tip),   q⁺ = q + dt q̇⁺
+
+    ``D = diag(max(∂τ_f/∂q̇, 0))`` at the start of the step (``model/friction.py``:
+    ``friction_slopes``; a negative Stribeck slope is left explicit so that ``M + dt D`` stays
+    positive definite).
+    """
+    qdd = accel(q, qd)
+    M, M_hat = damped_mass(q, qd, dt)
+    force = np.einsum('...ij,...j->...i', M, qdd)
+    qd_next = qd + dt * np.linalg.solve(M_hat, force[..., None])[..., 0]
+    return q + dt * qd_next, qd_next, qdd
+
+
+INTEGRATORS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4,
+               'implicit': _implicit}
+
+#: Schemes that need ``damped_mass(q, qd, dt) -> (M, M + dt D)`` as a fifth argument.
+NEEDS_DAMPED_MASS = frozenset({'implicit'})

@@ -181,7 +181,7 @@ DYNAMICS_PARAMETERS = {
     'model': ('puma560', '/etc/passwd', 'two_link'), 'urdf_file': ('/etc/passwd',),
 }
 SIMULATION_PARAMETERS = {
-    'integrator': ('rk4', 'euler', 'bogus', 'semi_implicit_euler'),
+    'integrator': ('rk4', 'euler', 'bogus', 'semi_implicit_euler', 'implicit'),
     'initial_positions': 'array', 'real_time_factor': 'float', 'command_timeout': 'float',
     'max_energy': 'float', 'lockstep': 'bool',
 }

@@ -12,6 +12,7 @@
 # limitations under the License.
 """simulation_node over real rclpy/DDS: physics against the library, services, failures."""
 
+import pathlib
 import warnings
 
 import numpy as np
@@ -94,7 +95,8 @@ def test_rest_without_gravity_stays_put(ros, model):
 def test_falls_under_gravity_as_the_library_predicts(ros, model):
     q0 = np.array([0.3, -0.4, 0.5])
     model = model.replace(coulomb_friction=np.zeros(3))   # smooth, for the Taylor check
-    probe = SimProbe(ros, model, initial_positions=q0.tolist(), dt=1e-3, publish_rate=100.0)
+    probe = SimProbe(ros, model, initial_positions=q0.tolist(), dt=1e-3, publish_rate=100.0,
+                     integrator='rk4')
     assert probe.wait_time(0.3)
     by_time = {round(stamp(m), 6): m for m in probe.states}
     first = by_time[0.01]
@@ -186,7 +188,7 @@ def test_an_arm_resting_on_its_stops_runs_on(ros, name):
     # (UR5) and 0.5 s (Panda). The stops' impacts and clamps are now counted as their work:
     # the integration's own energy error stays far below a 1 mJ tolerance.
     model = rd.load_model(name)
-    probe = SimProbe(ros, model, energy_tolerance=1e-3, publish_rate=50.0)
+    probe = SimProbe(ros, model, energy_tolerance=1e-3, publish_rate=50.0, integrator='rk4')
     assert probe.wait_time(5.0, timeout=60.0), probe.sim.error
     assert not probe.sim.failed, probe.sim.error
     on_stop = [m for m in probe.states
@@ -220,3 +222,29 @@ def test_paced_by_wall_time(ros, model):
     start = probe.sim.sim_time
     ros.spin_for(0.4)                                  # 0.4 s wall → 0.02 s simulated
     assert 0.012 <= probe.sim.sim_time - start <= 0.024
+
+
+def test_default_node_runs_the_stiff_arm(ros):
+    # Issue 23.3: the xArm7-like wrist (2 N m s/rad on 1.36e-4 kg m^2) diverges with rk4 at
+    # 1 ms; the node's default integrator (implicit) runs it at its default dt.
+    path = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
+    arm = rd.RobotModel.from_urdf(str(path))
+    probe = SimProbe(ros, arm, publish_rate=50.0)
+    assert probe.sim.get_parameter('integrator').value == 'implicit'
+    assert probe.wait_time(2.0, timeout=60.0), probe.sim.error
+    assert not probe.sim.failed, probe.sim.error
+    for msg in probe.states:
+        assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
+        assert np.all(np.array(msg.position) <= arm.upper_limit + 1e-12)
+        assert np.all(np.array(msg.position) >= arm.lower_limit - 1e-12)
+    energy = rd.total_energy(arm, probe.sim.q, probe.sim.qd)
+    assert energy < probe.sim._energy_start - 10.0        # it fell and the damping dissipated
+
+
+def test_rk4_node_on_the_stiff_arm_stops_and_names_the_fix(ros):
+    path = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
+    probe = SimProbe(ros, rd.RobotModel.from_urdf(str(path)), integrator='rk4')
+    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
+    assert "joint 'joint7'" in probe.sim.error and "integrator='implicit'" in probe.sim.error
+    for msg in probe.states:
+        assert np.all(np.isfinite(msg.position)) and np.all(np.abs(msg.velocity) < 1e3)

@@ -24,8 +24,8 @@ static int integrator_code(PyObject *obj, int *code)
 {
     long value = PyLong_AsLong(obj);
     if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < RD_EULER || value > RD_RK4) {
-        PyErr_SetString(PyExc_ValueError, "integrator code must be 0, 1 or 2");
+    if (value < RD_EULER || value > RD_IMPLICIT) {
+        PyErr_SetString(PyExc_ValueError, "integrator code must be 0, 1, 2 or 3");
         return -1;
     }
     *code = (int)value;

@@ -63,6 +63,7 @@ typedef struct {
     rd_inertia *Id;                 /* world composite inertia rates (Coriolis matrix) */
     double (*v)[6], (*a)[6], (*hc)[6];
     double *M, *b, *zero, *tmp;     /* n x n matrix, bias, zeros, scratch (6 n) */
+    double *Mh;                     /* n x n: M + dt D of the implicit integrator */
     double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
     double *sim;                    /* integrator scratch (12 n) */
     double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
@@ -130,6 +131,8 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
                     const double *f_tip, double *qdd);
 /* Cholesky M = L L^T in place (lower triangle, n x n row-major); -1 if not positive definite */
 int rd_cholesky(double *M, int n);
+/* x = M^-1 x (n) from the factor L of rd_cholesky */
+void rd_cholesky_solve(const double *L, int n, double *x);
 
 /* derivatives.c: dtau/dq, dtau/dqd and M of the full inverse dynamics (n x n each, row-major);
  * dqdd/dq, dqdd/dqd and M^-1 of the forward dynamics (-1 if M is not positive definite). */
@@ -149,7 +152,7 @@ int rd_forward_derivatives_quad(rd_model *m, const double *const *const *x, doub
 #endif
 
 /* integrate.c */
-enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2 };
+enum { RD_EULER = 0, RD_SEMI_IMPLICIT_EULER = 1, RD_RK4 = 2, RD_IMPLICIT = 3 };
 enum { RD_OK = 0, RD_NONFINITE_WITHIN = 1, RD_NONFINITE = 2, RD_NOT_SPD = 3, RD_RUNAWAY = 4 };
 int rd_step(rd_model *m, int integrator, const double *q, const double *qd, const double *tau,
             const double *f_tip, double dt, double *q_next, double *qd_next, double *qdd);

@@ -48,6 +48,22 @@ int rd_cholesky(double *M, int n)
     return 0;
 }
 
+/* x = (L L^T)^-1 x: forward then backward substitution */
+void rd_cholesky_solve(const double *L, int n, double *x)
+{
+    int i, k;
+    for (i = 0; i < n; ++i) {
+        double v = x[i];
+        for (k = 0; k < i; ++k) v -= L[n * i + k] * x[k];
+        x[i] = v / L[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        double v = x[i];
+        for (k = i + 1; k < n; ++k) v -= L[n * k + i] * x[k];
+        x[i] = v / L[n * i + i];
+    }
+}
+
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                     const double *f_tip, double *qdd)
 {

@@ -13,8 +13,9 @@
 
 /*
  * Time integration of the forward dynamics, as robot_dynamics.simulation.integrators: explicit
- * Euler (Craig 6.117), semi-implicit (symplectic) Euler and the classical RK4 of seed 002 7,
- * the torque held over each step. The arithmetic follows the numpy integrators term by term.
+ * Euler (Craig 6.117), semi-implicit (symplectic) Euler, the classical RK4 of seed 002 7 and
+ * an Euler step implicit in the joints' velocity-dependent forces (MuJoCo's implicitfast), the
+ * torque held over each step. The arithmetic follows the numpy integrators term by term.
  */
 #include <math.h>
 #include <string.h>
@@ -73,6 +74,35 @@ static int rk4(rd_model *m, const double *q, const double *qd, const double *tau
     return RD_OK;
 }
 
+/* Implicit in the joint friction and damping (robot_dynamics.simulation.schemes._implicit):
+ * (M + dt D) (qd' - qd) = dt (tau - b(q, qd)), D = diag(max(d tau_f / d qd, 0)) at the start,
+ * q' = q + dt qd'. qdd is the explicit acceleration M^-1 (tau - b) at the start of the step. */
+static int implicit(rd_model *m, const double *q, const double *qd, const double *tau,
+                    const double *f_tip, double dt, double *q_next, double *qd_next,
+                    double *qdd)
+{
+    const int n = m->n;
+    double *M = m->w.M, *Mh = m->w.Mh, *b = m->w.b, *dv = m->w.sim;
+    int i;
+    if (!finite_vector(q, n) || !finite_vector(qd, n)) return RD_NONFINITE_WITHIN;
+    memset(m->w.zero, 0, sizeof(double) * (size_t)n);
+    rd_rnea(m, q, qd, m->w.zero, 1, 1, f_tip, b);          /* b = V + G + F + J^T f_tip */
+    rd_crba_placed(m, M);
+    memcpy(Mh, M, sizeof(double) * (size_t)n * (size_t)n);
+    for (i = 0; i < n; ++i) {
+        Mh[n * i + i] += dt * fmax(rd_friction_slope(m->J + i, qd[i]), 0.0);
+        qdd[i] = dv[i] = tau[i] - b[i];
+    }
+    if (rd_cholesky(M, n) != 0 || rd_cholesky(Mh, n) != 0) return RD_NOT_SPD;
+    rd_cholesky_solve(M, n, qdd);
+    rd_cholesky_solve(Mh, n, dv);
+    for (i = 0; i < n; ++i) {
+        qd_next[i] = qd[i] + dt * dv[i];
+        q_next[i] = q[i] + dt * qd_next[i];
+    }
+    return RD_OK;
+}
+
 int rd_step(rd_model *m, int integrator, const double *q, const double *qd, const double *tau,
             const double *f_tip, double dt, double *q_next, double *qd_next, double *qdd)
 {
@@ -80,6 +110,8 @@ int rd_step(rd_model *m, int integrator, const double *q, const double *qd, cons
     int i;
     if (integrator == RD_RK4) {
         CHECK(rk4(m, q, qd, tau, f_tip, dt, q_next, qd_next, qdd));
+    } else if (integrator == RD_IMPLICIT) {
+        CHECK(implicit(m, q, qd, tau, f_tip, dt, q_next, qd_next, qdd));
     } else {
         CHECK(accel(m, q, qd, tau, f_tip, qdd));
         for (i = 0; i < n; ++i) {

@@ -68,7 +68,7 @@ static int allocate(rd_model *m)
     rd_work *w = &m->w;
     total = n * (sizeof(rd_placement) / sizeof(double)) + 6 * n + 12 * n + 6 * n
             + 2 * n * (sizeof(rd_inertia) / sizeof(double)) + 18 * n
-            + n * n + 2 * n + 6 * n + 6 * n
+            + 2 * n * n + 2 * n + 6 * n + 6 * n
             + 36 * n + 18 * n + 6 * n + 2 * n + 12 * n
             + 7 * 6 * n + 12 * n + n + n * n;
     m->block = calloc(total, sizeof(double));
@@ -87,6 +87,7 @@ static int allocate(rd_model *m)
     TAKE(a, double (*)[6], 6 * n);
     TAKE(hc, double (*)[6], 6 * n);
     TAKE(M, double *, n * n);
+    TAKE(Mh, double *, n * n);
     TAKE(b, double *, n);
     TAKE(zero, double *, n);
     TAKE(tmp, double *, 6 * n);

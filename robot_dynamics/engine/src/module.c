@@ -422,6 +422,7 @@ PyMODINIT_FUNC PyInit__engine(void)
             || PyModule_AddIntConstant(m, "EULER", RD_EULER) < 0
             || PyModule_AddIntConstant(m, "SEMI_IMPLICIT_EULER", RD_SEMI_IMPLICIT_EULER) < 0
             || PyModule_AddIntConstant(m, "RK4", RD_RK4) < 0
+            || PyModule_AddIntConstant(m, "IMPLICIT", RD_IMPLICIT) < 0
             || PyModule_AddIntConstant(m, "TORQUE_CONSTANT", RD_TORQUE_CONSTANT) < 0
             || PyModule_AddIntConstant(m, "TORQUE_PER_STEP", RD_TORQUE_PER_STEP) < 0
             || PyModule_AddIntConstant(m, "TORQUE_GRAVITY", RD_TORQUE_GRAVITY) < 0
