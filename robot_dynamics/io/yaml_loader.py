@@ -72,18 +72,15 @@ def _short(value, limit=80):
 def read_yaml_text(path, where=None, error=YAMLInputError, max_bytes=MAX_BYTES):
     """Return the text of the YAML file ``path`` (UTF-8, BOM allowed), at most ``max_bytes``."""
     where = where or str(path)
-    try:
-        with open(path, 'rb') as handle:
-            chunks, size = [], 0
-            while size <= max_bytes:                     # read(n) would allocate n up front
-                chunk = handle.read(min(1 << 20, max_bytes + 1 - size))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-            data = b''.join(chunks)
-    except OSError as exc:
-        raise error(f'{where}: cannot read ({exc.strerror})') from None
+    with open(path, 'rb') as handle:                      # OSError: the caller's to word
+        chunks, size = [], 0
+        while size <= max_bytes:                         # read(n) would allocate n up front
+            chunk = handle.read(min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    data = b''.join(chunks)
     if len(data) > max_bytes:
         raise error(f'{where} is larger than {max_bytes} bytes; is it the right file?')
     try:
@@ -101,15 +98,10 @@ def load_yaml(source, where='YAML', error=YAMLInputError, max_bytes=MAX_BYTES,
     """
     if len(source) > max_bytes:
         raise error(f'{where} is larger than {max_bytes} bytes; is it the right document?')
-    loader = _StrictLoader(source)
     try:
         if not aliases:
             _refuse_aliases(source, where, error)
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        _check_expanded_size(node, where, error, max_nodes)
-        return loader.construct_document(node)
+        return _load(source, where, error, max_nodes)
     except error:
         raise
     except yaml.YAMLError as exc:
@@ -121,6 +113,17 @@ def load_yaml(source, where='YAML', error=YAMLInputError, max_bytes=MAX_BYTES,
         raise error(f'{where} {exc}') from None
     except RecursionError:
         raise error(f'{where} is nested too deeply to parse') from None
+
+
+def _load(source, where, error, max_nodes):
+    """Compose, check the expanded size, construct (the errors are the caller's to word)."""
+    loader = _StrictLoader(source)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expanded_size(node, where, error, max_nodes)
+        return loader.construct_document(node)
     finally:
         loader.dispose()
 

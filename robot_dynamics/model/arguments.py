@@ -75,6 +75,22 @@ def batch_arguments(model, **arrays):
     return checked, single
 
 
+def check_result(result, arrays):
+    """Return ``result``; raise if the finite ``arrays`` gave a non-finite one (overflow).
+
+    ``|qd| >= 1e160`` squares past the largest double: the error names the largest input, as
+    the engine's does, instead of returning NaN or inf.
+    """
+    with np.errstate(invalid='ignore'):
+        if np.all(np.isfinite(result)):
+            return result
+    name, largest = max(((k, float(np.abs(v).max())) for k, v in arrays.items()
+                         if v is not None), key=lambda item: item[1])
+    raise ValueError(f'the result is not finite: the inputs are too large for double '
+                     f'precision (largest |{name}| = {largest:.3g}); give physically '
+                     'meaningful values')
+
+
 def unbatch(array, single):
     """Return row 0 of a batch result when the inputs were single rows, else the batch."""
     return array[0] if single else array
