@@ -138,3 +138,11 @@ def test_bounded_keeps_both_ends():
     assert bounded('short') == 'short'
     assert str(PlausibilityError(text)) == short
     assert str(rd.ModelError(text)) == short
+
+
+def test_argument_errors_naming_huge_joint_names_are_bounded():
+    model = rd.load_model('two_link').replace(joint_names=['a' * 10 ** 7, 'b' * 10 ** 7])
+    for solver in (None, 'rnea'):
+        with pytest.raises(ValueError, match='contains NaN or inf') as info:
+            rd.inverse_dynamics(model, [np.nan, 0], [0, 0], [0, 0], solver=solver)
+        assert len(str(info.value)) <= MAX_MESSAGE + 60
