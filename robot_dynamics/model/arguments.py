@@ -74,7 +74,7 @@ def batch_arguments(model, **arrays):
     if len(sizes) > 1:
         shapes = {k: v.shape for k, v in checked.items() if v is not None}
         raise _invalid(f'batch sizes differ: {shapes}; give every argument N rows '
-                         '(or a single row to broadcast)')
+                       '(or a single row to broadcast)')
     N = sizes.pop() if sizes else 1
     for name, array in checked.items():
         if array is not None and array.shape[0] != N:
@@ -94,8 +94,8 @@ def check_result(result, arrays):
     name, largest = max(((k, float(np.abs(v).max())) for k, v in arrays.items()
                          if v is not None), key=lambda item: item[1])
     raise _invalid(f'the result is not finite: the inputs are too large for double '
-                     f'precision (largest |{name}| = {largest:.3g}); give physically '
-                     'meaningful values')
+                   f'precision (largest |{name}| = {largest:.3g}); give physically '
+                   'meaningful values')
 
 
 def unbatch(array, single):
