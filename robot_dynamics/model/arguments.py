@@ -42,14 +42,14 @@ def check_array(model, name, value, width=None):
         raise _invalid(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
     if array.ndim not in (1, 2) or array.shape[-1] != width:
         raise _invalid(f'{name}: expected shape ({width},) or (N, {width}) for {what}, '
-                         f'got shape {array.shape}')
+                       f'got shape {array.shape}')
     array = array.astype(float)
     if not np.all(np.isfinite(array)):
         bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
         labels = [model.joint_names[j] for j in bad] if per_joint else \
             [what[1:-1].split(', ')[j] for j in bad]
         raise _invalid(f'{name}: contains NaN or inf at {labels}; give finite values '
-                         f'for {what}')
+                       f'for {what}')
     return np.atleast_2d(array), array.ndim == 1
 
 
@@ -66,7 +66,7 @@ def batch_arguments(model, **arrays):
             continue
         if value is None:
             raise _invalid(f'{name}: got None; give {model.dof} values, one per joint of '
-                             f'{list(model.joint_names)} (or an (N, {model.dof}) batch)')
+                           f'{list(model.joint_names)} (or an (N, {model.dof}) batch)')
         width = 6 if name == 'f_tip' else None
         checked[name], is_single = check_array(model, name, value, width)
         single &= is_single
