@@ -52,8 +52,9 @@ import numbers
 import os
 
 import numpy as np
+
 from robot_dynamics.errors import DHError
-from robot_dynamics.io.files import read_text_file
+from robot_dynamics.io.files import read_text_file, strict_float
 from robot_dynamics.io.yaml_loader import load_yaml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import rpy_matrix
@@ -128,8 +129,8 @@ def _eval_angle(text):
         if rest == '':
             return sign * math.pi
         if rest.startswith('/'):
-            return sign * math.pi / float(rest[1:])
-    return float(text)
+            return sign * math.pi / strict_float(rest[1:])
+    return strict_float(text)
 
 
 def _vector(value, where, length=3):

@@ -21,12 +21,12 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
-import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
+from robot_dynamics.io.files import strict_float
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import rpy_matrix
 
@@ -242,18 +242,13 @@ def numbers(text, count, where):
     return [number(part, where) for part in parts]
 
 
-#: A decimal number as C's strtod reads it (URDF parsers are C++), plus inf/nan (refused later
-#: with their own message); Python's float() alone would take ``1_5`` as 15 and Unicode digits.
-_NUMBER = re.compile(r'[ \t\r\n]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
-                     r'|inf|infinity|nan)[ \t\r\n]*', re.IGNORECASE)
-
-
 def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
-    if not isinstance(text, str) or not _NUMBER.fullmatch(text):
+    try:
+        return strict_float(text)
+    except ValueError:
         raise URDFError(f'{where}: {str(text)[:80]!r} is not a number (digits, one point, an '
-                        'optional exponent)')
-    return float(text)
+                        'optional exponent)') from None
 
 
 def transmissions(document):

@@ -29,6 +29,8 @@ Errors are raised as the caller's exception class with ``where`` (a path or a la
 position, never the document's text.
 """
 
+import re
+
 import yaml
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -40,7 +42,14 @@ class YAMLInputError(ValueError):
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key repeated in one mapping."""
+    """``yaml.SafeLoader`` with YAML 1.2's core schema; refuses a key repeated in a mapping.
+
+    Plain scalars resolve as YAML 1.2 (and yaml-cpp, which reads ROS 2 parameter files) says:
+    only ``true``/``false`` are booleans (YAML 1.1 also took ``yes``, ``no``, ``on``, ``off``:
+    a joint named ``no`` became ``False``), integers have no ``_`` (1.1 read ``1_5`` as 15)
+    and no base 60 (``1:30`` was 90), ``012`` is twelve, ``1e3`` is a float, and a date is
+    a string.
+    """
 
     def construct_mapping(self, node, deep=False):
         seen = set()
@@ -56,6 +65,38 @@ class _StrictLoader(yaml.SafeLoader):
                 raise _RepeatedKey(f'repeats the key {_short(key)} at line {mark.line + 1}, '
                                    f'column {mark.column + 1}; give each key once')
         return super().construct_mapping(node, deep=deep)
+
+
+def _core_schema(loader):
+    """Replace PyYAML's YAML 1.1 implicit resolvers of ``loader`` by the 1.2 core schema."""
+    loader.yaml_implicit_resolvers = {
+        key: [(tag, regexp) for tag, regexp in resolvers
+              if tag not in ('tag:yaml.org,2002:bool', 'tag:yaml.org,2002:int',
+                             'tag:yaml.org,2002:float', 'tag:yaml.org,2002:null',
+                             'tag:yaml.org,2002:timestamp')]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    patterns = {
+        'bool': (r'^(?:true|True|TRUE|false|False|FALSE)$', 'tTfF'),
+        'int': (r'^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$', '-+0123456789'),
+        'float': (r'^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?'
+                  r'|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$', '-+.0123456789'),
+        'null': (r'^(?:~|null|Null|NULL|)$', ['~', 'n', 'N', '']),
+    }
+    for name, (pattern, first) in patterns.items():
+        loader.add_implicit_resolver(f'tag:yaml.org,2002:{name}', re.compile(pattern),
+                                     list(first))
+
+
+def _construct_int(loader, node):
+    """Read a core-schema integer: decimal (``012`` is twelve), ``0o`` octal, ``0x`` hex."""
+    text = loader.construct_scalar(node)
+    if text.startswith(('0o', '0x')):
+        return int(text[2:], 8 if text[1] == 'o' else 16)
+    return int(text, 10)
+
+
+_core_schema(_StrictLoader)
+_StrictLoader.add_constructor('tag:yaml.org,2002:int', _construct_int)
 
 
 class _RepeatedKey(Exception):

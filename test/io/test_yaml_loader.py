@@ -142,3 +142,28 @@ def test_the_trajectory_command_refuses_the_bomb_in_one_line(tmp_path, capsys):
     assert cli.main(['trajectory', 'two_link', str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert 'expands to more than 1000000 nodes' in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize('text, value', [
+    ('1_5', '1_5'), ('1:30', '1:30'), ('no', 'no'), ('on', 'on'), ('yes', 'yes'),
+    ('012', 12), ('0x1F', 31), ('0o17', 15), ('0b101', '0b101'), ('1e3', 1000.0),
+    ('-3', -3), ('+.5', 0.5), ('3.', 3.0), ('true', True), ('False', False), ('~', None),
+    ('', None), ('2026-01-01', '2026-01-01'),
+])
+def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
+    """As yaml-cpp reads ROS 2 parameter files; PyYAML's 1.1 read 1_5 as 15, no as False."""
+    assert load_yaml(f'x: {text}') == {'x': value}
+
+
+def test_a_dh_mass_with_an_underscore_is_refused_not_read_as_15():
+    document = ('convention: standard\nlinks:\n- {a: 0, alpha: 0, d: 0, mass: 1_5}\n'
+                '- {a: 0, alpha: 0, d: 0, mass: 1, theta: pi/1_0, type: prismatic}\n')
+    with pytest.raises(rd.DHError, match=r"links\[0\]\.mass: expected a number, got '1_5'"):
+        rd.RobotModel.from_dh(document)
+
+
+def test_joint_names_yaml_1_1_would_turn_into_booleans_stay_names(tmp_path):
+    path = tmp_path / 'traj.yaml'
+    path.write_text('joint_names: [no, on]\npoints:\n- positions: [0, 0]\n'
+                    '  time_from_start: {sec: 1, nanosec: 0}\n')
+    assert read_joint_trajectory_yaml(str(path))[0] == ['no', 'on']
