@@ -22,6 +22,7 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics import cli
+from robot_dynamics.analysis import feasibility
 from robot_dynamics.errors import bounded, MAX_MESSAGE, PlausibilityError
 from robots import joint, link, robot
 
@@ -146,3 +147,13 @@ def test_argument_errors_naming_huge_joint_names_are_bounded():
         with pytest.raises(ValueError, match='contains NaN or inf') as info:
             rd.inverse_dynamics(model, [np.nan, 0], [0, 0], [0, 0], solver=solver)
         assert len(str(info.value)) <= MAX_MESSAGE + 60
+
+
+def test_feasibility_counts_samples_whose_torques_overflow_as_infeasible():
+    """The engine refuses an overflowing result; the feasibility check reads it as +inf."""
+    model = rd.load_model('ur5')
+    n = model.dof
+    report = feasibility.check_trajectory(model, [0.0, 1.0], np.zeros((2, n)),
+                                          np.full((2, n), 1e200))
+    assert not report.feasible
+    assert 'would need inf N m' in report.message()
