@@ -168,7 +168,7 @@ def scaling_rows(repeat, number, sizes):
             os.environ['ROBOT_DYNAMICS_CACHE'] = cache
             start = time.perf_counter()
             code = rd.generate(model, functions=('inverse_dynamics',))
-            module = compiled.build(code, f'bench_scaling_{n}')
+            module = compiled.build(code)
             build = time.perf_counter() - start
         os.environ.pop('ROBOT_DYNAMICS_CACHE')
         if saved is not None:

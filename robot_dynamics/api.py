@@ -35,7 +35,7 @@ import numpy as np
 
 from robot_dynamics import solvers
 from robot_dynamics.engine import ENGINE as _engine
-from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.model.arguments import batch_arguments, check_result, unbatch
 from robot_dynamics.model.friction import friction_slopes as _friction_slopes
 from robot_dynamics.model.friction import friction_torques as _friction
 from robot_dynamics.algorithms.crba import mass_matrix_crba
@@ -81,9 +81,10 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
     if solver is None and _engine is not None:
         return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
-    tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
-    tau = tau + model.reflected_inertia * a['qdd'] + _friction(model, a['qd'])
-    return unbatch(tau, single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
+        tau = tau + model.reflected_inertia * a['qdd'] + _friction(model, a['qd'])
+    return unbatch(check_result(tau, a), single)
 
 
 def gravity_torques(model, q, solver=None):
@@ -92,7 +93,8 @@ def gravity_torques(model, q, solver=None):
         return _engine.gravity(model, q)
     a, single = batch_arguments(model, q=q)
     zero = np.zeros_like(a['q'])
-    return unbatch(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), single)
+    return unbatch(check_result(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), a),
+                   single)
 
 
 def coriolis_torques(model, q, qd, solver=None):
@@ -101,7 +103,9 @@ def coriolis_torques(model, q, qd, solver=None):
         return _engine.coriolis(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     zero = np.zeros_like(a['q'])
-    return unbatch(solvers.get(solver)(model, a['q'], a['qd'], zero, _NO_GRAVITY), single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        V = solvers.get(solver)(model, a['q'], a['qd'], zero, _NO_GRAVITY)
+    return unbatch(check_result(V, a), single)
 
 
 def mass_matrix(model, q, solver=None):
@@ -178,8 +182,9 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     if solver is None and _engine is not None:
         return _engine.forward_dynamics(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
-    qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)
-    return unbatch(qdd, single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)
+    return unbatch(check_result(qdd, a), single)
 
 
 def forward_dynamics_batch(model, q, qd, tau, f_tip=None, solver=None):

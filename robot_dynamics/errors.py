@@ -16,9 +16,30 @@ import sys
 import warnings
 
 _PACKAGE = __name__.split('.')[0]
+#: Longest message the package raises, warns or logs: a 20 MB link name in a URDF must not
+#: become a 40 MB log line or /diagnostics message (issue 22, LOW).
+MAX_MESSAGE = 2000
 
 
-class ModelError(ValueError):
+def bounded(text, limit=MAX_MESSAGE):
+    """Return ``text`` cut to about ``limit`` characters, its start and end kept."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 3 // 4, limit // 4
+    return f'{text[:head]} [... {len(text) - head - tail} characters cut ...] {text[-tail:]}'
+
+
+class _Bounded:
+    """Mixin: an exception whose one-string message is cut by :func:`bounded`."""
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (bounded(args[0]),)
+        super().__init__(*args)
+
+
+class ModelError(_Bounded, ValueError):
     """A robot model cannot be built from the data given."""
 
 
@@ -34,15 +55,15 @@ class DHError(ModelError):
     """A Denavit-Hartenberg document does not follow the schema."""
 
 
-class SolverError(LookupError):
+class SolverError(_Bounded, LookupError):
     """An unknown solver name, or a solver that cannot handle the request."""
 
 
-class SingularityError(ArithmeticError):
+class SingularityError(_Bounded, ArithmeticError):
     """The Jacobian is (nearly) singular where its inverse is needed."""
 
 
-class PlausibilityError(ValueError):
+class PlausibilityError(_Bounded, ValueError):
     """A finite value outside the documented plausible range (robot_dynamics.model.bounds)."""
 
 
@@ -56,4 +77,4 @@ def warn(message, category=None):
     while frame is not None and \
             frame.f_globals.get('__name__', '').split('.')[0] == _PACKAGE:
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, category or ModelWarning, stacklevel=level)
+    warnings.warn(bounded(message), category or ModelWarning, stacklevel=level)

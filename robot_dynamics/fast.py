@@ -28,9 +28,11 @@ Example::
 :func:`compile` generates the model's inverse dynamics, gravity vector, mass matrix and
 forward dynamics (:mod:`robot_dynamics.codegen`, numeric parameters baked in, friction and
 rotor inertia included exactly as in :func:`robot_dynamics.inverse_dynamics`), builds them into
-a CPython extension with the C compiler and caches the library on disk keyed by the model's
-fingerprint: the first call for a model pays generation and compilation (about a second),
-later calls and restarted processes only load it. ``backend='python'`` (or no compiler, or
+a CPython extension with the C compiler and caches the library on disk keyed by the SHA-256
+of its exact source text (and compiler, flags, Python ABI), verified against the hash recorded
+at build time before it is loaded: the first call for a model pays generation and compilation
+(about a second), later calls only look it up in memory and restarted processes generate the
+source again (to know the key) and load the library. ``backend='python'`` (or no compiler, or
 ``ROBOT_DYNAMICS_NO_COMPILE=1``) runs the same generated code as numpy expressions instead.
 The tip wrench is not an input here: use :func:`robot_dynamics.inverse_dynamics` for it.
 """
@@ -134,10 +136,8 @@ def compile(model, backend='auto', method='auto'):
     if method == 'reference':
         functions = _reference_functions(model, backend)
     elif backend == 'c':
-        module = compiled.load_cached(key)
-        if module is None:
-            generated = _generate(model)
-            module = compiled.build(generated, key)
+        generated = _generate(model)          # the cache key is the exact source text
+        module = compiled.build(generated)
         functions = {name: getattr(module, name) for name in
                      ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics')}
     else:
@@ -159,7 +159,7 @@ def _reference_functions(model, backend):
 
 
 def _key(model):
-    return fingerprint(model, version=compiled.source_digest(),
+    return fingerprint(model, version=compiled.source_digest(), name=model.name,
                        python=compiled.python_version_tag(), regroup='base',
                        friction=[getattr(model, name).tolist() for name in EXTRA_FIELDS])
 

@@ -123,6 +123,28 @@ def sample_times(times, samples_per_segment=SAMPLES_PER_SEGMENT):
     return np.append(inner, times[-1])
 
 
+def _torques(model, q, qd, qdd):
+    """``api.inverse_dynamics`` of samples (S, n), +inf in the rows whose torques overflow.
+
+    The public function refuses a result that overflows double precision (issue 22); here
+    such an absurd sample counts as infeasible, and the plausibility bounds refuse the motion
+    with their reason. Rows are retried one by one only when the batch overflowed.
+    """
+    try:
+        return api.inverse_dynamics(model, q, qd, qdd)
+    except ValueError as exc:
+        if not str(exc).startswith('the result is not finite'):
+            raise
+    q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
+    tau = np.full(q.shape, np.inf)
+    for row in range(q.shape[0]):
+        try:
+            tau[row] = api.inverse_dynamics(model, q[row], qd[row], qdd[row])
+        except ValueError:
+            pass
+    return tau
+
+
 def torque_terms(model, q, qd, qdd):
     """Return ``A, B, C`` (S, n): ``τ = A / k² + B / k + C`` for the motion slowed by k.
 
@@ -134,7 +156,7 @@ def torque_terms(model, q, qd, qdd):
     gravity = api.inverse_dynamics(model, q, zero, zero) - api.friction_torques(model, zero)
     friction = api.friction_torques(model, qd)
     viscous = model.viscous_friction * qd
-    inertial = api.inverse_dynamics(model, q, qd, qdd) - gravity - friction
+    inertial = _torques(model, q, qd, qdd) - gravity - friction
     return inertial, viscous, gravity + friction - viscous
 
 
@@ -226,7 +248,7 @@ def scale_factor(model, A, B, C, qd, margin=DEFAULT_MARGIN):
 
 def _fits(model, q, qd, qdd, k, margin):
     """Tell whether the samples slowed by ``k`` fit the limits (the full model's torque)."""
-    tau = api.inverse_dynamics(model, q, qd / k, qdd / k ** 2)
+    tau = _torques(model, q, qd / k, qdd / k ** 2)
     limit = (1.0 - margin) * model.effort_limit
     return bool(np.all(np.abs(tau) <= limit) and np.all(np.abs(qd) / k <= model.velocity_limit))
 

@@ -13,7 +13,6 @@
 """``trajectory``: feed-forward torques along a smooth motion, checked against the limits."""
 
 import numpy as np
-import yaml
 
 import robot_dynamics as rd
 from robot_dynamics.analysis import feasibility
@@ -21,6 +20,7 @@ from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
     print_json, to_radians,
 )
+from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 
 SCHEMA = """\
 FILE.yaml schema (one of `waypoints` or `samples`):
@@ -141,11 +141,7 @@ def read_trajectory_file(path, model):
 
     Rows are reordered to the model's joint order and converted to rad.
     """
-    with open(path) as stream:
-        try:
-            document = yaml.safe_load(stream)
-        except yaml.YAMLError as exc:
-            raise CLIError(f'{path}: not valid YAML ({" ".join(str(exc).split())})') from None
+    document = load_yaml(read_yaml_text(path, str(path), CLIError), str(path), CLIError)
     if not isinstance(document, dict):
         raise CLIError(f'{path}: expected a mapping with `waypoints` or `samples`')
     unknown = set(document) - _TOP_KEYS

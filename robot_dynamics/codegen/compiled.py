@@ -14,9 +14,13 @@
 
 The generated C functions are wrapped in a small extension module (vectorcall ``FASTCALL``
 functions, numpy arrays in and out, a C loop over a batch), built once with the system C
-compiler and kept in a cache directory keyed by the model's fingerprint, so that a restarted
-process only loads the shared library. Without a compiler (or with ``ROBOT_DYNAMICS_NO_COMPILE=1``)
-:func:`compiler_available` is False and callers fall back to the generated Python code.
+compiler and kept in a cache directory, so that a restarted process only loads the shared
+library. The cache key is the SHA-256 of the exact source text, the compiler (path and
+``--version``), the flags and the Python and numpy ABI: a library is only ever loaded for the
+very source it was built from (issue 22.2). The library's own SHA-256 is recorded when it is
+built and checked before it is loaded; the directory must be private (:mod:`.cache`). Without
+a compiler (or with ``ROBOT_DYNAMICS_NO_COMPILE=1``) :func:`compiler_available` is False and
+callers fall back to the generated Python code.
 
 Cache directory: ``$ROBOT_DYNAMICS_CACHE`` or ``~/.cache/robot_dynamics/codegen``.
 """
@@ -33,11 +37,15 @@ import tempfile
 
 import numpy as np
 
+from robot_dynamics.codegen import cache
+from robot_dynamics.codegen.cache import cache_directory, CacheError
 from robot_dynamics.codegen.emit import c_module
 
-GENERATOR_VERSION = '2'
+GENERATOR_VERSION = '3'
 _SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'hoisting.py', 'generator.py', 'emit.py',
             'compiled.py', 'trig.h', 'trig_lanes.h')
+FLAGS = ('-shared', '-fPIC', '-std=c99', '-fno-math-errno', '-ffp-contract=off')
+_MODULE_PLACEHOLDER = 'RD_MODULE_NAME'
 
 
 def source_digest():
@@ -55,21 +63,7 @@ def source_digest():
 
 _digest = None
 _loaded = {}
-
-
-def cache_directory():
-    """Directory of compiled models (created on demand; a temporary one if home is read-only)."""
-    path = os.environ.get('ROBOT_DYNAMICS_CACHE') or os.path.join(
-        os.path.expanduser('~'), '.cache', 'robot_dynamics', 'codegen')
-    try:
-        os.makedirs(path, exist_ok=True)
-        if os.access(path, os.W_OK):
-            return path
-    except OSError:
-        pass
-    path = os.path.join(tempfile.gettempdir(), f'robot_dynamics_codegen_{os.getuid()}')
-    os.makedirs(path, exist_ok=True)
-    return path
+_identities = {}
 
 
 def compiler():
@@ -88,6 +82,33 @@ def compiler_available():
     return compiler() is not None and os.path.exists(header)
 
 
+def compiler_identity():
+    """Return the compiler's path and ``--version`` text (part of every cache key)."""
+    path = compiler()
+    if path not in _identities:
+        try:
+            version = subprocess.run([path, '--version'], capture_output=True, text=True,
+                                     timeout=30).stdout
+        except (OSError, subprocess.SubprocessError, TypeError):
+            version = ''
+        _identities[path] = f'{path}\n{version}'
+    return _identities[path]
+
+
+def _include_directories():
+    return (sysconfig.get_paths()['include'], np.get_include())
+
+
+def build_key(template, optimisation='-O2'):
+    """Return the cache key: SHA-256 of the source, compiler, flags and Python/numpy ABI."""
+    digest = hashlib.sha256()
+    for part in (template, compiler_identity(), optimisation, *FLAGS, *_include_directories(),
+                 sys.version, sysconfig.get_config_var('EXT_SUFFIX') or '', np.__version__):
+        digest.update(str(part).encode('utf-8', 'surrogatepass'))
+        digest.update(b'\0')
+    return digest.hexdigest()
+
+
 def module_name(key):
     """Extension module name for a cache key."""
     return f'_rd_generated_{key}'
@@ -100,13 +121,19 @@ def cached_path(key):
 
 
 def load_cached(key):
-    """Return the extension module for ``key`` if built already (memory, then disk)."""
+    """Return the extension module for ``key`` if built already and verified, else None."""
     if key in _loaded:
         return _loaded[key]
     path = cached_path(key)
-    if not os.path.exists(path):
+    handle = cache.open_verified(path)
+    if handle is None:
         return None
-    return _load(key, path)
+    try:
+        if not cache.same_file(handle, path):
+            return None
+        return _load(key, path)
+    finally:
+        os.close(handle)
 
 
 def _load(key, path):
@@ -119,32 +146,42 @@ def _load(key, path):
     return module
 
 
-def build(generated, key, optimisation='-O2'):
-    """Compile ``generated`` (a GeneratedModel with numeric parameters) and load it."""
+def build(generated, optimisation='-O2'):
+    """Compile ``generated`` (a GeneratedModel with numeric parameters) and load it.
+
+    The key covers the exact source text; a verified library for it is loaded instead of
+    compiling again.
+    """
+    template = extension_source(generated, _MODULE_PLACEHOLDER)
+    key = build_key(template, optimisation)
     cached = load_cached(key)
     if cached is not None:
         return cached
-    return build_source(extension_source(generated, module_name(key)), key, optimisation)
+    return build_source(template.replace(_MODULE_PLACEHOLDER, module_name(key)), key,
+                        optimisation)
 
 
 def build_source(source, key, optimisation='-O2'):
     """Compile the extension module source ``source`` for ``key`` into the cache, load it."""
     path = cached_path(key)
-    directory = cache_directory()
-    with tempfile.TemporaryDirectory(dir=directory) as work:
-        c_path = os.path.join(work, module_name(key) + '.c')
-        with open(c_path, 'w') as handle:
+    directory = os.path.dirname(path)
+    c_name = module_name(key) + '.c'
+    with tempfile.TemporaryDirectory(dir=directory) as work:    # mode 0700, a fresh name
+        with open(os.path.join(work, c_name), 'w') as handle:
             handle.write(source)
-        target = os.path.join(work, os.path.basename(path))
-        command = [compiler(), optimisation, '-shared', '-fPIC', '-std=c99',
-                   '-fno-math-errno', '-ffp-contract=off', '-I', sysconfig.get_paths()['include'],
-                   '-I', np.get_include(), c_path, '-o', target, '-lm']
-        result = subprocess.run(command, capture_output=True, text=True)
+        target = os.path.basename(path)
+        include = [flag for d in _include_directories() for flag in ('-I', d)]
+        command = [compiler(), optimisation, *FLAGS, *include, c_name, '-o', target, '-lm']
+        result = subprocess.run(command, capture_output=True, text=True, cwd=work)
         if result.returncode != 0:
             raise RuntimeError(f'compiling the generated model failed:\n{result.stderr[-2000:]}')
-        shutil.copy(c_path, os.path.join(directory, os.path.basename(c_path)))
-        os.replace(target, path)                       # atomic: concurrent builders agree
-    return _load(key, path)
+        cache.write_file(directory, c_name, source.encode())
+        cache.install(directory, os.path.join(work, target), target)
+    loaded = load_cached(key)
+    if loaded is None:
+        raise CacheError(f'compile cache: {path} changed between its build and its load; '
+                         'is another process writing the cache directory?')
+    return loaded
 
 
 _GLUE = r'''

@@ -97,7 +97,8 @@ class GeneratedModel:
     def python_namespace(self):
         """Execute the Python source and return its namespace (the generated functions)."""
         namespace = {}
-        exec(compile(self.source, f'<generated {self.model_name}>', 'exec'), namespace)
+        label = f'<generated {emit.safe_text(self.model_name)}>'
+        exec(compile(self.source, label, 'exec'), namespace)
         return namespace
 
     def parameter_values(self):

@@ -52,10 +52,10 @@ import numbers
 import os
 
 import numpy as np
-import yaml
 
 from robot_dynamics.errors import DHError
-from robot_dynamics.io.files import read_text_file
+from robot_dynamics.io.files import read_text_file, strict_float
+from robot_dynamics.io.yaml_loader import load_yaml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import rpy_matrix
 
@@ -68,33 +68,6 @@ _LIMIT_KEYS = {'lower', 'upper', 'velocity', 'effort'}
 MAX_DH_BYTES = 1 << 20     # 1 MiB: a 1000-link document is ~200 kB
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key repeated in one mapping (YAML says: an error)."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                repeated = key in seen
-                seen.add(key)
-            except TypeError:            # an unhashable key: SafeLoader reports it
-                break
-            if repeated:
-                mark = key_node.start_mark
-                raise DHError(f'DH YAML repeats the key {_short(key)} at line {mark.line + 1}, '
-                              f'column {mark.column + 1}; give each field once')
-        return super().construct_mapping(node, deep=deep)
-
-
-def _parse_error(exc):
-    """Describe a YAML error by its position and problem, never by the document's text."""
-    mark = getattr(exc, 'problem_mark', None)
-    problem = getattr(exc, 'problem', None) or type(exc).__name__
-    where = f' at line {mark.line + 1}, column {mark.column + 1}' if mark is not None else ''
-    return DHError(f'DH YAML does not parse: {problem}{where}')
-
-
 def read_dh_document(dh):
     """Return the DH document as a dict from a path, YAML text or a dict."""
     if isinstance(dh, dict):
@@ -105,13 +78,7 @@ def read_dh_document(dh):
                               'a DH document needs a few lines per link')
     if len(text) > MAX_DH_BYTES:
         raise DHError(f'DH text is larger than {MAX_DH_BYTES >> 20} MiB')
-    try:
-        document = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
-    except yaml.YAMLError as exc:
-        raise _parse_error(exc) from None
-    except RecursionError:
-        raise DHError('DH YAML is nested too deeply to parse; the schema needs three levels')\
-            from None
+    document = load_yaml(text, 'DH YAML', DHError, MAX_DH_BYTES)
     if not isinstance(document, dict):
         raise DHError('DH document must be a mapping with a "links" list; see '
                       'robot_dynamics.io.dh for the schema')
@@ -162,8 +129,8 @@ def _eval_angle(text):
         if rest == '':
             return sign * math.pi
         if rest.startswith('/'):
-            return sign * math.pi / float(rest[1:])
-    return float(text)
+            return sign * math.pi / strict_float(rest[1:])
+    return strict_float(text)
 
 
 def _vector(value, where, length=3):

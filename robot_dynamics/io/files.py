@@ -13,6 +13,20 @@
 """Reading a description file: existing, bounded in size, UTF-8; every failure a model error."""
 
 import os
+import re
+
+#: A decimal number as C's ``strtod`` reads one (the URDF parsers are C++), or inf/nan, with
+#: ASCII blanks around it. Python's ``float()`` alone also takes ``1_5`` (as 15), Unicode
+#: digits and other spaces (issue 22, LOW).
+NUMBER = re.compile(r'[ \t\r\n]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
+                    r'|inf|infinity|nan)[ \t\r\n]*', re.IGNORECASE)
+
+
+def strict_float(text):
+    """Return the float written in ``text``; ValueError unless it matches :data:`NUMBER`."""
+    if not isinstance(text, str) or not NUMBER.fullmatch(text):
+        raise ValueError(f'not a number: {str(text)[:80]!r}')
+    return float(text)
 
 
 def read_text_file(path, kind, max_bytes, error, too_large_fix):

@@ -37,6 +37,7 @@ import os
 import yaml
 
 from robot_dynamics.errors import ModelError
+from robot_dynamics.io.yaml_loader import load_yaml
 
 FORMAT = 'robot_dynamics/friction 1'
 #: Sidecar key → model field.
@@ -74,19 +75,7 @@ def read_friction(source):
 
 def _parse(text, where):
     """Parse YAML without anchors or aliases (no expansion can blow up)."""
-    if len(text) > MAX_BYTES:
-        raise ModelError(f'{where}: larger than {MAX_BYTES >> 20} MiB')
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, 'anchor', None):
-                raise ModelError(f'{where}: YAML anchors and aliases are refused in a friction '
-                                 'file; write every value out')
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, 'problem_mark', None)
-        at = f' at line {mark.line + 1}, column {mark.column + 1}' if mark else ''
-        raise ModelError(f'{where}: YAML does not parse{at}: '
-                         f'{getattr(exc, "problem", None) or type(exc).__name__}') from None
+    return load_yaml(text, f'{where}: YAML', ModelError, MAX_BYTES, aliases=False)
 
 
 def _joint(values, where):

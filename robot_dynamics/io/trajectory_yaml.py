@@ -27,7 +27,8 @@ Comment lines (``#``) may describe it. Reading checks every field and names the 
 """
 
 import numpy as np
-import yaml
+
+from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -63,20 +64,13 @@ def read_joint_trajectory_yaml(path):
     Returns ``(joint_names, times, positions, velocities, accelerations)``; velocities and
     accelerations are None unless every point has them.
     """
-    with open(path, encoding='utf-8') as handle:
-        text = handle.read(MAX_BYTES + 1)
-    if len(text) > MAX_BYTES:
-        raise TrajectoryFileError(f'{path}: larger than {MAX_BYTES >> 20} MiB')
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise TrajectoryFileError(f'{path}: not valid YAML ({" ".join(str(exc).split())})') \
-            from None
+    text = read_yaml_text(path, str(path), TrajectoryFileError, MAX_BYTES)
+    document = load_yaml(text, str(path), TrajectoryFileError, MAX_BYTES)
     if not isinstance(document, dict) or not isinstance(document.get('points'), list) \
             or not isinstance(document.get('joint_names'), list):
         raise TrajectoryFileError(f'{path}: expected a JointTrajectory mapping with '
                                   '`joint_names` (list) and `points` (list)')
-    names = [str(name) for name in document['joint_names']]
+    names = [_name(path, k, name) for k, name in enumerate(document['joint_names'])]
     if not document['points']:
         raise TrajectoryFileError(f'{path}: points: empty; give at least one point')
     times, arrays = [], {'positions': [], 'velocities': [], 'accelerations': []}
@@ -95,6 +89,14 @@ def read_joint_trajectory_yaml(path):
         raise TrajectoryFileError(f'{path}: every point needs positions')
     out = [np.array(rows) if len(rows) == len(times) else None for rows in arrays.values()]
     return (names, times) + tuple(out)
+
+
+def _name(path, k, value):
+    """Return a joint name: a string (or a number, as YAML may read one); nothing nested."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise TrajectoryFileError(f'{path}: joint_names[{k}]: expected a string, got a '
+                                  f'{type(value).__name__}')
+    return str(value)
 
 
 def _time(path, k, value):

@@ -26,6 +26,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from robot_dynamics.errors import URDFError
+from robot_dynamics.io.files import strict_float
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import rpy_matrix
 
@@ -244,9 +245,10 @@ def numbers(text, count, where):
 def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
     try:
-        return float(text)
-    except (TypeError, ValueError):
-        raise URDFError(f'{where}: {text!r} is not a number') from None
+        return strict_float(text)
+    except ValueError:
+        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number (digits, one point, an '
+                        'optional exponent)') from None
 
 
 def transmissions(document):
@@ -256,17 +258,26 @@ def transmissions(document):
     (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
     inertia. Multi-joint (differential) transmissions are skipped.
     """
-    gear, rotor = {}, {}
+    gear, rotor, owner = {}, {}, {}
     for transmission in document.transmissions:
         joints = [j.get('name') for j in transmission.findall('joint')]
+        where = f"transmission[@name='{str(transmission.get('name'))[:80]}']"
+        unknown = [name for name in joints if name not in document.joints]
+        if unknown:
+            raise URDFError(f'{where} names joint {str(unknown[0])[:80]!r}, which the URDF does '
+                            'not have; fix the name or remove the transmission')
         if len(joints) != 1:
             continue
-        where = f"transmission[@name='{transmission.get('name')}']"
+        joint = joints[0]
+        if joint in owner:
+            raise URDFError(f'{where} and transmission[@name={owner[joint]!r}] both drive joint '
+                            f'{joint[:80]!r}; keep one transmission per joint')
+        owner[joint] = str(transmission.get('name'))[:80]
         for element in transmission.iter():
             if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                gear[joints[0]] = _finite((element.text or '').strip(), f'{where} {element.tag}')
+                gear[joint] = _finite((element.text or '').strip(), f'{where} {element.tag}')
             elif element.tag == 'rotorInertia':
-                rotor[joints[0]] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+                rotor[joint] = _finite((element.text or '').strip(), f'{where} rotorInertia')
     return gear, rotor
 
 

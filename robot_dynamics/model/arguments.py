@@ -19,6 +19,13 @@ expected shape and the model's joint names.
 
 import numpy as np
 
+from robot_dynamics.errors import bounded
+
+
+def _invalid(message):
+    """Return a ValueError whose message is cut by :func:`~robot_dynamics.errors.bounded`."""
+    return ValueError(bounded(message))
+
 
 def check_array(model, name, value, width=None):
     """Return ``value`` as a float array (N, width) and whether it was a single row."""
@@ -28,21 +35,21 @@ def check_array(model, name, value, width=None):
     try:
         array = np.asarray(value)
     except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
-        raise ValueError(f'{name}: cannot convert {value!r} to an array') from exc
+        raise _invalid(f'{name}: cannot convert {value!r} to an array') from exc
     if array.dtype == object or not (np.issubdtype(array.dtype, np.number)
                                      or array.dtype == bool) \
             or np.iscomplexobj(array):
-        raise ValueError(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
+        raise _invalid(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
     if array.ndim not in (1, 2) or array.shape[-1] != width:
-        raise ValueError(f'{name}: expected shape ({width},) or (N, {width}) for {what}, '
-                         f'got shape {array.shape}')
+        raise _invalid(f'{name}: expected shape ({width},) or (N, {width}) for {what}, '
+                       f'got shape {array.shape}')
     array = array.astype(float)
     if not np.all(np.isfinite(array)):
         bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
         labels = [model.joint_names[j] for j in bad] if per_joint else \
             [what[1:-1].split(', ')[j] for j in bad]
-        raise ValueError(f'{name}: contains NaN or inf at {labels}; give finite values '
-                         f'for {what}')
+        raise _invalid(f'{name}: contains NaN or inf at {labels}; give finite values '
+                       f'for {what}')
     return np.atleast_2d(array), array.ndim == 1
 
 
@@ -58,21 +65,37 @@ def batch_arguments(model, **arrays):
             checked[name] = None
             continue
         if value is None:
-            raise ValueError(f'{name}: got None; give {model.dof} values, one per joint of '
-                             f'{list(model.joint_names)} (or an (N, {model.dof}) batch)')
+            raise _invalid(f'{name}: got None; give {model.dof} values, one per joint of '
+                           f'{list(model.joint_names)} (or an (N, {model.dof}) batch)')
         width = 6 if name == 'f_tip' else None
         checked[name], is_single = check_array(model, name, value, width)
         single &= is_single
     sizes = {a.shape[0] for a in checked.values() if a is not None and a.shape[0] != 1}
     if len(sizes) > 1:
         shapes = {k: v.shape for k, v in checked.items() if v is not None}
-        raise ValueError(f'batch sizes differ: {shapes}; give every argument N rows '
-                         '(or a single row to broadcast)')
+        raise _invalid(f'batch sizes differ: {shapes}; give every argument N rows '
+                       '(or a single row to broadcast)')
     N = sizes.pop() if sizes else 1
     for name, array in checked.items():
         if array is not None and array.shape[0] != N:
             checked[name] = np.broadcast_to(array, (N,) + array.shape[1:])
     return checked, single
+
+
+def check_result(result, arrays):
+    """Return ``result``; raise if the finite ``arrays`` gave a non-finite one (overflow).
+
+    ``|qd| >= 1e160`` squares past the largest double: the error names the largest input, as
+    the engine's does, instead of returning NaN or inf.
+    """
+    with np.errstate(invalid='ignore'):
+        if np.all(np.isfinite(result)):
+            return result
+    name, largest = max(((k, float(np.abs(v).max())) for k, v in arrays.items()
+                         if v is not None), key=lambda item: item[1])
+    raise _invalid(f'the result is not finite: the inputs are too large for double '
+                   f'precision (largest |{name}| = {largest:.3g}); give physically '
+                   'meaningful values')
 
 
 def unbatch(array, single):

@@ -56,7 +56,7 @@ import warnings
 
 import numpy as np
 
-from robot_dynamics.errors import ModelError, ModelWarning, warn
+from robot_dynamics.errors import bounded, ModelError, ModelWarning, warn
 from robot_dynamics.io.dh import dh_fields
 from robot_dynamics.io.friction_yaml import KEYS as FRICTION_KEYS, apply_friction, read_friction
 from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
@@ -87,6 +87,9 @@ _PER_JOINT_SHAPES = {
     'gear_ratio': (),
     **{name: () for name in EXTRA_FIELDS},
 }
+#: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
+#: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
+MAX_INERTIA_MAGNITUDE = 1e150
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
@@ -165,7 +168,7 @@ class RobotModel:
                          'gravity': np.array([0.0, 0.0, -9.81])}[name]
             set_(self, name, _frozen_array(value, shape, name))
         self._set_locked()
-        set_(self, 'warnings', tuple(self.warnings) + tuple(self._validate()))
+        set_(self, 'warnings', tuple(map(bounded, tuple(self.warnings) + tuple(self._validate()))))
         for message in self.warnings:
             warn(message)
 
@@ -202,7 +205,13 @@ class RobotModel:
         transposed = inertia.transpose(0, 2, 1)
         asymmetric = np.any(np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
             transposed), axis=(1, 2))
-        principal = np.linalg.eigvalsh((inertia + transposed) / 2)
+        huge = np.flatnonzero(np.abs(inertia).max(axis=(1, 2)) > MAX_INERTIA_MAGNITUDE)
+        for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
+            raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
+                             f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
+                             f'precision dynamics can handle ({MAX_INERTIA_MAGNITUDE:g}); '
+                             'check the units (kg m^2)')
+        principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
         indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
         triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
         for i in np.flatnonzero((self.mass < 0) | asymmetric | indefinite | triangle):

@@ -27,9 +27,9 @@ import os
 import time
 
 import numpy as np
-import yaml
 
 import robot_dynamics as rd
+from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 from robot_dynamics.nodes.common import parameter_overrides
 
 # Remappings shared with launch/simulation.launch.py (relative names: they follow a namespace).
@@ -59,8 +59,7 @@ def load_parameters(path):
     Keys may carry a namespace or a wildcard (``/**/dynamics_node``); the node name is the
     last part.
     """
-    with open(path) as stream:
-        document = yaml.safe_load(stream) or {}
+    document = load_yaml(read_yaml_text(path), str(path)) or {}
     return {node.rstrip('/').rsplit('/', 1)[-1]: (body or {}).get('ros__parameters', {})
             for node, body in document.items()}
 

@@ -28,6 +28,7 @@ from rclpy.qos import DurabilityPolicy, QoSPolicyKind, QoSProfile, ReliabilityPo
 from rclpy.serialization import deserialize_message
 
 import robot_dynamics as rd
+from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.locked_joints import parse_locked_joints
 # How a node process starts and spins lives in nodes/process.py; these names stay importable here.
@@ -221,7 +222,7 @@ def model_with_logged_warnings(node, urdf_xml=None):
     for message in dict.fromkeys(said + list(model.warnings if model is not None else ())):
         if (name, message) not in _LOGGED_MODEL_NOTES:
             _LOGGED_MODEL_NOTES.add((name, message))
-            node.get_logger().warning(f'model {name!r}: {message}')
+            node.get_logger().warning(bounded(f'model {name!r}: {message}'))
     return model
 
 

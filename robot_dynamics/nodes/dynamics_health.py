@@ -19,6 +19,8 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
+from robot_dynamics.errors import bounded
+
 
 class DynamicsHealth:
     """Counting, logging and reporting the node's health (methods of the dynamics node)."""
@@ -28,11 +30,11 @@ class DynamicsHealth:
 
     def _drop(self, reason):
         self.dropped += 1
-        self.last_error = reason
+        self.last_error = reason = bounded(reason)
         self.get_logger().warning(reason, throttle_duration_sec=1.0)
 
     def _error(self, reason):
-        self.last_error = reason
+        self.last_error = reason = bounded(reason)
         self.get_logger().error(reason, throttle_duration_sec=1.0)
 
     def callback_failed(self, name, exc):
@@ -77,8 +79,10 @@ class DynamicsHealth:
     def _publish_diagnostics(self):
         mean, p99, worst = self.statistics.summary()
         status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: dynamics',
-                                  hardware_id=self.model.name if self.model else '')
+                                  hardware_id=bounded(self.model.name if self.model else '',
+                                                      200))
         status.level, status.message = self.health()
+        status.message = bounded(status.message)
         values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
                   'compute_time_mean_ms': f'{mean * 1e3:.4f}',
                   'compute_time_p99_ms': f'{p99 * 1e3:.4f}',

@@ -44,6 +44,7 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 import robot_dynamics as rd
+from robot_dynamics.errors import bounded
 from robot_dynamics.nodes import trajectory_goals as goals
 from robot_dynamics.nodes.command_bounds import Saturation
 from robot_dynamics.nodes.common import (STEADY, TrajectoryInput, declare_model_parameters,
@@ -384,11 +385,12 @@ class JointTrajectoryController(Node):
 
     def _publish_diagnostics(self):
         status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: controller',
-                                  hardware_id=self.model.name)
+                                  hardware_id=bounded(self.model.name, 200))
         status.level, status.message = self.health()
+        status.message = bounded(status.message)
         values = {'saturated_commands': str(sum(self.saturation.count.values())),
-                  'dropped_messages': str(self.dropped), 'last_error': self.last_error,
-                  'last_feasibility': self.last_feasibility,
+                  'dropped_messages': str(self.dropped), 'last_error': bounded(self.last_error),
+                  'last_feasibility': bounded(self.last_feasibility),
                   'feasibility': self.get_parameter('feasibility').value,
                   'control_msgs': CONTROL_MSGS_MISSING or 'installed'}
         status.values = [KeyValue(key=k, value=v) for k, v in values.items()]

@@ -39,7 +39,7 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 
 import robot_dynamics as rd
-from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.common import (STEADY, check_startup, declare_array,
                                          declare_double_array,
@@ -333,7 +333,7 @@ class SimulationNode(Node):
 
     def _fail(self, reason):
         self.failed = True
-        self.error = reason
+        self.error = reason = bounded(reason)
         self.get_logger().error(f'simulation stopped: {reason}; call ~/reset to restart')
         self._publish_diagnostics()
         return False
@@ -370,8 +370,9 @@ class SimulationNode(Node):
         elapsed = time.monotonic() - self._wall_anchor
         factor = (self.sim_time - self._sim_anchor) / elapsed if elapsed > 0 else 0.0
         status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: simulation',
-                                  hardware_id=self.model.name)
+                                  hardware_id=bounded(self.model.name, 200))
         status.level, status.message = self.health()
+        status.message = bounded(status.message)
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
                   'dropped_messages': str(self.dropped), 'last_error': self.error,
                   'integrator': self.get_parameter('integrator').value}
@@ -411,11 +412,11 @@ class SimulationNode(Node):
 
     def _drop(self, reason):
         self.dropped += 1
-        self.get_logger().warning(reason, throttle_duration_sec=1.0)
+        self.get_logger().warning(bounded(reason), throttle_duration_sec=1.0)
 
     def callback_failed(self, name, exc):
         """Log an exception caught around a callback (the node keeps running)."""
-        self.error = f'{name} failed: {type(exc).__name__}: {exc}'
+        self.error = bounded(f'{name} failed: {type(exc).__name__}: {exc}')
         self.get_logger().error(self.error, throttle_duration_sec=1.0)
 
 

@@ -279,6 +279,33 @@ static PyObject *three_matrices(PyObject *block, int single)
     return out;
 }
 
+/* Finite inputs can still overflow (|qd| >= 1e160 squares past 1e308): such a result is an
+ * error naming the largest input, never NaN or inf handed back (issue 22, LOW). */
+static int check_result(const Spec *spec, const Arg *args, PyObject *result)
+{
+    const double *out = (const double *)PyArray_DATA((PyArrayObject *)result);
+    npy_intp i, total = PyArray_SIZE((PyArrayObject *)result);
+    double largest = -1.0;
+    const char *name = spec->names[0];
+    char message[400];
+    for (i = 0; i < total && isfinite(out[i]); ++i) {}
+    if (i == total) return 0;
+    for (int k = 0; k < spec->nin; ++k) {
+        if (args[k].array == NULL) continue;
+        npy_intp size = PyArray_SIZE(args[k].array);
+        for (i = 0; i < size; ++i)
+            if (fabs(args[k].data[i]) > largest) {
+                largest = fabs(args[k].data[i]);
+                name = spec->names[k];
+            }
+    }
+    snprintf(message, sizeof message, "the result is not finite: the inputs are too large for "
+             "double precision (largest |%s| = %.3g); give physically meaningful values",
+             name, largest);
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
 static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
 {
     Arg args[4] = {{0}};
@@ -305,7 +332,7 @@ static PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t na
     {
         Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
                      flag, 1, NULL};
-        if (all_rows(model, &rows, N) != 0) {
+        if (all_rows(model, &rows, N) != 0 || check_result(spec, args, result) != 0) {
             Py_CLEAR(result);
             goto done;
         }
