@@ -47,10 +47,12 @@ from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAM
                                          model_parameters_set, model_with_logged_warnings,
                                          model_with_overrides,
                                          parameter_value, run)
-from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
-                                              stamp_to_seconds, trajectory_message)
+from robot_dynamics.nodes.conversions import (BadMessage, stamp_to_seconds,
+                                              trajectory_message)
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
+from robot_dynamics.nodes.joint_state_merge import (JointStateMerge, check_message_size,
+                                                    message_joint_limit)
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
@@ -87,7 +89,10 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._payload = None
         self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
-        self._state = None          # (q, qd, state_time) in model order
+        self._state = None          # (q, qd, state_time, input stamp) in model order
+        self._merge = None          # JointStateMerge: the latest value and stamp per joint
+        self._message_limit = 0     # most names a joint_states message may carry
+        self.implausible_velocities = 0   # states whose velocity is beyond the bounds
         self._solver = self.get_parameter('solver').value
         if self.get_parameter('feasibility').value not in POLICIES:
             raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
@@ -179,6 +184,8 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.pub_feedforward_js = self.create_publisher(JointState, '~/feedforward_joint_states',
                                                         10)
         self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
+        self.pub_mass_stamped = self.create_publisher(JointTrajectory, '~/mass_matrix_stamped',
+                                                      10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         # The one source of truth for the desired motion: what this node accepted, latched.
         self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
@@ -186,7 +193,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._output_publishers = {
             'feedforward_torques': (self.pub_feedforward, self.pub_feedforward_js),
             'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
-            'mass_matrix': (self.pub_mass,)}
+            'mass_matrix': (self.pub_mass, self.pub_mass_stamped)}
         self._publish_all = self.get_parameter('publish_unsubscribed').value
         self._messages = {}        # one Float64MultiArray per output, its layout set once
         self.create_service(SetBool, '~/enable_gravity_compensation',
@@ -227,6 +234,8 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
             self._state, self._trajectory = None, None   # joint set changed: start afresh
+            self._merge = JointStateMerge(model.joint_names)
+        self._message_limit = message_joint_limit(model)
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
         self._state_bounds = bounds.StateBounds(model)
@@ -333,9 +342,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         if self.model is None:
             return self._drop('joint state before the model was loaded')
         try:
-            q, qd, _ = joint_state_to_arrays(msg, self.model.joint_names)
-            self._state_bounds.check(q, qd)
-        except (BadMessage, PlausibilityError) as exc:
+            check_message_size(msg.name, msg.position, msg.velocity, msg.effort,
+                               self._message_limit)
+        except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
         if msg.header.stamp.sec < 0:
             return self._drop('joint_states dropped: negative stamp '
@@ -349,10 +358,41 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         if -age > tolerance:   # would stay "fresh" long after the publisher stopped
             return self._drop(f'joint_states dropped: stamp is {-age:.3f} s in the future (more '
                               'than stale_timeout); synchronise the clocks or set use_sim_time')
-        self._state = (q, qd, state_time)
-        self._follow_locked_joints(msg)
+        try:
+            updated = self._merge.update(msg.name, msg.position, msg.velocity, state_time,
+                                         check=self._state_bounds.check, efforts=msg.effort)
+        except (BadMessage, PlausibilityError) as exc:
+            return self._drop(f'joint_states dropped: {exc}')
+        self._follow_locked_joints(msg)      # a gripper's own message moves its branch
+        if not updated:
+            locked = self._source_model.locked_joints
+            if self._merge.missing() and not any(name in locked for name in msg.name):
+                return self._drop(f'joint_states dropped: missing joints '
+                                  f'{self._merge.missing()} (none of the model joints in it)')
+            return               # another part of the robot (a gripper): nothing to compute
+        merged = self._merge.state()
+        if merged is None:
+            return self._drop(f'joint_states: missing joints {self._merge.missing()}, not '
+                              'received yet (partial messages are merged by name)')
+        q, qd, oldest = merged
+        stale = self._merge.stale(now.nanoseconds * 1e-9, tolerance)
+        if stale:
+            return self._drop(f'joint_states: joints {stale} are stale (their last stamp is '
+                              'older than stale_timeout); nothing published')
+        self._check_velocity(q, qd)
+        input_stamp = msg.header.stamp if stamp > 0 else now.to_msg()
+        self._state = (q, qd, oldest, input_stamp)
         if self._on_message:
             self._compute_and_publish(now)
+
+    def _check_velocity(self, q, qd):
+        """Warn about an implausible measured velocity; no output uses it, none is withheld."""
+        try:
+            self._state_bounds.check(q, qd)
+        except PlausibilityError as exc:
+            self.implausible_velocities += 1
+            self.last_error = f'joint_states: {exc} (not used by any output: published anyway)'
+            self.get_logger().warning(self.last_error, throttle_duration_sec=1.0)
 
     def _follow_locked_joints(self, msg):
         """Re-merge locked branches at measured positions (rate-limited, no code generated)."""

@@ -324,8 +324,17 @@ class SimulationNode(Node):
 
     # ------------------------------------------------------------------ outputs
     def _publish_state(self):
-        seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
-        stamp = Time(sec=seconds, nanosec=nanoseconds)
+        """Publish the state: stamped with simulated time when this node publishes /clock.
+
+        Without /clock the other nodes run on their own clocks (wall time, or a /clock from
+        elsewhere): the state is stamped with this node's clock, or every node on wall time
+        would drop it as stale (simulated time starts at 0).
+        """
+        if self.pub_clock is not None:
+            seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
+            stamp = Time(sec=seconds, nanosec=nanoseconds)
+        else:
+            stamp = self.get_clock().now().to_msg()
         self._new_command = False           # before publishing: the answer may come fast
         self._published_at_wall = time.monotonic()
         if self.pub_clock is not None:

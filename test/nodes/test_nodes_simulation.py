@@ -22,9 +22,11 @@ from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402
+from rosgraph_msgs.msg import Clock  # noqa: E402
 from std_srvs.srv import SetBool, Trigger  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
+from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
 from robots import random_model  # noqa: E402
 
@@ -46,7 +48,8 @@ class SimProbe:
 
     def __init__(self, ros, model, **parameters):
         overrides = [Parameter('robot_description', value=model.to_urdf()),
-                     Parameter('real_time_factor', value=0.0)]
+                     Parameter('real_time_factor', value=0.0),
+                     Parameter('publish_clock', value=True)]   # stamps in simulated time
         overrides += [Parameter(k, value=v) for k, v in parameters.items()]
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', rd.ModelWarning)
@@ -79,7 +82,40 @@ class SimProbe:
 
 def stamp(msg):
     """Header stamp in seconds."""
-    return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+    return seconds(msg.header.stamp)
+
+
+def seconds(time):
+    """``builtin_interfaces/Time`` in seconds."""
+    return time.sec + time.nanosec * 1e-9
+
+
+def test_without_clock_states_carry_the_node_clock_and_wall_time_nodes_take_them(ros, model):
+    """Issue 20.3: simulated time from 0 on joint_states made every wall-time node drop them."""
+    probe = SimProbe(ros, model, publish_clock=False, gravity=[0.0, 0.0, 9.81])
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('robot_description', value=model.to_urdf())]))
+    gravity = []
+    probe.node.create_subscription(Float64MultiArray,
+                                   f'{ros.namespace}/dynamics_node/gravity_torques',
+                                   gravity.append, 10)
+    assert ros.spin_until(lambda: len(gravity) >= 3, timeout=10.0), dynamics.last_error
+    assert dynamics.dropped == 0, dynamics.last_error
+    now = probe.node.get_clock().now().nanoseconds * 1e-9
+    assert 0.0 <= now - stamp(probe.states[-1]) < dynamics.get_parameter('stale_timeout').value
+    assert probe.sim.sim_time > 0.0 and stamp(probe.states[0]) > 1e9   # not simulated time
+
+
+def test_with_clock_states_are_stamped_with_the_published_clock(ros, model):
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0])
+    clocks = []
+    probe.node.create_subscription(Clock, '/clock', clocks.append, 100)
+    assert ros.spin_until(lambda: len(clocks) >= 5 and probe.states and stamp(
+        probe.states[-1]) >= seconds(clocks[2].clock))
+    published = {seconds(c.clock) for c in clocks}
+    assert published and all(stamp(m) in published for m in probe.states
+                             if stamp(m) >= seconds(clocks[0].clock))
+    assert min(published) < 1.0         # simulated time, from 0
 
 
 def test_rest_without_gravity_stays_put(ros, model):
