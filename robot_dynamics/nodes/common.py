@@ -120,16 +120,18 @@ def parameter_value(node, name):
         return None
 
 
-def model_from_parameters(node, urdf_xml=None):
+def model_from_parameters(node, urdf_xml=None, pending=None):
     """Load the model named by the node's model parameters; None if the topic must provide it.
 
     Order: ``robot_description`` parameter, ``urdf_file``, ``dh_file``, ``model``, then
-    ``urdf_xml`` (the last URDF received on the robot_description topic).
+    ``urdf_xml`` (the last URDF received on the robot_description topic). ``pending``
+    ({name: value}): values being set, in place of the node's (to load before accepting them).
     """
-    value = {name: node.get_parameter(name).value for name in MODEL_PARAMETERS}
+    value = {name: _pending_or_current(node, name, pending) for name in MODEL_PARAMETERS}
     check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,
-             'locked_joints': parse_locked_joints(parameter_value(node, 'locked_joints'))}
+             'locked_joints': parse_locked_joints(_pending_or_current(node, 'locked_joints',
+                                                                      pending))}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
     if value['urdf_file']:
@@ -201,7 +203,7 @@ def check_locked_joints(model, entries):
     return positions
 
 
-def model_with_logged_warnings(node, urdf_xml=None):
+def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     """:func:`model_from_parameters`, the model's warnings as one ROS log line each.
 
     The library reports a suspicious but usable model (massless link, inertia violating the
@@ -213,7 +215,7 @@ def model_with_logged_warnings(node, urdf_xml=None):
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = model_from_parameters(node, urdf_xml)
+        model = model_from_parameters(node, urdf_xml, pending)
     said = [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
     for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
         warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)

@@ -21,7 +21,6 @@ converts messages and calls :mod:`robot_dynamics.api`.
 import functools
 import time
 
-import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
 from rcl_interfaces.msg import SetParametersResult
@@ -44,15 +43,14 @@ from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAM
                                          declare_double_array, declare_model_parameters,
                                          descriptor, guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
-                                         model_parameters_set, model_with_logged_warnings,
-                                         model_with_overrides,
-                                         parameter_value, run)
+                                         model_with_overrides, parameter_value, run)
 from robot_dynamics.nodes.conversions import (BadMessage, stamp_to_seconds,
                                               trajectory_message)
+from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
+from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.nodes.joint_state_merge import (JointStateMerge, check_message_size,
-                                                    message_joint_limit)
+from robot_dynamics.nodes.joint_state_merge import check_message_size
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
@@ -67,7 +65,7 @@ MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'ro
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
-class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
+class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
     """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory."""
 
     def __init__(self, node_name='dynamics_node', **kwargs):
@@ -86,6 +84,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
+        self._pending_source = None  # model loaded while validating a model-source change
         self._payload = None
         self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
@@ -175,6 +174,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                                                 guard(self._on_trajectory),
                                                 reject=self._drop)
         self.create_subscription(InertiaStamped, '~/payload', guard(self._on_payload), 10)
+        self._descriptions = DescriptionUpdates(self, self._parse_description,
+                                                guard(self._take_description),
+                                                lambda: self._urdf_from_topic)
         self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)
         self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
@@ -206,65 +208,6 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.create_timer(self.get_parameter('diagnostics_period').value,
                           guard(self._publish_diagnostics), clock=STEADY)
 
-    # ------------------------------------------------------------------ model
-    def _load_model(self):
-        """(Re)load the source model from the parameters; False if it is not available yet."""
-        try:
-            source = model_with_logged_warnings(self, self._urdf_from_topic)
-            if source is None:
-                self.get_logger().info('waiting for the model on the robot_description topic')
-                return False
-            self._set_model(source, self._payload)
-            self._locked = LockedJointTracker(
-                source, self.get_parameter('locked_joints_threshold').value,
-                self.get_parameter('locked_joints_rate').value) if source.locked_joints else None
-        except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
-            self._error(f'model not loaded: {exc}')
-            return False
-        locked = dict(self._source_model.locked_joints)
-        self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
-                               f'{list(self.model.joint_names)}, solver {self._solver!r}'
-                               + (f', side-branch joints locked at {locked}' if locked else ''))
-        return True
-
-    def _set_model(self, source, payload):
-        """Build the effective model; raise (leaving the current one) if anything is invalid."""
-        model = source if payload is None else source.with_payload(*payload)
-        model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
-        names, order = joint_order(model, parameter_value(self, 'joints'))
-        if self.model is None or self.model.joint_names != model.joint_names:
-            self._state, self._trajectory = None, None   # joint set changed: start afresh
-            self._merge = JointStateMerge(model.joint_names)
-        self._message_limit = message_joint_limit(model)
-        self._source_model, self._payload, self.model = source, payload, model
-        self._no_gravity_model = model.with_gravity(np.zeros(3))
-        self._state_bounds = bounds.StateBounds(model)
-        self.output_names, self._output_order = names, order
-
-    def _on_description(self, msg):
-        if model_parameters_set(self) or not msg.data:
-            return
-        if self._urdf_from_topic == msg.data:   # a republished copy: loaded or refused already
-            return
-        self._urdf_from_topic = msg.data
-        self._load_model()
-
-    def _on_payload(self, msg):
-        m, c = msg.inertia.m, msg.inertia.com
-        inertia = [msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy,
-                   msg.inertia.iyz, msg.inertia.ixz]
-        payload = (m, [c.x, c.y, c.z], inertia)
-        if self._source_model is None:
-            return self._drop('payload before the model was loaded')
-        if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
-            return self._drop('payload contains NaN or inf')
-        try:
-            bounds.check_payload(m, payload[1], inertia)
-            self._set_model(self._source_model, payload)
-        except Exception as exc:  # noqa: BLE001
-            return self._drop(f'payload rejected: {exc}')
-        self.get_logger().info(f'payload of {m} kg applied to the tip link')
-
     # ------------------------------------------------------------------ parameters
     def _validate_parameters(self, parameters):
         overrides = {p.name: p.value for p in parameters}
@@ -280,6 +223,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                                     overrides['locked_joints'])
             check_model_name(overrides.get('model'))
             check_model_source(self, overrides)
+            self._pending_source = None
+            if SOURCE_PARAMETERS & set(overrides):     # applied at once: loaded here to refuse
+                self._pending_source = self._load_pending(overrides)
             gravity = overrides.get('gravity')
             if gravity is not None and len(gravity):
                 bounds.check_gravity(gravity)
@@ -303,7 +249,10 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
-        if 'locked_joints' in names:
+        if names & SOURCE_PARAMETERS:
+            self._load_model(self._pending_source)
+            self._pending_source = None
+        elif 'locked_joints' in names:
             self._load_model()
         if self._locked is not None and names & {'locked_joints_rate', 'locked_joints_threshold'}:
             self._locked = LockedJointTracker(
@@ -384,15 +333,6 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._state = (q, qd, oldest, input_stamp)
         if self._on_message:
             self._compute_and_publish(now)
-
-    def _check_velocity(self, q, qd):
-        """Warn about an implausible measured velocity; no output uses it, none is withheld."""
-        try:
-            self._state_bounds.check(q, qd)
-        except PlausibilityError as exc:
-            self.implausible_velocities += 1
-            self.last_error = f'joint_states: {exc} (not used by any output: published anyway)'
-            self.get_logger().warning(self.last_error, throttle_duration_sec=1.0)
 
     def _follow_locked_joints(self, msg):
         """Re-merge locked branches at measured positions (rate-limited, no code generated)."""

@@ -65,6 +65,12 @@ class SimulationNode(Node):
         check_integrator(self.get_parameter('integrator').value)
         self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
+        # Locked side-branch joints (fingers) are published too, at their locked positions, so
+        # that a state publisher can place every link of the robot.
+        locked = self.model.locked_joints
+        self._locked_names = [name for name in locked if name not in self.joint_names]
+        self._locked_zeros = np.zeros(len(self._locked_names))
+        self._locked_positions = np.array([locked[name] for name in self._locked_names])
         check_startup(self, self._validate_parameters)
         self.dt = self.get_parameter('dt').value
         self.publish_period = 1.0 / self.get_parameter('publish_rate').value
@@ -339,9 +345,11 @@ class SimulationNode(Node):
         self._published_at_wall = time.monotonic()
         if self.pub_clock is not None:
             self.pub_clock.publish(Clock(clock=stamp))
-        order = self._order
+        order, zeros = self._order, self._locked_zeros
         self.pub_joint_states.publish(joint_state_message(
-            self.joint_names, stamp, self.q[order], self.qd[order], self.tau[order]))
+            self.joint_names + self._locked_names, stamp,
+            np.concatenate([self.q[order], self._locked_positions]),
+            np.concatenate([self.qd[order], zeros]), np.concatenate([self.tau[order], zeros])))
 
     def health(self):
         """Level and message for /diagnostics: ERROR when failed or silent while running."""

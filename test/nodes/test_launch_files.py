@@ -358,7 +358,7 @@ def test_two_namespaced_arms_from_the_launch_files_alone(ros, launch):
 
 
 def test_wall_time_simulation_is_stamped_and_answered_on_wall_time(ros, launch):
-    """use_sim_time:=false: no /clock, joint_states on the wall clock, the dynamics node answers."""
+    """use_sim_time:=false: no /clock, joint_states on the wall clock, the node answers."""
     probe = ros.node('wall_probe')
     namespace = ros.namespace
     states, gravity, clocks = [], [], []

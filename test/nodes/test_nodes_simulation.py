@@ -118,6 +118,30 @@ def test_with_clock_states_are_stamped_with_the_published_clock(ros, model):
     assert min(published) < 1.0         # simulated time, from 0
 
 
+def test_locked_joints_are_published_at_their_positions(ros):
+    """Issue 20.7: fingers left out of joint_states: no state publisher could place them."""
+    from urdf_trees import arm_with_gripper
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        gripper = rd.RobotModel.from_urdf(arm_with_gripper(),
+                                          locked_joints={'grip_finger_joint1': 0.03})
+        ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
+            Parameter('robot_description', value=arm_with_gripper()),
+            Parameter('locked_joints', value=['grip_finger_joint1=0.03']),
+            Parameter('publish_clock', value=True), Parameter('real_time_factor', value=0.0)]))
+    states = []
+    ros.node('probe').create_subscription(JointState, 'joint_states', states.append, 10)
+    assert ros.spin_until(lambda: states)
+    msg = states[-1]
+    locked = dict(gripper.locked_joints)
+    assert len(locked) == 3            # the finger, its mimic and the camera's pan joint
+    assert list(msg.name) == list(gripper.joint_names) + list(locked)
+    assert dict(zip(msg.name, msg.position))['grip_finger_joint1'] == 0.03
+    assert {name: p for name, p in zip(msg.name, msg.position) if name in locked} == locked
+    assert all(v == 0.0 for name, v, e in zip(msg.name, msg.velocity, msg.effort)
+               if name in locked for v in (v, e))
+
+
 def test_rest_without_gravity_stays_put(ros, model):
     q0 = [0.3, -0.4, 0.5]
     probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], initial_positions=q0)
