@@ -83,6 +83,9 @@ def declare_model_parameters(node, at_start_only=False):
     for name, text in MODEL_PARAMETERS.items():
         node.declare_parameter(name, '', descriptor(
             text, read_only=at_start_only or name in READ_ONLY_MODEL_PARAMETERS))
+    node.declare_parameter('urdf_friction', True, descriptor(
+        "include the URDF's <dynamics damping friction> as joint friction (Pinocchio and KDL "
+        'ignore it; docs/models.md)', read_only=at_start_only))
     declare_array(node, 'locked_joints', Parameter.Type.STRING_ARRAY,
                   "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; "
                   'empty: 0 clipped into the limits (docs/models.md)', read_only=at_start_only)
@@ -131,7 +134,8 @@ def model_from_parameters(node, urdf_xml=None, pending=None):
     check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,
              'locked_joints': parse_locked_joints(_pending_or_current(node, 'locked_joints',
-                                                                      pending))}
+                                                                      pending)),
+             'urdf_friction': _pending_or_current(node, 'urdf_friction', pending) is not False}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
     if value['urdf_file']:
@@ -139,7 +143,9 @@ def model_from_parameters(node, urdf_xml=None, pending=None):
     if value['dh_file']:
         return _from_file('dh_file', value['dh_file'], rd.RobotModel.from_dh)
     if value['model']:
-        return rd.load_model(value['model'])
+        is_urdf = rd.BUNDLED_MODELS[value['model']].endswith('.urdf')
+        return rd.load_model(value['model'], **({'urdf_friction': links['urdf_friction']}
+                                                 if is_urdf else {}))
     if urdf_xml:
         return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None
@@ -170,7 +176,8 @@ def check_model_name(name):
 
 
 SOURCE_ORDER = ('robot_description', 'urdf_file', 'dh_file', 'model')   # first set is used
-SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link'))   # change: another model
+SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link',    # change: another
+                                              'urdf_friction'))               # model
 
 
 def check_model_source(node, overrides):

@@ -30,6 +30,7 @@ from robot_dynamics.nodes.description_updates import model_change  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robots import quiet_bundled, quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from ros_graph import Probe, make_dynamics, vector  # noqa: E402
+from urdf_trees import TORSO_ARM_URDF  # noqa: E402
 
 TOL = 1e-10
 
@@ -109,3 +110,14 @@ def test_robot_description_changes_warn_and_are_rate_limited(ros):
     publisher.publish(String(data=second))     # a republished copy: not parsed again
     ros.spin_for(0.3)
     assert not dynamics._descriptions.busy() and dynamics._descriptions.parsed <= 3
+
+
+def test_urdf_friction_parameter_leaves_the_tags_out_and_back_in(ros):
+    """Issue 20.8: the node parameter urdf_friction (default true), applied at once."""
+    dynamics = make_dynamics(ros, TORSO_ARM_URDF, urdf_friction=False)
+    assert not dynamics.model.viscous_friction.any()
+    assert dynamics.get_parameter('urdf_friction').value is False
+    assert dynamics.set_parameters([Parameter('urdf_friction', value=True)])[0].successful
+    np.testing.assert_array_equal(dynamics.model.viscous_friction, [1000.0, 0.5])
+    default = make_dynamics(ros, TORSO_ARM_URDF)
+    np.testing.assert_array_equal(default.model.coulomb_friction, [0.0, 1.5])
