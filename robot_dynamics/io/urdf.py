@@ -67,6 +67,9 @@ def read_urdf_text(urdf):
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')
+    if '<xacro:' in text:
+        raise URDFError('URDF contains xacro macros (<xacro:...>); expand it first: xacro '
+                        'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
     head = text.upper()
     if '<!DOCTYPE' in head or '<!ENTITY' in head:
         raise URDFError(DECLARATION_REFUSED)
