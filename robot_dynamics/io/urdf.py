@@ -113,10 +113,10 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     """Return the model fields (a dict) of the chain ``base_link`` → ``tip_link`` of a URDF.
 
     ``locked_joints`` (name → position, rad or m) sets side-branch joints' positions.
-    ``urdf_friction``: read ``<dynamics damping friction>`` as joint friction (False: zero). Besides
-    the model's arrays, the fields hold ``locked_joints`` (every locked joint's position) and
-    ``locked_branches`` (:class:`~robot_dynamics.io.locked.LockedBranches`, to re-merge at new
-    positions). See the module docstring. Raises :class:`URDFError`.
+    ``urdf_friction``: read ``<dynamics damping friction>`` as joint friction (False: zero).
+    Besides the model's arrays, the fields hold ``locked_joints`` (every locked joint's
+    position) and ``locked_branches`` (:class:`~robot_dynamics.io.locked.LockedBranches`, to
+    re-merge at new positions). See the module docstring. Raises :class:`URDFError`.
     """
     document = parse(read_urdf_text(urdf))
     tree = Tree(document)

@@ -144,8 +144,8 @@ def model_from_parameters(node, urdf_xml=None, pending=None):
         return _from_file('dh_file', value['dh_file'], rd.RobotModel.from_dh)
     if value['model']:
         is_urdf = rd.BUNDLED_MODELS[value['model']].endswith('.urdf')
-        return rd.load_model(value['model'], **({'urdf_friction': links['urdf_friction']}
-                                                 if is_urdf else {}))
+        options = {'urdf_friction': links['urdf_friction']} if is_urdf else {}
+        return rd.load_model(value['model'], **options)
     if urdf_xml:
         return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None

@@ -15,9 +15,12 @@
 Any publisher on the topic can change the model of a node that takes it from there (as
 robot_state_publisher's subscribers do). A large URDF takes long to parse (11 MB: about a
 second) and two of them alternating at 1 Hz held the executor so that 95 % of the joint states
-went unanswered. :class:`DescriptionUpdates` parses in one worker thread, at most one model
-change per ``interval`` (the latest text waits; older pending ones are skipped), and hands the
-result back on the executor thread; :func:`model_change` says what changed, for a WARN line.
+went unanswered. :class:`DescriptionUpdates` parses in one worker thread and starts the next
+parse no sooner than ``interval`` (1 s) or four times the last parse's duration after the last
+one ended, whichever is longer (the worker is busy at most a fifth of the time, and shares the
+interpreter with the executor at most that much); the latest text waits, older pending ones
+are skipped, and the result is handed back on the executor thread. :func:`model_change` says
+what changed, for a WARN line.
 """
 
 import concurrent.futures
@@ -28,11 +31,12 @@ import numpy as np
 
 from robot_dynamics.nodes.common import STEADY
 
-DESCRIPTION_INTERVAL = 5.0     # s (wall) between two model changes taken from the topic
+DESCRIPTION_INTERVAL = 1.0     # s (wall): the shortest pause between two parses
+BUSY_FACTOR = 4.0              # ... or this many times the last parse's duration
 
 
 class DescriptionUpdates:
-    """Parse ``robot_description`` texts in a worker thread, one per ``interval`` at most.
+    """Parse ``robot_description`` texts in a worker thread, rate-limited (module docstring).
 
     ``load(text)`` runs in the worker and returns a model (or raises); ``apply(text, future)``
     runs on the node's executor thread with the finished future; ``current()`` returns the
@@ -45,7 +49,7 @@ class DescriptionUpdates:
         self.interval = float(interval)
         self._pending = None            # the latest text not yet parsed
         self._text, self._future = None, None
-        self._started = -math.inf
+        self._next = -math.inf          # monotonic time from which the next parse may start
         self.parsed = 0                 # texts parsed (a measure of the rate limit)
         self._worker = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix='robot_description')
@@ -67,11 +71,20 @@ class DescriptionUpdates:
         if self._pending == self._current():      # back to the text in use: nothing to do
             self._pending = None
             return
-        if now - self._started < self.interval:
+        if now < self._next:
             return
-        self._text, self._pending, self._started = self._pending, None, now
+        self._text, self._pending = self._pending, None
         self.parsed += 1
-        self._future = self._worker.submit(self._load, self._text)
+        self._future = self._worker.submit(self._timed_load, self._text)
+
+    def _timed_load(self, text):
+        """Run ``load`` (worker thread) and set when the next parse may start."""
+        start = time.monotonic()
+        try:
+            return self._load(text)
+        finally:
+            end = time.monotonic()
+            self._next = end + max(self.interval, BUSY_FACTOR * (end - start))
 
     def _poll(self):
         if self._future is not None and self._future.done():

@@ -27,6 +27,7 @@ from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.serialization import deserialize_message
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -50,7 +51,7 @@ from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.nodes.joint_state_merge import check_message_size
+from robot_dynamics.nodes.joint_state_merge import check_message_size, serialized_name_count
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
@@ -111,7 +112,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         # fallback: no outputs, /diagnostics ERROR "no model: <why>", fixable at run time.
         # Everything else that is invalid at startup stops the node.
         check_startup(self, self._validate_parameters,
-                      skip=MODEL_FIELDS | set(MODEL_PARAMETERS))
+                      skip=MODEL_FIELDS | set(MODEL_PARAMETERS) | SOURCE_PARAMETERS)
 
     # ------------------------------------------------------------------ setup
     def _declare_parameters(self):
@@ -168,8 +169,8 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._on_message = mode == 'on_message'
 
         guard = functools.partial(guarded_subscription, self)
-        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
-                                 state_qos)
+        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state_bytes),
+                                 state_qos, raw=True)
         self.trajectory_input = TrajectoryInput(self, JointTrajectory, '~/desired_trajectory',
                                                 guard(self._on_trajectory),
                                                 reject=self._drop)
@@ -284,6 +285,17 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         return response
 
     # ------------------------------------------------------------------ inputs
+    def _on_joint_state_bytes(self, data):
+        """Refuse an oversized message from its bytes; else deserialise and use it."""
+        names = serialized_name_count(data)
+        if names is not None and self.model is not None and names > self._message_limit:
+            self.received += 1
+            self.statistics.arrival()
+            return self._drop(f'joint_states dropped: name has {names} entries, more than '
+                              f"{self._message_limit} (a few times the model's joints); "
+                              "publish this robot's joints only (refused before deserialising)")
+        self._on_joint_state(deserialize_message(data, JointState))
+
     def _on_joint_state(self, msg):
         self.received += 1
         self.statistics.arrival()

@@ -22,6 +22,7 @@ import pytest
 
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from builtin_interfaces.msg import Duration  # noqa: E402
+from rclpy.serialization import serialize_message  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint  # noqa: E402
 
@@ -29,7 +30,8 @@ import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.errors import PlausibilityError  # noqa: E402
 from robot_dynamics.nodes.conversions import BadMessage  # noqa: E402
 from robot_dynamics.nodes.joint_state_merge import (JointStateMerge,  # noqa: E402
-                                                    message_joint_limit)
+                                                    check_message_size, message_joint_limit,
+                                                    serialized_name_count)
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory  # noqa: E402
 from robots import quiet_model_from_urdf, random_arm_urdf, random_model  # noqa: E402
 from ros_graph import Probe, dropped_with, make_dynamics, vector  # noqa: E402
@@ -202,6 +204,16 @@ def test_outputs_carry_the_stamp_of_their_input(ros, urdf, model):
         np.testing.assert_allclose(msg.effort, expected, rtol=0, atol=TOL)
 
 
+def test_name_count_read_from_the_bytes():
+    for count in (0, 1, 7, 300):
+        msg = JointState(name=[f'j{k}' * (k % 3 + 1) for k in range(count)],
+                         position=[0.0] * count)
+        msg.header.frame_id = 'base' * (count % 4)
+        assert serialized_name_count(serialize_message(msg)) == count
+    assert serialized_name_count(b'\x00\x01') is None
+    assert serialized_name_count(b'\x00\x01\x00\x00' + b'\xff' * 16) is None   # cannot fit
+
+
 def test_oversized_joint_state_refused_by_its_length(ros, urdf, model):
     """Issue 22.6: a million names held the node; the count is refused before any name."""
     dynamics = make_dynamics(ros, urdf)
@@ -211,6 +223,9 @@ def test_oversized_joint_state_refused_by_its_length(ros, urdf, model):
     names = list(model.joint_names) + [f'extra_{k}' for k in range(limit)]
     dropped_with(ros, dynamics, lambda: probe.send_state(names, np.zeros(len(names))),
                  f'name has {len(names)} entries, more than {limit}')
+    assert 'refused before deserialising' in dynamics.last_error
+    with pytest.raises(BadMessage, match='velocity has 70 entries, more than 64'):
+        check_message_size(['a'], [0.0], [0.0] * 70, [], 64)   # the fields after the names
     fits = list(model.joint_names) + [f'extra_{k}' for k in range(limit - 3)]
     probe.send_state(fits, np.zeros(len(fits)))
     assert probe.wait_outputs()
