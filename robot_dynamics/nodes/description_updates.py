@@ -16,8 +16,8 @@ Any publisher on the topic can change the model of a node that takes it from the
 robot_state_publisher's subscribers do). A large URDF takes long to parse (11 MB: about a
 second) and two of them alternating at 1 Hz held the executor so that 95 % of the joint states
 went unanswered. :class:`DescriptionUpdates` parses in one worker thread and starts the next
-parse no sooner than ``interval`` (1 s) or four times the last parse's duration after the last
-one ended, whichever is longer (the worker is busy at most a fifth of the time, and shares the
+parse no sooner than ``interval`` (1 s) or nine times the last parse's duration after the last
+one ended, whichever is longer (the worker is busy at most a tenth of the time, and shares the
 interpreter with the executor at most that much); the latest text waits, older pending ones
 are skipped, and the result is handed back on the executor thread. :func:`model_change` says
 what changed, for a WARN line.
@@ -32,7 +32,7 @@ import numpy as np
 from robot_dynamics.nodes.common import STEADY
 
 DESCRIPTION_INTERVAL = 1.0     # s (wall): the shortest pause between two parses
-BUSY_FACTOR = 4.0              # ... or this many times the last parse's duration
+BUSY_FACTOR = 9.0              # ... or this many times the last parse's duration
 
 
 class DescriptionUpdates:
