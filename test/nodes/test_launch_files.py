@@ -324,7 +324,7 @@ def test_unknown_robot_ends_the_launch_with_a_clear_message(launch, tmp_path):
 def sim_parameters(ros, probe, namespace, launched):
     """Every node of one simulation launch is up; return their parameters by node name."""
     found = {}
-    for name in ('simulation_node', 'dynamics_node', 'computed_torque_controller',
+    for name in ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                  'trajectory_publisher'):
         wait_for_node(ros, probe, f'{namespace}/{name}', launched)
         found[name] = all_parameters(ros, probe, f'{namespace}/{name}')
@@ -347,7 +347,7 @@ def test_two_namespaced_arms_from_the_launch_files_alone(ros, launch):
         parameters = sim_parameters(ros, probe, ns, launched[ns])
         assert parameters['simulation_node']['publish_clock'] is True
         assert parameters['simulation_node']['model'] == robot
-        for name in ('dynamics_node', 'computed_torque_controller', 'trajectory_publisher'):
+        for name in ('dynamics_node', 'joint_trajectory_controller', 'trajectory_publisher'):
             assert parameters[name]['use_sim_time'] is True, name
     assert ros.spin_until(lambda: all(len(states[ns]) > 20 and len(clocks[ns]) > 20
                                       for ns in arms), 120.0), \
