@@ -36,7 +36,7 @@ import numpy as np
 import pinocchio as pin
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / 'test'), str(HERE)]
+sys.path[:0] = [str(HERE.parent / 'test'), str(HERE)]   # the installed package, not the tree
 
 import robot_dynamics as rd  # noqa: E402
 from engine_vs_pinocchio import load, machine, pinocchio, ratio_text, seconds, state  # noqa: E402

@@ -39,7 +39,7 @@ import numpy as np
 import pinocchio as pin
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / 'test')]
+sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
 
 import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.codegen import compiled  # noqa: E402

@@ -20,15 +20,11 @@ timing) and prints the median and 99th percentile::
 """
 
 import argparse
-import pathlib
-import sys
 import time
 import warnings
 
 import numpy as np
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 import rclpy  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402

@@ -129,8 +129,7 @@ def floor_main(namespace, qos, stop, executor_name):
 
 def start_node(namespace, model_name, extra, qos):
     """Start the dynamics node as a child process."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore')
+    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONSAFEPATH='1')   # the installed package
     command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
                '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
                '-p', 'diagnostics_period:=1.0', '-p', f'joint_states_qos:={qos}']
@@ -277,11 +276,10 @@ def report(args, result):
 
 
 def private_graph():
-    """Give this run a ROS domain of its own, localhost-only; make the source tree importable."""
+    """Give this run a ROS domain of its own, localhost-only (the installed package runs)."""
     os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
-    sys.path.insert(0, str(ROOT))
 
 
 def quiet_model(name):

@@ -29,7 +29,7 @@ import time
 import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / 'test')]
+sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
 
 import pinocchio as pin  # noqa: E402
 

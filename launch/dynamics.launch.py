@@ -28,6 +28,7 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
+from robot_dynamics.nodes.launch_arguments import check_bool, check_namespace, check_robot
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('dynamics_node',)
@@ -66,13 +67,15 @@ def dynamics_node(context):
     parameters = [LaunchConfiguration('config'),
                   {'model': string_parameter('robot'),
                    'robot_description': string_parameter('robot_description')}]
-    use_sim_time = LaunchConfiguration('use_sim_time').perform(context).strip().lower()
-    if use_sim_time not in ('', 'true', 'false'):
-        raise ValueError(f'use_sim_time: {use_sim_time!r} is not true or false')
-    if use_sim_time:
-        parameters.append({'use_sim_time': use_sim_time == 'true'})
+    check_robot(LaunchConfiguration('robot').perform(context), required=False)
+    use_sim_time = check_bool('use_sim_time',
+                              LaunchConfiguration('use_sim_time').perform(context),
+                              allow_empty=True)
+    if use_sim_time is not None:
+        parameters.append({'use_sim_time': use_sim_time})
+    namespace = check_namespace(LaunchConfiguration('namespace').perform(context))
     return [Node(package=PACKAGE, executable='dynamics_node', name='dynamics_node',
-                 namespace=LaunchConfiguration('namespace'), output='screen',
+                 namespace=namespace, output='screen',
                  parameters=parameters,
                  remappings=[('~/feedforward_torques',
                               LaunchConfiguration('feedforward_topic'))])]

@@ -22,14 +22,20 @@ publisher sends the excitation, the recorder writes ``joint_states`` to a bag. P
     robot_dynamics_identification_demo --robot puma560 --out out/id --prepare-only
 
 which prints this launch command and the ``robot-dynamics identify`` command that follows it;
-without ``--prepare-only`` the demo runs every step in one process.
+without ``--prepare-only`` the demo runs every step in one process. Arguments ``robot``,
+``params``, ``config``, ``use_sim_time`` (true, the default) and ``namespace``, as in
+simulation.launch.py; they are checked before any node starts (non-zero exit, clear message).
 """
 
+import os
+
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
+from robot_dynamics.nodes.launch_arguments import (check_bool, check_namespace, check_robot,
+                                                   clock_remapping)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
@@ -48,17 +54,39 @@ REMAPPINGS = {
 }
 
 
+def nodes(context):
+    """Return the five nodes once every argument has been checked."""
+    def argument(name):
+        return LaunchConfiguration(name).perform(context)
+    robot = check_robot(argument('robot'))
+    use_sim_time = check_bool('use_sim_time', argument('use_sim_time'))
+    namespace = check_namespace(argument('namespace'))
+    params, config = argument('params'), argument('config')
+    for name, path in (('params', params), ('config', config)):
+        if not os.path.isfile(path):
+            raise ValueError(f'{name}:={path!r} is not a file; prepare it with '
+                             'robot_dynamics_identification_demo --prepare-only')
+    extra = {'simulation_node': {}, 'dynamics_node': {'model': robot},
+             'joint_trajectory_controller': {'model': robot},
+             'trajectory_publisher': {'model': robot}, 'joint_state_recorder': {}}
+    clock = clock_remapping(namespace, use_sim_time)
+    return [Node(package=PACKAGE, executable=name, name=name, namespace=namespace,
+                 output='screen',
+                 parameters=([config, extra[name], params] if name != 'joint_state_recorder'
+                             else [params]) + [timing(name, use_sim_time)],
+                 remappings=REMAPPINGS[name] + clock)
+            for name in EXECUTABLES]
+
+
+def timing(name, use_sim_time):
+    """Clock parameters: the simulator publishes /clock (on wall time itself) or not at all."""
+    if name == 'simulation_node':
+        return {'publish_clock': use_sim_time, 'use_sim_time': False}
+    return {'use_sim_time': use_sim_time}
+
+
 def generate_launch_description():
-    """Declare the arguments and the five nodes."""
-    config = LaunchConfiguration('config')
-    params = LaunchConfiguration('params')
-    robot = {'model': LaunchConfiguration('robot')}
-    extra = {'simulation_node': {}, 'dynamics_node': robot, 'joint_trajectory_controller': robot,
-             'trajectory_publisher': robot, 'joint_state_recorder': {}}
-    nodes = [Node(package=PACKAGE, executable=name, name=name, output='screen',
-                  parameters=[config, extra[name], params] if name != 'joint_state_recorder'
-                  else [params], remappings=REMAPPINGS[name])
-             for name in EXECUTABLES]
+    """Declare the arguments, then the nodes (started only if the arguments are valid)."""
     return LaunchDescription([
         DeclareLaunchArgument('robot', default_value='puma560',
                               description='bundled model name: the nominal model'),
@@ -67,4 +95,10 @@ def generate_launch_description():
         DeclareLaunchArgument('config', default_value=PathJoinSubstitution(
             [FindPackageShare(PACKAGE), 'config', 'simulation.yaml']),
             description='ros__parameters YAML of the demo nodes'),
-    ] + nodes)
+        DeclareLaunchArgument('use_sim_time', default_value='true', description=(
+            'true: the simulator publishes /clock and every other node runs on it; false: '
+            'all on wall time')),
+        DeclareLaunchArgument('namespace', default_value='', description=(
+            'namespace of every node; with simulated time /clock becomes <namespace>/clock')),
+        OpaqueFunction(function=nodes),
+    ])

@@ -19,8 +19,11 @@ Starts simulation_node (publishing /clock), dynamics_node, joint_trajectory_cont
 installed. Arguments: ``robot`` (bundled model name), ``robot_description``
 (URDF XML of your own robot, passed as a string, e.g. ``robot_description:="$(cat arm.urdf)"``;
 it takes precedence over ``robot`` for every node), ``config``, ``use_feedforward`` (true or
-false). The arguments are checked before any node starts: a bad value ends the launch with an
-error and no node left running.
+false), ``use_sim_time`` (true, the default: the simulator publishes /clock and every other
+node runs on it; false: all on wall time) and ``namespace`` (every node in it; with simulated
+time ``/clock`` is remapped to ``<namespace>/clock``, so two arms keep their own time). The
+arguments are checked before any node starts: a bad value (an unknown ``robot``) ends the
+launch with an error, a non-zero exit and no node left running.
 """
 
 from launch import LaunchDescription
@@ -29,6 +32,8 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
+from robot_dynamics.nodes.launch_arguments import (check_bool, check_namespace, check_robot,
+                                                   clock_remapping)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
@@ -48,28 +53,36 @@ REMAPPINGS = {
 
 def checked_arguments(context):
     """Return the arguments the nodes need; raise (so nothing starts) if one is bad."""
-    robot = LaunchConfiguration('robot').perform(context).strip()
-    description = LaunchConfiguration('robot_description').perform(context)
+    def argument(name):
+        return LaunchConfiguration(name).perform(context)
+    description = argument('robot_description')
     description = description if description.strip() else ''
-    if not robot and not description:
-        raise ValueError('robot:=NAME (a bundled model such as puma560) or '
-                         'robot_description:="$(cat arm.urdf)" is required')
-    use_feedforward = LaunchConfiguration('use_feedforward').perform(context).strip().lower()
-    if use_feedforward not in ('true', 'false'):
-        raise ValueError(f'use_feedforward:={use_feedforward!r}: use true or false')
-    return robot, description, use_feedforward == 'true'
+    robot = check_robot(argument('robot'), required=not description)
+    use_feedforward = check_bool('use_feedforward', argument('use_feedforward'))
+    use_sim_time = check_bool('use_sim_time', argument('use_sim_time'))
+    return robot, description, use_feedforward, use_sim_time, \
+        check_namespace(argument('namespace'))
+
+
+def timing(name, use_sim_time):
+    """Clock parameters: the simulator publishes /clock (on wall time itself) or not at all."""
+    if name == 'simulation_node':
+        return {'publish_clock': use_sim_time, 'use_sim_time': False}
+    return {'use_sim_time': use_sim_time}
 
 
 def nodes(context):
     """Return the four nodes once every argument has been checked."""
-    robot, description, use_feedforward = checked_arguments(context)
+    robot, description, use_feedforward, use_sim_time, namespace = checked_arguments(context)
     config = LaunchConfiguration('config').perform(context)
     source = ({'robot_description': ParameterValue(description, value_type=str), 'model': ''}
               if description else {'model': robot})
     extra = {'simulation_node': source, 'dynamics_node': source, 'trajectory_publisher': source,
              'joint_trajectory_controller': {**source, 'use_feedforward': use_feedforward}}
-    return [Node(package=PACKAGE, executable=name, name=name, output='screen',
-                 parameters=[config, extra[name]], remappings=REMAPPINGS[name])
+    clock = clock_remapping(namespace, use_sim_time)
+    return [Node(package=PACKAGE, executable=name, name=name, namespace=namespace,
+                 output='screen', parameters=[config, extra[name], timing(name, use_sim_time)],
+                 remappings=REMAPPINGS[name] + clock)
             for name in EXECUTABLES]
 
 
@@ -85,5 +98,11 @@ def generate_launch_description():
             description='ros__parameters YAML of the four nodes'),
         DeclareLaunchArgument('use_feedforward', default_value='true',
                               description='false: PD on M(q) only, for comparison'),
+        DeclareLaunchArgument('use_sim_time', default_value='true', description=(
+            'true: the simulator publishes /clock and every other node runs on it; false: '
+            'every node on wall time, joint_states stamped with the wall clock')),
+        DeclareLaunchArgument('namespace', default_value='', description=(
+            'namespace of every node (two arms in one domain: namespace:=arm1, arm2; each '
+            'gets its own <namespace>/clock)')),
         OpaqueFunction(function=nodes),
     ])

@@ -18,10 +18,7 @@ polynomial in n is printed beside the published one (see robot_dynamics/analysis
 """
 
 import argparse
-import os
 import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 
 from robot_dynamics.analysis import opcount  # noqa: E402
 

@@ -51,8 +51,9 @@ source_stamp="$VENV/.source.sha256"
 have_source=$(find robot_dynamics resource launch config urdf setup.py setup.cfg pyproject.toml \
   package.xml -type f ! -name '*.so' ! -name '*.pyc' -print0 2>/dev/null | sort -z \
   | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+platlib=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
 if [ -f "$source_stamp" ] && [ "$(cat "$source_stamp")" = "$have_source" ] \
-    && ls robot_dynamics/engine/_engine.*.so >/dev/null 2>&1; then
+    && ls "$platlib"/robot_dynamics/engine/_engine.*.so >/dev/null 2>&1; then
   echo "[setup] robot_dynamics is installed and up to date"
   exit 0
 fi
@@ -65,10 +66,8 @@ if [ -d "$VENV"/lib/python3*/site-packages/example_solver_plugin ]; then
   "$VENV/bin/python" -m pip uninstall --quiet --yes robot-dynamics-example-solver-plugin \
     >/dev/null
 fi
-# The tests import the package from the source tree (pytest.ini puts . first): give it the
-# compiled engine just built, so the tests exercise the same binary the install holds.
-platlib=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
+# The tests import the installed package, never the source tree (test/conftest.py): remove
+# the in-tree copy of the engine that earlier versions of this script placed there.
 rm -f robot_dynamics/engine/_engine.*.so
-cp "$platlib"/robot_dynamics/engine/_engine.*.so robot_dynamics/engine/
 rm -rf build ./*.egg-info test/fixtures/*/build test/fixtures/*/*.egg-info
 echo "$have_source" > "$source_stamp"

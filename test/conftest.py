@@ -10,12 +10,20 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Test-session setup: an isolated ROS 2 graph and helpers for the node tests.
+"""Test-session setup: the installed package, an isolated ROS 2 graph, node-test helpers.
+
+The tests exercise the package as built and installed (``pip install .``, ``colcon build``),
+never the source tree, which has no compiled engine: ``python -m pytest`` (how colcon runs
+the tests, from the package's source directory) puts the working directory first on
+``sys.path``; it is taken off here, before anything imports ``robot_dynamics``, and child
+processes get ``PYTHONSAFEPATH`` so that a ``python -m``/``-c`` started in the checkout does
+not import it either.
 
 Several test sessions may run on one machine at once; each gets a random ``ROS_DOMAIN_ID`` in
-100–200 and localhost-only discovery, set before rclpy is imported anywhere (child processes
-inherit them). ``AMENT_PREFIX_PATH`` points at the virtual environment so message packages
-and this package's share directory are found.
+100–200 unless one is set (a user's or CI's choice is kept), and localhost-only discovery,
+set before rclpy is imported anywhere (child processes inherit them). ``AMENT_PREFIX_PATH``
+points at the virtual environment so message packages and this package's share directory
+are found.
 """
 
 import os
@@ -26,10 +34,34 @@ import uuid
 
 import pytest
 
-os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
+SOURCE_TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _import_the_installed_package():
+    """Take the checkout off ``sys.path``; refuse a session that imported it already."""
+    sys.path[:] = [entry for entry in sys.path
+                   if os.path.abspath(entry or os.curdir) != SOURCE_TREE]
+    os.environ['PYTHONSAFEPATH'] = '1'
+    module = sys.modules.get('robot_dynamics')
+    where = os.path.abspath(getattr(module, '__file__', None) or os.curdir)
+    if module is not None and where.startswith(SOURCE_TREE + os.sep):
+        raise pytest.UsageError(
+            f'robot_dynamics was imported from the source tree ({where}) before the tests '
+            'started; the tests use the installed package: remove robot_dynamics from '
+            'pytest.ini (pythonpath, filterwarnings) and from PYTHONPATH')
+
+
+_import_the_installed_package()
+if not os.environ.get('ROS_DOMAIN_ID', '').strip():
+    os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
 os.environ.setdefault('RCUTILS_LOGGING_BUFFERED_STREAM', '1')
+
+
+def pytest_configure(config):
+    """Ignore the library's model warnings (tests that expect one catch it themselves)."""
+    config.addinivalue_line('filterwarnings', 'ignore::robot_dynamics.errors.ModelWarning')
 
 
 class RosGraph:

@@ -149,3 +149,22 @@ def oracle_tip_pose(reduced, q, base_link, tip_link):
     pin.framesForwardKinematics(reduced, data, pinocchio_configuration(reduced, q))
     base = data.oMf[reduced.getFrameId(base_link)]
     return (base.inverse() * data.oMf[reduced.getFrameId(tip_link)]).homogeneous
+
+
+# A torso lift and a shoulder whose <dynamics> carry Gazebo-style tuning values (issue 20.8).
+TORSO_ARM_URDF = '''<?xml version="1.0"?>
+<robot name="torso_arm">
+  <link name="base"/>
+  <link name="torso"><inertial><mass value="12.0"/><origin xyz="0 0 0.1"/>
+    <inertia ixx="0.3" iyy="0.3" izz="0.2" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="3.0"/><origin xyz="0.2 0 0"/>
+    <inertia ixx="0.02" iyy="0.05" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="torso_lift" type="prismatic"><parent link="base"/><child link="torso"/>
+    <axis xyz="0 0 1"/><limit lower="0" upper="0.35" effort="2000" velocity="0.07"/>
+    <dynamics damping="1000" friction="0"/></joint>
+  <joint name="shoulder" type="revolute"><parent link="torso"/><child link="arm"/>
+    <origin xyz="0 0 0.3"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="50" velocity="2"/>
+    <dynamics damping="0.5" friction="1.5"/></joint>
+</robot>
+'''

@@ -49,6 +49,10 @@ def add_model_argument(parser, optional=False):
                        help='position of a locked side-branch joint (a gripper finger, the '
                             'other arm), rad or m; repeatable (default: 0 clipped into its '
                             'limits)')
+    group.add_argument('--no-urdf-friction', dest='urdf_friction', action='store_false',
+                       help="leave out the URDF's <dynamics damping friction> (included by "
+                            'default, as the URDF describes the robot; Pinocchio and KDL '
+                            'ignore it; docs/models.md)')
     parser.add_argument('--friction', metavar='FILE.yaml',
                         help='joint friction law beyond the URDF\'s damping/friction (offset, '
                              'asymmetric, smooth, Stribeck), e.g. the .friction.yaml that '
@@ -81,10 +85,12 @@ def chain_options(args):
                            '--lock finger_joint1=0.04 (rad or m)')
     if locked:
         options['locked_joints'] = locked
+    if not getattr(args, 'urdf_friction', True):
+        options['urdf_friction'] = False
     path = str(rd.BUNDLED_MODELS.get(args.model, args.model))
     if options and path.endswith(('.yaml', '.yml')):
-        raise CLIError('--base-link, --tip-link and --lock apply to URDF models; '
-                       f'{args.model!r} is a DH table')
+        raise CLIError('--base-link, --tip-link, --lock and --no-urdf-friction apply to URDF '
+                       f'models; {args.model!r} is a DH table')
     return options
 
 

@@ -24,7 +24,10 @@
   moving joint fold into its placement; fixed joints after the last one form the tool frame.
   The base is fixed: links above it, and branches hanging from it before the first moving
   joint, load no chain joint and are left out.
-- ``<dynamics damping friction>`` → viscous and Coulomb friction; ``<limit>`` kept.
+- ``<dynamics damping friction>`` → viscous and Coulomb friction, included by default and
+  named in one ``ModelWarning`` line (joint, damping, friction): many URDFs carry Gazebo tuning
+  values there and Pinocchio and KDL ignore the tags; ``urdf_friction=False`` leaves them out
+  (docs/models.md). ``<limit>`` kept.
 - ``<transmission>``: ``mechanicalReduction`` (ROS 1 actuator or transmission form) or
   ``mechanical_reduction`` (ros2_control joint form) → gear ratio; an actuator's
   ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor inertia.
@@ -64,6 +67,9 @@ def read_urdf_text(urdf):
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')
+    if '<xacro:' in text:
+        raise URDFError('URDF contains xacro macros (<xacro:...>); expand it first: xacro '
+                        'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
     head = text.upper()
     if '<!DOCTYPE' in head or '<!ENTITY' in head:
         raise URDFError(DECLARATION_REFUSED)
@@ -103,13 +109,14 @@ def _refuse_declarations(text):
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
 
 
-def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None):
+def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_friction=True):
     """Return the model fields (a dict) of the chain ``base_link`` → ``tip_link`` of a URDF.
 
-    ``locked_joints`` (name → position, rad or m) sets side-branch joints' positions. Besides
-    the model's arrays, the fields hold ``locked_joints`` (every locked joint's position) and
-    ``locked_branches`` (:class:`~robot_dynamics.io.locked.LockedBranches`, to re-merge at new
-    positions). See the module docstring. Raises :class:`URDFError`.
+    ``locked_joints`` (name → position, rad or m) sets side-branch joints' positions.
+    ``urdf_friction``: read ``<dynamics damping friction>`` as joint friction (False: zero).
+    Besides the model's arrays, the fields hold ``locked_joints`` (every locked joint's
+    position) and ``locked_branches`` (:class:`~robot_dynamics.io.locked.LockedBranches`, to
+    re-merge at new positions). See the module docstring. Raises :class:`URDFError`.
     """
     document = parse(read_urdf_text(urdf))
     tree = Tree(document)
@@ -138,9 +145,28 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None):
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - given - followers               # locked without being asked
     messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
+    messages += _friction_note(fields, urdf_friction)
     for message in messages:
         warn(message)
     return fields
+
+
+def _friction_note(fields, included):
+    """Name the joints whose ``<dynamics>`` carries friction; zero it if not ``included``."""
+    units = {'revolute': ('N m s/rad', 'N m'), 'prismatic': ('N s/m', 'N')}
+    terms = [f'{name} (damping {d:g} {units[kind][0]}, friction {f:g} {units[kind][1]})'
+             for name, kind, d, f in zip(fields['joint_names'], fields['joint_types'],
+                                         fields['viscous_friction'],
+                                         fields['coulomb_friction']) if d or f]
+    if not terms:
+        return []
+    if not included:
+        fields['viscous_friction'] = [0.0] * len(fields['joint_names'])
+        fields['coulomb_friction'] = [0.0] * len(fields['joint_names'])
+        return [f"URDF <dynamics> friction left out (urdf_friction off): {', '.join(terms)}"]
+    return [f"URDF <dynamics> friction included in every torque: {', '.join(terms)}; "
+            'Pinocchio and KDL ignore it (often Gazebo tuning): leave it out with '
+            'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
 
 
 def _joint_fields(moving, placements):

@@ -21,7 +21,7 @@ first moving joint, and everything above it, loads no chain joint and is left ou
 
 import numpy as np
 
-from robot_dynamics.errors import URDFError
+from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add, centroidal_form,
                                       origin_form, origin_form_zero, transform)
 from robot_dynamics.io.urdf_elements import IDENTITY
@@ -62,8 +62,12 @@ def chain_joints(path, base, tip):
         raise URDFError(f'the chain from {base!r} to {tip!r} has no moving joint')
     for joint in moving:
         if joint.type not in SERIAL_TYPES:
+            hint = ''
+            if joint is moving[0]:     # a mobile or floating base above the arm
+                hint = (f'; start the chain below it with base_link={joint.child!r} (command '
+                        f'line: --base-link {joint.child}; node parameter base_link)')
             raise URDFError(f'joint {joint.name!r} is {joint.type!r}; only revolute, continuous, '
-                            'prismatic and fixed joints can form a serial chain')
+                            'prismatic and fixed joints can form a serial chain' + hint)
         if joint.mimic is not None:
             raise URDFError(f'joint {joint.name!r} mimics another joint; a mimic joint cannot be '
                             'a chain coordinate: choose another tip_link (command line: '
@@ -85,10 +89,11 @@ def chain_bodies(tree, base, tip):
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
         body = rigid_inertia(tree, poses)
-        if body is None:
-            raise URDFError(f'moving link {joint.child!r} (child of joint {joint.name!r}) has '
-                            'no <inertial>; add <inertial> with <mass> and <inertia> (mass 0 '
-                            'is allowed for a massless link)')
+        if body is None:       # massless, as the URDF specification reads a missing inertial
+            warn(f'moving link {joint.child!r} (child of joint {joint.name!r}) has no '
+                 '<inertial>: loaded massless (URDF specification); add <inertial> with <mass> '
+                 'and <inertia> if the link has mass')
+            body = origin_form_zero()
         fixed.append(body)
         following = moving[i + 1] if i + 1 < len(moving) else None
         if following is not None:

@@ -28,7 +28,7 @@ import numpy as np
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io.files import strict_float
 from robot_dynamics.spatial.inertia import inertia_matrix
-from robot_dynamics.spatial.vectors import rpy_matrix
+from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
@@ -44,6 +44,28 @@ class Joint:
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
         self._origin = None
+        self.locked_at = None       # a zero-range joint: its position, loaded as fixed there
+
+    def lock_if_zero_range(self):
+        """Make a revolute or prismatic joint whose limits are equal fixed at that position.
+
+        Return the position (rad or m), or None (it moves, or its limits are unreadable: the
+        loader reports those if the joint matters). Pinocchio loads such a joint as a joint;
+        a model locked there has the same dynamics as Pinocchio's with it locked there.
+        """
+        element = self.element.find('limit')
+        if self.type not in ('revolute', 'prismatic') or element is None or \
+                element.get('lower') is None or element.get('upper') is None:
+            return None
+        try:
+            lower, upper = self.attribute('limit', 'lower'), self.attribute('limit', 'upper')
+        except URDFError:
+            return None
+        if lower != upper or not math.isfinite(lower):
+            return None
+        self.locked_at, self._motion = lower, self.type
+        self.type = 'fixed'
+        return lower
 
     @property
     def moving(self):
@@ -55,6 +77,12 @@ class Joint:
         """``(R, p)``: the child frame in the parent link frame at zero joint position."""
         if self._origin is None:
             self._origin = pose(self.element.find('origin'), f"joint[@name='{self.name}']")
+            if self.locked_at:     # its motion at the locked position (none at 0: identity)
+                R, p = self._origin
+                if self._motion == 'revolute':
+                    self._origin = R @ axis_rotation(self.axis, np.array([self.locked_at]))[0], p
+                else:
+                    self._origin = R, p + R @ (self.axis * self.locked_at)
         return self._origin
 
     @property
@@ -171,7 +199,12 @@ class Document:
             if end is None or not end.get('link'):
                 raise URDFError(f'{where}: <{tag} link=""/> is required')
             ends.append(end.get('link'))
-        self.joints[name] = Joint(element, name, kind, *ends)
+        self.joints[name] = joint = Joint(element, name, kind, *ends)
+        value = joint.lock_if_zero_range()
+        if value is not None:
+            self.notes.append(f'joint {name!r}: <limit lower= upper=> both {value:g}, a joint '
+                              'that cannot move: loaded as fixed (locked) there; give its range '
+                              'if it moves')
 
     def body(self, link):
         """``(mass, com (3,), inertia about com (3, 3))`` in the link frame, or None."""
@@ -246,9 +279,10 @@ def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
     try:
         return strict_float(text)
-    except ValueError:
-        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number (digits, one point, an '
-                        'optional exponent)') from None
+    except (TypeError, ValueError):
+        hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
+                if '$' in str(text) else ' (digits, one point, an optional exponent)')
+        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}') from None
 
 
 def transmissions(document):

@@ -365,18 +365,22 @@ class RobotModel:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_urdf(cls, urdf, base_link=None, tip_link=None, locked_joints=None, **overrides):
+    def from_urdf(cls, urdf, base_link=None, tip_link=None, locked_joints=None, *,
+                  urdf_friction=True, **overrides):
         """Load the serial chain ``base_link`` → ``tip_link`` of a URDF (file path or XML text).
 
         ``base_link`` defaults to the root; ``tip_link`` to the end of the longest moving path
         (the rules: :mod:`robot_dynamics.io.urdf_tree`). Links behind fixed joints are merged
         into their moving parent; side branches behind moving joints are merged rigidly at the
         positions ``locked_joints`` (name → rad or m; default 0 clipped into the limits) and
-        listed in :attr:`locked_joints`. ``overrides`` set model fields after loading, e.g.
-        ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``. See :mod:`robot_dynamics.io.urdf`.
+        listed in :attr:`locked_joints`. ``urdf_friction``: include the joints' ``<dynamics
+        damping friction>`` as viscous and Coulomb friction (the default; a ``ModelWarning``
+        names them) or leave it out (``False``; docs/models.md). ``overrides`` set model fields
+        after loading, e.g. ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``. See
+        :mod:`robot_dynamics.io.urdf`.
         """
         fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
-                             locked_joints=locked_joints)
+                             locked_joints=locked_joints, urdf_friction=urdf_friction)
         return cls(**{**fields, **overrides})
 
     @classmethod

@@ -84,6 +84,9 @@ def declare_model_parameters(node, at_start_only=False):
     for name, text in MODEL_PARAMETERS.items():
         node.declare_parameter(name, '', descriptor(
             text, read_only=at_start_only or name in READ_ONLY_MODEL_PARAMETERS))
+    node.declare_parameter('urdf_friction', True, descriptor(
+        "include the URDF's <dynamics damping friction> as joint friction (Pinocchio and KDL "
+        'ignore it; docs/models.md)', read_only=at_start_only))
     declare_array(node, 'locked_joints', Parameter.Type.STRING_ARRAY,
                   "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; "
                   'empty: 0 clipped into the limits (docs/models.md)', read_only=at_start_only)
@@ -121,16 +124,19 @@ def parameter_value(node, name):
         return None
 
 
-def model_from_parameters(node, urdf_xml=None):
+def model_from_parameters(node, urdf_xml=None, pending=None):
     """Load the model named by the node's model parameters; None if the topic must provide it.
 
     Order: ``robot_description`` parameter, ``urdf_file``, ``dh_file``, ``model``, then
-    ``urdf_xml`` (the last URDF received on the robot_description topic).
+    ``urdf_xml`` (the last URDF received on the robot_description topic). ``pending``
+    ({name: value}): values being set, in place of the node's (to load before accepting them).
     """
-    value = {name: node.get_parameter(name).value for name in MODEL_PARAMETERS}
+    value = {name: _pending_or_current(node, name, pending) for name in MODEL_PARAMETERS}
     check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,
-             'locked_joints': parse_locked_joints(parameter_value(node, 'locked_joints'))}
+             'locked_joints': parse_locked_joints(_pending_or_current(node, 'locked_joints',
+                                                                      pending)),
+             'urdf_friction': _pending_or_current(node, 'urdf_friction', pending) is not False}
     if value['robot_description']:
         return rd.RobotModel.from_urdf(value['robot_description'], **links)
     if value['urdf_file']:
@@ -138,7 +144,9 @@ def model_from_parameters(node, urdf_xml=None):
     if value['dh_file']:
         return _from_file('dh_file', value['dh_file'], rd.RobotModel.from_dh)
     if value['model']:
-        return rd.load_model(value['model'])
+        is_urdf = rd.BUNDLED_MODELS[value['model']].endswith('.urdf')
+        options = {'urdf_friction': links['urdf_friction']} if is_urdf else {}
+        return rd.load_model(value['model'], **options)
     if urdf_xml:
         return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None
@@ -169,7 +177,8 @@ def check_model_name(name):
 
 
 SOURCE_ORDER = ('robot_description', 'urdf_file', 'dh_file', 'model')   # first set is used
-SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link'))   # change: another model
+SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link',    # change: another
+                                              'urdf_friction'))               # model
 
 
 def check_model_source(node, overrides):
@@ -202,7 +211,7 @@ def check_locked_joints(model, entries):
     return positions
 
 
-def model_with_logged_warnings(node, urdf_xml=None):
+def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     """:func:`model_from_parameters`, the model's warnings as one ROS log line each.
 
     The library reports a suspicious but usable model (massless link, inertia violating the
@@ -214,7 +223,7 @@ def model_with_logged_warnings(node, urdf_xml=None):
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = model_from_parameters(node, urdf_xml)
+        model = model_from_parameters(node, urdf_xml, pending)
     said = [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
     for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
         warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)

@@ -149,6 +149,22 @@ def joint_state_message(joint_names, stamp, position=None, velocity=None, effort
     return msg
 
 
+def matrix_rows_message(joint_names, matrix, stamp):
+    """(n, n) joint-space matrix → stamped, named rows: ``trajectory_msgs/JointTrajectory``.
+
+    ``header.stamp`` = ``stamp``, ``joint_names`` = the row and column order, ``points[i]
+    .positions`` = row ``i`` (``time_from_start`` zero): the only stamped message of the
+    common interfaces that holds an n×n matrix with its joint names.
+    """
+    from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+    msg = JointTrajectory()
+    msg.header.stamp = stamp
+    msg.joint_names = list(joint_names)
+    msg.points = [JointTrajectoryPoint(positions=row) for row in
+                  np.asarray(matrix, dtype=float).tolist()]
+    return msg
+
+
 def trajectory_to_arrays(msg, joint_names):
     """``trajectory_msgs/JointTrajectory`` → ``times, positions, velocities, accelerations``.
 

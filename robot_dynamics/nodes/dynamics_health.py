@@ -19,7 +19,7 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
-from robot_dynamics.errors import bounded
+from robot_dynamics.errors import PlausibilityError, bounded
 
 
 class DynamicsHealth:
@@ -32,6 +32,16 @@ class DynamicsHealth:
         self.dropped += 1
         self.last_error = reason = bounded(reason)
         self.get_logger().warning(reason, throttle_duration_sec=1.0)
+
+    def _check_velocity(self, q, qd):
+        """Warn about an implausible measured velocity; no output uses it, none is withheld."""
+        try:
+            self._state_bounds.check(q, qd)
+        except PlausibilityError as exc:
+            self.implausible_velocities += 1
+            self.last_error = bounded(
+                f'joint_states: {exc} (not used by any output: published anyway)')
+            self.get_logger().warning(self.last_error, throttle_duration_sec=1.0)
 
     def _error(self, reason):
         self.last_error = reason = bounded(reason)

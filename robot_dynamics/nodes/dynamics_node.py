@@ -21,13 +21,13 @@ converts messages and calls :mod:`robot_dynamics.api`.
 import functools
 import time
 
-import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.serialization import deserialize_message
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
@@ -44,13 +44,14 @@ from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAM
                                          declare_double_array, declare_model_parameters,
                                          descriptor, guarded_parameters, guarded_service,
                                          guarded_subscription, joint_order,
-                                         model_parameters_set, model_with_logged_warnings,
-                                         model_with_overrides,
-                                         parameter_value, run)
-from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
-                                              stamp_to_seconds, trajectory_message)
+                                         model_with_overrides, parameter_value, run)
+from robot_dynamics.nodes.conversions import (BadMessage, stamp_to_seconds,
+                                              trajectory_message)
+from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
+from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
+from robot_dynamics.nodes.joint_state_merge import check_message_size, serialized_name_count
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
@@ -65,7 +66,7 @@ MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'ro
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
-class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
+class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
     """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory."""
 
     def __init__(self, node_name='dynamics_node', **kwargs):
@@ -84,10 +85,14 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
+        self._pending_source = None  # model loaded while validating a model-source change
         self._payload = None
         self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
-        self._state = None          # (q, qd, state_time) in model order
+        self._state = None          # (q, qd, state_time, input stamp) in model order
+        self._merge = None          # JointStateMerge: the latest value and stamp per joint
+        self._message_limit = 0     # most names a joint_states message may carry
+        self.implausible_velocities = 0   # states whose velocity is beyond the bounds
         self._solver = self.get_parameter('solver').value
         if self.get_parameter('feasibility').value not in POLICIES:
             raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
@@ -107,7 +112,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         # fallback: no outputs, /diagnostics ERROR "no model: <why>", fixable at run time.
         # Everything else that is invalid at startup stops the node.
         check_startup(self, self._validate_parameters,
-                      skip=MODEL_FIELDS | set(MODEL_PARAMETERS))
+                      skip=MODEL_FIELDS | set(MODEL_PARAMETERS) | SOURCE_PARAMETERS)
 
     # ------------------------------------------------------------------ setup
     def _declare_parameters(self):
@@ -164,12 +169,15 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._on_message = mode == 'on_message'
 
         guard = functools.partial(guarded_subscription, self)
-        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
-                                 state_qos)
+        self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state_bytes),
+                                 state_qos, raw=True)
         self.trajectory_input = TrajectoryInput(self, JointTrajectory, '~/desired_trajectory',
                                                 guard(self._on_trajectory),
                                                 reject=self._drop)
         self.create_subscription(InertiaStamped, '~/payload', guard(self._on_payload), 10)
+        self._descriptions = DescriptionUpdates(self, self._parse_description,
+                                                guard(self._take_description),
+                                                lambda: self._urdf_from_topic)
         self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)
         self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
@@ -179,6 +187,8 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self.pub_feedforward_js = self.create_publisher(JointState, '~/feedforward_joint_states',
                                                         10)
         self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
+        self.pub_mass_stamped = self.create_publisher(JointTrajectory, '~/mass_matrix_stamped',
+                                                      10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         # The one source of truth for the desired motion: what this node accepted, latched.
         self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
@@ -186,7 +196,7 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         self._output_publishers = {
             'feedforward_torques': (self.pub_feedforward, self.pub_feedforward_js),
             'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
-            'mass_matrix': (self.pub_mass,)}
+            'mass_matrix': (self.pub_mass, self.pub_mass_stamped)}
         self._publish_all = self.get_parameter('publish_unsubscribed').value
         self._messages = {}        # one Float64MultiArray per output, its layout set once
         self.create_service(SetBool, '~/enable_gravity_compensation',
@@ -198,63 +208,6 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         # on wall time: it must also report a /clock that stopped (the simulator died)
         self.create_timer(self.get_parameter('diagnostics_period').value,
                           guard(self._publish_diagnostics), clock=STEADY)
-
-    # ------------------------------------------------------------------ model
-    def _load_model(self):
-        """(Re)load the source model from the parameters; False if it is not available yet."""
-        try:
-            source = model_with_logged_warnings(self, self._urdf_from_topic)
-            if source is None:
-                self.get_logger().info('waiting for the model on the robot_description topic')
-                return False
-            self._set_model(source, self._payload)
-            self._locked = LockedJointTracker(
-                source, self.get_parameter('locked_joints_threshold').value,
-                self.get_parameter('locked_joints_rate').value) if source.locked_joints else None
-        except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
-            self._error(f'model not loaded: {exc}')
-            return False
-        locked = dict(self._source_model.locked_joints)
-        self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
-                               f'{list(self.model.joint_names)}, solver {self._solver!r}'
-                               + (f', side-branch joints locked at {locked}' if locked else ''))
-        return True
-
-    def _set_model(self, source, payload):
-        """Build the effective model; raise (leaving the current one) if anything is invalid."""
-        model = source if payload is None else source.with_payload(*payload)
-        model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
-        names, order = joint_order(model, parameter_value(self, 'joints'))
-        if self.model is None or self.model.joint_names != model.joint_names:
-            self._state, self._trajectory = None, None   # joint set changed: start afresh
-        self._source_model, self._payload, self.model = source, payload, model
-        self._no_gravity_model = model.with_gravity(np.zeros(3))
-        self._state_bounds = bounds.StateBounds(model)
-        self.output_names, self._output_order = names, order
-
-    def _on_description(self, msg):
-        if model_parameters_set(self) or not msg.data:
-            return
-        if self._urdf_from_topic == msg.data:   # a republished copy: loaded or refused already
-            return
-        self._urdf_from_topic = msg.data
-        self._load_model()
-
-    def _on_payload(self, msg):
-        m, c = msg.inertia.m, msg.inertia.com
-        inertia = [msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy,
-                   msg.inertia.iyz, msg.inertia.ixz]
-        payload = (m, [c.x, c.y, c.z], inertia)
-        if self._source_model is None:
-            return self._drop('payload before the model was loaded')
-        if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
-            return self._drop('payload contains NaN or inf')
-        try:
-            bounds.check_payload(m, payload[1], inertia)
-            self._set_model(self._source_model, payload)
-        except Exception as exc:  # noqa: BLE001
-            return self._drop(f'payload rejected: {exc}')
-        self.get_logger().info(f'payload of {m} kg applied to the tip link')
 
     # ------------------------------------------------------------------ parameters
     def _validate_parameters(self, parameters):
@@ -271,6 +224,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
                                     overrides['locked_joints'])
             check_model_name(overrides.get('model'))
             check_model_source(self, overrides)
+            self._pending_source = None
+            if SOURCE_PARAMETERS & set(overrides):     # applied at once: loaded here to refuse
+                self._pending_source = self._load_pending(overrides)
             gravity = overrides.get('gravity')
             if gravity is not None and len(gravity):
                 bounds.check_gravity(gravity)
@@ -294,7 +250,10 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
-        if 'locked_joints' in names:
+        if names & SOURCE_PARAMETERS:
+            self._load_model(self._pending_source)
+            self._pending_source = None
+        elif 'locked_joints' in names:
             self._load_model()
         if self._locked is not None and names & {'locked_joints_rate', 'locked_joints_threshold'}:
             self._locked = LockedJointTracker(
@@ -326,6 +285,17 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         return response
 
     # ------------------------------------------------------------------ inputs
+    def _on_joint_state_bytes(self, data):
+        """Refuse an oversized message from its bytes; else deserialise and use it."""
+        names = serialized_name_count(data)
+        if names is not None and self.model is not None and names > self._message_limit:
+            self.received += 1
+            self.statistics.arrival()
+            return self._drop(f'joint_states dropped: name has {names} entries, more than '
+                              f"{self._message_limit} (a few times the model's joints); "
+                              "publish this robot's joints only (refused before deserialising)")
+        self._on_joint_state(deserialize_message(data, JointState))
+
     def _on_joint_state(self, msg):
         self.received += 1
         self.statistics.arrival()
@@ -333,9 +303,9 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         if self.model is None:
             return self._drop('joint state before the model was loaded')
         try:
-            q, qd, _ = joint_state_to_arrays(msg, self.model.joint_names)
-            self._state_bounds.check(q, qd)
-        except (BadMessage, PlausibilityError) as exc:
+            check_message_size(msg.name, msg.position, msg.velocity, msg.effort,
+                               self._message_limit)
+        except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
         if msg.header.stamp.sec < 0:
             return self._drop('joint_states dropped: negative stamp '
@@ -349,8 +319,30 @@ class DynamicsNode(DynamicsOutputs, DynamicsHealth, Node):
         if -age > tolerance:   # would stay "fresh" long after the publisher stopped
             return self._drop(f'joint_states dropped: stamp is {-age:.3f} s in the future (more '
                               'than stale_timeout); synchronise the clocks or set use_sim_time')
-        self._state = (q, qd, state_time)
-        self._follow_locked_joints(msg)
+        try:
+            updated = self._merge.update(msg.name, msg.position, msg.velocity, state_time,
+                                         check=self._state_bounds.check, efforts=msg.effort)
+        except (BadMessage, PlausibilityError) as exc:
+            return self._drop(f'joint_states dropped: {exc}')
+        self._follow_locked_joints(msg)      # a gripper's own message moves its branch
+        if not updated:
+            locked = self._source_model.locked_joints
+            if self._merge.missing() and not any(name in locked for name in msg.name):
+                return self._drop(f'joint_states dropped: missing joints '
+                                  f'{self._merge.missing()} (none of the model joints in it)')
+            return               # another part of the robot (a gripper): nothing to compute
+        merged = self._merge.state()
+        if merged is None:
+            return self._drop(f'joint_states: missing joints {self._merge.missing()}, not '
+                              'received yet (partial messages are merged by name)')
+        q, qd, oldest = merged
+        stale = self._merge.stale(now.nanoseconds * 1e-9, tolerance)
+        if stale:
+            return self._drop(f'joint_states: joints {stale} are stale (their last stamp is '
+                              'older than stale_timeout); nothing published')
+        self._check_velocity(q, qd)
+        input_stamp = msg.header.stamp if stamp > 0 else now.to_msg()
+        self._state = (q, qd, oldest, input_stamp)
         if self._on_message:
             self._compute_and_publish(now)
 

@@ -24,8 +24,8 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.conversions import (joint_state_message, matrix_to_array,
-                                              vector_to_array)
+from robot_dynamics.nodes.conversions import (joint_state_message, matrix_rows_message,
+                                              matrix_to_array, vector_to_array)
 
 OUTPUTS = ('feedforward_torques', 'gravity_torques', 'mass_matrix')
 
@@ -81,7 +81,7 @@ class DynamicsOutputs:
                      if any(p.get_subscription_count() for p in self._output_publishers[name]))
 
     def _compute_and_publish(self, now=None):
-        q, qd, state_time = self._state
+        q, qd, state_time, input_stamp = self._state
         now = self.get_clock().now() if now is None else now
         if now.nanoseconds * 1e-9 - state_time > self._stale_timeout:
             return  # stale: publish nothing (diagnostics report it)
@@ -98,14 +98,19 @@ class DynamicsOutputs:
         complete = True
         for name in wanted:
             if self._plausible(name, outputs[name]):
-                self._publish(name, outputs[name], now)
+                self._publish(name, outputs[name], now.to_msg() if name == 'feedforward_torques'
+                              else input_stamp)
             else:
                 complete = False
         if complete:
             self._last_publish = time.monotonic()
 
-    def _publish(self, name, values, now):
-        """Publish one output in the ``joints`` order (and its JointState copy if listened)."""
+    def _publish(self, name, values, stamp):
+        """Publish one output in the ``joints`` order (and its stamped copy if listened).
+
+        ``stamp``: the input it was computed from: the joint state's stamp (gravity, mass
+        matrix), the time the desired trajectory was sampled at (feed-forward).
+        """
         order = self._output_order
         publishers = self._output_publishers[name]
         values_out = values[np.ix_(order, order)] if name == 'mass_matrix' else values[order]
@@ -116,11 +121,13 @@ class DynamicsOutputs:
         else:
             message.data = values_out.reshape(-1).tolist()
         publishers[0].publish(message)              # serialised here: the message is reused
-        if name == 'mass_matrix':
+        if not publishers[1].get_subscription_count():   # the stamped, named copy
             return
-        if publishers[1].get_subscription_count():   # the named copy is for introspection
-            publishers[1].publish(joint_state_message(  # stamp: when the trajectory was sampled
-                self.output_names, now.to_msg(), effort=values[order]))
+        if name == 'mass_matrix':
+            publishers[1].publish(matrix_rows_message(self.output_names, values_out, stamp))
+        else:
+            publishers[1].publish(joint_state_message(self.output_names, stamp,
+                                                      effort=values_out))
 
     def _plausible(self, name, values):
         """Tell whether an output may be published; count and name it when it may not."""

@@ -69,6 +69,12 @@ class SimulationNode(Node):
         check_integrator(self.get_parameter('integrator').value)
         self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
+        # Locked side-branch joints (fingers) are published too, at their locked positions, so
+        # that a state publisher can place every link of the robot.
+        locked = self.model.locked_joints
+        self._locked_names = [name for name in locked if name not in self.joint_names]
+        self._locked_zeros = np.zeros(len(self._locked_names))
+        self._locked_positions = np.array([locked[name] for name in self._locked_names])
         check_startup(self, self._validate_parameters)
         self.dt = self.get_parameter('dt').value
         self.publish_period = 1.0 / self.get_parameter('publish_rate').value
@@ -340,15 +346,26 @@ class SimulationNode(Node):
 
     # ------------------------------------------------------------------ outputs
     def _publish_state(self):
-        seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
-        stamp = Time(sec=seconds, nanosec=nanoseconds)
+        """Publish the state: stamped with simulated time when this node publishes /clock.
+
+        Without /clock the other nodes run on their own clocks (wall time, or a /clock from
+        elsewhere): the state is stamped with this node's clock, or every node on wall time
+        would drop it as stale (simulated time starts at 0).
+        """
+        if self.pub_clock is not None:
+            seconds, nanoseconds = divmod(int(round(self.sim_time * 1e9)), 10 ** 9)
+            stamp = Time(sec=seconds, nanosec=nanoseconds)
+        else:
+            stamp = self.get_clock().now().to_msg()
         self._new_command = False           # before publishing: the answer may come fast
         self._published_at_wall = time.monotonic()
         if self.pub_clock is not None:
             self.pub_clock.publish(Clock(clock=stamp))
-        order = self._order
+        order, zeros = self._order, self._locked_zeros
         self.pub_joint_states.publish(joint_state_message(
-            self.joint_names, stamp, self.q[order], self.qd[order], self.tau[order]))
+            self.joint_names + self._locked_names, stamp,
+            np.concatenate([self.q[order], self._locked_positions]),
+            np.concatenate([self.qd[order], zeros]), np.concatenate([self.tau[order], zeros])))
 
     def health(self):
         """Level and message for /diagnostics: ERROR when failed or silent while running."""

@@ -423,7 +423,7 @@ def test_errors_are_one_line_with_exit_code_2(arm, capsys, tmp_path, argv, words
 # ---------------------------------------------------------------------- real processes
 def test_console_script_and_module_run_as_processes(arm):
     path, model = arm
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = dict(os.environ)          # the installed package (not the source tree)
     script = os.path.join(os.path.dirname(sys.executable), 'robot-dynamics')
     command = [script] if os.path.exists(script) else [sys.executable, '-m', 'robot_dynamics']
     done = subprocess.run(command + ['--help'], capture_output=True, text=True, env=env,

@@ -221,8 +221,7 @@ def sim_time_process(request):
     without a traceback.
     """
     namespace = '/c' + uuid.uuid4().hex[:10]
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore', ROBOT_DYNAMICS_EXECUTOR=request.param)
+    env = dict(os.environ, PYTHONWARNINGS='ignore', ROBOT_DYNAMICS_EXECUTOR=request.param)
     process = subprocess.Popen(
         [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
          '-r', f'__ns:={namespace}', '-p', 'model:=puma560', '-p', 'use_sim_time:=true'],

@@ -150,7 +150,6 @@ def test_without_control_msgs_the_controller_says_so_and_follows_topics(tmp_path
     import os
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     script = tmp_path / 'no_control_msgs.py'
     script.write_text(
         'import sys\n'
@@ -167,7 +166,7 @@ def test_without_control_msgs_the_controller_says_so_and_follows_topics(tmp_path
         'rclpy.shutdown()\n')
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=120, cwd=str(tmp_path),
-                          env=dict(os.environ, PYTHONPATH=root))
+                          env=dict(os.environ))        # the installed package
     assert done.returncode == 0, done.stderr
     assert 'ACTION None TOPIC 2' in done.stdout
     assert 'control_msgs is not installed' in done.stdout

@@ -35,6 +35,7 @@ import pytest
 from rclpy.parameter import parameter_value_to_python
 from rclpy.parameter_client import AsyncParameterClient
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
 import yaml
@@ -303,3 +304,74 @@ def test_invalid_launch_argument_fails_before_any_node_starts(launch):
     assert code not in (None, 0), output
     assert 'use_feedforward' in output
     assert 'process started' not in output, 'nodes were started before the check'
+
+
+def test_unknown_robot_ends_the_launch_with_a_clear_message(launch, tmp_path):
+    """Issue 20.5: a bad robot:= killed half of the nodes and the launch never exited."""
+    params = tmp_path / 'params.yaml'
+    params.write_text('{}\n')
+    for launched in (launch('simulation.launch.py', 'robot:=no_such_arm'),
+                     launch('identification.launch.py', 'robot:=no_such_arm',
+                            f'params:={params}'),
+                     launch('dynamics.launch.py', 'robot:=no_such_arm')):
+        code = launched.wait(60)
+        output = launched.stop()
+        assert code not in (None, 0), output
+        assert "robot:='no_such_arm' is not a bundled model; use one of" in output, output
+        assert 'puma560' in output and 'process started' not in output, output
+
+
+def sim_parameters(ros, probe, namespace, launched):
+    """Every node of one simulation launch is up; return their parameters by node name."""
+    found = {}
+    for name in ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
+                 'trajectory_publisher'):
+        wait_for_node(ros, probe, f'{namespace}/{name}', launched)
+        found[name] = all_parameters(ros, probe, f'{namespace}/{name}')
+    return found
+
+
+def test_two_namespaced_arms_from_the_launch_files_alone(ros, launch):
+    """Two simulations in one domain, each on its own <namespace>/clock; none on /clock."""
+    probe = ros.node('two_arms_probe')
+    arms = {f'{ros.namespace}/arm1': 'puma560', f'{ros.namespace}/arm2': 'ur5'}
+    states = {ns: [] for ns in arms}
+    clocks = {ns: [] for ns in list(arms) + ['']}
+    for ns in clocks:
+        probe.create_subscription(Clock, f'{ns}/clock', clocks[ns].append, 10)
+    for ns in arms:
+        probe.create_subscription(JointState, f'{ns}/joint_states', states[ns].append, 10)
+    launched = {ns: launch('simulation.launch.py', f'robot:={robot}', f'namespace:={ns}')
+                for ns, robot in arms.items()}
+    for ns, robot in arms.items():
+        parameters = sim_parameters(ros, probe, ns, launched[ns])
+        assert parameters['simulation_node']['publish_clock'] is True
+        assert parameters['simulation_node']['model'] == robot
+        for name in ('dynamics_node', 'joint_trajectory_controller', 'trajectory_publisher'):
+            assert parameters[name]['use_sim_time'] is True, name
+    assert ros.spin_until(lambda: all(len(states[ns]) > 20 and len(clocks[ns]) > 20
+                                      for ns in arms), 120.0), \
+        {ns: item.output()[-2000:] for ns, item in launched.items()}
+    assert not clocks[''], 'a namespaced simulation published /clock'
+    for ns, robot in arms.items():
+        assert list(states[ns][-1].name) == list(rd.load_model(robot).joint_names)
+
+
+def test_wall_time_simulation_is_stamped_and_answered_on_wall_time(ros, launch):
+    """use_sim_time:=false: no /clock, joint_states on the wall clock, the node answers."""
+    probe = ros.node('wall_probe')
+    namespace = ros.namespace
+    states, gravity, clocks = [], [], []
+    probe.create_subscription(JointState, f'{namespace}/joint_states', states.append, 10)
+    probe.create_subscription(Float64MultiArray, f'{namespace}/dynamics_node/gravity_torques',
+                              gravity.append, 10)
+    probe.create_subscription(Clock, '/clock', clocks.append, 10)
+    launched = launch('simulation.launch.py', 'robot:=puma560', 'use_sim_time:=false',
+                      f'namespace:={namespace}')
+    parameters = sim_parameters(ros, probe, namespace, launched)
+    assert parameters['simulation_node']['publish_clock'] is False
+    assert all(p['use_sim_time'] is False for p in parameters.values())
+    assert ros.spin_until(lambda: len(gravity) > 5 and states, 120.0), launched.output()[-4000:]
+    now = probe.get_clock().now().nanoseconds * 1e-9
+    last = states[-1].header.stamp.sec + 1e-9 * states[-1].header.stamp.nanosec
+    assert abs(now - last) < 5.0 and not clocks

@@ -44,9 +44,8 @@ def node_command(node, *arguments, namespace=None):
 
 
 def node_environment():
-    """Return this environment with the source tree importable (as the other process tests do)."""
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT)] + [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p]))
+    """Return this environment: the node processes import the installed package."""
+    return dict(os.environ)
 
 
 BAD_STARTUP = [

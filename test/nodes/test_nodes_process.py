@@ -41,8 +41,7 @@ def dynamics_process(request):
     stopped with SIGTERM and must exit without a traceback.
     """
     namespace = '/p' + uuid.uuid4().hex[:10]
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore', ROBOT_DYNAMICS_EXECUTOR=request.param)
+    env = dict(os.environ, PYTHONWARNINGS='ignore', ROBOT_DYNAMICS_EXECUTOR=request.param)
     process = subprocess.Popen(
         [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
          '-r', f'__ns:={namespace}', '-p', f'urdf_file:={PUMA}',

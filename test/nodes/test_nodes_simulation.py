@@ -23,9 +23,11 @@ from diagnostic_msgs.msg import DiagnosticStatus  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402
+from rosgraph_msgs.msg import Clock  # noqa: E402
 from std_srvs.srv import SetBool, Trigger  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
+from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
 from robots import random_model  # noqa: E402
 
@@ -47,7 +49,8 @@ class SimProbe:
 
     def __init__(self, ros, model, **parameters):
         overrides = [Parameter('robot_description', value=model.to_urdf()),
-                     Parameter('real_time_factor', value=0.0)]
+                     Parameter('real_time_factor', value=0.0),
+                     Parameter('publish_clock', value=True)]   # stamps in simulated time
         overrides += [Parameter(k, value=v) for k, v in parameters.items()]
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', rd.ModelWarning)
@@ -80,7 +83,64 @@ class SimProbe:
 
 def stamp(msg):
     """Header stamp in seconds."""
-    return msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+    return seconds(msg.header.stamp)
+
+
+def seconds(time):
+    """``builtin_interfaces/Time`` in seconds."""
+    return time.sec + time.nanosec * 1e-9
+
+
+def test_without_clock_states_carry_the_node_clock_and_wall_time_nodes_take_them(ros, model):
+    """Issue 20.3: simulated time from 0 on joint_states made every wall-time node drop them."""
+    probe = SimProbe(ros, model, publish_clock=False, gravity=[0.0, 0.0, 9.81])
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('robot_description', value=model.to_urdf())]))
+    gravity = []
+    probe.node.create_subscription(Float64MultiArray,
+                                   f'{ros.namespace}/dynamics_node/gravity_torques',
+                                   gravity.append, 10)
+    assert ros.spin_until(lambda: len(gravity) >= 3, timeout=10.0), dynamics.last_error
+    assert dynamics.dropped == 0, dynamics.last_error
+    now = probe.node.get_clock().now().nanoseconds * 1e-9
+    assert 0.0 <= now - stamp(probe.states[-1]) < dynamics.get_parameter('stale_timeout').value
+    assert probe.sim.sim_time > 0.0 and stamp(probe.states[0]) > 1e9   # not simulated time
+
+
+def test_with_clock_states_are_stamped_with_the_published_clock(ros, model):
+    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0])
+    clocks = []
+    probe.node.create_subscription(Clock, '/clock', clocks.append, 100)
+    assert ros.spin_until(lambda: len(clocks) >= 5 and probe.states and stamp(
+        probe.states[-1]) >= seconds(clocks[2].clock))
+    published = {seconds(c.clock) for c in clocks}
+    assert published and all(stamp(m) in published for m in probe.states
+                             if stamp(m) >= seconds(clocks[0].clock))
+    assert min(published) < 1.0         # simulated time, from 0
+
+
+def test_locked_joints_are_published_at_their_positions(ros):
+    """Issue 20.7: fingers left out of joint_states: no state publisher could place them."""
+    from urdf_trees import arm_with_gripper
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        gripper = rd.RobotModel.from_urdf(arm_with_gripper(),
+                                          locked_joints={'grip_finger_joint1': 0.03})
+        ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
+            Parameter('robot_description', value=arm_with_gripper()),
+            Parameter('locked_joints', value=['grip_finger_joint1=0.03']),
+            Parameter('publish_clock', value=True), Parameter('real_time_factor', value=0.0)]))
+    states = []
+    ros.node('probe').create_subscription(JointState, 'joint_states', states.append, 10)
+    assert ros.spin_until(lambda: states)
+    msg = states[-1]
+    locked = dict(gripper.locked_joints)
+    assert len(locked) == 3            # the finger, its mimic and the camera's pan joint
+    assert list(msg.name) == list(gripper.joint_names) + list(locked)
+    assert dict(zip(msg.name, msg.position))['grip_finger_joint1'] == 0.03
+    assert {name: p for name, p in zip(msg.name, msg.position) if name in locked} == locked
+    assert all(v == 0.0 for name, v, e in zip(msg.name, msg.velocity, msg.effort)
+               if name in locked for v in (v, e))
 
 
 def test_rest_without_gravity_stays_put(ros, model):

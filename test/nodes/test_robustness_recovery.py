@@ -89,8 +89,7 @@ class Processes:
             command += ['-r', remap]
         for parameter in PARAMETERS[name]:
             command += ['-p', parameter]
-        env = dict(os.environ, PYTHONWARNINGS='ignore',
-                   PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
+        env = dict(os.environ, PYTHONWARNINGS='ignore')
         self.running[name] = subprocess.Popen(command, cwd=ROOT, env=env, text=True,
                                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 

@@ -150,7 +150,8 @@ def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ro
         warnings.simplefilter('ignore', rd.ModelWarning)
         sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
             Parameter('model', value='two_link'), Parameter('real_time_factor', value=0.0),
-            Parameter('publish_rate', value=1000.0)]))
+            Parameter('publish_rate', value=1000.0),
+            Parameter('publish_clock', value=True)]))      # states stamped in simulated time
     probe = ros.node('probe')
     base = f'{ros.namespace}/simulation_node'
     states, diagnostics = [], []

@@ -1,0 +1,123 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The dynamics node's model: loading, the robot_description topic, payloads, changes.
+
+A mixin of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode`: the node holds the
+parameters and the interfaces; these methods build the effective model (source + payload +
+overrides + gravity) and replace it, or report why they cannot.
+"""
+
+import numpy as np
+
+from robot_dynamics.model import bounds
+from robot_dynamics.nodes.common import (SOURCE_PARAMETERS, joint_order, model_parameters_set,
+                                         model_with_logged_warnings, model_with_overrides,
+                                         parameter_value)
+from robot_dynamics.nodes.description_updates import model_change
+from robot_dynamics.nodes.joint_state_merge import JointStateMerge, message_joint_limit
+from robot_dynamics.nodes.locked_joints import LockedJointTracker
+
+
+class DynamicsModel:
+    """The model of the dynamics node (methods of the node)."""
+
+    def _load_model(self, source=None):
+        """(Re)load the source model (``source``: already loaded); False if not available yet."""
+        try:
+            if source is None:
+                source = model_with_logged_warnings(self, self._urdf_from_topic)
+            if source is None:
+                self.get_logger().info('waiting for the model on the robot_description topic')
+                return False
+            self._set_model(source, self._payload)
+            self._locked = LockedJointTracker(
+                source, self.get_parameter('locked_joints_threshold').value,
+                self.get_parameter('locked_joints_rate').value) if source.locked_joints else None
+        except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
+            self._error(f'model not loaded: {exc}')
+            return False
+        locked = dict(self._source_model.locked_joints)
+        self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
+                               f'{list(self.model.joint_names)}, solver {self._solver!r}'
+                               + (f', side-branch joints locked at {locked}' if locked else ''))
+        return True
+
+    def _set_model(self, source, payload):
+        """Build the effective model; raise (leaving the current one) if anything is invalid."""
+        model = source if payload is None else source.with_payload(*payload)
+        model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
+        names, order = joint_order(model, parameter_value(self, 'joints'))
+        if self.model is None or self.model.joint_names != model.joint_names:
+            self._state, self._trajectory = None, None   # joint set changed: start afresh
+            self._merge = JointStateMerge(model.joint_names)
+        self._message_limit = message_joint_limit(model)
+        self._source_model, self._payload, self.model = source, payload, model
+        self._no_gravity_model = model.with_gravity(np.zeros(3))
+        self._state_bounds = bounds.StateBounds(model)
+        self.output_names, self._output_order = names, order
+
+    def _on_description(self, msg):
+        if model_parameters_set(self) or not msg.data:
+            return
+        self._descriptions.offer(msg.data)  # parsed in a worker, rate-limited; not a copy
+
+    def _parse_description(self, text):
+        """Load the model of a robot_description text (in the worker thread)."""
+        return model_with_logged_warnings(self, text)
+
+    def _take_description(self, text, future):
+        """Use a parsed robot_description (executor thread); WARN what changed."""
+        self._urdf_from_topic = text               # loaded or refused: not parsed again
+        if model_parameters_set(self):
+            return                                 # a model parameter was set meanwhile
+        try:
+            source = future.result()
+        except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
+            return self._error(f'model from the robot_description topic not loaded: {exc}')
+        before = self._source_model
+        if self._load_model(source) and before is not None:
+            self.get_logger().warning('model changed by the robot_description topic: '
+                                      + model_change(before, source))
+
+    def destroy_node(self):
+        """Stop the robot_description worker, then destroy the node."""
+        self._descriptions.close()
+        return super().destroy_node()
+
+    def _on_payload(self, msg):
+        m, c = msg.inertia.m, msg.inertia.com
+        inertia = [msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy,
+                   msg.inertia.iyz, msg.inertia.ixz]
+        payload = (m, [c.x, c.y, c.z], inertia)
+        if self._source_model is None:
+            return self._drop('payload before the model was loaded')
+        if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
+            return self._drop('payload contains NaN or inf')
+        try:
+            bounds.check_payload(m, payload[1], inertia)
+            self._set_model(self._source_model, payload)
+        except Exception as exc:  # noqa: BLE001
+            return self._drop(f'payload rejected: {exc}')
+        self.get_logger().info(f'payload of {m} kg applied to the tip link')
+
+    def _load_pending(self, overrides):
+        """Load the model the parameters being set name; ValueError with the loader's reason."""
+        try:
+            source = model_with_logged_warnings(self, self._urdf_from_topic, overrides)
+            if source is not None:
+                model_with_overrides(source, self, overrides)     # gravity, friction: valid
+        except Exception as exc:  # noqa: BLE001 - any loader error refuses the change
+            changed = ', '.join(sorted(SOURCE_PARAMETERS & set(overrides)))
+            raise ValueError(f'{changed}: the model does not load, nothing changed: '
+                             f'{exc}') from None
+        return source

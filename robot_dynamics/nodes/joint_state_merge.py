@@ -1,0 +1,140 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Joint states merged by name from partial messages, each joint with its own stamp.
+
+On real robots several drivers publish on one ``joint_states`` topic: the arm's, and a
+gripper's with only the finger joints (joint_state_broadcaster merges them the same way).
+:class:`JointStateMerge` keeps the latest position and velocity of every joint of a model, with
+the stamp of the message that carried it; a joint is stale on its own age. It takes names and
+arrays, not messages: the dynamics node and a controller feed it each message's fields.
+"""
+
+import struct
+
+import numpy as np
+
+from robot_dynamics.nodes.conversions import BadMessage
+
+MIN_MESSAGE_JOINTS = 64     # a JointState may name this many joints whatever the model
+MESSAGE_JOINTS_FACTOR = 4   # ... or this many times the model's joints (chain and locked)
+
+
+def message_joint_limit(model):
+    """Most names (and values per field) a JointState may carry for ``model``.
+
+    A few times the robot's joints, chain and locked side branches, so that the merged
+    messages of a real robot (arm, gripper, a mobile base) fit, while a message with a million
+    names is refused by its length before any per-name work.
+    """
+    joints = model.dof + len(model.locked_joints)
+    return max(MIN_MESSAGE_JOINTS, MESSAGE_JOINTS_FACTOR * joints)
+
+
+def check_message_size(name, position, velocity, effort, limit):
+    """Raise :class:`BadMessage` if any field holds more than ``limit`` entries (len only)."""
+    for field, values in (('name', name), ('position', position), ('velocity', velocity),
+                          ('effort', effort)):
+        if len(values) > limit:
+            raise BadMessage(f'{field} has {len(values)} entries, more than {limit} (a few '
+                             "times the model's joints); publish this robot's joints only")
+
+
+def serialized_name_count(data):
+    """Return the number of names in a serialised ``sensor_msgs/JointState``, or None.
+
+    Reads the CDR bytes (encapsulation, ``header.stamp``, ``header.frame_id``, then the length
+    of ``name``) in microseconds, where deserialising a message of a million names takes
+    about 2 s. None when the bytes cannot be read that way or the count cannot fit in them
+    (each name takes at least 5 bytes): the message is then left to the deserialiser.
+    """
+    try:
+        order = '<' if data[1] & 1 else '>'           # little-endian encapsulations are odd
+        frame_id = struct.unpack_from(order + 'I', data, 4 + 8)[0]
+        position = 4 + ((8 + 4 + frame_id + 3) & ~3)  # 4-byte alignment after encapsulation
+        names = struct.unpack_from(order + 'I', data, position)[0]
+    except (IndexError, struct.error):
+        return None
+    return names if 5 * names <= len(data) - position - 4 else None
+
+
+class JointStateMerge:
+    """The latest position, velocity and stamp of each joint of ``joint_names``, by name.
+
+    :meth:`update` takes one message's names, positions, velocities and stamp (s); joints the
+    message does not name keep their values and stamps, names that are not model joints are
+    ignored. :meth:`state` returns the merged state once every joint has been received.
+    """
+
+    def __init__(self, joint_names):
+        self.joint_names = tuple(joint_names)
+        self._index = {name: i for i, name in enumerate(self.joint_names)}
+        count = len(self.joint_names)
+        self.q = np.zeros(count)
+        self.qd = np.zeros(count)
+        self.stamps = np.full(count, -np.inf)       # s; -inf: never received
+
+    def update(self, names, positions, velocities, stamp, check=None, efforts=()):
+        """Merge one message; return how many model joints it updated.
+
+        Raise :class:`BadMessage`, changing nothing, for a repeated name, a ``position``,
+        ``velocity`` or ``effort`` whose length differs from ``name`` (``velocity`` and
+        ``effort`` may be empty; velocity then is zero), no positions, or a model joint's
+        value that is NaN or inf (efforts are checked, not kept). ``check(q)``, called with the
+        merged positions (model order) when every joint has been received, may raise to refuse
+        the message: nothing changes then either.
+        """
+        names = list(names)
+        if len(set(names)) != len(names):
+            raise BadMessage('repeated joint names')
+        if len(positions) != len(names):
+            raise BadMessage('no positions' if not len(positions) else
+                             f'position has {len(positions)} entries for {len(names)} names')
+        for field, values in (('velocity', velocities), ('effort', efforts)):
+            if len(values) not in (0, len(names)):
+                raise BadMessage(f'{field} has {len(values)} entries for {len(names)} names')
+        found = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
+        if not found:
+            return 0
+        source, target = (np.array(column) for column in zip(*found))
+        q = np.asarray(positions, dtype=float)[source]
+        qd = np.asarray(velocities, dtype=float)[source] if len(velocities) \
+            else np.zeros(len(source))
+        effort = np.asarray(efforts, dtype=float)[source] if len(efforts) else qd
+        for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
+            if not np.isfinite(values).all():
+                raise BadMessage(f'{label} contains NaN or inf')
+        if check is not None:
+            merged, received = self.q.copy(), np.isfinite(self.stamps)
+            merged[target], received[target] = q, True
+            if received.all():
+                check(merged)
+        self.q[target], self.qd[target], self.stamps[target] = q, qd, stamp
+        return len(found)
+
+    def missing(self):
+        """Name the joints never received."""
+        return [name for name, t in zip(self.joint_names, self.stamps) if t == -np.inf]
+
+    def stale(self, now, timeout):
+        """Name the joints whose stamp is more than ``timeout`` s older than ``now``."""
+        return [name for name, t in zip(self.joint_names, self.stamps)
+                if t != -np.inf and now - t > timeout]
+
+    def state(self):
+        """Return ``q, qd`` (copies, model order) and the oldest joint's stamp; None if missing.
+
+        The oldest stamp makes the state as stale as its stalest joint.
+        """
+        if np.isinf(self.stamps).any():
+            return None
+        return self.q.copy(), self.qd.copy(), float(self.stamps.min())

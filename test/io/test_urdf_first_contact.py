@@ -1,0 +1,109 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""What a newcomer's first URDFs meet (issue 20.9), against Pinocchio where it loads them.
+
+The URDF specification reads a moving link without ``<inertial>`` as massless and a joint
+with ``lower == upper`` as one that cannot move: both load (with a warning), as Pinocchio loads
+them. A floating root joint and an unexpanded xacro file are refused with the fix.
+"""
+
+import warnings
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import robot_dynamics as rd
+from robot_dynamics.errors import URDFError
+from urdf_trees import oracle_dynamics, reduced_oracle
+
+INERTIAL = ('<inertial><origin xyz="{c} 0 0"/><mass value="{m}"/><inertia ixx="0.01" '
+            'iyy="0.02" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial>')
+
+
+def arm(middle_inertial=True, middle_limit='lower="-2" upper="2"', root=''):
+    """Three revolute joints; the middle link's inertial and joint limits are the variables."""
+    links = ['<link name="base_link"/>']
+    for k, (m, c) in enumerate(((2.0, 0.1), (1.5, 0.2), (1.0, 0.15)), start=1):
+        inertial = INERTIAL.format(m=m, c=c) if k != 2 or middle_inertial else ''
+        links.append(f'<link name="l{k}">{inertial}</link>')
+    joints = []
+    for k, axis in enumerate(('0 0 1', '0 1 0', '0 1 0'), start=1):
+        limit = middle_limit if k == 2 else 'lower="-2" upper="2"'
+        parent = 'base_link' if k == 1 else f'l{k - 1}'
+        joints.append(f'<joint name="j{k}" type="revolute"><parent link="{parent}"/><child '
+                      f'link="l{k}"/><origin xyz="0.3 0 0.1"/><axis xyz="{axis}"/>'
+                      f'<limit {limit} effort="10" velocity="1"/></joint>')
+    return f'<robot name="arm">{root}{"".join(links + joints)}</robot>'
+
+
+def load(urdf):
+    """Load; return the model and its ModelWarning lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(urdf)
+    return model, [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
+
+
+def agree_with_pinocchio(model, urdf, locked=None):
+    """ID, M and G of ``model`` equal Pinocchio's (joints in ``locked`` locked) to 1e-10."""
+    chain = list(model.joint_names)
+    reduced = reduced_oracle(urdf, chain, locked or {}) if locked else \
+        pin.buildModelFromXML(urdf)
+    rng = np.random.default_rng(2)
+    q, qd, qdd = rng.uniform(-1, 1, (3, model.dof))
+    tau, M, g, _ = oracle_dynamics(reduced, q, qd, qdd, 'base_link')
+    np.testing.assert_allclose(rd.inverse_dynamics(model, q, qd, qdd), tau, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(rd.mass_matrix(model, q), M, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(rd.gravity_torques(model, q), g, rtol=0, atol=1e-10)
+
+
+def test_a_moving_link_without_inertial_is_massless_with_a_warning():
+    urdf = arm(middle_inertial=False)
+    model, said = load(urdf)
+    assert model.dof == 3 and model.mass[1] == 0.0
+    assert any("moving link 'l2' (child of joint 'j2') has no <inertial>: loaded massless"
+               in line for line in said), said
+    agree_with_pinocchio(model, urdf)
+
+
+@pytest.mark.parametrize('value', [0.0, 0.7])
+def test_a_joint_with_equal_limits_is_locked_there_with_a_warning(value):
+    urdf = arm(middle_limit=f'lower="{value}" upper="{value}"')
+    model, said = load(urdf)
+    assert list(model.joint_names) == ['j1', 'j3']
+    assert any(f"joint 'j2': <limit lower= upper=> both {value:g}" in line and
+               'loaded as fixed (locked) there' in line for line in said), said
+    agree_with_pinocchio(model, urdf, locked={'j2': value})
+
+
+def test_a_floating_root_joint_hints_base_link():
+    root = ('<link name="world"/><joint name="float" type="floating"><parent link="world"/>'
+            '<child link="base_link"/></joint>')
+    with pytest.raises(URDFError, match=r"'floating'.*base_link='base_link' \(command line: "
+                                        r'--base-link base_link'):
+        load(arm(root=root))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(arm(root=root), base_link='base_link')
+    assert list(model.joint_names) == ['j1', 'j2', 'j3']
+
+
+def test_xacro_is_refused_with_the_command_that_expands_it():
+    with pytest.raises(URDFError, match=r'xacro robot.urdf.xacro > robot.urdf'):
+        load('<robot name="a" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+             '<xacro:property name="m" value="1"/></robot>')
+    text = arm().replace('<mass value="1.5"/>', '<mass value="${m}"/>')
+    with pytest.raises(URDFError, match=r"'\$\{m\}' is not a number; this is xacro: expand it "
+                                        r'first \(xacro'):
+        load(text)
