@@ -19,6 +19,7 @@ compete with it. Oracles: the goal positions, the library's scale factor (itself
 against a bisection with Pinocchio in test/analysis/test_feasibility.py) and the URDF limits.
 """
 
+import itertools
 import pathlib
 
 import numpy as np
@@ -64,18 +65,20 @@ def config(tmp_path, robot, policy):
 class Client:
     """A FollowJointTrajectory client, joint states and diagnostics seen from this process."""
 
-    def __init__(self, ros, launched):
-        self.ros, self.launched = ros, launched
-        self.node = ros.node('fjt_client', namespace='/')
-        self.action = ActionClient(self.node, FJT, ACTION)
+    def __init__(self, ros, launched, namespace):
+        self.ros, self.launched, self.namespace = ros, launched, namespace
+        self.node = ros.node(f'fjt_client_{namespace}', namespace='/')
+        self.action = ActionClient(self.node, FJT, f'/{namespace}{ACTION}')
         self.states, self.diagnostics, self.controller_states = [], [], []
-        self.node.create_subscription(JointState, '/joint_states', self.states.append, 100)
+        self.node.create_subscription(JointState, f'/{namespace}/joint_states',
+                                      self.states.append, 100)
         self.node.create_subscription(
             control_msgs_msg().JointTrajectoryControllerState,
-            '/joint_trajectory_controller/controller_state', self.controller_states.append, 100)
+            f'/{namespace}/joint_trajectory_controller/controller_state',
+            self.controller_states.append, 100)
         self.node.create_subscription(DiagnosticArray, '/diagnostics',
                                       self.diagnostics.append, 100)
-        self.reset = self.node.create_client(Trigger, '/simulation_node/reset')
+        self.reset = self.node.create_client(Trigger, f'/{namespace}/simulation_node/reset')
 
     def wait_ready(self, names):
         """Wait for the action server and for the standard motion to be over."""
@@ -143,31 +146,38 @@ def goal_to(model, offset, duration, **tolerances):
     return goal
 
 
-def gone(ros, probe, timeout=60.0):
-    """Wait until the stopped graph's nodes have left (no second action server, no /clock)."""
-    names = {'joint_trajectory_controller', 'simulation_node', 'dynamics_node'}
-    assert ros.spin_until(lambda: not names & {name for name, _ in
-                                               probe.get_node_names_and_namespaces()},
-                          timeout), 'the previous graph did not stop'
+def gone(ros, probe, namespace, timeout=30.0):
+    """Give the stopped graph's nodes time to leave (each graph has a namespace of its own)."""
+    ros.spin_until(lambda: f'/{namespace}' not in {
+        space for _, space in probe.get_node_names_and_namespaces()}, timeout)
 
 
 @pytest.fixture(scope='module')
 def graph(rclpy_session, tmp_path_factory):
-    """Start a launch per (robot, policy) on demand; stop them all at the end."""
+    """Start a launch per (robot, policy) on demand; stop them all at the end.
+
+    Each launch runs in a namespace of its own (its ``/clock`` remapped with it), so a graph
+    that is slow to leave the DDS graph cannot answer for the next one.
+    """
     started = {}
     ros = RosGraph(rclpy_session)
     tmp = tmp_path_factory.mktemp('fjt')
+    count = itertools.count()
 
     def get(robot, policy):
         if (robot, policy) not in started:
-            for other in started.values():        # one graph at a time: one /clock
-                other[1].stop()
-                gone(ros, other[0].node)
+            stopped = list(started.values())
             started.clear()
+            for other in stopped:                 # one graph at a time: less load
+                other[1].stop()
+                gone(ros, other[0].node, other[0].namespace)
+            namespace = f'fjt{next(count)}'
             launched = Launch(tmp / f'{robot}_{policy}.log', 'simulation.launch.py',
-                              f'robot:={robot}', f'config:={config(tmp, robot, policy)}')
-            client = Client(ros, launched)
-            wait_for_node(ros, client.node, '/joint_trajectory_controller', launched)
+                              f'robot:={robot}', f'config:={config(tmp, robot, policy)}',
+                              f'namespace:={namespace}')
+            client = Client(ros, launched, namespace)
+            wait_for_node(ros, client.node, f'/{namespace}/joint_trajectory_controller',
+                          launched)
             client.wait_ready(rd.load_model(robot).joint_names)
             started[(robot, policy)] = (client, launched)
         return started[(robot, policy)][0]
@@ -364,6 +374,8 @@ def test_send_goal_command_of_the_docs_works_as_written(graph):
     client = graph('ur5', 'reject')
     docs = (ROOT / 'docs' / 'ros.md').read_text()
     command = re.search(r'```bash\n(ros2 action send_goal .*?)\n```', docs, re.S).group(1)
+    command = command.replace('/joint_trajectory_controller/', f'/{client.namespace}'
+                              '/joint_trajectory_controller/')     # this test's namespace
     argv = shlex.split(command.replace('\\\n', ' '))
     done = subprocess.run([ROS2] + argv[1:], capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-3000:]
