@@ -203,7 +203,8 @@ def test_documented_command_prints_what_the_page_says(scratch, capsys, page, lin
 
 
 #: Options docs/cli.md describes once for every subcommand, outside the synopsis.
-COMMON_OPTIONS = {'--help', '--friction', '--base-link', '--tip-link', '--lock'}
+COMMON_OPTIONS = {'--help', '--friction', '--no-urdf-friction', '--base-link', '--tip-link',
+                  '--lock'}
 
 
 def test_cli_synopsis_names_every_subcommand_and_option():
@@ -282,7 +283,7 @@ def test_python_examples_are_found():
 @pytest.mark.parametrize('page, line, source', EXAMPLES, ids=[f'{e[0]}:{e[1]}' for e in EXAMPLES])
 def test_python_example_runs_and_shows_its_values(scratch, capsys, page, line, source):
     """Run the example statement by statement; a ``# literal`` after an expression is checked."""
-    for name in ('urdf', 'config'):
+    for name in ('urdf', 'config', 'test'):      # the examples run from a checkout
         (scratch / name).symlink_to(ROOT / name)
     namespace = {}
     for statement in ast.parse(source).body:
