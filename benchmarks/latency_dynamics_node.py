@@ -54,6 +54,7 @@ import pathlib
 import platform
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -130,17 +131,28 @@ def busy_main(fraction, stop):
         time.sleep(0.01 * (1.0 - fraction))
 
 
-def start_node(namespace, model_name, executor, root=ROOT):
-    """Start the dynamics node of ``root`` as users do, ``executor`` (None: the default)."""
-    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get('PYTHONPATH', ''),
-               PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
+def start_node(namespace, model_name, executor, root=None):
+    """Start the dynamics node as users do, ``executor`` (None: the default).
+
+    ``root`` None: the installed package (this tree, once ``./scripts/setup_venv.sh`` or
+    ``colcon build`` installed it); else the source tree ``root``, which must hold its compiled
+    engine (a tree without it would run the numpy fallback, about 10x slower per message: the
+    node then saturates a core at 1 kHz and the benchmark measures its queue).
+    """
+    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
+    if root is not None:
+        if not list(pathlib.Path(root, 'robot_dynamics', 'engine').glob('_engine*.so')):
+            sys.exit(f'{root}: no compiled engine in robot_dynamics/engine/; build it first '
+                     f'(cd {root} && python setup.py build_ext --inplace)')
+        env['PYTHONPATH'] = str(root) + os.pathsep + os.environ.get('PYTHONPATH', '')
     env.pop('ROBOT_DYNAMICS_EXECUTOR', None)
     if executor:
         env['ROBOT_DYNAMICS_EXECUTOR'] = executor
     command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
                '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
                '-p', f'joint_states_qos:={QOS}']
-    return subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL,
+    return subprocess.Popen(command, cwd=root or tempfile.gettempdir(), env=env,
+                            stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
 
