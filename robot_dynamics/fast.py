@@ -246,6 +246,9 @@ def step(fast, q, qd, tau, dt, integrator='rk4'):
     """
     if integrator not in INTEGRATORS:
         raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
+    if integrator == 'implicit_coriolis':          # needs C(q, qd), which fast does not build
+        raise ValueError("integrator: 'implicit_coriolis' is not available in fast.step; use "
+                         "robot_dynamics.step (the engine) or integrator='implicit'")
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
     tau = np.asarray(tau, dtype=float)

@@ -51,7 +51,8 @@ except ImportError as exc:                  # not built: the numpy path runs, se
 HEADER = 16
 JOINT_STRIDE = 37
 _MODELS = weakref.WeakKeyDictionary()          # RobotModel → its unpacked engine Model
-INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2, 'implicit': 3}
+INTEGRATOR_CODES = {'euler': 0, 'semi_implicit_euler': 1, 'rk4': 2, 'implicit': 3,
+                    'implicit_coriolis': 4}
 #: Torque forms of a simulation run (integrate.h): constant (n,), one row per step, G(q).
 TORQUE_CONSTANT, TORQUE_PER_STEP, TORQUE_GRAVITY = 0, 1, 2
 #: Integration outcomes (engine.h): fine, state non-finite within a step or after it,

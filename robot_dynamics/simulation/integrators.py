@@ -24,15 +24,16 @@ as a digital controller applies it). Integrators:
 - ``'semi_implicit_euler'``: symplectic Euler (``qd += qdd dt`` then ``q += qd dt``);
 - ``'rk4'``: classical four-point Runge-Kutta of seed 002 §7;
 - ``'implicit'``: Euler implicit in the joint damping and friction (MuJoCo's ``implicitfast``,
-  :func:`robot_dynamics.simulation.schemes._implicit`), stable for stiff damping at any ``dt``.
+  :func:`robot_dynamics.simulation.schemes._implicit`), stable for stiff damping at any ``dt``;
+- ``'implicit_coriolis'``: the same, implicit in the Coriolis term too (MuJoCo's ``implicit``).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from robot_dynamics.api import (forward_dynamics, forward_dynamics_batch, gravity_torques,
-                                mass_matrix, total_energy)
+from robot_dynamics.api import (coriolis_matrix, forward_dynamics, forward_dynamics_batch,
+                                gravity_torques, mass_matrix, total_energy)
 from robot_dynamics import engine
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.engine import INTEGRATOR_CODES
@@ -51,21 +52,22 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
 
     ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
     when the new state is not finite, naming the cause and the fix. ``position_limits=True``
-    (a single state (n,) within the limits): the limits act as hard stops
-    (:func:`~robot_dynamics.simulation.stops.stop_step`).
+    (a single state (n,) within the limits): the limits act as hard stops (the model of
+    :func:`~robot_dynamics.simulation.stops.stop_step`, inside the engine's step there).
     """
-    if position_limits:
-        if np.ndim(q) != 1:
-            raise ValueError(f'q: position_limits=True takes a single state of shape '
-                             f'({model.dof},), got shape {np.shape(q)}; step the rows one by one')
-        q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
-        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
+    if position_limits and np.ndim(q) != 1:
+        raise ValueError(f'q: position_limits=True takes a single state of shape '
+                         f'({model.dof},), got shape {np.shape(q)}; step the rows one by one')
     _check_settings(integrator, dt)
     if solver is None and _engine is not None:
+        limits = (model.lower_limit, model.upper_limit) if position_limits else ()
         q_next, qd_next, qdd, status = _engine.step(model, q, qd, tau, f_tip, float(dt),
-                                                    INTEGRATOR_CODES[integrator])
+                                                    INTEGRATOR_CODES[integrator], *limits)
         _raise_for(status, (model, q, qd, dt, integrator))
         return q_next, qd_next, qdd
+    if position_limits:
+        q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
+        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
     a, _ = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     tau_, f_tip_ = a['tau'], a['f_tip']
 
@@ -74,7 +76,8 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
             _raise_for(engine.NONFINITE_WITHIN, (model, q, qd, dt, integrator))
         return forward_dynamics_batch(model, q_, qd_, tau_, f_tip_, solver)
 
-    extra = (_damped_mass(model, solver),) if integrator in NEEDS_DAMPED_MASS else ()
+    extra = ((_damped_mass(model, solver, integrator == 'implicit_coriolis'),)
+             if integrator in NEEDS_DAMPED_MASS else ())
     with np.errstate(over='ignore', invalid='ignore'):
         q_next, qd_next, qdd = INTEGRATORS[integrator](accel, a['q'], a['qd'], dt, *extra)
     if not (np.all(np.isfinite(q_next)) and np.all(np.isfinite(qd_next))):
@@ -83,12 +86,20 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
 
 
-def _damped_mass(model, solver):
-    """Return ``damped_mass(q, qd, dt) -> (M, M + dt D)`` (N, n, n) of the implicit scheme."""
+def _damped_mass(model, solver, coriolis=False):
+    """Return ``damped_mass(q, qd, dt) -> (M, W)`` (N, n, n) of the implicit schemes.
+
+    ``W = M + dt D``, and ``+ 2 dt C(q, q̇)`` (``∂(C q̇)/∂q̇``, Christoffel symbols) with
+    ``coriolis``.
+    """
     def damped_mass(q, qd, dt):
-        M = np.reshape(mass_matrix(model, q, solver=solver), (-1, model.dof, model.dof))
+        shape = (-1, model.dof, model.dof)
+        M = np.reshape(mass_matrix(model, q, solver=solver), shape)
         slopes = np.maximum(friction_slopes(model, qd), 0.0).reshape(-1, model.dof)
-        return M, M + dt * slopes[:, :, None] * np.eye(model.dof)
+        W = M + dt * slopes[:, :, None] * np.eye(model.dof)
+        if coriolis:
+            W = W + 2.0 * dt * np.reshape(coriolis_matrix(model, q, qd), shape)
+        return M, W
     return damped_mass
 
 
@@ -156,12 +167,14 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     ``energy_limit`` (J), if given, stops the run with :class:`SimulationError` when the total
     energy exceeds it (runaway detection). ``position_limits=True`` makes the joint limits
     hard stops (:func:`~robot_dynamics.simulation.stops.stop_step`: perfectly inelastic
-    impacts, no penetration at the end of a step; ``q0`` must lie within the limits); the run
-    then takes one Python call per step.
+    impacts, no penetration at the end of a step; ``q0`` must lie within the limits), inside
+    the engine's run as well.
 
     ``integrator='implicit'`` is stable under any joint damping and friction (real robot
     descriptions such as the xArm7's wrist need it at 1 ms); the explicit schemes diverge when
     the damping is stiff for ``dt``, and the error then names the joint and the fix.
+    ``'implicit_coriolis'`` is implicit in the Coriolis term too (fast spinning arms at a
+    large ``dt``; docs/simulation.md).
     """
     _check_settings(integrator, dt)
     if not (np.isfinite(duration) and duration >= 0):
@@ -170,9 +183,9 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     check_recording_size(model, duration, dt, steps)
     mode, rows = _torque_form(model, torque, steps)
     stops = position_limits and _check_within_limits(model, q0)
-    if solver is None and _engine is not None and mode is not None and not stops:
+    if solver is None and _engine is not None and mode is not None:
         run = _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator,
-                                  energy_limit)
+                                  energy_limit, stops)
     else:
         torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
         run = _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
@@ -263,11 +276,14 @@ def _torque_function(model, mode, rows, dt, solver):
     return lambda t, q, qd: rows[int(round(t / dt))]
 
 
-def _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator, energy_limit):
-    """One engine call integrates the whole run."""
+def _simulate_in_engine(model, q0, qd0, mode, rows, steps, dt, integrator, energy_limit,
+                        stops=False):
+    """One engine call integrates the whole run (``stops``: the limits act as hard stops)."""
     limit = None if energy_limit is None else float(energy_limit)
+    limits = (model.lower_limit, model.upper_limit) if stops else (None, None)
     q, qd, qdd, tau, energy, status, at = _engine.simulate(
-        model, q0, qd0, rows, mode, steps, float(dt), INTEGRATOR_CODES[integrator], limit)
+        model, q0, qd0, rows, mode, steps, float(dt), INTEGRATOR_CODES[integrator], limit,
+        *limits)
     _raise_for(status, (model, q[at], qd[at], dt, integrator), energy_limit, (at + 1) * dt)
     return Trajectory(t=np.arange(steps + 1) * dt, q=q, qd=qd, qdd=qdd, tau=tau, energy=energy)
 

@@ -22,7 +22,7 @@ name: a new integrator adds one function.
 
 import numpy as np
 
-from robot_dynamics.api import (forward_dynamics, forward_dynamics_derivatives,
+from robot_dynamics.api import (coriolis_matrix, forward_dynamics, forward_dynamics_derivatives,
                                 inverse_dynamics_derivatives, mass_matrix)
 from robot_dynamics.model.arguments import batch_arguments, unbatch
 from robot_dynamics.model.friction import friction_slope_rates, friction_slopes
@@ -107,34 +107,65 @@ def _rk4(dynamics, q, qd, dt):
     return step[:, :, :2 * n], step[:, :, 2 * n:]
 
 
-def _implicit(dynamics, q, qd, dt):
+def _implicit(dynamics, q, qd, dt, coriolis=False):
     """Implicit step: ``W Δv = dt (τ - b(q, q̇))``, ``q̇⁺ = q̇ + Δv``, ``q⁺ = q + dt q̇⁺``.
 
-    ``W = M(q) + dt D(q̇)``; ``∂Δv = W⁻¹ (dt ∂(τ - b) - ∂W Δv)``: ``∂b/∂q``, ``∂b/∂q̇`` are the
-    inverse dynamics' derivatives at ``q̈ = 0``; ``∂(M a)/∂q`` at ``a = Δv`` is
+    ``W = M(q) + dt D(q̇)`` (``+ 2 dt C(q, q̇)`` with ``coriolis``);
+    ``∂Δv = W⁻¹ (dt ∂(τ - b) - ∂W Δv)``: ``∂b/∂q``, ``∂b/∂q̇`` are the inverse dynamics'
+    derivatives at ``q̈ = 0``; ``∂(M a)/∂q`` at ``a = Δv`` is
     ``∂ID(q, 0, a)/∂q - ∂ID(q, 0, 0)/∂q``;
     ``∂D/∂q̇ = diag(∂²τ_f/∂q̇²)`` where the slope is positive (0 where it is clipped).
+    With ``coriolis``, ``∂(2C(q, q̇) Δv)/∂q̇ = 2C(q, Δv)`` and ``∂(2C(q, q̇) Δv)/∂q`` is
+    the polarisation of the quadratic velocity terms (:func:`_coriolis_rate`).
     """
     model, N, n = dynamics.model, q.shape[0], q.shape[1]
     slopes = friction_slopes(model, qd)
     M = np.reshape(mass_matrix(model, q), (N, n, n))
     W = M + dt * np.maximum(slopes, 0.0)[:, :, None] * np.eye(n)
+    if coriolis:
+        W = W + 2.0 * dt * np.reshape(coriolis_matrix(model, q, qd), (N, n, n))
     force = np.einsum('nij,nj->ni', M, dynamics.accel(q, qd))            # τ - b
     dv = dt * np.linalg.solve(W, force[..., None])[..., 0]
     zero = np.zeros_like(q)
     db_dq, db_dqd, _ = inverse_dynamics_derivatives(model, q, qd, zero, dynamics.f_tip)
-    dMa_dq = (inverse_dynamics_derivatives(model, q, zero, dv)[0]
-              - inverse_dynamics_derivatives(model, q, zero, zero)[0])
+    at_rest = inverse_dynamics_derivatives(model, q, zero, zero)[0]
+    dMa_dq = inverse_dynamics_derivatives(model, q, zero, dv)[0] - at_rest
     rates = np.where(slopes > 0, friction_slope_rates(model, qd), 0.0)
     eye = np.broadcast_to(np.eye(n), (N, n, n))
-    v_q = np.linalg.solve(W, -dt * db_dq - dMa_dq)
-    v_qd = eye + np.linalg.solve(W, -dt * db_dqd - dt * (rates * dv)[:, None, :] * eye)
+    rhs_q = -dt * db_dq - dMa_dq
+    rhs_qd = -dt * db_dqd - dt * (rates * dv)[:, None, :] * eye
+    if coriolis:
+        rhs_q = rhs_q - dt * _coriolis_rate(model, q, qd, dv, at_rest)
+        rhs_qd = rhs_qd - 2.0 * dt * np.reshape(coriolis_matrix(model, q, dv), (N, n, n))
+    v_q = np.linalg.solve(W, rhs_q)
+    v_qd = eye + np.linalg.solve(W, rhs_qd)
     v_u = dt * np.linalg.inv(W)
     velocity = np.concatenate((v_q, v_qd), axis=2)
     position = np.concatenate((eye, np.zeros_like(eye)), axis=2) + dt * velocity
     return np.concatenate((position, velocity), axis=1), np.concatenate((dt * v_u, v_u), axis=1)
 
 
+def _coriolis_rate(model, q, qd, dv, at_rest):
+    """``∂(2C(q, q̇) Δv)/∂q`` at fixed ``q̇``, ``Δv`` (N, n, n), exactly.
+
+    The velocity terms ``V(q, v) = C(q, v) v`` are a quadratic form in ``v``, so
+    ``2C(q, q̇) Δv = V(q, q̇ + Δv) - V(q, q̇) - V(q, Δv)``; with ``P(v) = ∂ID(q, v, 0)/∂q``
+    (``V``'s derivative plus gravity's, which cancels as ``+1 - 1 - 1 + 1``):
+    ``P(q̇ + Δv) - P(q̇) - P(Δv) + P(0)``, ``P(0)`` given as ``at_rest``. Friction does not
+    depend on ``q``.
+    """
+    zero = np.zeros_like(q)
+
+    def P(v):
+        return inverse_dynamics_derivatives(model, q, v, zero)[0]
+    return P(qd + dv) - P(qd) - P(dv) + at_rest
+
+
+def _implicit_coriolis(dynamics, q, qd, dt):
+    """The implicit step with the Coriolis term's velocity derivative in ``W``."""
+    return _implicit(dynamics, q, qd, dt, coriolis=True)
+
+
 #: Scheme name (as in robot_dynamics.simulation.schemes.INTEGRATORS) → its linearisation.
 LINEARIZATIONS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4,
-                  'implicit': _implicit}
+                  'implicit': _implicit, 'implicit_coriolis': _implicit_coriolis}

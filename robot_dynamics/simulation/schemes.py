@@ -22,6 +22,9 @@ as a digital controller applies it). Integrators:
   smoothed Coulomb friction), in the spirit of MuJoCo's ``implicitfast``: one linearised
   backward-Euler step in ``q̇`` (:func:`_implicit`), then ``q += q̇⁺ dt``. Stable for any damping
   and ``dt``; first order.
+- ``'implicit_coriolis'``: the same step with the Coriolis and centripetal term's velocity
+  derivative ``∂(C(q, q̇) q̇)/∂q̇ = 2C`` in the step matrix too (MuJoCo's ``implicit``), for fast
+  spinning arms at a large ``dt``; the step matrix is not symmetric (an LU solve).
 
 Every scheme is ``f(accel, q, qd, dt) -> (q⁺, q̇⁺, q̈)`` with ``q̈`` the acceleration at the start
 of the step; ``'implicit'`` takes ``damped_mass(q, qd, dt) -> (M, M + dt D)`` besides
@@ -68,7 +71,9 @@ def _implicit(accel, q, qd, dt, damped_mass):
 
     ``D = diag(max(∂τ_f/∂q̇, 0))`` at the start of the step (``model/friction.py``:
     ``friction_slopes``; a negative Stribeck slope is left explicit so that ``M + dt D`` stays
-    positive definite).
+    positive definite). ``'implicit_coriolis'`` passes ``M + dt (D + 2C)`` instead, with the
+    Christoffel Coriolis matrix ``C`` (``∂(C q̇)/∂q̇ = 2C``: its symbols are symmetric in the
+    two velocities).
     """
     qdd = accel(q, qd)
     M, M_hat = damped_mass(q, qd, dt)
@@ -78,7 +83,8 @@ def _implicit(accel, q, qd, dt, damped_mass):
 
 
 INTEGRATORS = {'euler': _euler, 'semi_implicit_euler': _semi_implicit_euler, 'rk4': _rk4,
-               'implicit': _implicit}
+               'implicit': _implicit, 'implicit_coriolis': _implicit}
 
-#: Schemes that need ``damped_mass(q, qd, dt) -> (M, M + dt D)`` as a fifth argument.
-NEEDS_DAMPED_MASS = frozenset({'implicit'})
+#: Schemes that need ``damped_mass(q, qd, dt) -> (M, W)`` as a fifth argument
+#: (``W = M + dt D``, with ``+ 2 dt C`` for the Coriolis-implicit one).
+NEEDS_DAMPED_MASS = frozenset({'implicit', 'implicit_coriolis'})

@@ -70,7 +70,7 @@ def divergence_advice(model, q, qd, dt, integrator):
                 f'lambda dt = {rate * dt:.3g}, beyond the {integrator} stability limit '
                 f'{limit:g}; use integrator=\'implicit\' (stable for any damping) or '
                 f'dt <= {0.9 * limit / rate:.3g} s')
-    fix = ("use integrator='implicit'" if integrator != 'implicit' else
+    fix = ("use integrator='implicit'" if not integrator.startswith('implicit') else
            'check the torques and the model')
     return (f'dt = {dt:g} s is too large for these torques, or the torques are unbounded: '
             f'use a smaller dt, or {fix}')

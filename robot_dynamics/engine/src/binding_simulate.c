@@ -24,26 +24,62 @@ static int integrator_code(PyObject *obj, int *code)
 {
     long value = PyLong_AsLong(obj);
     if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < RD_EULER || value > RD_IMPLICIT) {
-        PyErr_SetString(PyExc_ValueError, "integrator code must be 0, 1, 2 or 3");
+    if (value < RD_EULER || value > RD_IMPLICIT_CORIOLIS) {
+        PyErr_SetString(PyExc_ValueError, "integrator code must be 0, 1, 2, 3 or 4");
         return -1;
     }
     *code = (int)value;
     return 0;
 }
 
-/* step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status) */
+/* The joint limits lower, upper (None: no stops) as hard stops for n joints: 0, or -1 with an
+ * exception set. The arrays (n,) of doubles (+-inf allowed, NaN not) are kept in held[2]. */
+static int stops_from(PyObject *lower, PyObject *upper, int n, PyObject **held, rd_stops *s,
+                      int *on)
+{
+    PyObject *given[2] = {lower, upper};
+    *on = 0;
+    if (lower == Py_None && upper == Py_None) return 0;
+    for (int k = 0; k < 2; ++k) {
+        const double *x;
+        held[k] = PyArray_FROMANY(given[k], NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY);
+        if (held[k] == NULL) return -1;
+        x = PyArray_DATA((PyArrayObject *)held[k]);
+        if (PyArray_DIM((PyArrayObject *)held[k], 0) != n) {
+            PyErr_Format(PyExc_ValueError, "lower, upper: expected shape (%d,), one limit per "
+                         "joint", n);
+            return -1;
+        }
+        for (int i = 0; i < n; ++i)
+            if (isnan(x[i])) {
+                PyErr_SetString(PyExc_ValueError, "lower, upper: NaN limit; use -inf / inf");
+                return -1;
+            }
+    }
+    if (rd_stops_init(s, n, PyArray_DATA((PyArrayObject *)held[0]),
+                      PyArray_DATA((PyArrayObject *)held[1])) != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *on = 1;
+    return 0;
+}
+
+/* step(model, q, qd, tau, f_tip, dt, integrator[, lower, upper]) -> (q, qd, qdd, status);
+ * with the limits, the stops act on every row's step (rd_stop_step). */
 PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
 {
     static const Spec spec = {4, {"q", "qd", "tau", "f_tip"}, 3, 1, 0, OUT_VECTOR, NULL};
     Arg args[4] = {{0}};
     ModelObject *model = NULL;
-    PyObject *out[3] = {NULL, NULL, NULL}, *result = NULL;
+    PyObject *out[3] = {NULL, NULL, NULL}, *held[2] = {NULL, NULL}, *result = NULL;
     npy_intp N, row;
-    int n, single, k, integrator, status = RD_OK;
+    int n, single, k, integrator, status = RD_OK, stopping = 0;
     double dt;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "step(model, q, qd, tau, f_tip, dt, integrator)");
+    rd_stops stops;
+    if (nargs != 7 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "step(model, q, qd, tau, f_tip, dt, integrator"
+                                         "[, lower, upper])");
         return NULL;
     }
     dt = PyFloat_AsDouble(argv[5]);
@@ -53,41 +89,47 @@ PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
     if (model == NULL) return NULL;
     n = model->model.n;
     if (take_all(argv[0], &spec, argv + 1, n, args, &N, &single) != 0) goto done;
+    if (nargs == 9 && stops_from(argv[7], argv[8], n, held, &stops, &stopping) != 0) goto done;
     for (k = 0; k < 3; ++k)
         if ((out[k] = new_output(OUT_VECTOR, single, N, n)) == NULL) goto done;
     for (row = 0; row < N && status == RD_OK; ++row) {
         const double *x[4];
+        double *y[3];
         for (k = 0; k < 4; ++k)
             x[k] = args[k].array == NULL ? NULL : args[k].data + row * args[k].stride;
-        status = rd_step(&model->model, integrator, x[0], x[1], x[2], x[3], dt,
-                         (double *)PyArray_DATA((PyArrayObject *)out[0]) + row * n,
-                         (double *)PyArray_DATA((PyArrayObject *)out[1]) + row * n,
-                         (double *)PyArray_DATA((PyArrayObject *)out[2]) + row * n);
+        for (k = 0; k < 3; ++k) y[k] = (double *)PyArray_DATA((PyArrayObject *)out[k]) + row * n;
+        status = rd_step(&model->model, integrator, x[0], x[1], x[2], x[3], dt, y[0], y[1], y[2]);
+        if (status == RD_OK && stopping)
+            status = rd_stop_step(&model->model, &stops, x[0], dt, y[0], y[1]);
     }
     result = Py_BuildValue("OOOi", out[0], out[1], out[2], status);
 done:
+    if (stopping) rd_stops_free(&stops);
+    for (k = 0; k < 2; ++k) Py_XDECREF(held[k]);
     for (k = 0; k < 3; ++k) Py_XDECREF(out[k]);
     for (k = 0; k < 4; ++k) Py_XDECREF(args[k].array);
     Py_DECREF(model);
     return result;
 }
 
-/* simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, energy_limit)
+/* simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, energy_limit[, lower, upper])
  *   -> (q, qd, qdd, tau, energy, status, step). tau: (n,) constant, (steps + 1, n) per step
- *   or None with the gravity-compensation mode; energy_limit None for no check. */
+ *   or None with the gravity-compensation mode; energy_limit None for no check; lower, upper
+ *   the joint limits as hard stops (None or absent: none). */
 PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
 {
     static const Spec spec = {2, {"q0", "qd0"}, -1, 0, 0, OUT_VECTOR, NULL};
     Arg args[2] = {{0}}, tau = {0};
     ModelObject *model = NULL;
-    PyObject *out[5] = {NULL, NULL, NULL, NULL, NULL}, *result = NULL;
+    PyObject *out[5] = {NULL, NULL, NULL, NULL, NULL}, *held[2] = {NULL, NULL}, *result = NULL;
     rd_run run;
+    rd_stops stops;
     npy_intp N, dims[2];
     long at = 0;
-    int n, single, k, status;
-    if (nargs != 9) {
+    int n, single, k, status, stopping = 0;
+    if (nargs != 9 && nargs != 11) {
         PyErr_SetString(PyExc_TypeError, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, "
-                                         "integrator, energy_limit)");
+                                         "integrator, energy_limit[, lower, upper])");
         return NULL;
     }
     memset(&run, 0, sizeof run);
@@ -122,6 +164,8 @@ PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
         }
         run.tau = tau.data;
     }
+    if (nargs == 11 && stops_from(argv[9], argv[10], n, held, &stops, &stopping) != 0) goto done;
+    run.stops = stopping ? &stops : NULL;
     dims[0] = run.steps + 1;
     dims[1] = n;
     for (k = 0; k < 4; ++k)
@@ -144,6 +188,8 @@ PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
     }
     result = Py_BuildValue("OOOOOil", out[0], out[1], out[2], out[3], out[4], status, at);
 done:
+    if (stopping) rd_stops_free(&stops);
+    for (k = 0; k < 2; ++k) Py_XDECREF(held[k]);
     for (k = 0; k < 5; ++k) Py_XDECREF(out[k]);
     for (k = 0; k < 2; ++k) Py_XDECREF(args[k].array);
     Py_XDECREF(tau.array);

@@ -14,8 +14,8 @@
 /*
  * Time integration of the forward dynamics, as robot_dynamics.simulation.integrators: explicit
  * Euler (Craig 6.117), semi-implicit (symplectic) Euler, the classical RK4 of seed 002 7 and
- * an Euler step implicit in the joints' velocity-dependent forces (MuJoCo's implicitfast), the
- * torque held over each step. The arithmetic follows the numpy integrators term by term.
+ * an Euler step implicit in the joints' velocity-dependent forces (MuJoCo's implicitfast) or in
+ * these and the Coriolis term (MuJoCo's implicit), the torque held over each step. The arithmetic follows the numpy integrators term by term.
  */
 #include <math.h>
 #include <string.h>
@@ -74,28 +74,81 @@ static int rk4(rd_model *m, const double *q, const double *qd, const double *tau
     return RD_OK;
 }
 
-/* Implicit in the joint friction and damping (robot_dynamics.simulation.schemes._implicit):
- * (M + dt D) (qd' - qd) = dt (tau - b(q, qd)), D = diag(max(d tau_f / d qd, 0)) at the start,
- * q' = q + dt qd'. qdd is the explicit acceleration M^-1 (tau - b) at the start of the step. */
-static int implicit(rd_model *m, const double *q, const double *qd, const double *tau,
-                    const double *f_tip, double dt, double *q_next, double *qd_next,
-                    double *qdd)
+/* x = A^-1 x by Gaussian elimination with partial pivoting; A (n x n, row-major) is destroyed.
+ * Returns -1 if A is singular. For the non-symmetric matrix of the Coriolis-implicit step. */
+static int gauss_solve(double *A, int n, double *x)
+{
+    int i, j, k;
+    for (k = 0; k < n; ++k) {
+        int p = k;
+        for (i = k + 1; i < n; ++i)
+            if (fabs(A[n * i + k]) > fabs(A[n * p + k])) p = i;
+        if (!(fabs(A[n * p + k]) > 0)) return -1;
+        if (p != k) {
+            double t = x[k];
+            x[k] = x[p];
+            x[p] = t;
+            for (j = 0; j < n; ++j) {
+                t = A[n * k + j];
+                A[n * k + j] = A[n * p + j];
+                A[n * p + j] = t;
+            }
+        }
+        for (i = k + 1; i < n; ++i) {
+            double l = A[n * i + k] / A[n * k + k];
+            for (j = k + 1; j < n; ++j) A[n * i + j] -= l * A[n * k + j];
+            x[i] -= l * x[k];
+        }
+    }
+    for (i = n - 1; i >= 0; --i) {
+        for (j = i + 1; j < n; ++j) x[i] -= A[n * i + j] * x[j];
+        x[i] /= A[n * i + i];
+    }
+    return 0;
+}
+
+/* W = M + dt D, D = diag(max(d tau_f / d qd, 0)) (implicit) or, with the Coriolis term's
+ * velocity derivative (implicit_coriolis), W = M + dt (d b / d qd - diag(min(d tau_f / d qd, 0)))
+ * = M + dt (d(C qd)/d qd + D) from the inverse dynamics' derivatives at qdd = 0. Fills M and
+ * W; b = V + G + F + J^T f_tip was computed first (w.b), the placements are those of q. */
+static void step_matrix(rd_model *m, int coriolis, const double *q, const double *qd,
+                        const double *f_tip, double dt, double *M, double *W)
 {
     const int n = m->n;
-    double *M = m->w.M, *Mh = m->w.Mh, *b = m->w.b, *dv = m->w.sim;
-    int i;
+    int i, j;
+    if (coriolis) {
+        rd_rnea_derivatives(m, q, qd, m->w.zero, f_tip, m->w.Z, W, M);     /* W = d b / d qd */
+        for (i = 0; i < n; ++i) {
+            for (j = 0; j < n; ++j) W[n * i + j] = M[n * i + j] + dt * W[n * i + j];
+            W[n * i + i] -= dt * fmin(rd_friction_slope(m->J + i, qd[i]), 0.0);
+        }
+        return;
+    }
+    rd_crba_placed(m, M);
+    memcpy(W, M, sizeof(double) * (size_t)n * (size_t)n);
+    for (i = 0; i < n; ++i) W[n * i + i] += dt * fmax(rd_friction_slope(m->J + i, qd[i]), 0.0);
+}
+
+/* Implicit in the velocity-dependent forces (robot_dynamics.simulation.schemes._implicit):
+ * W (qd' - qd) = dt (tau - b(q, qd)) with W of step_matrix at the start of the step,
+ * q' = q + dt qd'. qdd is the explicit acceleration M^-1 (tau - b) at the start of the step. */
+static int implicit(rd_model *m, int coriolis, const double *q, const double *qd,
+                    const double *tau, const double *f_tip, double dt, double *q_next,
+                    double *qd_next, double *qdd)
+{
+    const int n = m->n;
+    double *M = m->w.M, *W = m->w.Mh, *b = m->w.b, *dv = m->w.sim;
+    int i, singular;
     if (!finite_vector(q, n) || !finite_vector(qd, n)) return RD_NONFINITE_WITHIN;
     memset(m->w.zero, 0, sizeof(double) * (size_t)n);
     rd_rnea(m, q, qd, m->w.zero, 1, 1, f_tip, b);          /* b = V + G + F + J^T f_tip */
-    rd_crba_placed(m, M);
-    memcpy(Mh, M, sizeof(double) * (size_t)n * (size_t)n);
-    for (i = 0; i < n; ++i) {
-        Mh[n * i + i] += dt * fmax(rd_friction_slope(m->J + i, qd[i]), 0.0);
-        qdd[i] = dv[i] = tau[i] - b[i];
-    }
-    if (rd_cholesky(M, n) != 0 || rd_cholesky(Mh, n) != 0) return RD_NOT_SPD;
+    step_matrix(m, coriolis, q, qd, f_tip, dt, M, W);
+    for (i = 0; i < n; ++i) qdd[i] = dv[i] = tau[i] - b[i];
+    if (rd_cholesky(M, n) != 0) return RD_NOT_SPD;
+    singular = coriolis ? gauss_solve(W, n, dv) : rd_cholesky(W, n);
+    if (singular != 0) return RD_NOT_SPD;
     rd_cholesky_solve(M, n, qdd);
-    rd_cholesky_solve(Mh, n, dv);
+    if (!coriolis) rd_cholesky_solve(W, n, dv);
     for (i = 0; i < n; ++i) {
         qd_next[i] = qd[i] + dt * dv[i];
         q_next[i] = q[i] + dt * qd_next[i];
@@ -110,8 +163,9 @@ int rd_step(rd_model *m, int integrator, const double *q, const double *qd, cons
     int i;
     if (integrator == RD_RK4) {
         CHECK(rk4(m, q, qd, tau, f_tip, dt, q_next, qd_next, qdd));
-    } else if (integrator == RD_IMPLICIT) {
-        CHECK(implicit(m, q, qd, tau, f_tip, dt, q_next, qd_next, qdd));
+    } else if (integrator == RD_IMPLICIT || integrator == RD_IMPLICIT_CORIOLIS) {
+        CHECK(implicit(m, integrator == RD_IMPLICIT_CORIOLIS, q, qd, tau, f_tip, dt, q_next,
+                       qd_next, qdd));
     } else {
         CHECK(accel(m, q, qd, tau, f_tip, qdd));
         for (i = 0; i < n; ++i) {
@@ -142,6 +196,7 @@ int rd_simulate(rd_model *m, const rd_run *run, double *Q, double *QD, double *Q
         }
         CHECK(rd_step(m, run->integrator, q, qd, tau, run->f_tip, run->dt, q + n, qd + n,
                       QDD + n * k));
+        if (run->stops != NULL) CHECK(rd_stop_step(m, run->stops, q, run->dt, q + n, qd + n));
         if (run->check_energy && rd_kinetic_energy(m, q + n, qd + n)
                 + rd_potential_energy(m, q + n) > run->energy_limit)
             return RD_RUNAWAY;

@@ -12,12 +12,32 @@
 // limitations under the License.
 
 /*
- * A whole simulation in one call: the run's settings.
+ * A whole simulation in one call: the run's settings; the Coriolis-implicit scheme's code
+ * (beside engine.h's RD_EULER ... RD_IMPLICIT) and the joint stops (stops.c).
  */
 #ifndef RD_INTEGRATE_H
 #define RD_INTEGRATE_H
 
 #include "engine.h"
+
+enum { RD_IMPLICIT_CORIOLIS = 4 };     /* implicit with d(C qd)/d qd too (MuJoCo's implicit) */
+
+/* Hard stops at the joint limits (stops.c, the model of simulation/stops.py): the limits and
+ * a scratch block for n joints (rd_stops_init allocates it, rd_stops_free releases it). */
+typedef struct {
+    int n;
+    const double *lower, *upper;            /* (n,), -inf / +inf where a joint has none */
+    double *L, *MinvS, *A, *target, *impulse, *after, *rhs;
+    char *flags;
+    int *index;
+} rd_stops;
+
+int rd_stops_init(rd_stops *s, int n, const double *lower, const double *upper);
+void rd_stops_free(rd_stops *s);
+/* The stops acting on the step from q (within the limits) to (q_next, qd_next), in place:
+ * RD_OK, or RD_NOT_SPD if a mass matrix is not positive definite. */
+int rd_stop_step(rd_model *m, rd_stops *s, const double *q, double dt, double *q_next,
+                 double *qd_next);
 
 enum { RD_TORQUE_CONSTANT = 0, RD_TORQUE_PER_STEP = 1, RD_TORQUE_GRAVITY = 2 };
 
@@ -25,6 +45,7 @@ typedef struct {
     int integrator, torque, check_energy;
     const double *tau;          /* (n,) constant or (steps + 1, n) per step; unused for gravity */
     const double *f_tip;        /* (6,) or NULL */
+    rd_stops *stops;            /* the joint limits as hard stops, or NULL */
     double dt, energy_limit;
     long steps;
 } rd_run;
