@@ -10,14 +10,18 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Cost of a simulated step per integrator, and what the hard stops cost (docs/simulation.md).
+"""Cost of a simulated step per integrator, what the hard stops cost, and a spinning arm.
 
 For the stiff wrist arm (``test/fixtures/stiff_wrist_arm.urdf``, frictionless for the
 explicit schemes, which diverge on it otherwise) and the bundled Panda: CPU µs per step of an
-engine run (``rd.simulate``, constant torque, one call) for every integrator, and of a
-per-step run with ``position_limits=True``::
+engine run (``rd.simulate``, constant torque, one call) for every integrator; the hard stops
+(``position_limits=True``) inside the engine against the Python stops (``stops.stop_step``
+after each ``rd.step``: the path ``rd.simulate`` took before, without its bookkeeping), timed
+interleaved in the same run, as a ratio; and the case where the Coriolis term's velocity
+derivative matters: the frictionless Panda spinning (base 10 rad/s, the others 2 rad/s) at
+dt = 10 ms, ``implicit`` against ``implicit_coriolis``::
 
-    .venv/bin/python benchmarks/integrators_stiff.py [--steps 20000]
+    .venv/bin/python benchmarks/integrators_stiff.py [--steps 5000]
 """
 
 import argparse
@@ -26,11 +30,13 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / 'test')]
+sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
 
 import numpy as np  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
+from robot_dynamics.engine import ENGINE  # noqa: E402
+from robot_dynamics.simulation import stops  # noqa: E402
 from robot_dynamics.simulation.trajectory import home_posture  # noqa: E402
 
 URDF = ROOT / 'test' / 'fixtures' / 'stiff_wrist_arm.urdf'
@@ -49,20 +55,61 @@ def per_step(model, integrator, steps, limits=False):
     return 1e6 * best / steps
 
 
+def python_stops(model, steps):
+    """CPU µs per step of the stops in Python: ``rd.step`` then ``stops.stop_step``."""
+    zero = np.zeros(model.dof)
+    q, qd = home_posture(model), zero
+    start = time.process_time()
+    for _ in range(steps):
+        q_next, qd_next, _ = rd.step(model, q, qd, zero, 1e-3, 'implicit')
+        q, qd = stops.stop_step(model, q, q_next, qd_next, 1e-3)
+    return 1e6 * (time.process_time() - start) / steps
+
+
+def stops_table(name, model, steps):
+    """Interleaved best-of-five: Python stops, engine stops, engine without stops."""
+    best = {'python': np.inf, 'engine': np.inf, 'none': np.inf}
+    for _ in range(5):
+        best['python'] = min(best['python'], python_stops(model, steps))
+        best['engine'] = min(best['engine'], per_step(model, 'implicit', steps, limits=True))
+        best['none'] = min(best['none'], per_step(model, 'implicit', steps))
+    print(f'{name:16s} implicit + stops: Python {best["python"]:.2f}, engine '
+          f'{best["engine"]:.2f}, engine without stops {best["none"]:.2f} µs/step; '
+          f'Python / engine = {best["python"] / best["engine"]:.1f}, engine stops / none = '
+          f'{best["engine"] / best["none"]:.2f}')
+
+
+def spinning_panda():
+    """Print which implicit scheme survives the frictionless Panda spinning at dt = 10 ms."""
+    panda = rd.load_model('panda').without_joint_effects()
+    q0, qd0, zero = np.full(7, 0.3), np.array([10.0, 2, 2, 2, 2, 2, 2]), np.zeros(7)
+    for integrator in ('implicit', 'implicit_coriolis'):
+        try:
+            run = rd.simulate(panda, q0, qd0, zero, 2.0, 1e-2, integrator=integrator)
+            result = (f'finite, energy {run.energy[0]:.1f} J -> {run.energy[-1]:.1f} J, at most '
+                      f'{run.energy.max():.1f} J, max |qd| {np.abs(run.qd).max():.1f} rad/s')
+        except rd.SimulationError as exc:
+            result = f'diverged: {str(exc)[:70]}...'
+        print(f'spinning panda   {integrator:20s} {result}')
+
+
 def main():
-    """Print the table."""
+    """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--steps', type=int, default=20000)
+    parser.add_argument('--steps', type=int, default=5000)
     args = parser.parse_args()
+    if ENGINE is None:
+        sys.exit('the installed robot_dynamics has no compiled engine: install the package '
+                 '(./scripts/setup_venv.sh) and run this with .venv/bin/python')
     stiff = rd.RobotModel.from_urdf(str(URDF))
     for name, model in (('stiff wrist arm', stiff), ('panda', rd.load_model('panda'))):
-        for integrator in ('euler', 'semi_implicit_euler', 'rk4', 'implicit'):
-            run = model if integrator == 'implicit' else model.without_joint_effects()
+        for integrator in ('euler', 'semi_implicit_euler', 'rk4', 'implicit',
+                           'implicit_coriolis'):
+            run = model if integrator.startswith('implicit') else model.without_joint_effects()
             print(f'{name:16s} {integrator:20s} {per_step(run, integrator, args.steps):8.2f} '
                   'µs/step (engine run)')
-        steps = max(1, args.steps // 10)
-        print(f'{name:16s} {"implicit + stops":20s} '
-              f'{per_step(model, "implicit", steps, limits=True):8.2f} µs/step (per-step run)')
+        stops_table(name, model, args.steps)
+    spinning_panda()
 
 
 if __name__ == '__main__':

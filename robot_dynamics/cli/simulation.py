@@ -36,9 +36,10 @@ applies the gravity compensation G(q) at every step, so an arm started at rest h
 Writes PREFIX.csv (columns t, q_<joint>…, qd_<joint>…, qdd_<joint>…, tau_<joint>…, energy;
 SI units, rad) and PREFIX.png (q, qd, τ and total energy over time). Joint limits are hard
 stops with --limits only. --integrator implicit is stable under any joint damping (real
-URDFs such as the xArm7's have wrists too stiffly damped for rk4 at 1 ms); rk4 is the more
-accurate for undamped arms. A diverging run stops with an error that names the stiff joint
-and the fix.
+URDFs such as the xArm7's have wrists too stiffly damped for rk4 at 1 ms); --integrator
+implicit_coriolis is implicit in the Coriolis term too (fast spinning arms at a large --dt);
+rk4 is the more accurate for undamped arms. A diverging run stops with an error that names
+the stiff joint and the fix.
 """
 
 TORQUE_MODES = ('zero', 'gravity')
@@ -58,9 +59,10 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('--dt', type=float, default=1e-3, metavar='S',
                         help='integration step, s (default 0.001)')
     parser.add_argument('--integrator', choices=sorted(INTEGRATORS), default='rk4',
-                        help='time integrator (default rk4; implicit for stiff joint damping)')
+                        help='time integrator (default rk4; implicit for stiff joint damping, '
+                             'implicit_coriolis for fast spinning arms too)')
     parser.add_argument('--limits', action='store_true',
-                        help='joint position limits act as hard stops (one step per call)')
+                        help='joint position limits act as hard stops')
     add_vector_argument(parser, '--q0', 'initial joint positions')
     add_vector_argument(parser, '--qd0', 'initial joint velocities')
     parser.add_argument('--deg', action='store_true', help='revolute q0/qd0 in deg and deg/s')

@@ -162,7 +162,7 @@ def _coriolis_rate(model, q, qd, dv, at_rest):
 
 
 def _implicit_coriolis(dynamics, q, qd, dt):
-    """The implicit step with the Coriolis term's velocity derivative in ``W``."""
+    """Linearise the implicit step with the Coriolis term's velocity derivative in ``W``."""
     return _implicit(dynamics, q, qd, dt, coriolis=True)
 
 

@@ -39,7 +39,7 @@ def arm():
 
 
 def rich(model):
-    """The arm with tanh Coulomb, Stribeck (a negative slope near rest) and asymmetry."""
+    """Return the arm with tanh Coulomb, Stribeck (a negative slope near rest), asymmetry."""
     n = model.dof
     return model.replace(coulomb_friction=np.full(n, 1.0), coulomb_asymmetry=np.full(n, 0.3),
                          friction_smoothing=np.full(n, 0.2), stribeck_friction=np.full(n, 0.5),

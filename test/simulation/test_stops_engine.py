@@ -46,7 +46,7 @@ def limited_random_model(seed, n=6):
 
 
 def reference_step(model, q, qd, tau, dt, integrator):
-    """The free step in the engine, then the stops in numpy (stops.stop_step)."""
+    """Step freely in the engine, then apply the stops in numpy (stops.stop_step)."""
     q_next, qd_next, qdd = rd.step(model, q, qd, tau, dt, integrator)
     return (*stops.stop_step(model, q, q_next, qd_next, dt), qdd)
 
@@ -89,15 +89,16 @@ def test_engine_stops_equal_the_reference_step_by_step(integrator, seed):
 
 def test_a_whole_run_with_stops_equals_the_reference_run(arm):
     # The run in the engine (one call) against the per-step reference, the stiff arm falling
-    # onto its stops (joint 2 comes to rest on its upper stop) for 1 s at 10 ms.
+    # onto its stops (joint 2 comes to rest on its upper stop) for 1 s at 10 ms. Measured:
+    # 2.2e-16 rad, 5.3e-15 rad/s at most; step by step 1.2e-14 relative.
     zero = np.zeros(7)
     run = rd.simulate(arm, zero, zero, zero, 1.0, 1e-2, integrator='implicit',
                       position_limits=True)
     q, qd = zero.copy(), zero.copy()
     for k in range(len(run.t) - 1):
         q, qd, _ = reference_step(arm, q, qd, zero, 1e-2, 'implicit')
-        np.testing.assert_allclose(run.q[k + 1], q, rtol=0, atol=1e-10)
-        np.testing.assert_allclose(run.qd[k + 1], qd, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(run.q[k + 1], q, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(run.qd[k + 1], qd, rtol=0, atol=1e-12)
     assert np.sum(run.q[:, 1] == arm.upper_limit[1]) > 10
 
 
