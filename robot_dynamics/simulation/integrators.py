@@ -132,12 +132,25 @@ def _raise_for(status, run, energy_limit=None, t=None):
         raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t:.4f} s: the '
                               f'simulation is running away; '
                               f'{divergence_advice(model, q_, qd_, dt, integrator)}')
+    if integrator == 'implicit_coriolis' and _positive_definite(mass_matrix(model, q_)):
+        raise SimulationError(f'the implicit_coriolis step matrix M + dt (D + 2C) is singular at '
+                              f'dt = {dt:g} s (C: the Coriolis matrix at joint speeds up to '
+                              f'{np.abs(qd_).max():.3g}): use a smaller dt, or '
+                              "integrator='implicit' (its matrix M + dt D is always invertible)")
     if not np.all(np.abs(qd_) <= bounds.MAX_VELOCITY):      # diverged before M failed
         advice = divergence_advice(model, q_, qd_, dt, integrator)
         raise SimulationError(f'state diverged (|qd| > {bounds.MAX_VELOCITY:g}) and the mass '
                               f'matrix failed: {advice}')
     raise np.linalg.LinAlgError('mass matrix is not positive definite: a link with zero mass '
                                 'and inertia on a moving joint?')
+
+
+def _positive_definite(M):
+    try:
+        np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -43,3 +43,18 @@ def test_implicit_with_stops_runs_finite_and_within_the_limits(capsys, tmp_path)
     data = np.genfromtxt(tmp_path / 'implicit.csv', delimiter=',', names=True)
     assert np.all(np.isfinite(data.view((float, len(data.dtype.names)))))
     assert data['q_joint2'].max() <= 2.0944 and 'implicit' in out
+
+
+def test_implicit_coriolis_with_stops_runs_and_matches_the_library(capsys, tmp_path):
+    import robot_dynamics as rd
+    code, out, err = run(capsys, 'simulate', URDF, '--integrator', 'implicit_coriolis',
+                         '--limits', '--duration', 0.5, '--dt', 0.01, '--no-plot',
+                         '--no-progress', '-o', tmp_path / 'coriolis')
+    assert code == 0, err
+    data = np.genfromtxt(tmp_path / 'coriolis.csv', delimiter=',', names=True)
+    arm = rd.RobotModel.from_urdf(str(URDF))
+    zero = np.zeros(7)
+    run_ = rd.simulate(arm, zero, zero, zero, 0.5, 0.01, integrator='implicit_coriolis',
+                       position_limits=True)
+    np.testing.assert_allclose(data['q_joint2'], run_.q[:, 1], rtol=0, atol=1e-9)
+    assert data['q_joint2'].max() <= 2.0944 and 'implicit_coriolis' in out

@@ -175,3 +175,14 @@ def test_a_fast_spinning_arm_at_a_large_step_needs_the_coriolis_term():
     run = passive(panda, q0, qd0, 2.0, 1e-2)
     assert np.all(np.isfinite(run.qd)) and np.abs(run.qd).max() < 100.0
     assert run.energy.max() <= run.energy[0]
+
+
+def test_a_singular_step_matrix_is_named_not_blamed_on_the_mass_matrix(arm):
+    # The engine's status for a failed solve (RD_NOT_SPD): with implicit_coriolis and a
+    # positive definite M, the non-symmetric W = M + dt (D + 2C) is what failed.
+    from robot_dynamics import engine
+    from robot_dynamics.simulation.integrators import _raise_for
+    with pytest.raises(rd.SimulationError, match=r'M \+ dt \(D \+ 2C\) is singular at dt = 0.5'):
+        _raise_for(engine.NOT_SPD, (arm, ZERO, np.full(7, 50.0), 0.5, 'implicit_coriolis'))
+    with pytest.raises(np.linalg.LinAlgError, match='zero mass'):
+        _raise_for(engine.NOT_SPD, (arm, ZERO, ZERO, 1e-3, 'implicit'))
