@@ -308,3 +308,16 @@ def test_rk4_node_on_the_stiff_arm_stops_and_names_the_fix(ros):
     assert "joint 'joint7'" in probe.sim.error and "integrator='implicit'" in probe.sim.error
     for msg in probe.states:
         assert np.all(np.isfinite(msg.position)) and np.all(np.abs(msg.velocity) < 1e3)
+
+
+def test_implicit_coriolis_node_runs_the_stiff_arm(ros):
+    # Issue 23.3: the Coriolis-implicit option is a value of the node's integrator parameter.
+    path = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
+    arm = rd.RobotModel.from_urdf(str(path))
+    probe = SimProbe(ros, arm, publish_rate=50.0, integrator='implicit_coriolis')
+    assert probe.wait_time(1.0, timeout=60.0), probe.sim.error
+    assert not probe.sim.failed, probe.sim.error
+    for msg in probe.states:
+        assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
+        assert np.all(np.array(msg.position) <= arm.upper_limit + 1e-12)
+    assert rd.total_energy(arm, probe.sim.q, probe.sim.qd) < probe.sim._energy_start - 10.0
