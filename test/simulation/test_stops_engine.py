@@ -84,7 +84,9 @@ def test_engine_stops_equal_the_reference_step_by_step(integrator, seed):
         # back (its stop would have pulled) - the active set changed.
         on_stop = (engine[0] == model.lower_limit) | (engine[0] == model.upper_limit)
         coupled += bool(np.any(passed & ~on_stop))
-    assert acted >= 30 and coupled >= 1
+    # Measured over the 40 states: the stops act in 37-40, a passing joint ends off its stop
+    # in 8-14, the active set changes (more than one impulse solve) in 18-31.
+    assert acted >= 30 and coupled >= 5
 
 
 def test_a_whole_run_with_stops_equals_the_reference_run(arm):
