@@ -48,13 +48,6 @@ static void inertia_rate(const rd_inertia *In, const double *s, rd_inertia *out)
                                 - (h[r] * v[c] + v[r] * h[c] - 2.0 * (r == c) * hv);
 }
 
-static void add_inertia(rd_inertia *to, const rd_inertia *from)
-{
-    to->m += from->m;
-    for (int k = 0; k < 3; ++k) to->h[k] += from->h[k];
-    for (int k = 0; k < 9; ++k) to->Ib[k] += from->Ib[k];
-}
-
 /* Fill w.Ic, w.Id, w.hc (composites), w.v and w.a for state (q, qd). */
 static void composites(rd_model *m, const double *q, const double *qd)
 {
@@ -72,8 +65,8 @@ static void composites(rd_model *m, const double *q, const double *qd)
         inertia_rate(&w->Ic[i], v, &w->Id[i]);
     }
     for (i = n - 1; i > 0; --i) {
-        add_inertia(&w->Ic[i - 1], &w->Ic[i]);
-        add_inertia(&w->Id[i - 1], &w->Id[i]);
+        rd_inertia_add(&w->Ic[i - 1], &w->Ic[i]);
+        rd_inertia_add(&w->Id[i - 1], &w->Id[i]);
         for (k = 0; k < 6; ++k) w->hc[i - 1][k] += w->hc[i][k];
     }
 }

@@ -12,18 +12,19 @@
 // limitations under the License.
 
 /*
- * The compiled engine: rigid-body dynamics of a serial chain whose model is data.
- *
- * Frames and conventions are those of robot_dynamics.model: body i carries frame {i}, placed at
- * (Rt, pt) in its parent at q = 0; the joint turns about, or slides along, `axis` (frame {i}).
- * Spatial vectors are ordered (angular; linear). "World" quantities are in the base frame,
- * about the base origin. Gravity enters as the fictitious base acceleration a0 = -g.
+ * The compiled engine: rigid-body dynamics of a serial chain whose model is data. This header
+ * holds the model, its workspace and the kernels' API; the frames, points and spatial algebra
+ * every kernel uses are those of spatial.h (documented once there). Body i carries frame {i},
+ * placed at (Rt, pt) in its parent at q = 0; the joint turns about, or slides along, `axis`
+ * (frame {i}). Gravity enters as the fictitious base acceleration a0 = -g.
  */
 #ifndef RD_ENGINE_H
 #define RD_ENGINE_H
 
 #include <math.h>
 #include <stddef.h>
+
+#include "trig.h"
 
 enum { RD_REVOLUTE = 0, RD_PRISMATIC = 1 };
 
@@ -45,11 +46,8 @@ typedef struct {
     int rich;                   /* any of them non-zero: rd_friction takes the full law */
 } rd_joint;
 
-typedef struct { double R[9], p[3]; } rd_placement;
-
-/* Rigid-body inertia in the 10-parameter form: mass, first moment h, rotational inertia Ib
- * about the frame origin (n = Ib w + h x v, f = m v - h x w). */
-typedef struct { double m, h[3], Ib[9]; } rd_inertia;
+/* rd_placement, rd_inertia and the spatial algebra on doubles (rd_cross, rd_mv, rd_crm, ...) */
+#include "spatial.h"
 
 /* Rate of a world inertia along a velocity (derivatives.c): dY s = (T s_w; b x s_w). */
 typedef struct { double T[9], b[3]; } rd_rate;
@@ -87,7 +85,6 @@ int rd_model_init(rd_model *m, const double *packed, int n);
 void rd_model_free(rd_model *m);
 /* A copy sharing the (read-only) joints with a workspace of its own: for another thread. */
 int rd_model_fork(const rd_model *m, rd_model *fork);
-void rd_place(const rd_joint *J, double q, rd_placement *X);
 
 /* rnea.c: tau = ID(q, qd, qdd) with gravity if `gravity`, joint effects (rotor, friction) if
  * `effects`, tool wrench f_tip (6, tool frame) if not NULL. */
@@ -114,7 +111,6 @@ double rd_potential_energy(rd_model *m, const double *q);
 
 /* crba.c */
 void rd_world_inertia(const rd_joint *J, const double *R, const double *o, rd_inertia *In);
-void rd_inertia_apply(const rd_inertia *In, const double *s, double *f);
 void rd_crba(rd_model *m, const double *q, double *M);       /* rotor inertia included */
 void rd_crba_placed(rd_model *m, double *M);                 /* from the placements in w.X */
 
@@ -157,38 +153,7 @@ enum { RD_OK = 0, RD_NONFINITE_WITHIN = 1, RD_NONFINITE = 2, RD_NOT_SPD = 3, RD_
 int rd_step(rd_model *m, int integrator, const double *q, const double *qd, const double *tau,
             const double *f_tip, double dt, double *q_next, double *qd_next, double *qdd);
 
-/* small 3-vector helpers */
-static inline void rd_cross(const double *a, const double *b, double *o)
-{
-    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0]; o[0] = x; o[1] = y;
-}
-static inline void rd_mv(const double *R, const double *v, double *o)      /* o = R v */
-{
-    double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-    double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-    o[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
-}
-static inline void rd_mtv(const double *R, const double *v, double *o)     /* o = R^T v */
-{
-    double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-    double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-    o[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2]; o[0] = x; o[1] = y;
-}
-static inline void rd_mm(const double *A, const double *B, double *o)      /* o = A B (3x3) */
-{
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-            o[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
-}
-static inline double rd_dot3(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline double rd_dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
+/* joint effects beside the rigid bodies: the sign and the friction law */
 static inline double rd_sign(double x)
 {
     return (double)((x > 0) - (x < 0));
@@ -227,18 +192,4 @@ static inline double rd_friction_slope(const rd_joint *J, double qd)
     if (J->fs != 0) slope -= 2 * J->fs * e * s * qd / (J->vs * J->vs);
     return slope;
 }
-/* motion cross product o = m x s and force cross product o = m x* f (Featherstone 2.31-2.32) */
-static inline void rd_crm(const double *m, const double *s, double *o)
-{
-    double t[3];
-    rd_cross(m, s, o); rd_cross(m + 3, s, o + 3); rd_cross(m, s + 3, t);
-    o[3] += t[0]; o[4] += t[1]; o[5] += t[2];
-}
-static inline void rd_crf(const double *m, const double *f, double *o)
-{
-    double t[3];
-    rd_cross(m, f, o); rd_cross(m + 3, f + 3, t); rd_cross(m, f + 3, o + 3);
-    o[0] += t[0]; o[1] += t[1]; o[2] += t[2];
-}
-
 #endif

@@ -87,23 +87,7 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
     return 0;
 }
 
-/* ---- articulated-body algorithm: spatial vectors in body frames, 6x6 row-major ---- */
-static void x_motion(const rd_placement *X, const double *s, double *o)  /* parent -> child */
-{
-    double t[3], u[3];
-    rd_cross(X->p, s, t);
-    for (int k = 0; k < 3; ++k) u[k] = s[3 + k] - t[k];
-    rd_mtv(X->R, s, o); rd_mtv(X->R, u, o + 3);
-}
-
-static void x_force_T(const rd_placement *X, const double *f, double *o)  /* child -> parent */
-{
-    double t[3];
-    rd_mv(X->R, f + 3, o + 3); rd_mv(X->R, f, o);
-    rd_cross(X->p, o + 3, t);
-    for (int k = 0; k < 3; ++k) o[k] += t[k];
-}
-
+/* ---- articulated-body algorithm: spatial vectors in body frames (spatial.h), 6x6 row-major ---- */
 static void mat6_vec(const double *A, const double *x, double *o)
 {
     for (int r = 0; r < 6; ++r) {
@@ -179,7 +163,7 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
         const rd_joint *J = m->J + i;
         double vJ[6] = {0, 0, 0, 0, 0, 0}, vp[6], Iv[6];
         rd_place(J, q[i], &X[i]);
-        x_motion(&X[i], v, vp);
+        rd_motion_to_child(&X[i], v, vp);
         for (k = 0; k < 3; ++k) vJ[(J->type == RD_REVOLUTE ? 0 : 3) + k] = J->axis[k] * qd[i];
         for (k = 0; k < 6; ++k) v[k] = vp[k] + vJ[k];
         rd_crm(v, vJ, cb[i]);
@@ -188,14 +172,12 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
         rd_crf(v, Iv, pA[i]);
     }
     if (f_tip != NULL) {               /* the tool pushes on the environment: reaction on it */
-        double f[3], nm[3], t[3];
-        rd_mv(m->tipR, f_tip, f);
-        rd_mv(m->tipR, f_tip + 3, nm);
-        rd_cross(m->tipp, f, t);
-        for (k = 0; k < 3; ++k) {
-            pA[n - 1][k] += nm[k] + t[k];
-            pA[n - 1][3 + k] += f[k];
-        }
+        const double wrench[6] = {f_tip[3], f_tip[4], f_tip[5], f_tip[0], f_tip[1], f_tip[2]};
+        rd_placement tool;
+        double fn[6];
+        rd_placement_of(m->tipR, m->tipp, &tool);
+        rd_force_to_parent(&tool, wrench, fn);                  /* (n; f) about the origin */
+        rd_add6(pA[n - 1], fn);
     }
     for (i = n - 1; i >= 0; --i) {                                /* pass 2: inertias */
         const rd_joint *J = m->J + i;
@@ -215,7 +197,7 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
                 Ia[6 * r + c] = IA[i][6 * r + c] - U[i][r] * U[i][c] / D[i];
         mat6_vec(Ia, cb[i], Iac);
         for (r = 0; r < 6; ++r) pa[r] = pA[i][r] + Iac[r] + U[i][r] * u[i] / D[i];
-        x_force_T(&X[i], pa, out);
+        rd_force_to_parent(&X[i], pa, out);
         for (r = 0; r < 6; ++r) pA[i - 1][r] += out[r];
         congruence(&X[i], Ia, IA[i - 1]);                        /* IA_parent += X^T Ia X */
     }
@@ -225,7 +207,7 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
         const rd_joint *J = m->J + i;
         int off = J->type == RD_REVOLUTE ? 0 : 3;
         double ap[6], Ua = 0;
-        x_motion(&X[i], a, ap);
+        rd_motion_to_child(&X[i], a, ap);
         for (k = 0; k < 6; ++k) { ap[k] += cb[i][k]; Ua += U[i][k] * ap[k]; }
         qdd[i] = (u[i] - Ua) / D[i];
         for (k = 0; k < 6; ++k) a[k] = ap[k];

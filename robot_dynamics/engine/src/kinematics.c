@@ -32,20 +32,19 @@ void rd_world_placed(rd_model *m)
 {
     const int n = m->n;
     rd_work *w = &m->w;
-    double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, o[3] = {0, 0, 0}, t[3];
+    rd_placement world = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}, next;
+    double t[3];
     int i;
     for (i = 0; i < n; ++i) {
         const rd_joint *J = m->J + i;
-        const rd_placement *X = &w->X[i];
-        rd_mv(R, X->p, t);
-        o[0] += t[0]; o[1] += t[1]; o[2] += t[2];
-        rd_mm(R, X->R, w->R[i]);
-        memcpy(R, w->R[i], sizeof R);
-        memcpy(w->o[i], o, sizeof o);
-        rd_mv(R, J->axis, t);
+        rd_compose(&world, &w->X[i], &next);                     /* X_1 ... X_i */
+        world = next;
+        memcpy(w->R[i], world.R, sizeof world.R);
+        memcpy(w->o[i], world.p, sizeof world.p);
+        rd_mv(world.R, J->axis, t);
         if (J->type == RD_REVOLUTE) {
             memcpy(w->S[i], t, sizeof t);
-            rd_cross(o, t, w->S[i] + 3);
+            rd_cross(world.p, t, w->S[i] + 3);
         } else {
             w->S[i][0] = w->S[i][1] = w->S[i][2] = 0.0;
             memcpy(w->S[i] + 3, t, sizeof t);
@@ -53,12 +52,17 @@ void rd_world_placed(rd_model *m)
     }
 }
 
+/* The tool frame in the base: the last body's world placement composed with the tool's. */
 static void tip(const rd_model *m, double *R, double *p)
 {
     const int last = m->n - 1;
-    rd_mm(m->w.R[last], m->tipR, R);
-    rd_mv(m->w.R[last], m->tipp, p);
-    for (int k = 0; k < 3; ++k) p[k] += m->w.o[last][k];
+    rd_placement body, tool, world;
+    memcpy(body.R, m->w.R[last], sizeof body.R);
+    memcpy(body.p, m->w.o[last], sizeof body.p);
+    rd_placement_of(m->tipR, m->tipp, &tool);
+    rd_compose(&body, &tool, &world);
+    memcpy(R, world.R, sizeof world.R);
+    memcpy(p, world.p, sizeof world.p);
 }
 
 void rd_tip_pose(rd_model *m, const double *q, double *T)
@@ -105,16 +109,13 @@ void rd_jacobian(rd_model *m, const double *q, int tip_frame, double *Jac)
 double rd_kinetic_energy(rd_model *m, const double *q, const double *qd)
 {
     const int n = m->n;
-    double w[3] = {0, 0, 0}, v[3] = {0, 0, 0}, t[3], Iw[3], energy = 0.0;
+    double s[6] = {0, 0, 0, 0, 0, 0}, *w = s, *v = s + 3, t[3], Iw[3], energy = 0.0;
     int i, k;
     for (i = 0; i < n; ++i) {
         const rd_joint *J = m->J + i;
         rd_placement X;
         rd_place(J, q[i], &X);
-        rd_cross(w, X.p, t);
-        for (k = 0; k < 3; ++k) t[k] += v[k];
-        rd_mtv(X.R, t, v);
-        rd_mtv(X.R, w, w);
+        rd_motion_to_child(&X, s, s);                       /* the parent's motion in {i} */
         for (k = 0; k < 3; ++k) {
             if (J->type == RD_REVOLUTE) w[k] += J->axis[k] * qd[i];
             else v[k] += J->axis[k] * qd[i];

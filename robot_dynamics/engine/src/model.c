@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "engine.h"
-#include "trig.h"
 
 #define HEADER RD_HEADER
 #define STRIDE RD_JOINT_STRIDE
@@ -146,18 +145,4 @@ void rd_model_free(rd_model *m)
     free(m->block);
     m->J = NULL;
     m->block = NULL;
-}
-
-/* Placement of body i in its parent at joint value q (kinematics.joint_transform). */
-void rd_place(const rd_joint *J, double q, rd_placement *X)
-{
-    if (J->type == RD_REVOLUTE) {
-        double s, v;
-        rd_sin_versine(q, &s, &v);
-        for (int k = 0; k < 9; ++k) X->R[k] = J->Rt[k] + s * J->RtK[k] + v * J->RtK2[k];
-        X->p[0] = J->pt[0]; X->p[1] = J->pt[1]; X->p[2] = J->pt[2];
-    } else {
-        memcpy(X->R, J->Rt, sizeof X->R);
-        for (int k = 0; k < 3; ++k) X->p[k] = J->pt[k] + J->Rta[k] * q;
-    }
 }

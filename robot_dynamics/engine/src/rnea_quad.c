@@ -11,27 +11,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-/*
- * Batches of inverse dynamics four rows at a time: rnea_lanes.h on four-lane vectors, compiled
- * for AVX2 on x86-64 (GCC; a compiler that ignores the pragma builds the same code on SSE2
- * halves) and used only where the processor has AVX2 (module.c asks at import;
- * ROBOT_DYNAMICS_NO_AVX2=1 keeps the pairs). Elsewhere rd_rnea_quad is absent.
- */
-#if defined(__GNUC__) && defined(__x86_64__)
-#pragma GCC target("avx2")
-
-#include <math.h>
-
-#include "engine.h"
-#include "trig.h"
-
-#define LANES 4
-typedef double VEC __attribute__((vector_size(32)));
-typedef long long IVEC __attribute__((vector_size(32)));
-#define SPLAT(x_) ((VEC){(x_), (x_), (x_), (x_)})
-#define FUNCTION rd_rnea_quad
-#include "rnea_lanes.h"
-
-#else
-typedef int rd_no_quad;         /* ISO C: a translation unit is not empty */
-#endif
+/* Batches of inverse dynamics 4 rows at a time: rnea_body.h on lanes.h's 4-lane vectors. */
+#define RD_LANES 4
+#include "lanes.h"
+#include "rnea_body.h"
