@@ -71,6 +71,13 @@ typedef struct {
     lanes_fn pair, quad;        /* two or four rows at once (batches), or NULL */
 } Spec;
 
+/* ------------------------------------------------------------------ binding_dispatch.c */
+/* Batches of at least this many joint-rows (N n) run without the GIL, on several threads. */
+#define PARALLEL_FROM 4096
+extern int rd_have_avx2;        /* the processor has AVX2: batches in four lanes */
+extern int rd_engine_threads;   /* threads for large batches */
+
+PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *new_output(int out, int single, npy_intp N, int n);
 int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
              Arg *args, npy_intp *N, int *single);

@@ -1,0 +1,247 @@
+// Copyright 2026 robot_dynamics contributors
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+/*
+ * The binding's dispatch: one public function call = check the arguments (take_all), allocate
+ * the output, run the spec's row kernel over every row (in lanes of 2 or 4 rows when the spec
+ * has them, on threads without the GIL for large batches), check the result is finite.
+ */
+#include "binding.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "parallel.h"
+
+/* Rows per thread's share of a large batch. */
+#define GRAIN_ROWS 128
+
+PyObject *new_output(int out, int single, npy_intp N, int n)
+{
+    npy_intp dims[3];
+    int nd = 0;
+    if (!single) dims[nd++] = N;
+    if (out == OUT_VECTOR) dims[nd++] = n;
+    else if (out == OUT_MATRIX) { dims[nd++] = n; dims[nd++] = n; }
+    else if (out == OUT_JACOBIAN) { dims[nd++] = 6; dims[nd++] = n; }
+    else if (out == OUT_POSE) { dims[nd++] = 4; dims[nd++] = 4; }
+    else if (out == OUT_MATRICES) { dims[nd++] = 3; dims[nd++] = n; dims[nd++] = n; }
+    else if (single) dims[nd++] = 1;
+    return PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+}
+
+static npy_intp row_size(int out, int n)
+{
+    return out == OUT_VECTOR ? n : out == OUT_MATRIX ? (npy_intp)n * n
+           : out == OUT_JACOBIAN ? 6 * (npy_intp)n : out == OUT_POSE ? 16
+           : out == OUT_MATRICES ? 3 * (npy_intp)n * n : 1;
+}
+
+/* Check the arguments; on success fill args, the batch size and whether all were single. */
+int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
+             Arg *args, npy_intp *N, int *single)
+{
+    int k;
+    *N = 1;
+    *single = 1;
+    for (k = 0; k < spec->nin; ++k) {
+        if (k == spec->wrench && spec->optional_wrench && values[k] == Py_None) continue;
+        if (take(values[k], k == spec->wrench ? 6 : n, &args[k]) != 0) goto invalid;
+        *single &= args[k].single;
+        if (args[k].rows != 1) {
+            if (*N != 1 && *N != args[k].rows) goto invalid;
+            *N = args[k].rows;
+        }
+    }
+    return 0;
+invalid:
+    explain(robot, spec->nin, spec->names, values);
+    return -1;
+}
+
+typedef struct {
+    const Spec *spec;
+    const Arg *args;
+    double *out;
+    npy_intp size, rows;
+    int flag, lanes;
+    lanes_fn group;
+} Rows;
+
+static void row_inputs(const Rows *r, long row, const double **x)
+{
+    for (int k = 0; k < 4; ++k)
+        x[k] = k >= r->spec->nin || r->args[k].array == NULL ? NULL
+               : r->args[k].data + row * r->args[k].stride;
+}
+
+static int one_row(rd_model *m, long row, void *context)
+{
+    const Rows *r = (const Rows *)context;
+    const double *x[4];
+    row_inputs(r, row, x);
+    return r->spec->kernel(m, x, r->out + row * r->size, r->flag);
+}
+
+/* Rows lanes unit ... lanes unit + lanes - 1 through the spec's group kernel (the last rows
+ * of a batch one by one when fewer remain). */
+static int row_group(rd_model *m, long unit, void *context)
+{
+    const Rows *r = (const Rows *)context;
+    const double *inputs[4][4], *const *x[4];
+    double *out[4];
+    long row = r->lanes * unit;
+    int status = 0;
+    if (row + r->lanes > r->rows) {
+        for (; row < r->rows && status == 0; ++row) status = one_row(m, row, context);
+        return status;
+    }
+    for (int l = 0; l < r->lanes; ++l) {
+        row_inputs(r, row + l, inputs[l]);
+        x[l] = inputs[l];
+        out[l] = r->out + (row + l) * r->size;
+    }
+    return r->group(m, x, out);
+}
+
+int rd_have_avx2 = 0;          /* set by the module at import */
+int rd_engine_threads = 1;
+
+/* Every row: in this thread with the model's workspace for small batches; without the GIL,
+ * on forked workspaces and up to rd_engine_threads threads for large ones. */
+static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
+{
+    int small = model->model.n <= RD_LANES_MAX;
+    rd_row_fn fn = one_row;
+    long units = (long)N, failed = 0;
+    int status = 0;
+    rows->rows = N;
+    rows->lanes = 1;
+    if (small && rows->spec->quad != NULL && rd_have_avx2 && N >= 4) {
+        rows->lanes = 4;
+        rows->group = rows->spec->quad;
+    } else if (small && rows->spec->pair != NULL && N >= 2) {
+        rows->lanes = 2;
+        rows->group = rows->spec->pair;
+    }
+    if (rows->lanes > 1) {
+        fn = row_group;
+        units = (long)((N + rows->lanes - 1) / rows->lanes);
+    }
+    if (N * model->model.n < PARALLEL_FROM) {
+        for (long unit = 0; unit < units && status == 0; ++unit)
+            status = fn(&model->model, unit, rows);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        status = rd_parallel_rows(&model->model, units, rd_engine_threads,
+                                  GRAIN_ROWS / rows->lanes, fn, rows, &failed);
+        Py_END_ALLOW_THREADS
+    }
+    if (status == -1) PyErr_NoMemory();
+    else if (status != 0)
+        PyErr_SetString(linalg_error, "mass matrix is not positive definite: a link with zero "
+                                      "mass and inertia on a moving joint?");
+    return status;
+}
+
+/* The tuple (D[0], D[1], D[2]) of a (3, n, n) block, or (D[:, 0], D[:, 1], D[:, 2]) of a
+ * batch's (N, 3, n, n): views, no copies; NULL with an exception on failure. */
+static PyObject *three_matrices(PyObject *block, int single)
+{
+    PyObject *out = block == NULL ? NULL : PyTuple_New(3);
+    for (Py_ssize_t k = 0; out != NULL && k < 3; ++k) {
+        PyObject *item;
+        if (single) {
+            item = PySequence_GetItem(block, k);
+        } else {
+            PyObject *all = PySlice_New(NULL, NULL, NULL);
+            PyObject *key = all == NULL ? NULL : Py_BuildValue("(On)", all, k);
+            item = key == NULL ? NULL : PyObject_GetItem(block, key);
+            Py_XDECREF(key);
+            Py_XDECREF(all);
+        }
+        if (item == NULL) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+/* Finite inputs can still overflow (|qd| >= 1e160 squares past 1e308): such a result is an
+ * error naming the largest input, never NaN or inf handed back (issue 22, LOW). */
+static int check_result(const Spec *spec, const Arg *args, PyObject *result)
+{
+    const double *out = (const double *)PyArray_DATA((PyArrayObject *)result);
+    npy_intp i, total = PyArray_SIZE((PyArrayObject *)result);
+    double largest = -1.0;
+    const char *name = spec->names[0];
+    char message[400];
+    for (i = 0; i < total && isfinite(out[i]); ++i) {}
+    if (i == total) return 0;
+    for (int k = 0; k < spec->nin; ++k) {
+        if (args[k].array == NULL) continue;
+        npy_intp size = PyArray_SIZE(args[k].array);
+        for (i = 0; i < size; ++i)
+            if (fabs(args[k].data[i]) > largest) {
+                largest = fabs(args[k].data[i]);
+                name = spec->names[k];
+            }
+    }
+    snprintf(message, sizeof message, "the result is not finite: the inputs are too large for "
+             "double precision (largest |%s| = %.3g); give physically meaningful values",
+             name, largest);
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
+PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
+{
+    Arg args[4] = {{0}};
+    ModelObject *model = NULL;
+    PyObject *result = NULL;
+    npy_intp N, size;
+    int n, single, k, flag = 0;
+    if (nargs != 1 + spec->nin + spec->flag_argument) {
+        PyErr_Format(PyExc_TypeError, "expected the model and %d more arguments, got %zd",
+                     spec->nin + spec->flag_argument, nargs - 1);
+        return NULL;
+    }
+    if (spec->flag_argument) {
+        flag = PyObject_IsTrue(argv[nargs - 1]);
+        if (flag < 0) return NULL;
+    }
+    model = engine_model(argv[0]);
+    if (model == NULL) return NULL;
+    n = model->model.n;
+    if (take_all(argv[0], spec, argv + 1, n, args, &N, &single) != 0) goto done;
+    result = new_output(spec->out, single, N, n);
+    if (result == NULL) goto done;
+    size = row_size(spec->out, n);
+    {
+        Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
+                     flag, 1, NULL};
+        if (all_rows(model, &rows, N) != 0 || check_result(spec, args, result) != 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+    }
+    if (spec->out == OUT_MATRICES) Py_SETREF(result, three_matrices(result, single));  /* views */
+    if (spec->out == OUT_SCALAR && single) {
+        PyObject *scalar = PyArray_Scalar(PyArray_DATA((PyArrayObject *)result),
+                                          PyArray_DESCR((PyArrayObject *)result), NULL);
+        Py_SETREF(result, scalar);
+    }
+done:
+    for (k = 0; k < spec->nin; ++k) Py_XDECREF(args[k].array);
+    Py_DECREF(model);
+    return result;
+}
