@@ -87,68 +87,7 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
     return 0;
 }
 
-/* ---- articulated-body algorithm: spatial vectors in body frames (spatial.h), 6x6 row-major ---- */
-static void mat6_vec(const double *A, const double *x, double *o)
-{
-    for (int r = 0; r < 6; ++r) {
-        double s = 0;
-        for (int c = 0; c < 6; ++c) s += A[6 * r + c] * x[c];
-        o[r] = s;
-    }
-}
-
-static void rotate3(const double *R, const double *M, double *o)   /* o = R M R^T (3x3) */
-{
-    double T[9];
-    rd_mm(R, M, T);
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-            o[3 * r + c] = T[3 * r] * R[3 * c] + T[3 * r + 1] * R[3 * c + 1]
-                           + T[3 * r + 2] * R[3 * c + 2];
-}
-
-/* out += X^T I X for a spatial inertia I (child frame), X = (R, p): with blocks
- * I = [[A, B], [B^T, C]] rotated into the parent (A' = R A R^T, ...) and P = [p x]:
- * C'' = C', B'' = B' + P C', A'' = A' - B' P + P B'^T - P C' P. */
-static void congruence(const rd_placement *X, const double *In, double *out)
-{
-    double A[9], B[9], C[9], Ar[9], Br[9], Cr[9], PC[9], BP[9], PCP[9];
-    const double *p = X->p;
-    double Px[9] = {0, -p[2], p[1], p[2], 0, -p[0], -p[1], p[0], 0};
-    int r, c;
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c) {
-            A[3 * r + c] = In[6 * r + c];
-            B[3 * r + c] = In[6 * r + c + 3];
-            C[3 * r + c] = In[6 * (r + 3) + c + 3];
-        }
-    rotate3(X->R, A, Ar); rotate3(X->R, B, Br); rotate3(X->R, C, Cr);
-    rd_mm(Px, Cr, PC); rd_mm(Br, Px, BP); rd_mm(PC, Px, PCP);
-    for (r = 0; r < 3; ++r)
-        for (c = 0; c < 3; ++c) {
-            double b = Br[3 * r + c] + PC[3 * r + c];
-            double a = Ar[3 * r + c] - BP[3 * r + c] - BP[3 * c + r] - PCP[3 * r + c];
-            out[6 * r + c] += a;                     /* P B'^T = -(B' P)^T since P^T = -P */
-            out[6 * r + c + 3] += b;
-            out[6 * (c + 3) + r] += b;
-            out[6 * (r + 3) + c + 3] += Cr[3 * r + c];
-        }
-}
-
-/* 6x6 spatial inertia of body J about its frame origin (n = Io w + h x v, f = m v - h x w). */
-static void body_inertia(const rd_joint *J, double *Ib)
-{
-    const double *h = J->h;
-    double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) {
-            Ib[6 * r + c] = J->Io[3 * r + c];
-            Ib[6 * r + c + 3] = hx[3 * r + c];
-            Ib[6 * (r + 3) + c] = -hx[3 * r + c];
-            Ib[6 * (r + 3) + c + 3] = J->m * (r == c);
-        }
-}
-
+/* ---- articulated-body algorithm: body-frame spatial vectors (spatial.h) ---- */
 int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
            const double *f_tip, double *qdd)
 {
@@ -167,8 +106,8 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
         for (k = 0; k < 3; ++k) vJ[(J->type == RD_REVOLUTE ? 0 : 3) + k] = J->axis[k] * qd[i];
         for (k = 0; k < 6; ++k) v[k] = vp[k] + vJ[k];
         rd_crm(v, vJ, cb[i]);
-        body_inertia(J, IA[i]);
-        mat6_vec(IA[i], v, Iv);
+        rd_inertia6(J->m, J->h, J->Io, IA[i]);
+        rd_mat6_apply(IA[i], v, Iv);
         rd_crf(v, Iv, pA[i]);
     }
     if (f_tip != NULL) {               /* the tool pushes on the environment: reaction on it */
@@ -195,11 +134,11 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
         for (r = 0; r < 6; ++r)
             for (c = 0; c < 6; ++c)
                 Ia[6 * r + c] = IA[i][6 * r + c] - U[i][r] * U[i][c] / D[i];
-        mat6_vec(Ia, cb[i], Iac);
+        rd_mat6_apply(Ia, cb[i], Iac);
         for (r = 0; r < 6; ++r) pa[r] = pA[i][r] + Iac[r] + U[i][r] * u[i] / D[i];
         rd_force_to_parent(&X[i], pa, out);
         for (r = 0; r < 6; ++r) pA[i - 1][r] += out[r];
-        congruence(&X[i], Ia, IA[i - 1]);                        /* IA_parent += X^T Ia X */
+        rd_inertia6_to_parent(&X[i], Ia, IA[i - 1]);     /* IA_parent += X^T Ia X */
     }
     a[0] = a[1] = a[2] = 0.0;
     for (k = 0; k < 3; ++k) a[3 + k] = -m->g[k];                 /* a0 = -g */

@@ -244,6 +244,71 @@ static inline void RD_SP(inertia_placed)(double m, const double *c, const double
         }
 }
 
+/* ---- 6 x 6 spatial inertias (row-major; the articulated inertias of ABA are general ones) ---- */
+
+/* o = A x for a 6 x 6 A */
+static inline void RD_SP(mat6_apply)(const RD_T *A, const RD_T *x, RD_T *o)
+{
+    for (int r = 0; r < 6; ++r) {
+        RD_T s = RD_SPLAT(0.0);
+        for (int c = 0; c < 6; ++c) s += A[6 * r + c] * x[c];
+        o[r] = s;
+    }
+}
+
+/* o = R M R^T (3 x 3); o must not alias R or M */
+static inline void RD_SP(rotate3)(const RD_T *R, const RD_T *M, RD_T *o)
+{
+    RD_T T[9];
+    RD_SP(mm)(R, M, T);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            o[3 * r + c] = T[3 * r] * R[3 * c] + T[3 * r + 1] * R[3 * c + 1]
+                           + T[3 * r + 2] * R[3 * c + 2];
+}
+
+/* The 6 x 6 matrix of the inertia (m, h, Ib): [[Ib, h x], [-h x, m 1]]. */
+static inline void RD_SP(inertia6)(double m, const double *h, const double *Ib, RD_T *I6)
+{
+    const double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            I6[6 * r + c] = RD_SPLAT(Ib[3 * r + c]);
+            I6[6 * r + c + 3] = RD_SPLAT(hx[3 * r + c]);
+            I6[6 * (r + 3) + c] = RD_SPLAT(-hx[3 * r + c]);
+            I6[6 * (r + 3) + c + 3] = RD_SPLAT(m * (r == c));
+        }
+}
+
+/* out += X^T I X: a 6 x 6 inertia I given in the child carried into the parent. With blocks
+ * I = [[A, B], [B^T, C]] rotated into the parent (A' = R A R^T, ...) and P = [p x]:
+ * C'' = C', B'' = B' + P C', A'' = A' - B' P + P B'^T - P C' P. */
+static inline void RD_SP(inertia6_to_parent)(const RD_SP(placement) *X, const RD_T *In,
+                                             RD_T *out)
+{
+    RD_T A[9], B[9], C[9], Ar[9], Br[9], Cr[9], PC[9], BP[9], PCP[9];
+    const RD_T *p = X->p, zero = RD_SPLAT(0.0);
+    const RD_T Px[9] = {zero, -p[2], p[1], p[2], zero, -p[0], -p[1], p[0], zero};
+    int r, c;
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) {
+            A[3 * r + c] = In[6 * r + c];
+            B[3 * r + c] = In[6 * r + c + 3];
+            C[3 * r + c] = In[6 * (r + 3) + c + 3];
+        }
+    RD_SP(rotate3)(X->R, A, Ar); RD_SP(rotate3)(X->R, B, Br); RD_SP(rotate3)(X->R, C, Cr);
+    RD_SP(mm)(Px, Cr, PC); RD_SP(mm)(Br, Px, BP); RD_SP(mm)(PC, Px, PCP);
+    for (r = 0; r < 3; ++r)
+        for (c = 0; c < 3; ++c) {
+            RD_T b = Br[3 * r + c] + PC[3 * r + c];
+            RD_T a = Ar[3 * r + c] - BP[3 * r + c] - BP[3 * c + r] - PCP[3 * r + c];
+            out[6 * r + c] += a;                     /* P B'^T = -(B' P)^T since P^T = -P */
+            out[6 * r + c + 3] += b;
+            out[6 * (c + 3) + r] += b;
+            out[6 * (r + 3) + c + 3] += Cr[3 * r + c];
+        }
+}
+
 #if RD_SPATIAL_INSTANCE == 1
 #undef RD_T
 #undef RD_SP
