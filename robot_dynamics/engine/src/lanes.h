@@ -85,6 +85,7 @@ typedef long long IVEC __attribute__((vector_size(32)));
 #define RD_SP(name_) rdv_##name_
 #define RD_SPLAT(x_) SPLAT(x_)
 #define RD_SIN_VERSINE vsin_versine
+#define RD_PLACE_ATTR inline
 #include "spatial.h"           /* rdv_cross, rdv_placement, ...: the algebra on lanes */
 
 static inline VEC rdv_load(const double *const *const *x, int k, int i)
