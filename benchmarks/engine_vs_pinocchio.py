@@ -51,6 +51,9 @@ import robot_dynamics as rd  # noqa: E402
 from robots import pinocchio_configuration, random_model  # noqa: E402
 
 ARMS = ('puma560', 'panda', 'ur5')
+# A `python -c`/`-m` child started in the checkout would import its robot_dynamics (no compiled
+# engine there: the numpy fallback) before the installed one; PYTHONSAFEPATH keeps it out.
+CHILD_ENV = dict(os.environ, PYTHONSAFEPATH='1')
 CHAINS = (15, 30, 50, 100)
 
 
@@ -203,7 +206,8 @@ def cold_table(repeat):
              '|---|---:|---:|---:|']
     for name in ARMS:
         runs = [subprocess.run([sys.executable, '-W', 'ignore', '-c', COLD, name], check=True,
-                               capture_output=True, text=True, cwd=ROOT).stdout.split()
+                               capture_output=True, text=True, cwd=ROOT,
+                               env=CHILD_ENV).stdout.split()
                 for _ in range(repeat)]
         imported, loaded, first = np.median(np.array(runs, dtype=float), axis=0)
         lines.append(f'| {name} | {imported:.0f} | {loaded:.1f} | {first:.2f} |')
@@ -223,7 +227,7 @@ def simulation_lines(repeat):
                 [sys.executable, '-m', 'robot_dynamics', 'simulate', 'puma560', '--duration',
                  '10', '--torque', 'gravity', '--no-plot', '--no-progress', '-o',
                  os.path.join(directory, 'sim')], check=True, capture_output=True, text=True,
-                cwd=ROOT).stdout
+                cwd=ROOT, env=CHILD_ENV).stdout
             cli.append(float(re.search(r'integration: ([\d.]+) s wall', out).group(1)))
     lines = [f'- `rd.simulate(puma, q0, qd0, \'gravity\', 10.0, 1e-3)` (RK4, 10,000 steps): '
              f'{np.median(api) * 1e3:.0f} ms [{min(api) * 1e3:.0f}, {max(api) * 1e3:.0f}], '
