@@ -13,7 +13,7 @@
 
 /*
  * trig.h on LANES angles at once, the same operations lane by lane (so the same bits), for GCC
- * vector types: included after trig.h by the engine's batch kernels (engine/src/rnea_lanes.h)
+ * vector types: included after trig.h by the engine's batch kernels (engine/src/lanes.h)
  * and copied by emit.py into generated C. Define VEC (LANES doubles) and IVEC (LANES 64-bit
  * integers) and LANES first. No include guard: one copy per vector width.
  */

@@ -11,9 +11,10 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-/* Declarations shared by the CPython binding's files: module.c (kernels, dispatch, the
- * module), binding_model.c (the Model type, hooks, argument checks) and binding_simulate.c
- * (step and simulate). numpy's C API is imported once, in module.c. */
+/* Declarations shared by the CPython binding's files: module.c (row kernels, function table,
+ * the module), binding_dispatch.c (a call over its rows), binding_model.c (the Model type,
+ * hooks, argument checks) and binding_simulate.c (step and simulate). numpy's C API is
+ * imported once, in module.c. */
 #ifndef RD_BINDING_H
 #define RD_BINDING_H
 
@@ -53,7 +54,7 @@ ModelObject *engine_model(PyObject *robot);
 int take(PyObject *obj, int width, Arg *arg);
 void explain(PyObject *robot, int nin, const char *const *names, PyObject *const *values);
 
-/* ------------------------------------------------------------------ module.c */
+/* ------------------------------------------------------------------ module.c (the specs) */
 enum { OUT_VECTOR, OUT_MATRIX, OUT_JACOBIAN, OUT_POSE, OUT_SCALAR, OUT_MATRICES };
 /* OUT_MATRICES: three n x n matrices per row, (3, n, n) or (N, 3, n, n) */
 
