@@ -15,7 +15,7 @@
  * The engine's one spatial algebra: 3-vectors and rotations, rigid placements, spatial motion
  * and force vectors, spatial inertias and the two cross products, written once over a scalar.
  *
- * THE FRAME CONVENTION (every kernel; Featherstone's Plücker coordinates, as in Pinocchio):
+ * THE FRAME CONVENTION (every kernel; Featherstone's Plucker coordinates, as in Pinocchio):
  *  - Body i carries frame {i}, its origin o_i on joint i's axis, placed by the model
  *    (robot_dynamics.model). A placement X_i = (R, p) puts {i} in its parent {i-1}:
  *    x_parent = R x_i + p, i.e. R maps coordinates in {i} to coordinates in {i-1} and p is
