@@ -354,6 +354,17 @@ def test_batched_inverse_dynamics_in_lanes_equals_single_calls(rows):
             assert np.array_equal(batch[k], single)
 
 
+@pytest.mark.parametrize('n', [1, 6, 12])
+def test_gravity_is_the_newton_euler_pass_at_rest(n):
+    """One recursion (rnea_body.h) serves both: G(q) = ID(q, 0, 0) of the rigid model, bitwise."""
+    model, q, _, _, _, rng = random_case(n, seed=4)
+    rigid, zero = model.without_joint_effects(), np.zeros(n)
+    assert np.array_equal(rd.gravity_torques(model, q), rd.inverse_dynamics(rigid, q, zero, zero))
+    Q = rng.uniform(-np.pi, np.pi, (5, n))                    # a batch: four lanes and one row
+    assert np.array_equal(rd.gravity_torques(model, Q),
+                          rd.inverse_dynamics(rigid, Q, np.zeros_like(Q), np.zeros_like(Q)))
+
+
 LANES_SCRIPT = r'''
 import sys
 import numpy as np
