@@ -46,7 +46,7 @@
 
 #if defined(__GNUC__)
 #define RD_INLINE inline __attribute__((always_inline))
-#define RD_NOINLINE __attribute__((noinline))
+#define RD_NOINLINE __attribute__((noinline, unused))  /* unused: no warning where not called */
 #else
 #define RD_INLINE inline
 #define RD_NOINLINE
