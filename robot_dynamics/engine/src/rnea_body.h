@@ -23,6 +23,7 @@
  * force and the moment about the centre of mass c; inward, fn = (n; f) the force body i-1
  * exerts on body i about o_i. The base's dv is a0 = -g (gravity enters once).
  */
+#if RD_HAVE_LANES                      /* lanes.h: this width can be built here */
 
 /* Outward step for body i (6.45-6.50): its placement X, the parent's (w, dw, dv) carried into
  * {i} with the joint's motion added (in place), and the inertial F and N. Without `moving`
@@ -127,7 +128,7 @@ static RD_INLINE void RD_SP(rnea_pass)(const rd_model *m, const double *const *c
     }
 }
 
-#if RD_LANES > 1 && RD_HAVE_LANES
+#if RD_LANES > 1
 /* The full inverse dynamics (gravity, effects, tool wrench) of LANES rows of a batch; at most
  * RD_LANES_MAX joints (stack arrays). */
 int RD_LANES_FN(rd_rnea)(rd_model *m, const double *const *const *x, double *const *tau)
@@ -138,6 +139,8 @@ int RD_LANES_FN(rd_rnea)(rd_model *m, const double *const *const *x, double *con
     RD_SP(rnea_pass)(m, x, 1, 1, 1, X, F, N, tau);
     return 0;
 }
+#endif
+
 #elif RD_LANES == 2
 /* No vector types: the pair is two single rows. */
 int rd_rnea_pair(rd_model *m, const double *const *const *x, double *const *tau)
