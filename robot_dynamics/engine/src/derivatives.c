@@ -37,14 +37,6 @@
 
 #include "engine.h"
 
-/* The n^3 loops below in AVX2 where the CPU has it (GCC picks the clone at load time); the
- * same arithmetic per element, so the same bits either way (no contraction: setup.py). */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define RD_WIDE __attribute__((target_clones("avx2", "default")))
-#else
-#define RD_WIDE
-#endif
-
 static void add6(double *to, const double *from)
 {
     for (int k = 0; k < 6; ++k) to[k] += from[k];
@@ -250,26 +242,69 @@ RD_WIDE static void inverse_from_factor(const double *L, int n, double *Z, doubl
         for (j = 0; j < i; ++j) Minv[n * j + i] = Minv[n * i + j];
 }
 
-/* X <- -M^-1 X (n x n, rows), through the scratch T (n x n); four rows of T per sweep of a
- * row of X (one store per four multiply-adds). */
-RD_WIDE static void times_minus_inverse(const double *Minv, int n, double *X, double *T)
+/* x[c] = -sum_k m_k t_kc for columns c from c0 (one row of X <- -M^-1 X). */
+static inline __attribute__((always_inline)) void rows_minus(const double *m, const double *T, int n, int c0, double *x)
 {
-    memcpy(T, X, sizeof(double) * (size_t)n * (size_t)n);
-    for (int i = 0; i < n; ++i) {
-        const double *m = Minv + n * i;
-        double *x = X + n * i;
-        int k = 0, c;
-        memset(x, 0, sizeof(double) * (size_t)n);
-        for (; k + 4 <= n; k += 4) {
-            const double a0 = m[k], a1 = m[k + 1], a2 = m[k + 2], a3 = m[k + 3];
-            const double *t0 = T + n * k, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
-            for (c = 0; c < n; ++c) x[c] -= a0 * t0[c] + a1 * t1[c] + a2 * t2[c] + a3 * t3[c];
+    int k = 0, c;
+    for (c = c0; c < n; ++c) x[c] = 0;
+    for (; k + 4 <= n; k += 4) {
+        const double a0 = m[k], a1 = m[k + 1], a2 = m[k + 2], a3 = m[k + 3];
+        const double *t0 = T + n * k, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
+        for (c = c0; c < n; ++c) x[c] -= a0 * t0[c] + a1 * t1[c] + a2 * t2[c] + a3 * t3[c];
+    }
+    for (; k < n; ++k) {
+        const double a = m[k], *t = T + n * k;
+        for (c = c0; c < n; ++c) x[c] -= a * t[c];
+    }
+}
+
+/* Four rows r of x -= sum_k a_rk t_k over columns c0 .. c0 + 7 held in registers (8 vectors of
+ * 4): per element the order of the plain loop below (k in fours, then one by one). */
+typedef double rd_v4 __attribute__((vector_size(32), aligned(8)));
+
+static inline __attribute__((always_inline)) rd_v4 v4_load(const double *p)
+{
+    rd_v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) void tile_4x8(const double *A, const double *T, int n, int c0, double *X)
+{
+    rd_v4 acc[4][2] = {{{0}}};
+    int k = 0, r, h;
+    for (; k + 4 <= n; k += 4) {
+        const double *t0 = T + n * k + c0, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
+        rd_v4 T0[2], T1[2], T2[2], T3[2];
+        for (h = 0; h < 2; ++h) {
+            T0[h] = v4_load(t0 + 4 * h); T1[h] = v4_load(t1 + 4 * h);
+            T2[h] = v4_load(t2 + 4 * h); T3[h] = v4_load(t3 + 4 * h);
         }
-        for (; k < n; ++k) {
-            const double a = m[k], *t = T + n * k;
-            for (c = 0; c < n; ++c) x[c] -= a * t[c];
+        for (r = 0; r < 4; ++r) {
+            const double *a = A + n * r + k;
+            for (h = 0; h < 2; ++h)
+                acc[r][h] -= a[0] * T0[h] + a[1] * T1[h] + a[2] * T2[h] + a[3] * T3[h];
         }
     }
+    for (; k < n; ++k)
+        for (r = 0; r < 4; ++r)
+            for (h = 0; h < 2; ++h) acc[r][h] -= A[n * r + k] * v4_load(T + n * k + c0 + 4 * h);
+    for (r = 0; r < 4; ++r) memcpy(X + n * r + c0, acc[r], sizeof acc[r]);
+}
+
+/* X <- -M^-1 X (n x n, rows), through the scratch T (n x n): tiles of 4 rows by 8 columns
+ * in registers, the rest (and the small matrices) by rows; per element
+ * x_ic = 0 - (m_i0 t_0c + m_i1 t_1c + m_i2 t_2c + m_i3 t_3c) - ... either way. */
+RD_WIDE static void times_minus_inverse(const double *Minv, int n, double *X, double *T)
+{
+    int i = 0, c0 = 0;
+    memcpy(T, X, sizeof(double) * (size_t)n * (size_t)n);
+    if (n >= 16) {
+        for (; i + 4 <= n; i += 4)
+            for (c0 = 0; c0 + 8 <= n; c0 += 8) tile_4x8(Minv + n * i, T, n, c0, X + n * i);
+        for (int r = 0; r < i; ++r) rows_minus(Minv + n * r, T, n, c0, X + n * r);
+    }
+    for (; i < n; ++i) rows_minus(Minv + n * i, T, n, 0, X + n * i);
 }
 
 /* qdd = FD(q, qd, tau) from one pass: the pass at qdd = 0 gives M and the bias

@@ -26,6 +26,14 @@
 
 #include "trig.h"
 
+/* The n^3 loops in AVX2 where the CPU has it (GCC picks the clone at load time); the same
+ * arithmetic per element, so the same bits either way (no contraction: setup.py). */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define RD_WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define RD_WIDE
+#endif
+
 enum { RD_REVOLUTE = 0, RD_PRISMATIC = 1 };
 
 /* Packed model (robot_dynamics.engine.pack): a header, then this many numbers per joint. */
@@ -125,7 +133,8 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
            const double *f_tip, double *qdd);
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                     const double *f_tip, double *qdd);
-/* Cholesky M = L L^T in place (lower triangle, n x n row-major); -1 if not positive definite */
+/* Cholesky M = L L^T in place (n x n row-major, read from the lower triangle; L in the lower
+ * triangle and L^T in the upper on return); -1 if not positive definite */
 int rd_cholesky(double *M, int n);
 /* x = M^-1 x (n) from the factor L of rd_cholesky */
 void rd_cholesky_solve(const double *L, int n, double *x);

@@ -12,8 +12,8 @@
 // limitations under the License.
 
 /*
- * Batches on several threads: rows split into contiguous chunks, one forked model (its own
- * workspace, the joints shared) per chunk. No Python API is used here: the caller releases
+ * Batches on several threads: rows handed out in grains from a shared counter, one forked
+ * model (its own workspace, the joints shared) per thread. No Python API is used here: the caller releases
  * the GIL around rd_parallel_rows.
  */
 #ifndef RD_PARALLEL_H
@@ -21,11 +21,11 @@
 
 #include "engine.h"
 
-/* fn(model, row, context) computes one row; 0, or a non-zero status that stops its chunk. */
+/* fn(model, row, context) computes one row; 0, or a non-zero status that stops the batch. */
 typedef int (*rd_row_fn)(rd_model *m, long row, void *context);
 
-/* Run fn over rows [0, N) on up to `threads` threads (each at least `grain` rows). Returns 0,
- * a row's non-zero status (*failed: the first failing row), or -1 without memory. */
+/* Run fn over rows [0, N) on up to `threads` threads, `grain` rows at a time. Returns 0, a
+ * row's non-zero status (*failed: the lowest failing row of those run), or -1 without memory. */
 int rd_parallel_rows(const rd_model *m, long N, int threads, long grain, rd_row_fn fn,
                      void *context, long *failed);
 
