@@ -11,28 +11,8 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-/*
- * Batches of inverse- and forward-dynamics derivatives four rows at a time: derivatives_lanes.h on
- * four-lane vectors compiled for AVX2, used only where the processor has it (module.c, as for
- * rnea_quad.c). Elsewhere the _quad functions are absent.
- */
-#if defined(__GNUC__) && defined(__x86_64__)
-#pragma GCC target("avx2")
-
-#include <math.h>
-#include <string.h>
-
-#include "engine.h"
-#include "trig.h"
-
-#define LANES 4
-typedef double VEC __attribute__((vector_size(32)));
-typedef long long IVEC __attribute__((vector_size(32)));
-#define SPLAT(x_) ((VEC){(x_), (x_), (x_), (x_)})
-#define FUNCTION rd_rnea_derivatives_quad
-#define FD_FUNCTION rd_forward_derivatives_quad
-#include "derivatives_lanes.h"
-
-#else
-typedef int rd_no_derivatives_quad;     /* ISO C: a translation unit is not empty */
-#endif
+/* Batches of inverse- and forward-dynamics derivatives 4 rows at a time: derivatives_body.h on
+ * lanes.h's 4-lane vectors. */
+#define RD_LANES 4
+#include "lanes.h"
+#include "derivatives_body.h"

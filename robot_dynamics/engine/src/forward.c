@@ -20,7 +20,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "engine.h"
+#define RD_LANES 1
+#include "lanes.h"
+#include "cholesky_body.h"
 
 #define ABA_FROM 9
 
@@ -30,30 +32,10 @@ int rd_forward(rd_model *m, const double *q, const double *qd, const double *tau
     return (m->n >= ABA_FROM ? rd_aba : rd_crba_forward)(m, q, qd, tau, f_tip, qdd);
 }
 
-/* Cholesky M = L L^T in place, from M's lower triangle; -1 if M is not positive definite.
- * Row j of the upper triangle gathers column j of L (U = L^T, row-major: the updates run along
- * contiguous rows and vectorise), mirrored into the lower triangle at the end; either triangle
- * then holds the factor. Per element the sums run in the order of the textbook loop
- * L_ij = (M_ij - sum_{k<j} L_ik L_jk) / L_jj, k ascending (the same bits as that loop). */
+/* Cholesky M = L L^T (cholesky_body.h) on doubles, with an AVX2 clone. */
 RD_WIDE int rd_cholesky(double *M, int n)
 {
-    int i, j, k;
-    for (j = 0; j < n; ++j) {
-        double *u = M + n * j, s;
-        for (i = j + 1; i < n; ++i) u[i] = M[n * i + j];
-        for (k = 0; k < j; ++k) {
-            const double c = M[n * k + j], *uk = M + n * k;
-            for (i = j; i < n; ++i) u[i] -= c * uk[i];
-        }
-        s = u[j];
-        if (s <= 0) return -1;         /* NaN (overflow) passes on, for the callers to see */
-        s = sqrt(s);
-        u[j] = s;
-        for (i = j + 1; i < n; ++i) u[i] /= s;
-    }
-    for (i = 0; i < n; ++i)
-        for (j = 0; j < i; ++j) M[n * i + j] = M[n * j + i];
-    return 0;
+    return rd_cholesky_factor(M, n);
 }
 
 /* x = (L L^T)^-1 x: forward then backward substitution */

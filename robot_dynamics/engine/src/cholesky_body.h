@@ -1,0 +1,73 @@
+// Copyright 2026 robot_dynamics contributors
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+/*
+ * Cholesky factorisation M = L L^T written once over the scalar of lanes.h: forward.c's
+ * rd_cholesky (doubles: the forward dynamics, the implicit integrator, the derivatives of one
+ * row) and the batch lanes of derivatives_body.h. Include after lanes.h.
+ */
+#ifndef RD_CHOLESKY_BODY_LANES
+#define RD_CHOLESKY_BODY_LANES RD_LANES      /* once per translation unit */
+
+#if RD_LANES == 1
+static RD_INLINE int rd_not_positive(double s)
+{
+    return s <= 0;                  /* NaN (overflow) passes on, for the callers to see */
+}
+
+static RD_INLINE double rd_sqrt(double s)
+{
+    return sqrt(s);
+}
+#else
+static RD_INLINE int rdv_not_positive(RD_T s)           /* any lane */
+{
+    for (int l = 0; l < LANES; ++l)
+        if (s[l] <= 0) return 1;
+    return 0;
+}
+
+static RD_INLINE RD_T rdv_sqrt(RD_T s)
+{
+    for (int l = 0; l < LANES; ++l) s[l] = sqrt(s[l]);
+    return s;
+}
+#endif
+
+/* M = L L^T in place, from M's lower triangle (n x n, row-major); -1 if M (any lane's) is not
+ * positive definite. Row j of the upper triangle gathers column j of L (U = L^T: the updates
+ * run along contiguous rows and vectorise), mirrored into the lower triangle at the end: either
+ * triangle then holds the factor. Per element the sums run as in the textbook loop
+ * L_ij = (M_ij - sum_{k<j} L_ik L_jk) / L_jj, k ascending. */
+static RD_INLINE int RD_SP(cholesky_factor)(RD_T *M, int n)
+{
+    int i, j, k;
+    for (j = 0; j < n; ++j) {
+        RD_T *u = M + n * j, s;
+        for (i = j + 1; i < n; ++i) u[i] = M[n * i + j];
+        for (k = 0; k < j; ++k) {
+            const RD_T c = M[n * k + j], *uk = M + n * k;
+            for (i = j; i < n; ++i) u[i] -= c * uk[i];
+        }
+        s = u[j];
+        if (RD_SP(not_positive)(s)) return -1;
+        s = RD_SP(sqrt)(s);
+        u[j] = s;
+        for (i = j + 1; i < n; ++i) u[i] /= s;
+    }
+    for (i = 0; i < n; ++i)
+        for (j = 0; j < i; ++j) M[n * i + j] = M[n * j + i];
+    return 0;
+}
+
+#endif
