@@ -158,20 +158,33 @@ static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
  * batch's (N, 3, n, n): views, no copies; NULL with an exception on failure. */
 static PyObject *three_matrices(PyObject *block, int single)
 {
+    PyArrayObject *b = (PyArrayObject *)block;
     PyObject *out = block == NULL ? NULL : PyTuple_New(3);
-    for (Py_ssize_t k = 0; out != NULL && k < 3; ++k) {
+    npy_intp dims[3], strides[3], step;
+    int nd, axis = single ? 0 : 1, d = 0;
+    if (out == NULL) return NULL;
+    nd = PyArray_NDIM(b) - 1;
+    step = PyArray_STRIDE(b, axis);
+    for (int k = 0; k < PyArray_NDIM(b); ++k) {
+        if (k == axis) continue;
+        dims[d] = PyArray_DIM(b, k);
+        strides[d++] = PyArray_STRIDE(b, k);
+    }
+    for (Py_ssize_t k = 0; k < 3; ++k) {    /* views made directly: no indexing machinery */
         PyObject *item;
-        if (single) {
-            item = PySequence_GetItem(block, k);
-        } else {
-            PyObject *all = PySlice_New(NULL, NULL, NULL);
-            PyObject *key = all == NULL ? NULL : Py_BuildValue("(On)", all, k);
-            item = key == NULL ? NULL : PyObject_GetItem(block, key);
-            Py_XDECREF(key);
-            Py_XDECREF(all);
+        Py_INCREF(PyArray_DESCR(b));
+        item = PyArray_NewFromDescr(&PyArray_Type, PyArray_DESCR(b), nd, dims, strides,
+                                    PyArray_BYTES(b) + k * step, NPY_ARRAY_WRITEABLE, NULL);
+        if (item != NULL) {
+            Py_INCREF(block);
+            if (PyArray_SetBaseObject((PyArrayObject *)item, block) < 0) Py_CLEAR(item);
+            else PyArray_UpdateFlags((PyArrayObject *)item, NPY_ARRAY_UPDATE_ALL);
         }
-        if (item == NULL) Py_CLEAR(out);
-        else PyTuple_SET_ITEM(out, k, item);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, k, item);
     }
     return out;
 }
