@@ -55,7 +55,13 @@ static RD_INLINE int RD_SP(cholesky_factor)(RD_T *M, int n)
     for (j = 0; j < n; ++j) {
         RD_T *u = M + n * j, s;
         for (i = j + 1; i < n; ++i) u[i] = M[n * i + j];
-        for (k = 0; k < j; ++k) {
+        for (k = 0; k + 4 <= j; k += 4) {            /* four terms per sweep, in order */
+            const RD_T c0 = M[n * k + j], c1 = M[n * (k + 1) + j], c2 = M[n * (k + 2) + j];
+            const RD_T c3 = M[n * (k + 3) + j], *u0 = M + n * k, *u1 = u0 + n, *u2 = u1 + n;
+            const RD_T *u3 = u2 + n;
+            for (i = j; i < n; ++i) u[i] = u[i] - c0 * u0[i] - c1 * u1[i] - c2 * u2[i] - c3 * u3[i];
+        }
+        for (; k < j; ++k) {
             const RD_T c = M[n * k + j], *uk = M + n * k;
             for (i = j; i < n; ++i) u[i] -= c * uk[i];
         }

@@ -249,22 +249,36 @@ static RD_INLINE void RD_SP(add_accelerations)(const rd_model *m, RD_SP(dwork) *
 }
 
 /* M^-1 = L^-T L^-1 from the Cholesky factor L (lower triangle): Z = L^-1 row by row (lower
- * triangular), then (M^-1)_ij = sum_{k >= i, j} Z_ki Z_kj, the lower triangle mirrored. */
+ * triangular), then (M^-1)_ij = sum_{k >= i, j} Z_ki Z_kj, the lower triangle mirrored. Each
+ * element's sum runs k ascending, one term at a time; four terms share a sweep of a row (the
+ * terms with Z's zeros above its diagonal are exact no-ops: every sum starts at +0). */
 RD_DWIDE static void RD_SP(inverse_from_factor)(const RD_T *L, int n, RD_T *Z, RD_T *Minv)
 {
     int i, j, k;
     for (k = 0; k < n * n; ++k) Z[k] = Minv[k] = RD_SPLAT(0.0);
     for (i = 0; i < n; ++i) {
         RD_T *z = Z + n * i;
-        const RD_T d = 1.0 / L[n * i + i];
-        for (k = 0; k < i; ++k) {
-            const RD_T l = L[n * i + k], *y = Z + n * k;
-            for (j = 0; j <= k; ++j) z[j] -= l * y[j];
+        const RD_T d = 1.0 / L[n * i + i], *l = L + n * i;
+        for (k = 0; k + 4 <= i; k += 4) {
+            const RD_T *y0 = Z + n * k, *y1 = y0 + n, *y2 = y1 + n, *y3 = y2 + n;
+            for (j = 0; j <= k + 3; ++j)
+                z[j] = z[j] - l[k] * y0[j] - l[k + 1] * y1[j] - l[k + 2] * y2[j]
+                       - l[k + 3] * y3[j];
         }
+        for (; k < i; ++k)
+            for (j = 0; j <= k; ++j) z[j] -= l[k] * Z[n * k + j];
         for (j = 0; j < i; ++j) z[j] *= d;
         z[i] = d;
     }
-    for (k = 0; k < n; ++k) {
+    for (k = 0; k + 4 <= n; k += 4) {
+        const RD_T *z0 = Z + n * k, *z1 = z0 + n, *z2 = z1 + n, *z3 = z2 + n;
+        for (i = 0; i <= k + 3; ++i) {
+            RD_T *row = Minv + n * i;
+            for (j = 0; j <= i; ++j)
+                row[j] = row[j] + z0[i] * z0[j] + z1[i] * z1[j] + z2[i] * z2[j] + z3[i] * z3[j];
+        }
+    }
+    for (; k < n; ++k) {
         const RD_T *z = Z + n * k;
         for (i = 0; i <= k; ++i) {
             RD_T *row = Minv + n * i;
@@ -295,9 +309,7 @@ static RD_INLINE void RD_SP(row_minus)(const RD_T *a, const RD_T *T, int n, int 
 #if RD_LANES == 1
 /* The same sums for four rows and eight columns held in registers (vectors of four doubles),
  * for the large matrices of one row: one load of T per four multiply-adds. */
-typedef double rd_v4 __attribute__((vector_size(32), aligned(8)));
-
-#define RD_V4_LOAD(v_, p_) memcpy(&(v_), (p_), sizeof(rd_v4))
+typedef double rd_v4 __attribute__((vector_size(32), aligned(8), may_alias));
 
 static RD_INLINE void rd_tile_minus(const double *A, const double *T, int n, int c0, double *X)
 {
@@ -305,24 +317,22 @@ static RD_INLINE void rd_tile_minus(const double *A, const double *T, int n, int
     int k = 0, r, h;
     for (; k + 4 <= n; k += 4) {
         const double *t0 = T + n * k + c0, *t1 = t0 + n, *t2 = t1 + n, *t3 = t2 + n;
-        rd_v4 T0[2], T1[2], T2[2], T3[2];
         for (h = 0; h < 2; ++h) {
-            RD_V4_LOAD(T0[h], t0 + 4 * h); RD_V4_LOAD(T1[h], t1 + 4 * h);
-            RD_V4_LOAD(T2[h], t2 + 4 * h); RD_V4_LOAD(T3[h], t3 + 4 * h);
-        }
-        for (r = 0; r < 4; ++r) {
-            const double *a = A + n * r + k;
-            for (h = 0; h < 2; ++h)
-                acc[r][h] -= a[0] * T0[h] + a[1] * T1[h] + a[2] * T2[h] + a[3] * T3[h];
+            const rd_v4 T0 = *(const rd_v4 *)(t0 + 4 * h), T1 = *(const rd_v4 *)(t1 + 4 * h);
+            const rd_v4 T2 = *(const rd_v4 *)(t2 + 4 * h), T3 = *(const rd_v4 *)(t3 + 4 * h);
+            for (r = 0; r < 4; ++r) {
+                const double *a = A + n * r + k;
+                acc[r][h] -= a[0] * T0 + a[1] * T1 + a[2] * T2 + a[3] * T3;
+            }
         }
     }
     for (; k < n; ++k)
         for (h = 0; h < 2; ++h) {
-            rd_v4 t;
-            RD_V4_LOAD(t, T + n * k + c0 + 4 * h);
+            const rd_v4 t = *(const rd_v4 *)(T + n * k + c0 + 4 * h);
             for (r = 0; r < 4; ++r) acc[r][h] -= A[n * r + k] * t;
         }
-    for (r = 0; r < 4; ++r) memcpy(X + n * r + c0, acc[r], sizeof acc[r]);
+    for (r = 0; r < 4; ++r)
+        for (h = 0; h < 2; ++h) *(rd_v4 *)(X + n * r + c0 + 4 * h) = acc[r][h];
 }
 #endif
 
@@ -347,10 +357,11 @@ RD_DWIDE static void RD_SP(times_minus_inverse)(const RD_T *Minv, int n, RD_T *X
  * the accelerations are then added to the pass for the rows at that qdd; M^-1 from the factor
  * and dqdd/dx = -M^-1 dtau/dx. Scratch: L, Z (n x n), qdd (n), Yda (n x 6). -1 if a mass
  * matrix is not positive definite. */
-static RD_INLINE int RD_SP(forward_derivatives_body)(const rd_model *m, const double *const *const *x,
-                                                RD_SP(dwork) *w, RD_T *dq, RD_T *dqd,
-                                                RD_T *Minv, RD_T *L, RD_T *Z, RD_T *qdd,
-                                                RD_T (*Yda)[6])
+static RD_INLINE int RD_SP(forward_derivatives_body)(const rd_model *m,
+                                                     const double *const *const *x,
+                                                     RD_SP(dwork) *w, RD_T *dq, RD_T *dqd,
+                                                     RD_T *Minv, RD_T *L, RD_T *Z, RD_T *qdd,
+                                                     RD_T (*Yda)[6])
 {
     const int n = m->n;
     int i, k;

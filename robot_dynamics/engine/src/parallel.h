@@ -13,8 +13,8 @@
 
 /*
  * Batches on several threads: rows handed out in grains from a shared counter, one forked
- * model (its own workspace, the joints shared) per thread. No Python API is used here: the caller releases
- * the GIL around rd_parallel_rows.
+ * model (its own workspace, the joints shared) per thread. No Python API is used here: the
+ * caller releases the GIL around rd_parallel_rows.
  */
 #ifndef RD_PARALLEL_H
 #define RD_PARALLEL_H
