@@ -262,3 +262,19 @@ def test_forward_derivatives_refuse_a_singular_mass_matrix():
         rd.forward_dynamics_derivatives(massless, np.zeros(2), np.zeros(2), np.zeros(2))
     with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):       # in lanes
         rd.forward_dynamics_derivatives(massless, np.zeros((9, 2)), np.zeros(2), np.zeros(2))
+
+
+@pytest.mark.parametrize('function', [rd.inverse_dynamics_derivatives,
+                                      rd.forward_dynamics_derivatives])
+def test_finite_inputs_whose_derivatives_overflow_are_refused(function):
+    """The finiteness scan of the result (vectorised, binding_dispatch.c) finds inf and NaN."""
+    model = chain(3, seed=1)
+    zero = np.zeros(3)
+    assert all(np.all(np.isfinite(d)) for d in function(model, zero, [1e100, 0, 0], zero))
+    for qd in ([1e160, 0.0, 0.0], [0.0, 0.0, 1e200], [1e308, -1e308, 1e308]):
+        with pytest.raises(ValueError, match=r'the result is not finite: .*largest \|qd\|'):
+            function(model, zero, qd, zero)
+    rows = np.zeros((9, 3))
+    rows[7, 2] = 1e160                                          # one row of a batch in lanes
+    with pytest.raises(ValueError, match=r'largest \|qd\| = 1e\+160'):
+        function(model, np.zeros((9, 3)), rows, np.zeros((9, 3)))

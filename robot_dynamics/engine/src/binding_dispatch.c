@@ -19,6 +19,7 @@
 #include "binding.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "parallel.h"
@@ -191,6 +192,19 @@ static PyObject *three_matrices(PyObject *block, int single)
 
 /* Finite inputs can still overflow (|qd| >= 1e160 squares past 1e308): such a result is an
  * error naming the largest input, never NaN or inf handed back (issue 22, LOW). */
+/* 1 if every value is finite: its exponent field plus one carries into the sign bit only when
+ * the field is all ones (inf, NaN). Integer and, add, or without an early exit: the loop
+ * vectorises (SSE2), where the scalar scan took a tenth of a batch of derivatives. */
+static int all_finite(const double *x, npy_intp total)
+{
+    uint64_t bad = 0, bits;
+    for (npy_intp i = 0; i < total; ++i) {
+        memcpy(&bits, x + i, sizeof bits);
+        bad |= (bits & 0x7ff0000000000000ULL) + 0x0010000000000000ULL;
+    }
+    return (bad >> 63) == 0;
+}
+
 static int check_result(const Spec *spec, const Arg *args, PyObject *result)
 {
     const double *out = (const double *)PyArray_DATA((PyArrayObject *)result);
@@ -198,8 +212,7 @@ static int check_result(const Spec *spec, const Arg *args, PyObject *result)
     double largest = -1.0;
     const char *name = spec->names[0];
     char message[400];
-    for (i = 0; i < total && isfinite(out[i]); ++i) {}
-    if (i == total) return 0;
+    if (all_finite(out, total)) return 0;
     for (int k = 0; k < spec->nin; ++k) {
         if (args[k].array == NULL) continue;
         npy_intp size = PyArray_SIZE(args[k].array);
