@@ -218,8 +218,8 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     """Partial derivatives of the full inverse dynamics: ``(∂τ/∂q, ∂τ/∂q̇, M)``.
 
     Analytic, from the Newton-Euler recursion (Carpentier & Mansard, RSS 2018; the derivation
-    is in ``engine/src/derivatives.c``), with gravity, the tool wrench ``f_tip`` (held fixed in
-    the tool frame), rotor inertia (in ``M``) and friction (its slope on the diagonal of
+    is in ``engine/src/derivatives_body.h``), with gravity, the tool wrench ``f_tip`` (held
+    fixed in the tool frame), rotor inertia (in ``M``) and friction (its slope on the diagonal of
     ``∂τ/∂q̇``: Coulomb's step contributes 0, at ``q̇ = 0`` too; with ``friction_smoothing`` the
     tanh law's slope, see :mod:`robot_dynamics.model.friction`). ``∂τ/∂q̈ = M``.
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).

@@ -14,8 +14,8 @@
 
 Carpentier & Mansard, "Analytical Derivatives of Rigid Body Dynamics Algorithms", RSS 2018,
 in world (base-frame) spatial vectors ``[ω; v]`` about the base origin; the derivation, term
-by term, is in ``engine/src/derivatives.c``. Forward pass: world motion subspaces ``S_i``,
-velocities ``v_i``, accelerations ``a_i`` (``a_0 = -g``), body forces and the partials
+by term, is in ``engine/src/derivatives_body.h``. Forward pass: world motion subspaces
+``S_i``, velocities ``v_i``, accelerations ``a_i`` (``a_0 = -g``), body forces and the partials
 ``dVdq``, ``dAdq``, ``dAdv``; backward pass: composite inertia ``Yc``, its rate ``dYc`` and
 force ``fc``, and row i of ``∂τ/∂q``, ``∂τ/∂q̇``, ``M``.
 """

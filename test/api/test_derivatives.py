@@ -200,7 +200,7 @@ def test_friction_slope_at_and_away_from_zero_velocity():
 def test_batch_rows_equal_single_calls_bit_for_bit(tool, dof):
     """Rows in lanes of four (AVX2) or two, and the remainder one by one, as single calls.
 
-    From 16 joints the single call's M^-1 products run in register tiles (derivatives.c), the
+    From 16 joints the single call's M^-1 products run in register tiles (inverse_body.h), the
     lanes by rows: the same sums in the same order.
     """
     model = chain(dof, seed=3)

@@ -57,7 +57,7 @@ typedef struct {
 /* rd_placement, rd_inertia and the spatial algebra on doubles (rd_cross, rd_mv, rd_crm, ...) */
 #include "spatial.h"
 
-/* Rate of a world inertia along a velocity (derivatives.c): dY s = (T s_w; b x s_w). */
+/* Rate of a world inertia along a velocity (derivatives_body.h): dY s = (T s_w; b x s_w). */
 typedef struct { double T[9], b[3]; } rd_rate;
 
 typedef struct {
@@ -72,7 +72,7 @@ typedef struct {
     double *Mh;                     /* n x n: M + dt D of the implicit integrator */
     double (*IA)[36], (*pA)[6], (*cb)[6], (*U)[6], *D, *u;   /* articulated-body algorithm */
     double *sim;                    /* integrator scratch (12 n) */
-    double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives (derivatives.c), per joint */
+    double (*dVdq)[6], (*dAdq)[6], (*dAdv)[6];  /* derivatives_body.h, per joint */
     double (*Fa)[6], (*Fv)[6], (*Fq)[6], (*fc)[6];
     rd_rate *dY;   /* column forces, composites */
     double *qdd, *Z;                /* forward-dynamics derivatives: qdd (n), scratch (n x n) */
@@ -139,8 +139,8 @@ int rd_cholesky(double *M, int n);
 /* x = M^-1 x (n) from the factor L of rd_cholesky */
 void rd_cholesky_solve(const double *L, int n, double *x);
 
-/* derivatives.c: dtau/dq, dtau/dqd and M of the full inverse dynamics (n x n each, row-major);
- * dqdd/dq, dqdd/dqd and M^-1 of the forward dynamics (-1 if M is not positive definite). */
+/* derivatives.c (derivatives_body.h on doubles): dtau/dq, dtau/dqd and M of the full inverse
+ * dynamics (n x n each, row-major); dqdd/dq, dqdd/dqd and M^-1 of the forward dynamics (-1 if M is not positive definite). */
 void rd_rnea_derivatives(rd_model *m, const double *q, const double *qd, const double *qdd,
                          const double *f_tip, double *dq, double *dqd, double *M);
 int rd_forward_derivatives(rd_model *m, const double *q, const double *qd, const double *tau,
