@@ -34,19 +34,27 @@ static double now(void)
 
 static double q[MAX_JOINTS], qd[MAX_JOINTS], qdd[MAX_JOINTS], tau[MAX_JOINTS];
 static double M[MAX_JOINTS * MAX_JOINTS], lanes_tau[4][MAX_JOINTS];
+static double D[3 * MAX_JOINTS * MAX_JOINTS];                  /* three n x n derivatives */
+static double lanes_D[4][3 * RD_LANES_MAX * RD_LANES_MAX];
 
 /* One call of kernel k; returns a value of its output (kept, so the call is not elided). */
-static double call(rd_model *m, int k, const double *const *const *x, double *const *out)
+static double call(rd_model *m, int k, const double *const *const *x, double *const *out,
+                   double *const *dout)
 {
+    const size_t n2 = (size_t)m->n * (size_t)m->n;
     switch (k) {
     case 0: rd_rnea(m, q, qd, qdd, 1, 1, NULL, tau); return tau[0];
     case 1: rd_gravity(m, q, tau); return tau[0];
     case 2: rd_crba(m, q, M); return M[0];
     case 3: rd_forward(m, q, qd, qdd, NULL, tau); return tau[0];
     case 4: rd_coriolis_matrix(m, q, qd, M); return M[0];
-    case 5: rd_rnea_pair(m, x, out); return out[0][0];
+    case 5: rd_rnea_derivatives(m, q, qd, qdd, NULL, D, D + n2, D + 2 * n2); return D[1];
+    case 6: rd_forward_derivatives(m, q, qd, qdd, NULL, D, D + n2, D + 2 * n2); return D[1];
+    case 7: rd_rnea_pair(m, x, out); return out[0][0];
 #ifdef RD_HAVE_QUAD
-    default: rd_rnea_quad(m, x, out); return out[0][0];
+    case 8: rd_rnea_quad(m, x, out); return out[0][0];
+    case 9: rd_rnea_derivatives_quad(m, x, dout); return dout[0][1];
+    default: rd_forward_derivatives_quad(m, x, dout); return dout[0][1];
 #else
     default: return 0.0;
 #endif
@@ -55,12 +63,14 @@ static double call(rd_model *m, int k, const double *const *const *x, double *co
 
 int main(int argc, char **argv)
 {
-    static const char *names[] = {"id", "gravity", "crba", "forward", "coriolis", "id_pair",
-                                  "id_quad"};
+    static const char *names[] = {"id", "gravity", "crba", "forward", "coriolis",
+                                  "id_derivatives", "fd_derivatives", "id_pair", "id_quad",
+                                  "id_derivatives_quad", "fd_derivatives_quad"};
     static double packed[RD_HEADER + RD_JOINT_STRIDE * MAX_JOINTS];
     const double *rows[4][4];
     const double *const *x[4] = {rows[0], rows[1], rows[2], rows[3]};
     double *out[4] = {lanes_tau[0], lanes_tau[1], lanes_tau[2], lanes_tau[3]};
+    double *dout[4] = {lanes_D[0], lanes_D[1], lanes_D[2], lanes_D[3]};
     double sink = 0.0;
     rd_model m;
     FILE *file;
@@ -87,14 +97,14 @@ int main(int argc, char **argv)
     for (int l = 0; l < 4; ++l) {
         rows[l][0] = q; rows[l][1] = qd; rows[l][2] = qdd; rows[l][3] = NULL;
     }
-    kernels = n <= RD_LANES_MAX ? 7 : 5;              /* the lanes serve up to 64 joints */
+    kernels = n <= RD_LANES_MAX ? 11 : 7;             /* the lanes serve up to 64 joints */
     for (int k = 0; k < kernels; ++k) {
         double best = 1e300;
         for (int t = 0; t < timings; ++t) {
             double start = now(), each;
             for (int c = 0; c < calls; ++c) {
                 q[0] += 1e-9;
-                sink += call(&m, k, x, out);
+                sink += call(&m, k, x, out, dout);
             }
             each = (now() - start) / calls;
             best = each < best ? each : best;

@@ -20,7 +20,8 @@ Run on demand (not in CI), e.g. before and after a change to ``engine/src``::
 ``engine_kernels.c`` is built with each tree's ``engine/src/*.c`` (the CPython binding left out)
 and setup.py's flags, and the binaries run alternately, ``--rounds`` times each, on random chains
 of 7, 30 and 100 joints and the bundled Panda: inverse dynamics, gravity, mass matrix, forward
-dynamics, Coriolis matrix and the batch kernels of two and four rows. The table gives the best
+dynamics, Coriolis matrix, the inverse- and forward-dynamics derivatives and the batch kernels of
+two and four rows. The table gives the best
 time per call over every run of each tree and the ratio this / baseline: on a shared machine the
 best of many interleaved timings is the steadiest figure (state the load with it).
 """

@@ -44,14 +44,34 @@ static RD_INLINE RD_T rdv_sqrt(RD_T s)
 }
 #endif
 
-/* M = L L^T in place, from M's lower triangle (n x n, row-major); -1 if M (any lane's) is not
- * positive definite. Row j of the upper triangle gathers column j of L (U = L^T: the updates
- * run along contiguous rows and vectorise), mirrored into the lower triangle at the end: either
- * triangle then holds the factor. Per element the sums run as in the textbook loop
- * L_ij = (M_ij - sum_{k<j} L_ik L_jk) / L_jj, k ascending. */
+/* From this many joints the factor is formed along rows of L^T (measured: below, the textbook
+ * loop is faster; engine_kernels.py, forward dynamics of 7 joints). */
+#define RD_CHOLESKY_ROWS_FROM 16
+
+/* M = L L^T in place, from M's lower triangle (n x n, row-major), L in the lower triangle (the
+ * upper one is scratch); -1 if M (any lane's) is not positive definite. Every element is the
+ * textbook L_ij = (M_ij - sum_{k<j} L_ik L_jk) / L_jj, k ascending, one term at a time; from
+ * RD_CHOLESKY_ROWS_FROM joints row j of the upper triangle gathers column j of L (U = L^T: the
+ * updates run along contiguous rows, four terms per sweep, and vectorise), mirrored into the
+ * lower triangle at the end. */
 static RD_INLINE int RD_SP(cholesky_factor)(RD_T *M, int n)
 {
     int i, j, k;
+    if (n < RD_CHOLESKY_ROWS_FROM) {           /* small: the textbook loop, nothing mirrored */
+        for (j = 0; j < n; ++j) {
+            RD_T s = M[n * j + j];
+            for (k = 0; k < j; ++k) s -= M[n * j + k] * M[n * j + k];
+            if (RD_SP(not_positive)(s)) return -1;
+            s = RD_SP(sqrt)(s);
+            M[n * j + j] = s;
+            for (i = j + 1; i < n; ++i) {
+                RD_T v = M[n * i + j];
+                for (k = 0; k < j; ++k) v -= M[n * i + k] * M[n * j + k];
+                M[n * i + j] = v / s;
+            }
+        }
+        return 0;
+    }
     for (j = 0; j < n; ++j) {
         RD_T *u = M + n * j, s;
         for (i = j + 1; i < n; ++i) u[i] = M[n * i + j];

@@ -134,7 +134,7 @@ int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                     const double *f_tip, double *qdd);
 /* Cholesky M = L L^T in place (n x n row-major, read from the lower triangle; L in the lower
- * triangle and L^T in the upper on return); -1 if not positive definite */
+ * triangle on return, the upper one used as scratch); -1 if not positive definite */
 int rd_cholesky(double *M, int n);
 /* x = M^-1 x (n) from the factor L of rd_cholesky */
 void rd_cholesky_solve(const double *L, int n, double *x);
