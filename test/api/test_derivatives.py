@@ -262,6 +262,8 @@ def test_forward_derivatives_refuse_a_singular_mass_matrix():
         rd.forward_dynamics_derivatives(massless, np.zeros(2), np.zeros(2), np.zeros(2))
     with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):       # in lanes
         rd.forward_dynamics_derivatives(massless, np.zeros((9, 2)), np.zeros(2), np.zeros(2))
+    with pytest.raises(np.linalg.LinAlgError, match='not positive definite'):     # on threads
+        rd.forward_dynamics_derivatives(massless, np.zeros((3001, 2)), np.zeros(2), np.zeros(2))
 
 
 @pytest.mark.parametrize('function', [rd.inverse_dynamics_derivatives,

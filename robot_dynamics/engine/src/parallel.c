@@ -25,6 +25,18 @@
 
 #define MAX_THREADS 64
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RELAXED_LOAD(p_) __atomic_load_n(p_, __ATOMIC_RELAXED)
+#define RELAXED_STORE(p_, v_) __atomic_store_n(p_, v_, __ATOMIC_RELAXED)
+#define FETCH_ADD(p_, v_) __atomic_fetch_add(p_, v_, __ATOMIC_RELAXED)
+#define HAVE_ATOMICS 1
+#else                                   /* no atomics known here: one thread (see below) */
+#define RELAXED_LOAD(p_) (*(p_))
+#define RELAXED_STORE(p_, v_) (*(p_) = (v_))
+#define FETCH_ADD(p_, v_) ((*(p_) += (v_)) - (v_))
+#define HAVE_ATOMICS 0
+#endif
+
 /* Rows are handed out in grains from one shared counter, so a thread that the machine's other
  * work slows down takes fewer grains instead of holding up the batch (measured on a loaded
  * 2-core machine: a static half per thread waited for the slower one). */
@@ -44,8 +56,8 @@ static void *run_chunk(void *arg)
 {
     Chunk *c = (Chunk *)arg;
     Shared *s = c->shared;
-    while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
-        long row = __atomic_fetch_add(&s->next, s->grain, __ATOMIC_RELAXED);
+    while (!RELAXED_LOAD(&s->stop)) {
+        long row = FETCH_ADD(&s->next, s->grain);
         long end = row + s->grain < s->N ? row + s->grain : s->N;
         if (row >= s->N) break;
         for (; row < end; ++row) {
@@ -62,7 +74,7 @@ static void *run_chunk(void *arg)
 #ifndef _WIN32
                 pthread_mutex_unlock(&lock);
 #endif
-                __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
+                RELAXED_STORE(&s->stop, 1);
                 return NULL;
             }
         }
@@ -96,7 +108,7 @@ int rd_parallel_rows(const rd_model *m, long N, int threads, long grain, rd_row_
     if (threads > N / grain) threads = (int)(N / grain);
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
-#ifdef _WIN32
+#if defined(_WIN32) || !HAVE_ATOMICS
     threads = 1;
 #endif
     memset(&shared, 0, sizeof shared);
