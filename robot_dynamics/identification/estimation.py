@@ -45,12 +45,14 @@ import time
 import numpy as np
 
 from robot_dynamics.identification.base import base_parameters
+from robot_dynamics.identification.compliance import remove_compliance
 from robot_dynamics.identification.data import Samples, prepare
-from robot_dynamics.identification.friction_laws import features, model_fields, variants
+from robot_dynamics.identification.friction_laws import model_fields, variants
 from robot_dynamics.identification.normal import (
-    accumulate, assemble, bootstrap, choose_laws, chunk_regressor, cross_validate, fit, solve,
+    accumulate, assemble, bootstrap, choose_laws, cross_validate, fit, solve,
 )
 from robot_dynamics.identification.plausible import Bounds, estimate
+from robot_dynamics.identification.prediction import layout_for, predict
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
 )
@@ -144,7 +146,8 @@ class ValidationResult:
 
 def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAMETERS,
              cutoff='auto', torque_cutoff=None, effort_delay=0.0, physical=True, chunk=4000,
-             friction='auto', velocity='auto', bounds=None, replicates=200, seed=0):
+             friction='auto', velocity='auto', bounds=None, replicates=200, seed=0,
+             compliance=True):
     """Identify ``model``'s parameters and a plausible physical model from recorded motion.
 
     ``data``: a :class:`~robot_dynamics.io.recordings.Recording`, a path (bag or CSV) or
@@ -157,8 +160,11 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     :data:`~robot_dynamics.identification.friction_laws.LAWS` for every joint, or
     {joint: law}; with ``torque_cutoff`` the law is ``coulomb``. ``bounds``:
     :class:`~robot_dynamics.identification.plausible.Bounds`. ``replicates``: bootstrap
-    resamples. Returns an :class:`IdentificationResult`; ``result.model`` is the identified
-    model (its friction law in the model's fields).
+    resamples. ``compliance``: fit the joint compliance seen by motor-side encoders and
+    correct the positions where the data support it
+    (:mod:`robot_dynamics.identification.compliance`). Returns an
+    :class:`IdentificationResult`; ``result.model`` is the identified model (its friction law
+    in the model's fields).
     """
     timings, started = {}, time.perf_counter()
     joint_terms = tuple(t for t in JOINT_PARAMETERS if t in joint_terms)
@@ -180,10 +186,12 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     weights = 1.0 / sigma ** 2 if weighted else np.ones(model.dof)
     chosen = choose_laws(blocks, _candidates(model, friction, joint_terms, torque_cutoff,
                                              scale), weights)
-    theta, plan, sigma = fit(blocks, chosen)
-    if weighted:
-        weights = 1.0 / sigma ** 2
-        theta, plan, _ = fit(blocks, chosen, weights)
+    theta, plan, sigma, weights = _weighted_fit(blocks, chosen, weighted)
+    fit_set, blocks, compliance = remove_compliance(
+        model, base, fit_set, blocks, known, pi0, scale, chosen, plan, theta, weights, chunk,
+        enabled=compliance)
+    if np.any(compliance.used > 0):
+        theta, plan, sigma, weights = _weighted_fit(blocks, chosen, weighted)
     std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
     if any(law.law != 'coulomb' for law in chosen):         # the law is uncertain too
         plain = fit(blocks, coulomb, weights)[0]
@@ -212,7 +220,8 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         sigma=sigma, model=identified, physical_theta=physical_theta, validation=check,
         data=samples.report, fit_samples=fit_set.count, timings=timings, laws=tuple(chosen),
         windows={'estimation': _windows(fit_set), 'validation': _windows(held_back)},
-        details={**details, 'inflation': inflation, 'blocks': len(blocks.rows)},
+        details={**details, 'inflation': inflation, 'blocks': len(blocks.rows),
+                 'compliance': compliance},
         nominal_model=model)
     result.warnings = tuple(review(result, bounds or Bounds()))
     return result
@@ -226,6 +235,16 @@ def _samples(model, data, cutoff, validation, options, base, known, pi0):
     if cutoff != 'auto':
         return prepare(data, model, cutoff=float(cutoff), **options)
     return choose_cutoff(model, data, validation, options, base, known, pi0)
+
+
+def _weighted_fit(blocks, chosen, weighted):
+    """Least squares, then weighted by ``1/σ_j²`` (Gautier 1997): θ, plan, σ, weights."""
+    theta, plan, sigma = fit(blocks, chosen)
+    weights = np.ones(len(chosen))
+    if weighted:
+        weights = 1.0 / sigma ** 2
+        theta, plan, _ = fit(blocks, chosen, weights)
+    return theta, plan, sigma, weights
 
 
 def choose_cutoff(model, recording, validation, options, base, known, pi0, max_rows=5000):
@@ -416,28 +435,3 @@ def _validate(model, base, samples, known, pi0, scale, plan, theta, physical_the
         (coulomb, base.values(pi0)), (plan, theta), (plan, physical_theta)], chunk)
     return ValidationResult(samples.t, samples.tau, nominal, based, physical, q=samples.q,
                             qd=samples.qd, qdd=samples.qdd)
-
-
-def layout_for(model, base, plan, nominal=False):
-    """Return the plain viscous + Coulomb layout (``nominal``) or ``plan`` itself."""
-    if not nominal:
-        return plan
-    b = base.count
-    return ([np.arange(b)] * model.dof, [np.arange(b)] * model.dof, ())
-
-
-def predict(model, base, samples, known, pi0, scale, cases, chunk=4000):
-    """Torques (K, n) on ``samples`` for each ``(plan, theta)`` of ``cases`` (one pass)."""
-    out = [[] for _ in cases]
-    for start in range(0, samples.count, chunk):
-        part = slice(start, start + chunk)
-        Y, _ = chunk_regressor(model, samples, part)
-        Yb = base.regressor(Y)
-        X = [np.concatenate((Yb[:, j], features(samples.qd[part, j], scale[j])), axis=1)
-             for j in range(model.dof)]
-        extra = Y[..., known] @ pi0[known] if known else 0.0
-        for k, ((local, global_, _), theta) in enumerate(cases):
-            tau = np.column_stack([X[j][:, local[j]] @ theta[global_[j]]
-                                   for j in range(model.dof)])
-            out[k].append(tau + extra)
-    return [np.concatenate(parts) for parts in out]
