@@ -47,6 +47,7 @@ import numpy as np
 from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.compliance import remove_compliance
 from robot_dynamics.identification.data import Samples, prepare
+from robot_dynamics.identification.determined import mass_ranges
 from robot_dynamics.identification.friction_laws import model_fields, variants
 from robot_dynamics.identification.normal import (
     accumulate, assemble, bootstrap, choose_laws, cross_validate, fit, solve,
@@ -221,8 +222,11 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         data=samples.report, fit_samples=fit_set.count, timings=timings, laws=tuple(chosen),
         windows={'estimation': _windows(fit_set), 'validation': _windows(held_back)},
         details={**details, 'inflation': inflation, 'blocks': len(blocks.rows),
-                 'compliance': compliance},
+                 'compliance': compliance, 'R': R, 'joint_terms': joint_terms},
         nominal_model=model)
+    if physical:
+        result.details['mass_ranges'] = mass_ranges(result, com_margin=(
+            bounds or Bounds()).com_margin)
     result.warnings = tuple(review(result, bounds or Bounds()))
     return result
 

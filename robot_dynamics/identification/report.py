@@ -63,12 +63,23 @@ def report_lines(result, names=None):
     lines.append('')
     lines.append('links, nominal -> identified (mass kg, centre of mass m, principal inertia '
                  'about it kg m^2):')
-    rows = [(name, f'{m0:.4g} -> {m:.4g}', f'{_vector(c0)} -> {_vector(c)}',
+    ranges = result.details.get('mass_ranges')
+    ranges = np.full((result.model.dof, 2), np.nan) if ranges is None else ranges
+    rows = [(name, f'{m0:.4g} -> {m:.4g}', _range(span), f'{_vector(c0)} -> {_vector(c)}',
              f'{_vector(l0)} -> {_vector(l)}')
-            for name, m0, m, c0, c, l0, l in link_changes(result.nominal_model, result.model)]
+            for (name, m0, m, c0, c, l0, l), span in zip(
+                link_changes(result.nominal_model, result.model), ranges)]
     rows.append(('total', f'{result.nominal_model.total_mass:.4g} -> '
-                          f'{result.model.total_mass:.4g}', '', ''))
-    lines += _table(('link', 'mass', 'centre of mass', 'principal inertia'), rows)
+                          f'{result.model.total_mass:.4g}', '', '', ''))
+    lines += _table(('link', 'mass', 'data allow (2 sd)', 'centre of mass',
+                     'principal inertia'), rows)
+    lines.append('  (a mass range wider than +-20 % of its middle is not determined by the data: '
+                 'the identified mass is the prior\'s choice among models that fit as well)')
+    compliance = result.details.get('compliance')
+    if compliance is not None and np.any(compliance.used > 0):
+        lines.append('  joint stiffness from the data (motor-side encoders), N m/rad: '
+                     + ', '.join(f'{k:.3g}' for k in compliance.stiffness)
+                     + f'; {compliance.note}')
     check = result.validation
     if check is not None:
         lines.append('')
@@ -162,3 +173,10 @@ def plot_validation(result, path, names=None, title=''):
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
+
+
+def _range(span):
+    lo, hi = span
+    if not np.isfinite(lo):
+        return '-'
+    return f'{lo:.3g} - {hi:.3g}' if np.isfinite(hi) else f'{lo:.3g} - inf'
