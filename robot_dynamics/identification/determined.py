@@ -30,6 +30,8 @@ range lies within ±:data:`DETERMINED` of its midpoint; elsewhere the identified
 prior's choice among models that fit equally well.
 """
 
+import warnings
+
 import numpy as np
 
 from robot_dynamics.identification.physical import _BASIS
@@ -81,6 +83,13 @@ def mass_ranges(result, level=2.0, com_margin=0.1, groups=None):
                         links[:, 1:4] <= cp.multiply(links[:, :1], box[:, 1])]
     for k in range(PER_JOINT):
         constraints.append(w[:, k] >= 0 if k in free else w[:, k] == fixed[:, k])
+    with warnings.catch_warnings():          # "may be inaccurate": a range, not the model
+        warnings.simplefilter('ignore', UserWarning)
+        return _ranges(cp, n, links, constraints, distance, bound, level, groups)
+
+
+def _ranges(cp, n, links, constraints, distance, bound, level, groups):
+    """Solve the closest model, then the least and greatest mass of each group."""
     closest = cp.Problem(cp.Minimize(distance), constraints)
     _solve(closest, cp)
     if closest.value is None or not np.isfinite(closest.value):

@@ -98,6 +98,7 @@ def test_realistic_noise_meets_the_torque_target(puma):
     noise = 0.01 * np.sqrt(np.mean(data.effort ** 2, axis=0))
     assert np.all(result.sigma > 0.9 * noise)                   # the noise is found, plus the
     assert np.all(result.sigma < 2.0 * noise)                   # encoder's through q̈
+    assert not np.any(result.details['compliance'].used), result.details['compliance']  # rigid
 
 
 def test_physical_model_is_loadable_urdf(puma, tmp_path):
