@@ -14,8 +14,9 @@
 
 Default settings, first 70 % estimated, the rest validated: the validation error of the
 identified model next to the truth model's and the nominal's on the same data, masses
-against the truth, and the coverage of the standard deviations over repeated runs. Labelled
-simulated: the real recording of the issue is not in the repository.
+against the truth and the ranges the data allow, the joint stiffness found, and the
+coverage of the standard deviations over repeated runs. Labelled simulated: the real
+recording of the issue is not in the repository.
 
     .venv/bin/python benchmarks/identification_mismatch.py [runs]
 """
@@ -31,7 +32,10 @@ sys.path[:0] = [os.path.join(os.path.dirname(__file__), '..', 'test')]
 import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.identification import design_excitation, identify, parameters  # noqa
 from robot_dynamics.identification.report import validate_models  # noqa: E402
-from mismatched_arm import mismatched_recording, nominal_model, truth_model  # noqa: E402
+from robot_dynamics.identification.determined import determined  # noqa: E402
+from mismatched_arm import (  # noqa: E402
+    STIFFNESS, mismatched_recording, nominal_model, truth_model,
+)
 
 
 def main(runs=5):
@@ -55,6 +59,9 @@ def main(runs=5):
         inside = np.abs(result.theta[inertial] - true[inertial]) <= 2 * result.std[inertial]
         coverage.append(inside)
         masses = 100 * (result.model.mass / truth.mass - 1)
+        ranges = result.details['mass_ranges']
+        inside = np.sum((ranges[:, 0] <= truth.mass) & (truth.mass <= ranges[:, 1]))
+        compliance = result.details['compliance']
         print(f'run {seed}: validation error nominal {100 * check.relative_error("nominal"):.2f}'
               f' %, identified (physical) {100 * check.relative_error("physical"):.2f} %, base '
               f'{100 * check.relative_error("base"):.2f} %, truth model '
@@ -64,6 +71,11 @@ def main(runs=5):
               f'{100 * inside.mean():.0f} %; warnings {len(result.warnings)}; cut-off '
               f'{result.data.cutoff:g} Hz; laws {[law.law for law in result.laws]}; CPU '
               f'{cpu:.1f} s')
+        print(f'  mass ranges the data allow (2 sd), kg: '
+              f'{", ".join(f"{lo:.2f}-{hi:.2f}" for lo, hi in ranges)}; truth inside '
+              f'{inside} of 7; determined: {list(np.flatnonzero(determined(ranges)) + 1)}; '
+              f'stiffness found, N m/rad: {np.round(compliance.stiffness, -2)} '
+              f'(truth {STIFFNESS}); {compliance.note}')
     print(f'coverage over {runs} runs: {100 * np.mean(coverage):.1f} % of '
           f'{np.size(coverage)} base-parameter estimates within 2 sigma of the truth')
 
