@@ -60,7 +60,7 @@ def main(runs=5):
         coverage.append(inside)
         masses = 100 * (result.model.mass / truth.mass - 1)
         ranges = result.details['mass_ranges']
-        inside = np.sum((ranges[:, 0] <= truth.mass) & (truth.mass <= ranges[:, 1]))
+        in_range = np.sum((ranges[:, 0] <= truth.mass) & (truth.mass <= ranges[:, 1]))
         compliance = result.details['compliance']
         print(f'run {seed}: validation error nominal {100 * check.relative_error("nominal"):.2f}'
               f' %, identified (physical) {100 * check.relative_error("physical"):.2f} %, base '
@@ -73,7 +73,7 @@ def main(runs=5):
               f'{cpu:.1f} s')
         print(f'  mass ranges the data allow (2 sd), kg: '
               f'{", ".join(f"{lo:.2f}-{hi:.2f}" for lo, hi in ranges)}; truth inside '
-              f'{inside} of 7; determined: {list(np.flatnonzero(determined(ranges)) + 1)}; '
+              f'{in_range} of 7; determined: {list(np.flatnonzero(determined(ranges)) + 1)}; '
               f'stiffness found, N m/rad: {np.round(compliance.stiffness, -2)} '
               f'(truth {STIFFNESS}); {compliance.note}')
     print(f'coverage over {runs} runs: {100 * np.mean(coverage):.1f} % of '

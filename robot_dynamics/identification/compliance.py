@@ -146,7 +146,7 @@ def remove_compliance(model, base, samples, blocks, known, pi0, scale, chosen, p
 
 
 def _moved(samples, offset, acceleration=0.0):
-    """``samples`` with ``offset`` added to the positions, ``acceleration`` to ``q̈``."""
+    """Return ``samples`` with ``offset`` added to the positions, ``acceleration`` to ``q̈``."""
     return Samples(samples.t, samples.q + offset, samples.qd, samples.qdd + acceleration,
                    samples.tau, samples.report, samples.coulomb)
 
