@@ -15,6 +15,8 @@
 import os
 import sys
 
+import numpy as np
+
 import robot_dynamics as rd
 from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, print_json
 from robot_dynamics.identification import identify
@@ -98,6 +100,8 @@ def add_identify_parser(subparsers, formatter):
                         help='pull towards MODEL where the data do not decide (default 1)')
     parser.add_argument('--no-weighting', action='store_true',
                         help='ordinary instead of weighted least squares')
+    parser.add_argument('--no-compliance', action='store_true',
+                        help='do not fit the joint compliance seen by motor-side encoders')
     parser.add_argument('--plot', metavar='FILE.png',
                         help='measured vs predicted torques (default: FILE with .png)')
     parser.add_argument('--no-plot', action='store_true', help='write no plot')
@@ -143,7 +147,8 @@ def options(args):
         law = dict(item.split('=', 1) for item in law.split(','))
     return dict(weighted=not args.no_weighting, joint_terms=terms, cutoff=cutoff,
                 torque_cutoff=args.torque_cutoff, effort_delay=args.effort_delay,
-                velocity=args.velocity, friction=law, bounds=bounds(args))
+                velocity=args.velocity, friction=law, bounds=bounds(args),
+                compliance=not args.no_compliance)
 
 
 def bounds(args):
@@ -236,6 +241,8 @@ def json_report(model, result, written):
     """Return the --json document."""
     check = result.validation
     labels = ['nominal', 'base', 'physical'] + ([] if check is None else list(check.others))
+    ranges = result.details.get('mass_ranges')
+    ranges = np.full((model.dof, 2), np.nan) if ranges is None else ranges
     definitions = list(result.base.definitions) + ['friction law term'] * (
         len(result.names) - result.base.count)
     return {
@@ -250,8 +257,9 @@ def json_report(model, result, written):
                 result.relative_std, result.physical_theta)],
         'links': [{'link': name, 'mass_nominal': result.nominal_model.mass[i],
                    'mass': result.model.mass[i], 'com_nominal': result.nominal_model.com[i],
-                   'com': result.model.com[i]}
+                   'com': result.model.com[i], 'mass_range': ranges[i]}
                   for i, name in enumerate(model.link_names)],
+        'joint_stiffness': result.details['compliance'].stiffness,
         'total_mass': {'nominal': result.nominal_model.total_mass,
                        'identified': result.model.total_mass},
         'validation': None if check is None else {

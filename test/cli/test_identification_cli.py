@@ -122,13 +122,17 @@ def test_identify_json_csv_and_options(puma_run, tmp_path, capsys):
     _, csv_path = puma_run
     code, out, err = run(capsys, 'identify', 'puma560', csv_path, '-o',
                          tmp_path / 'a.urdf', '--json', '--no-plot', '--joint-terms', 'FV,FC',
-                         '--validation', '0.3')
+                         '--validation', '0.3', '--no-compliance')
     assert code == 0, err
     report = json.loads(out)
     names = [row['name'] for row in report['base_parameters']]
     assert 'IA3' not in names and 'FV1' in names
     assert report['validation']['relative_error_physical'] < 0.03
     assert not os.path.exists(tmp_path / 'a.png')
+    assert report['joint_stiffness'] == [None] * 6            # not fitted: none (inf)
+    for link in report['links']:                              # what the data allow, kg
+        low, high = link['mass_range']
+        assert 0 <= low <= link['mass'] and (high is None or link['mass'] <= high), link
 
 
 def test_identify_errors_name_the_problem(tmp_path, capsys):
