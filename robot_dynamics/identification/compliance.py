@@ -22,16 +22,18 @@ parameters within 2σ of the truth with flexible joints, 100 % with the same arm
 Linearised about the recorded positions, with the first estimate ``θ̂`` (``τ̂ = A(θ) θ̂``,
 :func:`~robot_dynamics.identification.prediction.design`)::
 
-    τ = A(θ - C τ) θ̂ + e  ≈  A(θ) θ̂ - Σ_j (∂τ̂/∂q_j) c_j τ̂_j + e
+    τ = A(θ - C τ, θ̇, θ̈ - C τ'') θ̂ + e  ≈  A θ̂ - Σ_j c_j (∂τ̂/∂q_j τ̂_j + ∂τ̂/∂q̈_j τ̂''_j) + e
 
-so the compliances are ``n`` more columns ``E_j = -(∂τ̂/∂q_j) τ̂_j`` (forward differences),
-fitted jointly with ``θ`` on :data:`SUBSET` evenly spread rows. Where ``c_j`` is positive beyond
-:data:`SIGNIFICANCE` standard deviations, the positions are corrected, ``q = θ - ĉ τ̂``, and
-the normal equations are built again; the correction is kept only if it lowers the
-cross-validated torque error, as the cut-off and the friction laws are chosen. The velocities
-and accelerations stay the recorded ones (the deflection's rate ``ĉ τ̂'`` is neglected), which
-is also what the rotor inertia and the friction act on. The validation samples are not
-corrected: the identified URDF is scored as a controller reading the same encoders uses it.
+so the compliances are ``n`` more columns (one forward difference each, ``τ̂''`` from the
+predicted torques low-passed at :data:`BANDWIDTH`), fitted jointly with ``θ`` on
+:data:`SUBSET` evenly spread rows. Where ``c_j`` is positive beyond :data:`SIGNIFICANCE`
+standard deviations, the positions and accelerations are corrected, ``q = θ - ĉ τ̂``,
+``q̈ = θ̈ - ĉ τ̂''``, and the normal equations are built again; the correction is kept only if
+it lowers the cross-validated torque error, as the cut-off and the friction laws are chosen.
+The velocities stay the recorded ones (the deflection's rate ``ĉ τ̂'`` is neglected; the
+friction acts on the motor's), and the rotor inertia, regrouped with the link's (``ZZ1R``),
+sees the corrected acceleration: a bias left. The validation samples are not corrected: the
+identified URDF is scored as a controller reading the same encoders uses it.
 """
 
 from dataclasses import dataclass
@@ -45,7 +47,7 @@ from robot_dynamics.identification.prediction import design, predict
 
 #: Rows of the estimation data used to fit the compliances.
 SUBSET = 2000
-#: Position step of the forward differences, rad.
+#: Compliance step of the forward differences, rad/(N m) (``q_j`` moves by ``STEP τ̂_j``).
 STEP = 1e-6
 #: The deflection's acceleration ``c τ''`` is taken from the predicted torques low-passed at
 #: this frequency, Hz (the motion's band; their noise would be amplified).
