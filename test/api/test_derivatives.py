@@ -224,6 +224,26 @@ def test_large_batch_in_parallel_equals_single_calls():
             model, Q[k], QD[k], X[k])[0])
 
 
+@pytest.mark.parametrize('function', [rd.inverse_dynamics_derivatives,
+                                      rd.forward_dynamics_derivatives])
+def test_a_batch_larger_than_the_cache_equals_small_batches_bit_for_bit(function):
+    """From 4 MB of result the lane groups go through a buffer and non-temporal stores
+    (binding_dispatch.c): every row as in batches of 500 (written directly) and single calls."""
+    model = chain(7, seed=5)
+    rows = 4001                                 # 4.7 MB; the last row alone, after the lanes
+    Q, QD, X = random_state(np.random.default_rng(6), 7, rows)
+    F = np.random.default_rng(7).uniform(-5, 5, (rows, 6))
+    batch = function(model, Q, QD, X, F)
+    assert sum(m.nbytes for m in batch) >= 4 << 20
+    for start in range(0, rows, 500):
+        part = function(model, Q[start:start + 500], QD[start:start + 500],
+                        X[start:start + 500], F[start:start + 500])
+        assert all(np.array_equal(b[start:start + 500], p) for b, p in zip(batch, part))
+    for k in (0, 1, 2, 3, 2002, 4000):
+        single = function(model, Q[k], QD[k], X[k], F[k])
+        assert all(np.array_equal(b[k], s) for b, s in zip(batch, single))
+
+
 def test_numpy_twin_equals_the_engine(monkeypatch):
     model = chain(8, seed=8)
     Q, QD, X = random_state(np.random.default_rng(4), 8, 4)
@@ -269,14 +289,18 @@ def test_forward_derivatives_refuse_a_singular_mass_matrix():
 @pytest.mark.parametrize('function', [rd.inverse_dynamics_derivatives,
                                       rd.forward_dynamics_derivatives])
 def test_finite_inputs_whose_derivatives_overflow_are_refused(function):
-    """The finiteness scan of the result (vectorised, binding_dispatch.c) finds inf and NaN."""
+    """The finiteness check of every row (vectorised, binding_dispatch.c) finds inf and NaN."""
     model = chain(3, seed=1)
     zero = np.zeros(3)
     assert all(np.all(np.isfinite(d)) for d in function(model, zero, [1e100, 0, 0], zero))
     for qd in ([1e160, 0.0, 0.0], [0.0, 0.0, 1e200], [1e308, -1e308, 1e308]):
         with pytest.raises(ValueError, match=r'the result is not finite: .*largest \|qd\|'):
             function(model, zero, qd, zero)
-    rows = np.zeros((9, 3))
-    rows[7, 2] = 1e160                                          # one row of a batch in lanes
-    with pytest.raises(ValueError, match=r'largest \|qd\| = 1e\+160'):
-        function(model, np.zeros((9, 3)), rows, np.zeros((9, 3)))
+    for N, bad in ((9, 7), (9, 8), (3001, 1777), (3001, 3000)):   # lanes, the tail, threads
+        rows = np.zeros((N, 3))
+        rows[bad, 2] = 1e160
+        with pytest.raises(ValueError, match=r'largest \|qd\| = 1e\+160'):
+            function(model, np.zeros((N, 3)), rows, np.zeros((N, 3)))
+    good = function(model, np.zeros((3001, 3)), np.ones((3001, 3)), np.zeros((3001, 3)))
+    assert all(np.all(np.isfinite(d)) for d in good)
+

@@ -24,6 +24,13 @@
 
 #include "parallel.h"
 
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#define HAVE_STREAM 1
+#else
+#define HAVE_STREAM 0
+#endif
+
 /* Rows per thread's share of a large batch. */
 #define GRAIN_ROWS 128
 
@@ -70,6 +77,34 @@ invalid:
     return -1;
 }
 
+/* 1 if every value is finite: its exponent field plus one carries into the sign bit only when
+ * the field is all ones (inf, NaN). Integer and, add, or without an early exit: the loop
+ * vectorises (SSE2; AVX2 below). Run on each row right after its kernel, while the row is in
+ * the cache and on the row's thread: a scan of the whole result afterwards read a 10,000-row
+ * batch of derivatives (12 MB) back from memory on one thread. */
+#define ALL_FINITE_BODY                                                             \
+    uint64_t bad = 0, bits;                                                         \
+    for (npy_intp i = 0; i < total; ++i) {                                          \
+        memcpy(&bits, x + i, sizeof bits);                                          \
+        bad |= (bits & 0x7ff0000000000000ULL) + 0x0010000000000000ULL;               \
+    }                                                                               \
+    return (bad >> 63) == 0
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+__attribute__((target("avx2"))) static int all_finite_avx2(const double *x, npy_intp total)
+{
+    ALL_FINITE_BODY;
+}
+#endif
+
+static int all_finite(const double *x, npy_intp total)
+{
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+    if (rd_have_avx2) return all_finite_avx2(x, total);
+#endif
+    ALL_FINITE_BODY;
+}
+
 typedef struct {
     const Spec *spec;
     const Arg *args;
@@ -77,7 +112,22 @@ typedef struct {
     npy_intp size, rows;
     int flag, lanes;
     lanes_fn group;
+    int not_finite;             /* 1 once a row's result holds inf or NaN (any thread) */
+    int stream;                 /* lane groups computed in a buffer, copied past the cache */
 } Rows;
+
+/* Note a non-finite result of `count` rows from `out` (the batch goes on: a kernel's own
+ * failure, reported first, may come in a later row). */
+static void check_rows(Rows *r, const double *out, npy_intp count)
+{
+    if (!all_finite(out, count * r->size)) {
+#if defined(__GNUC__) || defined(__clang__)
+        __atomic_store_n(&r->not_finite, 1, __ATOMIC_RELAXED);
+#else
+        r->not_finite = 1;      /* one thread only without atomics (parallel.c) */
+#endif
+    }
+}
 
 static void row_inputs(const Rows *r, long row, const double **x)
 {
@@ -88,19 +138,41 @@ static void row_inputs(const Rows *r, long row, const double **x)
 
 static int one_row(rd_model *m, long row, void *context)
 {
-    const Rows *r = (const Rows *)context;
+    Rows *r = (Rows *)context;
     const double *x[4];
+    int status;
     row_inputs(r, row, x);
-    return r->spec->kernel(m, x, r->out + row * r->size, r->flag);
+    status = r->spec->kernel(m, x, r->out + row * r->size, r->flag);
+    if (status == 0) check_rows(r, r->out + row * r->size, 1);
+    return status;
+}
+
+/* Results of at most this many doubles per lane group go through a buffer (below). */
+#define STREAM_MAX 4096
+/* ... when the whole result has at least this many bytes (larger than a core's cache share). */
+#define STREAM_FROM (4L << 20)
+
+/* dst[0, count) = src: non-temporal stores (16-byte aligned dst), so the write of a result larger
+ * than the cache does not first read every line of it from memory. Same bits. */
+static void stream_copy(double *dst, const double *src, npy_intp count)
+{
+    npy_intp i = 0;
+#if HAVE_STREAM
+    for (; i + 2 <= count; i += 2) _mm_stream_pd(dst + i, _mm_loadu_pd(src + i));
+#endif
+    for (; i < count; ++i) dst[i] = src[i];
+#if HAVE_STREAM
+    _mm_sfence();               /* ordered before the thread's later stores (and its join) */
+#endif
 }
 
 /* Rows lanes unit ... lanes unit + lanes - 1 through the spec's group kernel (the last rows
  * of a batch one by one when fewer remain). */
 static int row_group(rd_model *m, long unit, void *context)
 {
-    const Rows *r = (const Rows *)context;
+    Rows *r = (Rows *)context;
     const double *inputs[4][4], *const *x[4];
-    double *out[4];
+    double *out[4], buffer[STREAM_MAX];
     long row = r->lanes * unit;
     int status = 0;
     if (row + r->lanes > r->rows) {
@@ -110,9 +182,13 @@ static int row_group(rd_model *m, long unit, void *context)
     for (int l = 0; l < r->lanes; ++l) {
         row_inputs(r, row + l, inputs[l]);
         x[l] = inputs[l];
-        out[l] = r->out + (row + l) * r->size;
+        out[l] = (r->stream ? buffer : r->out + row * r->size) + l * r->size;
     }
-    return r->group(m, x, out);
+    status = r->group(m, x, out);
+    if (status != 0) return status;
+    check_rows(r, out[0], r->lanes);                        /* the lanes' rows are adjacent */
+    if (r->stream) stream_copy(r->out + row * r->size, buffer, r->lanes * r->size);
+    return 0;
 }
 
 int rd_have_avx2 = 0;          /* set by the module at import */
@@ -135,6 +211,9 @@ static int all_rows(ModelObject *model, Rows *rows, npy_intp N)
         rows->lanes = 2;
         rows->group = rows->spec->pair;
     }
+    rows->stream = HAVE_STREAM && rows->lanes > 1 && rows->lanes * rows->size <= STREAM_MAX
+                   && N * rows->size * (npy_intp)sizeof(double) >= STREAM_FROM
+                   && ((uintptr_t)rows->out & 15) == 0;
     if (rows->lanes > 1) {
         fn = row_group;
         units = (long)((N + rows->lanes - 1) / rows->lanes);
@@ -192,27 +271,13 @@ static PyObject *three_matrices(PyObject *block, int single)
 
 /* Finite inputs can still overflow (|qd| >= 1e160 squares past 1e308): such a result is an
  * error naming the largest input, never NaN or inf handed back (issue 22, LOW). */
-/* 1 if every value is finite: its exponent field plus one carries into the sign bit only when
- * the field is all ones (inf, NaN). Integer and, add, or without an early exit: the loop
- * vectorises (SSE2), where the scalar scan took a tenth of a batch of derivatives. */
-static int all_finite(const double *x, npy_intp total)
+static int check_result(const Spec *spec, const Arg *args, const Rows *rows)
 {
-    uint64_t bad = 0, bits;
-    for (npy_intp i = 0; i < total; ++i) {
-        memcpy(&bits, x + i, sizeof bits);
-        bad |= (bits & 0x7ff0000000000000ULL) + 0x0010000000000000ULL;
-    }
-    return (bad >> 63) == 0;
-}
-
-static int check_result(const Spec *spec, const Arg *args, PyObject *result)
-{
-    const double *out = (const double *)PyArray_DATA((PyArrayObject *)result);
-    npy_intp i, total = PyArray_SIZE((PyArrayObject *)result);
+    npy_intp i;
     double largest = -1.0;
     const char *name = spec->names[0];
     char message[400];
-    if (all_finite(out, total)) return 0;
+    if (!rows->not_finite) return 0;
     for (int k = 0; k < spec->nin; ++k) {
         if (args[k].array == NULL) continue;
         npy_intp size = PyArray_SIZE(args[k].array);
@@ -254,8 +319,8 @@ PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
     size = row_size(spec->out, n);
     {
         Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
-                     flag, 1, NULL};
-        if (all_rows(model, &rows, N) != 0 || check_result(spec, args, result) != 0) {
+                     flag, 1, NULL, 0, 0};
+        if (all_rows(model, &rows, N) != 0 || check_result(spec, args, &rows) != 0) {
             Py_CLEAR(result);
             goto done;
         }
