@@ -44,8 +44,11 @@ from robots import pinocchio_configuration  # noqa: E402
 
 
 def best(fn, repeat):
-    """Best time of ``repeat`` calls, ms: the calling thread's processor time on one engine
-    thread (the time preempted by the machine's other work left out), else wall time."""
+    """Best time of ``repeat`` calls, ms.
+
+    On one engine thread the calling thread's processor time (the time preempted by the
+    machine's other work left out), else wall time.
+    """
     clock = time.thread_time if rd.engine.ENGINE.THREADS == 1 else time.perf_counter
     times = []
     for _ in range(repeat):

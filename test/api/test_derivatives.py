@@ -227,8 +227,11 @@ def test_large_batch_in_parallel_equals_single_calls():
 @pytest.mark.parametrize('function', [rd.inverse_dynamics_derivatives,
                                       rd.forward_dynamics_derivatives])
 def test_a_batch_larger_than_the_cache_equals_small_batches_bit_for_bit(function):
-    """From 4 MB of result the lane groups go through a buffer and non-temporal stores
-    (binding_dispatch.c): every row as in batches of 500 (written directly) and single calls."""
+    """A result of 4 MB or more, streamed, equals batches of 500 and single calls.
+
+    From 4 MB the lane groups go through a buffer and non-temporal stores (binding_dispatch.c);
+    batches of 500 are written directly.
+    """
     model = chain(7, seed=5)
     rows = 4001                                 # 4.7 MB; the last row alone, after the lanes
     Q, QD, X = random_state(np.random.default_rng(6), 7, rows)
@@ -303,4 +306,3 @@ def test_finite_inputs_whose_derivatives_overflow_are_refused(function):
             function(model, np.zeros((N, 3)), rows, np.zeros((N, 3)))
     good = function(model, np.zeros((3001, 3)), np.ones((3001, 3)), np.zeros((3001, 3)))
     assert all(np.all(np.isfinite(d)) for d in good)
-
