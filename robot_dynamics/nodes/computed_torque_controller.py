@@ -23,8 +23,11 @@ for a joint state, so that the command uses the model terms of the latest measur
 
 Joint order: ``joints`` when set, else the order of the dynamics node's outputs, learnt from
 its named copy ``feedforward_joint_states`` (the Float64MultiArray outputs carry no names).
-Every ``joint_states`` message is matched by name; messages that lack a controlled joint (a
-gripper's, say) are ignored.
+``joint_states`` messages are merged by name (:mod:`joint_state_merge
+<robot_dynamics.nodes.joint_state_merge>`, as in the dynamics node): a message may carry some
+joints only (an arm's driver and a wrist's), one without a controlled joint (a gripper's) is
+ignored; no command goes out until every joint has been received, nor while any joint's last
+stamp is older than ``stale_timeout`` (each joint on its own age).
 
 Bounded commands (:mod:`~robot_dynamics.nodes.command_bounds`): a feed-forward that is not
 finite or beyond 1e6, a mass matrix that is not symmetric positive definite, and a command
@@ -47,12 +50,13 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
-from robot_dynamics.nodes.common import (STEADY, TrajectoryInput, declare_array, descriptor,
-                                         guarded_parameters, guarded_subscription,
-                                         parameter_value, run)
+from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
+from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
+from robot_dynamics.nodes.qos import STEADY
+from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
-                                              joint_state_to_arrays, stamp_to_nanoseconds,
-                                              vector_to_array)
+                                              stamp_to_nanoseconds, vector_to_array)
+from robot_dynamics.nodes.joint_state_merge import JointStateMerge, merge_message, name_limit
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 
@@ -75,6 +79,9 @@ class ComputedTorqueController(Node):
             read_only=True))
         self.declare_parameter('record', False, descriptor(
             'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
+        self.declare_parameter('stale_timeout', 0.5, descriptor(
+            'command nothing while a joint state is older than this, s', low=1e-4,
+            high=3600.0))
         self.joint_names = parameter_value(self, 'joints') or None
         for name in ('kp', 'kd'):
             check_gains(name, self.get_parameter(name).value, self.joint_names)
@@ -83,7 +90,8 @@ class ComputedTorqueController(Node):
         self.feedforward = None
         self.mass = None
         self.hold = None
-        self.state = None
+        self.state = None           # (q, qd, time of the latest message in ns, joint names)
+        self._merge = None          # JointStateMerge of the controlled joints
         self.log = []
         self.dropped = 0
         self.ignored = 0            # joint_states messages without the controlled joints
@@ -163,25 +171,36 @@ class ComputedTorqueController(Node):
             return
         try:
             self.mass = check_mass_matrix(array_to_matrix(msg, len(self.joint_names)))
+            self._merge.fresh_state(self._now(), self.get_parameter('stale_timeout').value)
         except BadMessage as exc:
-            return self._drop(f'mass_matrix dropped: {exc}')
+            return self._drop(f'{exc}; nothing commanded')
         self.control()
 
+    def _now(self):
+        """Return the node's clock in seconds."""
+        return self.get_clock().now().nanoseconds * 1e-9
+
     def _on_joint_state(self, msg):
-        """Keep the controlled joints' state, matched by name in every message."""
+        """Merge the controlled joints' values by name; keep the state once all are known."""
         if not self.joint_names:
             return                       # joint order not known yet
-        if not set(self.joint_names) <= set(msg.name):
-            self.ignored += 1            # another device's joint states (a gripper, say)
-            return
+        if self._merge is None or self._merge.joint_names != tuple(self.joint_names):
+            self._merge = JointStateMerge(self.joint_names)
+        now = self.get_clock().now().nanoseconds
         try:
-            q, qd, _ = joint_state_to_arrays(msg, self.joint_names)
+            updated = merge_message(self._merge, msg, now * 1e-9,
+                                    self.get_parameter('stale_timeout').value,
+                                    name_limit(len(self.joint_names)))
         except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
-        if msg.header.stamp.sec < 0:
-            return self._drop(f'joint_states dropped: negative stamp {msg.header.stamp.sec} s')
-        stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-        self.state = (q, qd, stamp_ns or self.get_clock().now().nanoseconds, self.joint_names)
+        if not updated:
+            self.ignored += 1            # another device's joint states (a gripper, say)
+            return
+        merged = self._merge.state()
+        if merged is not None:
+            q, qd, _ = merged
+            self.state = (q, qd, stamp_to_nanoseconds(msg.header.stamp) or now,
+                          self.joint_names)
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""
