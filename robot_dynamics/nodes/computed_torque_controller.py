@@ -50,6 +50,8 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
+from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
+                                                        gains)
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
@@ -68,20 +70,12 @@ class ComputedTorqueController(Node):
         declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
                       'joint order of the command and of the dynamics outputs; empty: the order '
                       "of the dynamics node's outputs (feedforward_joint_states)", read_only=True)
-        self.declare_parameter('kp', [100.0], descriptor(
-            'proportional gains, 1/s^2 (one value for all joints, or one per joint)'))
-        self.declare_parameter('kd', [20.0], descriptor(
-            'derivative gains, 1/s (one value for all joints, or one per joint)'))
+        declare_controller_parameters(self)
         self.declare_parameter('use_feedforward', True, descriptor(
             'add the feed-forward torques of the dynamics node'))
         self.declare_parameter('effort_limits', [0.0], descriptor(
             'saturate the command at these efforts, N m or N (one per joint; [0.0]: none)',
             read_only=True))
-        self.declare_parameter('record', False, descriptor(
-            'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
-        self.declare_parameter('stale_timeout', 0.5, descriptor(
-            'command nothing while a joint state is older than this, s', low=1e-4,
-            high=3600.0))
         self.joint_names = parameter_value(self, 'joints') or None
         for name in ('kp', 'kd'):
             check_gains(name, self.get_parameter(name).value, self.joint_names)
@@ -111,10 +105,6 @@ class ComputedTorqueController(Node):
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
-
-    def _gains(self, name):
-        values = np.asarray(self.get_parameter(name).value, dtype=float)
-        return np.broadcast_to(values, (len(self.joint_names),)) if values.size == 1 else values
 
     def _validate_parameters(self, parameters):
         for parameter in parameters:
@@ -216,7 +206,8 @@ class ComputedTorqueController(Node):
                 self.hold = q.copy()
             q_d, qd_d = self.hold, np.zeros_like(q)
         with np.errstate(all='ignore'):      # checked below: nothing non-finite goes out
-            feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
+            n = len(self.joint_names)
+            feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
             tau = self.mass @ feedback
             if use_feedforward:
                 tau = tau + self.feedforward
@@ -263,18 +254,6 @@ class ComputedTorqueController(Node):
         """Log an exception caught around a callback (the node keeps running)."""
         self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'
         self.get_logger().error(self.last_error, throttle_duration_sec=1.0)
-
-
-def check_gains(name, values, joint_names=None):
-    """Refuse gains that are not finite and >= 0, or not 1 (all joints) or n values."""
-    values = np.asarray(values, dtype=float).reshape(-1)
-    if values.size == 0 or (joint_names is not None and values.size not in
-                            (1, len(joint_names))):
-        raise ValueError(f'{name}: {values.size} values; give 1 (all joints) or one per joint'
-                         + ('' if joint_names is None else f' ({len(joint_names)})'))
-    if not np.all(np.isfinite(values)) or np.any(values < 0):
-        raise ValueError(f'{name}: gains must be finite and >= 0, got {values.tolist()}')
-    return values
 
 
 def main(args=None):

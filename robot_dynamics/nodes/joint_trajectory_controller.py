@@ -59,7 +59,8 @@ from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
-from robot_dynamics.nodes.computed_torque_controller import check_gains
+from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
+                                                        gains)
 from robot_dynamics.nodes.conversions import BadMessage, stamp_to_nanoseconds, vector_to_array
 from robot_dynamics.nodes.joint_state_merge import (JointStateMerge, merge_message,
                                                     message_joint_limit)
@@ -137,12 +138,7 @@ class JointTrajectoryController(Node):
 
     def _declare_parameters(self):
         declare_model_parameters(self, at_start_only=True)
-        self.declare_parameter('kp', [100.0], descriptor(
-            'proportional gains, 1/s^2 (one value for all joints, or one per joint)',
-            read_only=True))
-        self.declare_parameter('kd', [20.0], descriptor(
-            'derivative gains, 1/s (one value for all joints, or one per joint)',
-            read_only=True))
+        declare_controller_parameters(self, gains_read_only=True)
         self.declare_parameter('use_feedforward', True, descriptor(
             'false: tau = M(q)(Kp e + Kd de) only (no model terms), for comparison'))
         self.declare_parameter('feasibility', 'reject', descriptor(
@@ -166,11 +162,6 @@ class JointTrajectoryController(Node):
         self.declare_parameter('state_publish_rate', 20.0, descriptor(
             'rate of ~/controller_state and of the action feedback, Hz', low=0.1,
             high=1000.0))
-        self.declare_parameter('record', False, descriptor(
-            'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
-        self.declare_parameter('stale_timeout', 0.5, descriptor(
-            'command nothing while a joint state is older than this, s', low=1e-4,
-            high=3600.0))
 
     # ------------------------------------------------------------------ inputs
     def _on_trajectory(self, msg):
@@ -221,17 +212,14 @@ class JointTrajectoryController(Node):
         zero = np.zeros_like(q)
         return self.hold, zero, zero.copy()
 
-    def _gains(self, name):
-        values = np.asarray(self.get_parameter(name).value, dtype=float)
-        return np.broadcast_to(values, (self.model.dof,)) if values.size == 1 else values
-
     def control(self, q, qd, now_ns):
         """Publish ``tau = ID(q, q̇, q̈_d + Kp e + Kd ė)``, bounded; then monitor the goal."""
         if self.active is not None and self.active.handle.is_cancel_requested:
             self._finish(self.active, 'canceled', goals.SUCCESSFUL, 'canceled: holding', q)
         q_d, qd_d, qdd_d = self._desired(q, now_ns)
         with np.errstate(all='ignore'):         # checked: nothing non-finite goes out
-            feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
+            n = self.model.dof
+            feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
             if self.get_parameter('use_feedforward').value:     # friction at q̇_d: see above
                 tau = rd.inverse_dynamics(self.model, q, qd, qdd_d + feedback) \
                     - rd.friction_torques(self.model, qd) + rd.friction_torques(self.model, qd_d)
