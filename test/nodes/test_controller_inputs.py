@@ -105,15 +105,16 @@ def test_computed_torque_merges_two_partial_messages(ros):
 
 
 def test_computed_torque_commands_nothing_while_a_half_is_stale(ros):
-    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False, stale_timeout=0.3)
+    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False, stale_timeout=1.0)
     learnt(rig, ['a', 'b', 'c'], np.zeros(3))
     rig.step(['c'], [0.5], np.eye(3))                           # sent once, then stops
     rig.step(['a', 'b'], [0.1, 0.2], np.eye(3))
     assert ros.spin_until(lambda: rig.commands)
-    ros.spin_for(0.35)                                          # c is now 0.4 s old
+    ros.spin_for(1.1)                                           # c is now > 1.1 s old
     sent, dropped = len(rig.commands), rig.controller.dropped
     rig.step(['a', 'b'], [0.1, 0.2], np.eye(3))
-    assert len(rig.commands) == sent and rig.controller.dropped > dropped
+    assert ros.spin_until(lambda: rig.controller.dropped > dropped)
+    assert len(rig.commands) == sent
     assert "joints ['c'] are stale" in rig.controller.last_error, rig.controller.last_error
     assert 'nothing commanded' in rig.controller.last_error
     rig.step(['c'], [0.5], np.eye(3))                           # it comes back
@@ -163,7 +164,7 @@ def test_trajectory_controller_merges_two_partial_messages(ros, arm3_urdf, arm3_
     q, qd = np.array([0.3, -0.5, 0.2]), np.array([0.0, 0.0, 0.0])
     rig.send(names[:2], q[:2], qd[:2])                          # the arm's driver
     assert not rig.commands
-    assert 'missing joints' in rig.controller.last_error, rig.controller.last_error
+    assert ros.spin_until(lambda: 'missing joints' in rig.controller.last_error)
     rig.send(names[2:], q[2:], qd[2:])                          # the wrist's driver
     assert ros.spin_until(lambda: rig.commands)
     command = rig.commands[-1]
@@ -180,16 +181,17 @@ def test_trajectory_controller_merges_two_partial_messages(ros, arm3_urdf, arm3_
 
 def test_trajectory_controller_commands_nothing_while_a_half_is_stale(ros, arm3_urdf,
                                                                       arm3_model):
-    rig = TrajectoryRig(ros, arm3_urdf, stale_timeout=0.3)
+    rig = TrajectoryRig(ros, arm3_urdf, stale_timeout=1.0)
     names, q = list(arm3_model.joint_names), np.array([0.3, -0.5, 0.2])
     rig.send(names[2:], q[2:], [0.0])                           # sent once, then stops
     rig.send(names[:2], q[:2], [0.0, 0.0])
     assert ros.spin_until(lambda: rig.commands)
-    ros.spin_for(0.35)
+    ros.spin_for(1.1)                                           # joint 3 is > 1.1 s old
     sent = len(rig.commands)
     rig.send(names[:2], q[:2], [0.0, 0.0])
-    assert len(rig.commands) == sent
+    assert ros.spin_until(lambda: 'are stale' in rig.controller.last_error)
     assert f"joints ['{names[2]}'] are stale" in rig.controller.last_error
+    assert len(rig.commands) == sent
     rig.send(names[2:], q[2:], [0.0])                           # back: commands again
     assert ros.spin_until(lambda: len(rig.commands) > sent)
     assert np.isfinite(rig.commands[-1]).all()
