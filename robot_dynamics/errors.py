@@ -70,8 +70,9 @@ class PlausibilityError(_Bounded, ValueError):
 class ResultOverflowError(_Bounded, ValueError):
     """Finite inputs whose result overflows double precision (``|qd| >= 1e160`` squared).
 
-    The message names the largest input; raised by the public functions on either path
-    (engine or numpy), never a NaN or inf returned.
+    The message names the largest input. Raised by ``inverse_dynamics``, ``gravity_torques``,
+    ``coriolis_torques`` and ``forward_dynamics`` on either path (engine or numpy); the other
+    engine functions refuse such a result with a plain ``ValueError`` of the same message.
     """
 
 
