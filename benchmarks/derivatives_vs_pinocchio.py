@@ -39,7 +39,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / 'test'), str(HERE)]   # the installed package, not the tree
 
 import robot_dynamics as rd  # noqa: E402
-from engine_vs_pinocchio import load, machine, pinocchio, ratio_text, seconds, state  # noqa: E402
+from harness import load, machine, paired, pinocchio, ratio_text, seconds, state  # noqa: E402
 from robots import pinocchio_configuration, random_model  # noqa: E402
 
 ARMS = ('ur5', 'panda')
@@ -59,14 +59,7 @@ def pairs(model, pm, pd, q, qd, x):
 
 def compare(model, repeat, number, seed=0):
     """Operation → (our µs, Pinocchio µs, ratios) over ``repeat`` states."""
-    pm, pd = pinocchio(model)
-    rng = np.random.default_rng(seed)
-    results = {}
-    for _ in range(repeat):
-        for name, (ours, theirs) in pairs(model, pm, pd, *state(rng, model.dof)).items():
-            a, b = seconds(ours, number), seconds(theirs, number)
-            results.setdefault(name, []).append((a * 1e6, b * 1e6, a / b))
-    return {name: tuple(np.array(rows).T) for name, rows in results.items()}
+    return paired(pairs, model, repeat, number, seed)
 
 
 def single_table(repeat, number):

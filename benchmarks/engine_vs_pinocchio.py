@@ -32,65 +32,21 @@ link inertias, which violate the triangle inequality).
 import argparse
 import datetime
 import os
-import pathlib
-import platform
 import re
 import subprocess
 import sys
 import tempfile
-import timeit
-import warnings
 
 import numpy as np
 import pinocchio as pin
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
-
-import robot_dynamics as rd  # noqa: E402
-from robots import pinocchio_configuration, random_model  # noqa: E402
+from harness import (child_options, load, machine, paired, pinocchio, ratio_text,
+                     require_engine, seconds, state)
+import robot_dynamics as rd
+from robots import pinocchio_configuration, random_model
 
 ARMS = ('puma560', 'panda', 'ur5')
-# A `python -c`/`-m` child started in the checkout would import its robot_dynamics (no compiled
-# engine there: the numpy fallback) before the installed one; PYTHONSAFEPATH keeps it out.
-CHILD_ENV = dict(os.environ, PYTHONSAFEPATH='1')
 CHAINS = (15, 30, 50, 100)
-
-
-def machine():
-    """CPU model and core count (lscpu), Python, numpy and Pinocchio versions."""
-    model, cores = platform.processor() or 'unknown', os.cpu_count()
-    try:
-        text = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
-        fields = dict(line.split(':', 1) for line in text.splitlines() if ':' in line)
-        model, cores = fields.get('Model name', model).strip(), fields.get('CPU(s)', cores)
-    except OSError:
-        pass
-    return (f'{model}, {str(cores).strip()} cores; Python {platform.python_version()}, numpy '
-            f'{np.__version__}, Pinocchio {pin.__version__}')
-
-
-def load(name):
-    """Bundled model (friction and rotors as shipped), warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        return rd.load_model(name)
-
-
-def pinocchio(model):
-    """Pinocchio model (rotor inertia as armature, same gravity) and data."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        pm = pin.buildModelFromXML(model.to_urdf())
-    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
-    pm.armature = np.asarray(model.reflected_inertia, float)
-    return pm, pm.createData()
-
-
-def state(rng, n, rows=None):
-    """``q`` in [-π, π], ``qd`` and ``qdd`` in [-2, 2]."""
-    shape = (n,) if rows is None else (rows, n)
-    return rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape)
 
 
 def pairs(model, pm, pd, q, qd, qdd):
@@ -109,30 +65,9 @@ def pairs(model, pm, pd, q, qd, qdd):
     }
 
 
-def seconds(function, number, best_of=3):
-    """Seconds per call of ``function()``: best of ``best_of`` loops of ``number`` calls.
-
-    The best of a few loops drops the ones another process interrupted (shared machine).
-    """
-    function()
-    return min(timeit.repeat(function, number=number, repeat=best_of)) / number
-
-
 def compare(model, repeat, number, seed=0):
     """Operation → (our µs, Pinocchio µs, ratios over the repeats)."""
-    pm, pd = pinocchio(model)
-    rng = np.random.default_rng(seed)
-    results = {}
-    for _ in range(repeat):
-        for name, (ours, theirs) in pairs(model, pm, pd, *state(rng, model.dof)).items():
-            a, b = seconds(ours, number), seconds(theirs, number)
-            results.setdefault(name, []).append((a * 1e6, b * 1e6, a / b))
-    return {name: tuple(np.array(rows).T) for name, rows in results.items()}
-
-
-def ratio_text(ratios):
-    """Median ratio and its spread, e.g. ``0.52× [0.48, 0.57]``."""
-    return f'{np.median(ratios):.2f}× [{np.min(ratios):.2f}, {np.max(ratios):.2f}]'
+    return paired(pairs, model, repeat, number, seed)
 
 
 def per_call_table(repeat, number):
@@ -206,8 +141,8 @@ def cold_table(repeat):
              '|---|---:|---:|---:|']
     for name in ARMS:
         runs = [subprocess.run([sys.executable, '-W', 'ignore', '-c', COLD, name], check=True,
-                               capture_output=True, text=True, cwd=ROOT,
-                               env=CHILD_ENV).stdout.split()
+                               capture_output=True, text=True,
+                               **child_options()).stdout.split()
                 for _ in range(repeat)]
         imported, loaded, first = np.median(np.array(runs, dtype=float), axis=0)
         lines.append(f'| {name} | {imported:.0f} | {loaded:.1f} | {first:.2f} |')
@@ -227,7 +162,7 @@ def simulation_lines(repeat):
                 [sys.executable, '-m', 'robot_dynamics', 'simulate', 'puma560', '--duration',
                  '10', '--torque', 'gravity', '--no-plot', '--no-progress', '-o',
                  os.path.join(directory, 'sim')], check=True, capture_output=True, text=True,
-                cwd=ROOT, env=CHILD_ENV).stdout
+                **child_options()).stdout
             cli.append(float(re.search(r'integration: ([\d.]+) s wall', out).group(1)))
     lines = [f'- `rd.simulate(puma, q0, qd0, \'gravity\', 10.0, 1e-3)` (RK4, 10,000 steps): '
              f'{np.median(api) * 1e3:.0f} ms [{min(api) * 1e3:.0f}, {max(api) * 1e3:.0f}], '
@@ -268,9 +203,10 @@ def main():
     parser.add_argument('--quick', action='store_true', help='fewer calls per timing')
     args = parser.parse_args()
     number = 500 if args.quick else 5000
+    where = require_engine()
     print(f'Measured {datetime.date.today().isoformat()} on {machine()} with '
           f'`python benchmarks/engine_vs_pinocchio.py --repeat {args.repeat}'
-          f'{" --quick" if args.quick else ""}`.\n')
+          f'{" --quick" if args.quick else ""}` (package: {where}).\n')
     for title, lines in (('Per call from Python', per_call_table(args.repeat, number)),
                          ('Batch', batch_table(args.repeat)),
                          ('Long random chains (ours / Pinocchio)',

@@ -21,13 +21,13 @@ Every figure is the median over ``--repeat`` runs of a timed loop, per call from
 [-2, 2]). Ratios are Pinocchio's time divided by ours (> 1: we are faster).
 Models: the bundled PUMA 560, Panda (7 joints) and UR5, rigid-body parts (Pinocchio has no
 friction); random general chains of 15, 30 and 50 revolute joints for the scaling table.
+The installed package is timed, in this process and in the warm-up's child processes; a
+package without its compiled engine (a source tree) is refused (``harness.require_engine``).
 """
 
 import argparse
 import datetime
 import os
-import pathlib
-import platform
 import subprocess
 import sys
 import tempfile
@@ -38,12 +38,10 @@ import warnings
 import numpy as np
 import pinocchio as pin
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
-
-import robot_dynamics as rd  # noqa: E402
-from robot_dynamics.codegen import compiled  # noqa: E402
-from robots import pinocchio_configuration, random_model  # noqa: E402
+from harness import child_options, machine, pinocchio, require_engine
+import robot_dynamics as rd
+from robot_dynamics.codegen import compiled
+from robots import pinocchio_configuration, random_model
 
 
 def per_call(function, repeat, number):
@@ -77,34 +75,11 @@ def full_range(rng, shape):
     return rng.uniform(-np.pi, np.pi, shape), rng.uniform(-2, 2, shape), rng.uniform(-2, 2, shape)
 
 
-def machine():
-    """CPU model name and core count from lscpu, Python and library versions."""
-    model, cores = platform.processor() or 'unknown', os.cpu_count()
-    try:
-        text = subprocess.run(['lscpu'], capture_output=True, text=True).stdout
-        fields = dict(line.split(':', 1) for line in text.splitlines() if ':' in line)
-        model = fields.get('Model name', model).strip()
-        cores = fields.get('CPU(s)', cores).strip()
-    except OSError:
-        pass
-    return (f'{model}, {cores} cores; Python {platform.python_version()}, numpy '
-            f'{np.__version__}, Pinocchio {pin.__version__}')
-
-
 def load(name):
     """Bundled model, rigid-body part, warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         return rd.load_model(name).without_joint_effects()
-
-
-def pinocchio(model):
-    """Pinocchio model and data built from the model's URDF."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        pm = pin.buildModelFromXML(model.to_urdf())
-    pm.gravity = pin.Motion(np.asarray(model.gravity, float), np.zeros(3))
-    return pm, pm.createData()
 
 
 def per_call_rows(name, repeat, number):
@@ -201,12 +176,12 @@ def warm_up(name):
                't = time.perf_counter(); rd.fast.compile(m); '
                'print(time.perf_counter() - t)' % name)
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, ROBOT_DYNAMICS_CACHE=cache, PYTHONPATH=str(ROOT))
+        options = child_options(ROBOT_DYNAMICS_CACHE=cache)     # the installed package
         run = [sys.executable, '-c', snippet]
-        cold = float(subprocess.run(run, env=env, capture_output=True, text=True,
-                                    check=True).stdout)
-        cached = float(subprocess.run(run, env=env, capture_output=True, text=True,
-                                      check=True).stdout)
+        cold = float(subprocess.run(run, capture_output=True, text=True, check=True,
+                                    **options).stdout)
+        cached = float(subprocess.run(run, capture_output=True, text=True, check=True,
+                                      **options).stdout)
     return cold, cached
 
 
@@ -219,7 +194,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     number = 2000 if args.quick else args.number
     sizes = (15, 30) if args.quick else (15, 30, 50)
+    where = require_engine()          # the installed package with its engine, not the tree
     print(f'Machine: {machine()}  ')
+    print(f'Package: {where}  ')
     print(f'Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC  ')
     command = ' '.join(['python benchmarks/fast_path_vs_pinocchio.py'] + (argv or sys.argv[1:]))
     print(f'Command: `{command}` (median of {args.repeat} runs)\n')

@@ -15,10 +15,15 @@
 The check runs inside the controller's goal callback and the dynamics node's trajectory
 callback; MAX_SAMPLES bounds it. Prints the median of 5 runs per size::
 
-    PYTHONPATH=. .venv/bin/python benchmarks/feasibility_check.py [--robot ur5]
+    .venv/bin/python benchmarks/feasibility_check.py [--robot ur5]
 
-Measured (shared 2-core machine, load 12, 2026-11-26): 11 points 1.5 ms, 101 points 10 ms,
-1,001 and 10,001 points (20,000 samples) 31 and 36 ms.
+(the installed package with its compiled engine; ``PYTHONPATH=.`` would time the source
+tree's numpy fallback, and the script refuses it)
+
+Measured with the installed package (shared 2-core machine, load 7, 2026-11-27, two runs):
+11 points 1.4-1.8 ms, 101 points 24-26 ms, 1,001 and 10,001 points (20,000 samples) 56-78 and
+62-63 ms. (The figures quoted before, 10 ms for 101 points and 36 ms for 10,001 at load 12,
+were taken with ``PYTHONPATH=.``, whatever the source tree held then.)
 """
 
 import argparse
@@ -28,6 +33,7 @@ import warnings
 import numpy as np
 
 import robot_dynamics as rd
+from harness import require_engine
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.simulation.trajectory import standard_waypoints
 
@@ -37,6 +43,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--robot', default='ur5')
     args = parser.parse_args()
+    require_engine()
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         model = rd.load_model(args.robot)

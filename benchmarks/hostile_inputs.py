@@ -27,7 +27,7 @@ import time
 import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / 'test'), str(ROOT / 'test' / 'io')]
+sys.path[:0] = [str(ROOT / 'test'), str(ROOT / 'test' / 'io')]
 
 import rclpy  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402

@@ -42,8 +42,8 @@ from robot_dynamics.cartesian import (
     coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
 )
 from robot_dynamics.codegen import generate
-from robot_dynamics.errors import (DHError, ModelError, ModelWarning, SingularityError,
-                                   SolverError, URDFError)
+from robot_dynamics.errors import (DHError, ModelError, ModelWarning, ResultOverflowError,
+                                   SingularityError, SolverError, URDFError)
 from robot_dynamics.identification import (
     base_parameters, design_excitation, identify, parameters, regressor,
 )
@@ -55,7 +55,8 @@ from robot_dynamics.simulation.linearize import linearize
 __version__ = '0.1.0'
 
 __all__ = [
-    'BUNDLED_MODELS', 'DHError', 'ModelError', 'ModelWarning', 'RobotModel', 'SimulationError',
+    'BUNDLED_MODELS', 'DHError', 'ModelError', 'ModelWarning', 'ResultOverflowError',
+    'RobotModel', 'SimulationError',
     'SolverError', 'URDFError', 'cholesky_solve', 'coriolis_matrix', 'coriolis_torques',
     'data_path', 'forward_dynamics', 'friction_torques', 'gravity_torques', 'inverse_dynamics',
     'jacobian', 'kinetic_energy', 'load_model', 'mass_matrix', 'mass_matrix_dot',

@@ -34,7 +34,7 @@ available the numpy implementations answer every call, with the same results and
 import numpy as np
 
 from robot_dynamics import solvers
-from robot_dynamics.engine import ENGINE as _engine
+from robot_dynamics.engine import ENGINE as _engine, typed_error
 from robot_dynamics.model.arguments import batch_arguments, check_result, unbatch
 from robot_dynamics.model.friction import friction_slopes as _friction_slopes
 from robot_dynamics.model.friction import friction_torques as _friction
@@ -79,7 +79,10 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
     engine (the reference Newton-Euler recursion, compiled). Shapes: (n,) → (n,); (N, n) → (N, n).
     """
     if solver is None and _engine is not None:
-        return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
+        try:
+            return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
@@ -90,7 +93,10 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
 def gravity_torques(model, q, solver=None):
     """Gravity vector ``G(q) = ID(q, 0, 0)`` (seed 002 eq. 2.11), shape of ``q``."""
     if solver is None and _engine is not None:
-        return _engine.gravity(model, q)
+        try:
+            return _engine.gravity(model, q)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q)
     zero = np.zeros_like(a['q'])
     return unbatch(check_result(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), a),
@@ -100,7 +106,10 @@ def gravity_torques(model, q, solver=None):
 def coriolis_torques(model, q, qd, solver=None):
     """Coriolis and centrifugal torques ``V(q, qd) = ID(q, qd, 0) - G(q)`` without friction."""
     if solver is None and _engine is not None:
-        return _engine.coriolis(model, q, qd)
+        try:
+            return _engine.coriolis(model, q, qd)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q, qd=qd)
     zero = np.zeros_like(a['q'])
     with np.errstate(over='ignore', invalid='ignore'):
@@ -180,7 +189,10 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     that solver for both the bias and M (by strobing).
     """
     if solver is None and _engine is not None:
-        return _engine.forward_dynamics(model, q, qd, tau, f_tip)
+        try:
+            return _engine.forward_dynamics(model, q, qd, tau, f_tip)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)

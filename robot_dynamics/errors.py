@@ -67,6 +67,21 @@ class PlausibilityError(_Bounded, ValueError):
     """A finite value outside the documented plausible range (robot_dynamics.model.bounds)."""
 
 
+class ResultOverflowError(_Bounded, ValueError):
+    """Finite inputs whose result overflows double precision (``|qd| >= 1e160`` squared).
+
+    The message names the largest input. Raised by ``inverse_dynamics``, ``gravity_torques``,
+    ``coriolis_torques`` and ``forward_dynamics`` on either path (engine or numpy); the other
+    engine functions refuse such a result with a plain ``ValueError`` of the same message.
+    """
+
+
+#: How an overflow message starts, the engine's (``engine/src/module.c``, ``check_result``)
+#: and the numpy path's (``model/arguments.py``) alike: the engine raises a ``ValueError``,
+#: which ``engine.typed_error`` turns into :class:`ResultOverflowError` by this prefix.
+RESULT_NOT_FINITE = 'the result is not finite'
+
+
 def warn(message, category=None):
     """Warn (a :class:`ModelWarning` by default) at the first caller outside this package.
 

@@ -10,9 +10,14 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Test helpers for the node tests: a probe node around one dynamics node."""
+"""Test helpers for the node tests: a probe node around one dynamics node, shared fixtures.
+
+A test module imports the fixtures it uses (``arm3_urdf_fixture`` gives it ``arm3_urdf``).
+"""
 
 import numpy as np
+import pytest
+from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
 from rclpy.parameter import Parameter
 from rclpy.qos import qos_profile_sensor_data
@@ -21,7 +26,24 @@ from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+import robot_dynamics as rd
+from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
+from robots import quiet_model_from_urdf, random_arm_urdf
+
+TOL = 1e-12     # a node's outputs against the library's values (the same arithmetic)
+
+
+@pytest.fixture(scope='module', name='arm3_urdf')
+def arm3_urdf_fixture():
+    """Return a 3-joint random arm (no limits) as URDF."""
+    return random_arm_urdf(43, 3, 'arm3')
+
+
+@pytest.fixture(scope='module', name='arm3_model')
+def arm3_model_fixture(arm3_urdf):
+    """Return the library's model of the URDF: the oracle."""
+    return quiet_model_from_urdf(arm3_urdf)
 
 
 class Probe:
@@ -106,3 +128,64 @@ def bundled(ros, name, **parameters):
     probe = Probe(ros)
     probe.wait_connected(node)
     return node, probe
+
+
+def answers_like(probe, model, q=None, feedforward=None):
+    """Send a good state; check gravity, mass matrix and feed-forward against the library."""
+    q = np.linspace(-0.4, 0.5, model.dof) if q is None else q
+    probe.clear()
+    probe.send_state(model.joint_names, q)
+    assert probe.wait_outputs(), 'the node no longer answers'
+    np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
+                               rd.gravity_torques(model, q), rtol=0, atol=TOL)
+    np.testing.assert_allclose(vector(probe.received['mass_matrix'][0]),
+                               rd.mass_matrix(model, q).reshape(-1), rtol=0, atol=TOL)
+    expected = rd.gravity_torques(model, q) if feedforward is None else feedforward
+    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]), expected,
+                               rtol=0, atol=TOL)
+
+
+class Diagnostics:
+    """Record the /diagnostics statuses of one node."""
+
+    def __init__(self, probe, node, suffix):
+        self.name = f'{node.get_fully_qualified_name()}: {suffix}'
+        self.statuses = []
+        probe.node.create_subscription(DiagnosticArray, '/diagnostics', self._on, 50)
+
+    def _on(self, msg):
+        self.statuses += [s for s in msg.status if s.name == self.name]
+
+    def last(self):
+        """Return the last status received, or None."""
+        return self.statuses[-1] if self.statuses else None
+
+
+class ControllerRig:
+    """A computed-torque controller fed by hand: dynamics outputs and joint states."""
+
+    def __init__(self, ros, **parameters):
+        self.ros = ros
+        overrides = [Parameter(k, value=v) for k, v in parameters.items()]
+        self.controller = ros.add(ComputedTorqueController(namespace=ros.namespace,
+                                                           parameter_overrides=overrides))
+        node = ros.node('rig')
+        self.joint_states = node.create_publisher(JointState, 'joint_states',
+                                                  qos_profile_sensor_data)
+        self.output_names = node.create_publisher(JointState, 'feedforward_joint_states', 10)
+        self.feedforward = node.create_publisher(Float64MultiArray, 'feedforward_torques', 10)
+        self.mass = node.create_publisher(Float64MultiArray, 'mass_matrix', 10)
+        self.trajectory = node.create_publisher(JointTrajectory, 'desired_trajectory', LATCHED)
+        self.commands = []
+        node.create_subscription(Float64MultiArray, 'effort_commands',
+                                 lambda msg: self.commands.append(np.array(msg.data)), 10)
+        assert ros.spin_until(lambda: self.mass.get_subscription_count() > 0
+                              and self.joint_states.get_subscription_count() > 0)
+
+    def step(self, names, q, mass):
+        """Send a joint state then the mass matrix (one control step)."""
+        self.joint_states.publish(JointState(name=list(names), position=list(q),
+                                             velocity=[0.0] * len(q)))
+        self.ros.spin_for(0.05)
+        self.mass.publish(Float64MultiArray(data=list(np.asarray(mass).reshape(-1))))
+        self.ros.spin_for(0.05)

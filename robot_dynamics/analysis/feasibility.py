@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robot_dynamics import api
+from robot_dynamics.errors import ResultOverflowError
 from robot_dynamics.simulation.trajectory import check_waypoints, sample_waypoints_many
 
 SAMPLES_PER_SEGMENT = 64     # intervals per segment at which torque and speed are evaluated
@@ -132,15 +133,14 @@ def _torques(model, q, qd, qdd):
     """
     try:
         return api.inverse_dynamics(model, q, qd, qdd)
-    except ValueError as exc:
-        if not str(exc).startswith('the result is not finite'):
-            raise
+    except ResultOverflowError:
+        pass
     q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
     tau = np.full(q.shape, np.inf)
     for row in range(q.shape[0]):
         try:
             tau[row] = api.inverse_dynamics(model, q[row], qd[row], qdd[row])
-        except ValueError:
+        except ResultOverflowError:
             pass
     return tau
 

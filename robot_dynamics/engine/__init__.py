@@ -39,6 +39,7 @@ import weakref
 
 import numpy as np
 
+from robot_dynamics.errors import RESULT_NOT_FINITE, ResultOverflowError
 from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
@@ -107,6 +108,19 @@ def engine_model(model):
     if cached is None:
         cached = _MODELS[model] = ENGINE.Model(pack(model), weakref.ref(model))
     return cached
+
+
+def typed_error(exc):
+    """Return the engine's ``exc`` as the library's type: an overflow as ResultOverflowError.
+
+    The engine (C) raises ``ValueError`` for a result that overflows (``check_result`` in
+    ``engine/src/module.c``), with the message :data:`~robot_dynamics.errors.RESULT_NOT_FINITE`
+    starts with (``test/api/test_overflow_error.py`` holds the two to each other); its argument
+    errors come from :func:`_explain` with the library's own types, and pass unchanged.
+    """
+    if type(exc) is ValueError and str(exc).startswith(RESULT_NOT_FINITE):
+        return ResultOverflowError(str(exc))
+    return exc
 
 
 def _explain(model, names, values):

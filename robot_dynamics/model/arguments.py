@@ -19,7 +19,7 @@ expected shape and the model's joint names.
 
 import numpy as np
 
-from robot_dynamics.errors import bounded
+from robot_dynamics.errors import bounded, RESULT_NOT_FINITE, ResultOverflowError
 
 
 def _invalid(message):
@@ -93,9 +93,9 @@ def check_result(result, arrays):
             return result
     name, largest = max(((k, float(np.abs(v).max())) for k, v in arrays.items()
                          if v is not None), key=lambda item: item[1])
-    raise _invalid(f'the result is not finite: the inputs are too large for double '
-                   f'precision (largest |{name}| = {largest:.3g}); give physically '
-                   'meaningful values')
+    raise ResultOverflowError(f'{RESULT_NOT_FINITE}: the inputs are too large for double '
+                              f'precision (largest |{name}| = {largest:.3g}); give physically '
+                              'meaningful values')
 
 
 def unbatch(array, single):

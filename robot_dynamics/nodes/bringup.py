@@ -30,7 +30,7 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
-from robot_dynamics.nodes.common import parameter_overrides
+from robot_dynamics.nodes.parameters import parameter_overrides
 
 # Remappings shared with launch/simulation.launch.py (relative names: they follow a namespace).
 REMAPPINGS = {

@@ -23,8 +23,11 @@ for a joint state, so that the command uses the model terms of the latest measur
 
 Joint order: ``joints`` when set, else the order of the dynamics node's outputs, learnt from
 its named copy ``feedforward_joint_states`` (the Float64MultiArray outputs carry no names).
-Every ``joint_states`` message is matched by name; messages that lack a controlled joint (a
-gripper's, say) are ignored.
+``joint_states`` messages are merged by name (:mod:`joint_state_merge
+<robot_dynamics.nodes.joint_state_merge>`, as in the dynamics node): a message may carry some
+joints only (an arm's driver and a wrist's), one without a controlled joint (a gripper's) is
+ignored; no command goes out until every joint has been received, nor while any joint's last
+stamp is older than ``stale_timeout`` (each joint on its own age).
 
 Bounded commands (:mod:`~robot_dynamics.nodes.command_bounds`): a feed-forward that is not
 finite or beyond 1e6, a mass matrix that is not symmetric positive definite, and a command
@@ -47,12 +50,15 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
-from robot_dynamics.nodes.common import (STEADY, TrajectoryInput, declare_array, descriptor,
-                                         guarded_parameters, guarded_subscription,
-                                         parameter_value, run)
+from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
+                                                        gains)
+from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
+from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
+from robot_dynamics.nodes.qos import STEADY
+from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
-                                              joint_state_to_arrays, stamp_to_nanoseconds,
-                                              vector_to_array)
+                                              stamp_to_nanoseconds, vector_to_array)
+from robot_dynamics.nodes.joint_state_merge import JointStateMerge, merge_message, name_limit
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 
 
@@ -64,17 +70,12 @@ class ComputedTorqueController(Node):
         declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
                       'joint order of the command and of the dynamics outputs; empty: the order '
                       "of the dynamics node's outputs (feedforward_joint_states)", read_only=True)
-        self.declare_parameter('kp', [100.0], descriptor(
-            'proportional gains, 1/s^2 (one value for all joints, or one per joint)'))
-        self.declare_parameter('kd', [20.0], descriptor(
-            'derivative gains, 1/s (one value for all joints, or one per joint)'))
+        declare_controller_parameters(self)
         self.declare_parameter('use_feedforward', True, descriptor(
             'add the feed-forward torques of the dynamics node'))
         self.declare_parameter('effort_limits', [0.0], descriptor(
             'saturate the command at these efforts, N m or N (one per joint; [0.0]: none)',
             read_only=True))
-        self.declare_parameter('record', False, descriptor(
-            'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
         self.joint_names = parameter_value(self, 'joints') or None
         for name in ('kp', 'kd'):
             check_gains(name, self.get_parameter(name).value, self.joint_names)
@@ -83,7 +84,8 @@ class ComputedTorqueController(Node):
         self.feedforward = None
         self.mass = None
         self.hold = None
-        self.state = None
+        self.state = None           # (q, qd, time of the latest message in ns, joint names)
+        self._merge = None          # JointStateMerge of the controlled joints
         self.log = []
         self.dropped = 0
         self.ignored = 0            # joint_states messages without the controlled joints
@@ -103,10 +105,6 @@ class ComputedTorqueController(Node):
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
-
-    def _gains(self, name):
-        values = np.asarray(self.get_parameter(name).value, dtype=float)
-        return np.broadcast_to(values, (len(self.joint_names),)) if values.size == 1 else values
 
     def _validate_parameters(self, parameters):
         for parameter in parameters:
@@ -163,25 +161,36 @@ class ComputedTorqueController(Node):
             return
         try:
             self.mass = check_mass_matrix(array_to_matrix(msg, len(self.joint_names)))
+            self._merge.fresh_state(self._now(), self.get_parameter('stale_timeout').value)
         except BadMessage as exc:
-            return self._drop(f'mass_matrix dropped: {exc}')
+            return self._drop(f'{exc}; nothing commanded')
         self.control()
 
+    def _now(self):
+        """Return the node's clock in seconds."""
+        return self.get_clock().now().nanoseconds * 1e-9
+
     def _on_joint_state(self, msg):
-        """Keep the controlled joints' state, matched by name in every message."""
+        """Merge the controlled joints' values by name; keep the state once all are known."""
         if not self.joint_names:
             return                       # joint order not known yet
-        if not set(self.joint_names) <= set(msg.name):
-            self.ignored += 1            # another device's joint states (a gripper, say)
-            return
+        if self._merge is None or self._merge.joint_names != tuple(self.joint_names):
+            self._merge = JointStateMerge(self.joint_names)
+        now = self.get_clock().now().nanoseconds
         try:
-            q, qd, _ = joint_state_to_arrays(msg, self.joint_names)
+            updated = merge_message(self._merge, msg, now * 1e-9,
+                                    self.get_parameter('stale_timeout').value,
+                                    name_limit(len(self.joint_names)))
         except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
-        if msg.header.stamp.sec < 0:
-            return self._drop(f'joint_states dropped: negative stamp {msg.header.stamp.sec} s')
-        stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-        self.state = (q, qd, stamp_ns or self.get_clock().now().nanoseconds, self.joint_names)
+        if not updated:
+            self.ignored += 1            # another device's joint states (a gripper, say)
+            return
+        merged = self._merge.state()
+        if merged is not None:
+            q, qd, _ = merged
+            self.state = (q, qd, stamp_to_nanoseconds(msg.header.stamp) or now,
+                          self.joint_names)
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""
@@ -197,7 +206,8 @@ class ComputedTorqueController(Node):
                 self.hold = q.copy()
             q_d, qd_d = self.hold, np.zeros_like(q)
         with np.errstate(all='ignore'):      # checked below: nothing non-finite goes out
-            feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
+            n = len(self.joint_names)
+            feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
             tau = self.mass @ feedback
             if use_feedforward:
                 tau = tau + self.feedforward
@@ -244,18 +254,6 @@ class ComputedTorqueController(Node):
         """Log an exception caught around a callback (the node keeps running)."""
         self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'
         self.get_logger().error(self.last_error, throttle_duration_sec=1.0)
-
-
-def check_gains(name, values, joint_names=None):
-    """Refuse gains that are not finite and >= 0, or not 1 (all joints) or n values."""
-    values = np.asarray(values, dtype=float).reshape(-1)
-    if values.size == 0 or (joint_names is not None and values.size not in
-                            (1, len(joint_names))):
-        raise ValueError(f'{name}: {values.size} values; give 1 (all joints) or one per joint'
-                         + ('' if joint_names is None else f' ({len(joint_names)})'))
-    if not np.all(np.isfinite(values)) or np.any(values < 0):
-        raise ValueError(f'{name}: gains must be finite and >= 0, got {values.tolist()}')
-    return values
 
 
 def main(args=None):

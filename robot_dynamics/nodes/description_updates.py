@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from robot_dynamics.nodes.common import STEADY
+from robot_dynamics.nodes.qos import STEADY
 
 DESCRIPTION_INTERVAL = 1.0     # s (wall): the shortest pause between two parses
 BUSY_FACTOR = 9.0              # ... or this many times the last parse's duration

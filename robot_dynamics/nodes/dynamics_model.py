@@ -20,9 +20,11 @@ overrides + gravity) and replace it, or report why they cannot.
 import numpy as np
 
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (SOURCE_PARAMETERS, joint_order, model_parameters_set,
-                                         model_with_logged_warnings, model_with_overrides,
-                                         parameter_value)
+from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, joint_order,
+                                                   model_parameters_set,
+                                                   model_with_logged_warnings,
+                                                   model_with_overrides)
+from robot_dynamics.nodes.parameters import parameter_value
 from robot_dynamics.nodes.description_updates import model_change
 from robot_dynamics.nodes.joint_state_merge import JointStateMerge, message_joint_limit
 from robot_dynamics.nodes.locked_joints import LockedJointTracker

@@ -37,21 +37,24 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (LATCHED, MODEL_PARAMETERS, SOURCE_PARAMETERS, STEADY,
-                                         Statistics, TrajectoryInput, check_locked_joints,
-                                         check_model_name, check_model_source, check_startup,
-                                         declare_array,
-                                         declare_double_array, declare_model_parameters,
-                                         descriptor, guarded_parameters, guarded_service,
-                                         guarded_subscription, joint_order,
-                                         model_with_overrides, parameter_value, run)
+from robot_dynamics.nodes.model_parameters import (MODEL_PARAMETERS, SOURCE_PARAMETERS,
+                                                   check_locked_joints, check_model_name,
+                                                   check_model_source, declare_model_parameters,
+                                                   joint_order, model_with_overrides)
+from robot_dynamics.nodes.parameters import (declare_array, declare_double_array, descriptor,
+                                             parameter_value)
+from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
+                                          guarded_subscription, run)
+from robot_dynamics.nodes.qos import LATCHED, STEADY
+from robot_dynamics.nodes.statistics import Statistics
+from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 from robot_dynamics.nodes.conversions import (BadMessage, stamp_to_seconds,
                                               trajectory_message)
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.nodes.joint_state_merge import check_message_size, serialized_name_count
+from robot_dynamics.nodes.joint_state_merge import merge_message, serialized_name_count
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
 from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
@@ -302,26 +305,11 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._last_input = time.monotonic()
         if self.model is None:
             return self._drop('joint state before the model was loaded')
-        try:
-            check_message_size(msg.name, msg.position, msg.velocity, msg.effort,
-                               self._message_limit)
-        except BadMessage as exc:
-            return self._drop(f'joint_states dropped: {exc}')
-        if msg.header.stamp.sec < 0:
-            return self._drop('joint_states dropped: negative stamp '
-                              f'({msg.header.stamp.sec} s); stamp with the clock, or 0 = now')
         now = self.get_clock().now()
-        stamp = stamp_to_seconds(msg.header.stamp)
-        state_time = stamp if stamp > 0 else now.nanoseconds * 1e-9
-        age, tolerance = now.nanoseconds * 1e-9 - state_time, self._stale_timeout
-        if age > tolerance:
-            return self._drop(f'joint_states dropped: stamp is {age:.3f} s old (stale_timeout)')
-        if -age > tolerance:   # would stay "fresh" long after the publisher stopped
-            return self._drop(f'joint_states dropped: stamp is {-age:.3f} s in the future (more '
-                              'than stale_timeout); synchronise the clocks or set use_sim_time')
+        seconds = now.nanoseconds * 1e-9
         try:
-            updated = self._merge.update(msg.name, msg.position, msg.velocity, state_time,
-                                         check=self._state_bounds.check, efforts=msg.effort)
+            updated = merge_message(self._merge, msg, seconds, self._stale_timeout,
+                                    self._message_limit, check=self._state_bounds.check)
         except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         self._follow_locked_joints(msg)      # a gripper's own message moves its branch
@@ -331,17 +319,13 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
                 return self._drop(f'joint_states dropped: missing joints '
                                   f'{self._merge.missing()} (none of the model joints in it)')
             return               # another part of the robot (a gripper): nothing to compute
-        merged = self._merge.state()
-        if merged is None:
-            return self._drop(f'joint_states: missing joints {self._merge.missing()}, not '
-                              'received yet (partial messages are merged by name)')
-        q, qd, oldest = merged
-        stale = self._merge.stale(now.nanoseconds * 1e-9, tolerance)
-        if stale:
-            return self._drop(f'joint_states: joints {stale} are stale (their last stamp is '
-                              'older than stale_timeout); nothing published')
+        try:
+            q, qd, oldest = self._merge.fresh_state(seconds, self._stale_timeout)
+        except BadMessage as exc:
+            return self._drop(f'joint_states: {exc}; nothing published')
         self._check_velocity(q, qd)
-        input_stamp = msg.header.stamp if stamp > 0 else now.to_msg()
+        input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
+            else now.to_msg()
         self._state = (q, qd, oldest, input_stamp)
         if self._on_message:
             self._compute_and_publish(now)

@@ -48,7 +48,7 @@ from robot_dynamics.identification.report import plot_validation, report_lines
 from robot_dynamics.io.trajectory_yaml import joint_trajectory_yaml
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.nodes.bringup import run_demo
-from robot_dynamics.nodes.common import parameter_overrides
+from robot_dynamics.nodes.parameters import parameter_overrides
 from robot_dynamics.nodes.joint_state_recorder import JointStateRecorder
 
 

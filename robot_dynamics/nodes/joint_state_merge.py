@@ -15,15 +15,16 @@
 On real robots several drivers publish on one ``joint_states`` topic: the arm's, and a
 gripper's with only the finger joints (joint_state_broadcaster merges them the same way).
 :class:`JointStateMerge` keeps the latest position and velocity of every joint of a model, with
-the stamp of the message that carried it; a joint is stale on its own age. It takes names and
-arrays, not messages: the dynamics node and a controller feed it each message's fields.
+the stamp of the message that carried it; a joint is stale on its own age. The dynamics node
+and both controllers take their joint states through it (:func:`merge_message`: sizes, the
+stamp policy, the merge; :meth:`JointStateMerge.fresh_state`: complete and fresh, or why not).
 """
 
 import struct
 
 import numpy as np
 
-from robot_dynamics.nodes.conversions import BadMessage
+from robot_dynamics.nodes.conversions import BadMessage, stamp_to_seconds
 
 MIN_MESSAGE_JOINTS = 64     # a JointState may name this many joints whatever the model
 MESSAGE_JOINTS_FACTOR = 4   # ... or this many times the model's joints (chain and locked)
@@ -36,7 +37,11 @@ def message_joint_limit(model):
     messages of a real robot (arm, gripper, a mobile base) fit, while a message with a million
     names is refused by its length before any per-name work.
     """
-    joints = model.dof + len(model.locked_joints)
+    return name_limit(model.dof + len(model.locked_joints))
+
+
+def name_limit(joints):
+    """Most names a JointState may carry for a robot of ``joints`` joints (see above)."""
     return max(MIN_MESSAGE_JOINTS, MESSAGE_JOINTS_FACTOR * joints)
 
 
@@ -65,6 +70,39 @@ def serialized_name_count(data):
     except (IndexError, struct.error):
         return None
     return names if 5 * names <= len(data) - position - 4 else None
+
+
+def state_time(stamp, now, timeout):
+    """Return the time (s) of a JointState's ``header.stamp``: its own, or ``now`` if zero.
+
+    Raise :class:`BadMessage` for a negative stamp, or one more than ``timeout`` s older or
+    newer than ``now`` (s; a future stamp would count as fresh long after its publisher
+    stopped).
+    """
+    if stamp.sec < 0:
+        raise BadMessage(f'negative stamp ({stamp.sec} s); stamp with the clock, or 0 = now')
+    seconds = stamp_to_seconds(stamp)
+    seconds = seconds if seconds > 0 else now
+    age = now - seconds
+    if age > timeout:
+        raise BadMessage(f'stamp is {age:.3f} s old (stale_timeout)')
+    if -age > timeout:
+        raise BadMessage(f'stamp is {-age:.3f} s in the future (more than stale_timeout); '
+                         'synchronise the clocks or set use_sim_time')
+    return seconds
+
+
+def merge_message(merge, msg, now, timeout, limit, check=None):
+    """Merge a ``sensor_msgs/JointState`` into ``merge``; return the joints it updated.
+
+    Sizes (at most ``limit`` entries per field), the stamp (:func:`state_time`) and the
+    values (:meth:`JointStateMerge.update`, ``check`` included) are checked first; a bad
+    message raises :class:`BadMessage` (or what ``check`` raises) and changes nothing.
+    """
+    check_message_size(msg.name, msg.position, msg.velocity, msg.effort, limit)
+    when = state_time(msg.header.stamp, now, timeout)
+    return merge.update(msg.name, msg.position, msg.velocity, when, check=check,
+                        efforts=msg.effort)
 
 
 class JointStateMerge:
@@ -138,3 +176,20 @@ class JointStateMerge:
         if np.isinf(self.stamps).any():
             return None
         return self.q.copy(), self.qd.copy(), float(self.stamps.min())
+
+    def fresh_state(self, now, timeout):
+        """Return :meth:`state` if every joint is known and fresh at ``now`` (s).
+
+        Raise :class:`BadMessage` naming the joints never received, or those whose last
+        stamp is more than ``timeout`` s old (a driver that stopped: each joint is stale on its
+        own age).
+        """
+        merged = self.state()
+        if merged is None:
+            raise BadMessage(f'missing joints {self.missing()}, not received yet (partial '
+                             'messages are merged by name)')
+        stale = self.stale(now, timeout)
+        if stale:
+            raise BadMessage(f'joints {stale} are stale (their last stamp is older than '
+                             'stale_timeout)')
+        return merged

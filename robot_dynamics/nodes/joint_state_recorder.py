@@ -28,7 +28,7 @@ from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 
 from robot_dynamics.io.recordings import Recording, write_bag
-from robot_dynamics.nodes.common import descriptor
+from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import make_executor, spin
 
 

@@ -29,6 +29,12 @@ which made the demo's RMS tracking error 5x larger (3.3e-3 vs 0.62e-3 rad, joint
 effort limits (:mod:`command_bounds <robot_dynamics.nodes.command_bounds>`). Before any motion
 its torque and speed are checked (``feasibility``: reject, warn or scale). Without
 ``control_msgs`` the node runs the topic path only and says what is missing.
+
+``joint_states`` messages are merged by name (:mod:`joint_state_merge
+<robot_dynamics.nodes.joint_state_merge>`, as in the dynamics node): several drivers may
+publish parts of the robot; a message with a model joint runs a control step once every joint
+has been received and none is older than ``stale_timeout`` (each joint on its own age),
+else nothing is commanded and the reason is counted.
 """
 
 import functools
@@ -47,12 +53,17 @@ import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.nodes import trajectory_goals as goals
 from robot_dynamics.nodes.command_bounds import Saturation
-from robot_dynamics.nodes.common import (STEADY, TrajectoryInput, declare_model_parameters,
-                                         descriptor, guarded_subscription,
-                                         model_with_logged_warnings, run)
-from robot_dynamics.nodes.computed_torque_controller import check_gains
-from robot_dynamics.nodes.conversions import (BadMessage, joint_state_to_arrays,
-                                              stamp_to_nanoseconds, vector_to_array)
+from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
+                                                   model_with_logged_warnings)
+from robot_dynamics.nodes.parameters import descriptor
+from robot_dynamics.nodes.process import guarded_subscription, run
+from robot_dynamics.nodes.qos import STEADY
+from robot_dynamics.nodes.trajectory_input import TrajectoryInput
+from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
+                                                        gains)
+from robot_dynamics.nodes.conversions import BadMessage, stamp_to_nanoseconds, vector_to_array
+from robot_dynamics.nodes.joint_state_merge import (JointStateMerge, merge_message,
+                                                    message_joint_limit)
 
 try:                                     # the action needs control_msgs; the topic path not
     from control_msgs.action import FollowJointTrajectory
@@ -93,6 +104,8 @@ class JointTrajectoryController(Node):
         if policy not in goals.POLICIES:
             raise ValueError(f'feasibility: {policy!r}; use one of {goals.POLICIES}')
         self.saturation = Saturation(self.joint_names, self.model.effort_limit)
+        self._merge = JointStateMerge(self.joint_names)
+        self._message_limit = message_joint_limit(self.model)
         self.trajectory = None         # DesiredTrajectory being followed (goal or topic)
         self.active = None             # ActiveGoal
         self.hold = None               # (n,) position held when there is no trajectory
@@ -125,12 +138,7 @@ class JointTrajectoryController(Node):
 
     def _declare_parameters(self):
         declare_model_parameters(self, at_start_only=True)
-        self.declare_parameter('kp', [100.0], descriptor(
-            'proportional gains, 1/s^2 (one value for all joints, or one per joint)',
-            read_only=True))
-        self.declare_parameter('kd', [20.0], descriptor(
-            'derivative gains, 1/s (one value for all joints, or one per joint)',
-            read_only=True))
+        declare_controller_parameters(self, gains_read_only=True)
         self.declare_parameter('use_feedforward', True, descriptor(
             'false: tau = M(q)(Kp e + Kd de) only (no model terms), for comparison'))
         self.declare_parameter('feasibility', 'reject', descriptor(
@@ -154,8 +162,6 @@ class JointTrajectoryController(Node):
         self.declare_parameter('state_publish_rate', 20.0, descriptor(
             'rate of ~/controller_state and of the action feedback, Hz', low=0.1,
             high=1000.0))
-        self.declare_parameter('record', False, descriptor(
-            'keep (t, q_d, q, tau) in memory for plotting (bringup)', read_only=True))
 
     # ------------------------------------------------------------------ inputs
     def _on_trajectory(self, msg):
@@ -175,16 +181,20 @@ class JointTrajectoryController(Node):
         self.followed += 1
 
     def _on_joint_state(self, msg):
-        """Run one control step for the controlled joints' state (matched by name)."""
-        if not set(self.joint_names) <= set(msg.name):
-            return                              # another device's joint states
+        """Merge the message by name; run one control step if every joint is fresh."""
+        now_ns = self.get_clock().now().nanoseconds
+        timeout = self.get_parameter('stale_timeout').value
         try:
-            q, qd, _ = joint_state_to_arrays(msg, self.joint_names)
+            if not merge_message(self._merge, msg, now_ns * 1e-9, timeout,
+                                 self._message_limit):
+                return                          # another device's joint states
         except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
-        if msg.header.stamp.sec < 0:
-            return self._drop(f'joint_states dropped: negative stamp {msg.header.stamp.sec} s')
-        now_ns = stamp_to_nanoseconds(msg.header.stamp) or self.get_clock().now().nanoseconds
+        try:
+            q, qd, _ = self._merge.fresh_state(now_ns * 1e-9, timeout)
+        except BadMessage as exc:
+            return self._drop(f'joint_states: {exc}; nothing commanded')
+        now_ns = stamp_to_nanoseconds(msg.header.stamp) or now_ns
         self.state = (q, qd, now_ns)
         if self._pending is not None:
             pending, self._pending = self._pending, None
@@ -202,17 +212,14 @@ class JointTrajectoryController(Node):
         zero = np.zeros_like(q)
         return self.hold, zero, zero.copy()
 
-    def _gains(self, name):
-        values = np.asarray(self.get_parameter(name).value, dtype=float)
-        return np.broadcast_to(values, (self.model.dof,)) if values.size == 1 else values
-
     def control(self, q, qd, now_ns):
         """Publish ``tau = ID(q, q̇, q̈_d + Kp e + Kd ė)``, bounded; then monitor the goal."""
         if self.active is not None and self.active.handle.is_cancel_requested:
             self._finish(self.active, 'canceled', goals.SUCCESSFUL, 'canceled: holding', q)
         q_d, qd_d, qdd_d = self._desired(q, now_ns)
         with np.errstate(all='ignore'):         # checked: nothing non-finite goes out
-            feedback = self._gains('kp') * (q_d - q) + self._gains('kd') * (qd_d - qd)
+            n = self.model.dof
+            feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
             if self.get_parameter('use_feedforward').value:     # friction at q̇_d: see above
                 tau = rd.inverse_dynamics(self.model, q, qd, qdd_d + feedback) \
                     - rd.friction_torques(self.model, qd) + rd.friction_torques(self.model, qd_d)

@@ -31,7 +31,6 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
-from rclpy.parameter import Parameter
 from rclpy.qos import qos_profile_sensor_data
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
@@ -41,13 +40,13 @@ from std_srvs.srv import SetBool, Trigger
 import robot_dynamics as rd
 from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import (STEADY, check_startup, declare_array,
-                                         declare_double_array,
-                                         declare_model_parameters, descriptor,
-                                         guarded_parameters, guarded_service,
-                                         guarded_subscription, joint_order,
-                                         model_with_logged_warnings, model_with_overrides,
-                                         parameter_value, run)
+from robot_dynamics.nodes.model_parameters import (joint_order, model_with_logged_warnings,
+                                                   model_with_overrides)
+from robot_dynamics.nodes.parameters import parameter_value
+from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
+                                          guarded_subscription, run)
+from robot_dynamics.nodes.qos import STEADY
+from robot_dynamics.nodes.simulation_parameters import declare_simulation_parameters
 from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits, stop_step
 from robot_dynamics.simulation.stability import divergence_advice
 from robot_dynamics.simulation.trajectory import home_posture
@@ -60,7 +59,7 @@ class SimulationNode(Node):
 
     def __init__(self, node_name='simulation_node', **kwargs):
         super().__init__(node_name, **kwargs)
-        self._declare_parameters()
+        declare_simulation_parameters(self)
         source = model_with_logged_warnings(self)
         if source is None:
             raise ValueError('simulation_node needs a model: set robot_description, '
@@ -100,51 +99,6 @@ class SimulationNode(Node):
         self.create_timer(self.get_parameter('tick_period').value, guard(self._on_tick))
         self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
         self._publish_state()
-
-    def _declare_parameters(self):
-        declare_model_parameters(self, at_start_only=True)      # the model is built once
-        declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
-                      'joint order of ~/effort_commands and joint_states; empty: model order',
-                      read_only=True)
-        declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
-                             "values, |g| <= 100); unset or empty: the model's own gravity",
-                             read_only=True)
-        self.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
-                                                      low=1e-6, high=0.1))
-        self.declare_parameter('integrator', 'implicit', descriptor(
-            'integration scheme; implicit (default) is stable under any joint damping, rk4 is '
-            'more accurate for undamped arms', additional=f'one of {sorted(INTEGRATORS)}'))
-        self.declare_parameter('fast_path', True, descriptor(
-            "integrate in the compiled engine; false: the numpy 'rnea' formulation",
-            read_only=True))
-        self.declare_parameter('publish_rate', 100.0, descriptor(
-            'joint_states rate in simulated time, Hz', read_only=True, low=0.1, high=1e5))
-        self.declare_parameter('publish_clock', False, descriptor(
-            'publish /clock so that other nodes can use use_sim_time', read_only=True))
-        self.declare_parameter('real_time_factor', 1.0, descriptor(
-            'simulated seconds per wall second; 0: as fast as possible', low=0.0, high=1000.0))
-        self.declare_parameter('lockstep', False, descriptor(
-            'after each joint_states message, wait (up to lockstep_timeout wall seconds) for '
-            'a new command before stepping on: deterministic closed loops; the first step '
-            'waits for the first command'))
-        self.declare_parameter('lockstep_timeout', 0.1, descriptor(
-            'longest wait for a command in lockstep mode, wall s', low=0.0, high=60.0))
-        self.declare_parameter('tick_period', 0.001, descriptor(
-            'wall period of the stepping timer, s', read_only=True, low=1e-4, high=1.0))
-        declare_array(self, 'initial_positions', Parameter.Type.DOUBLE_ARRAY,
-                      'initial joint positions in `joints` order; empty: the home posture '
-                      '(0, or the middle of the range where 0 is outside the limits), where '
-                      'the standard trajectory starts')
-        self.declare_parameter('command_timeout', 0.5, descriptor(
-            'apply zero torque once the last command is older than this, simulated s',
-            low=0.0, high=3600.0))
-        self.declare_parameter('max_energy', 1e6, descriptor(
-            'stop when the total energy exceeds this, J (runaway detection)', low=0.0,
-            high=1e300))
-        self.declare_parameter('energy_tolerance', 10.0, descriptor(
-            'stop when the energy exceeds the initial energy plus the work of the commands '
-            'and of the joint stops by more than this, J (runaway detection)', low=0.0,
-            high=1e300))
 
     def _validate_parameters(self, parameters):
         for parameter in parameters:

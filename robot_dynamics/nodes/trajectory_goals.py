@@ -12,8 +12,8 @@
 # limitations under the License.
 """FollowJointTrajectory goals: validation with the upstream error codes, tolerances, policy.
 
-The semantics of ros2_control's joint_trajectory_controller (docs/ros.md, "Trajectory
-controller"): unknown or repeated joint names are INVALID_JOINTS; no points, wrong vector
+The semantics of ros2_control's joint_trajectory_controller (docs/controllers.md, "Goals"):
+unknown or repeated joint names are INVALID_JOINTS; no points, wrong vector
 lengths, non-finite values, times that do not increase strictly, positions outside the joint
 limits are INVALID_GOAL; a stamp further in the past than the trajectory lasts is
 OLD_HEADER_TIMESTAMP. Joints the goal leaves out are held where they are. A first point after
@@ -30,7 +30,7 @@ import numpy as np
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.common import MAX_JOINT_NAMES
+from robot_dynamics.nodes.trajectory_input import MAX_JOINT_NAMES
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, stamp_to_seconds
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
 

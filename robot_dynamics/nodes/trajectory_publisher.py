@@ -31,9 +31,11 @@ from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
-from robot_dynamics.nodes.common import (LATCHED, declare_model_parameters, descriptor,
-                                         guarded_subscription, model_with_logged_warnings,
-                                         run)
+from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
+                                                   model_with_logged_warnings)
+from robot_dynamics.nodes.parameters import descriptor
+from robot_dynamics.nodes.process import guarded_subscription, run
+from robot_dynamics.nodes.qos import LATCHED
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.simulation.trajectory import standard_waypoints
 

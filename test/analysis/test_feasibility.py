@@ -204,9 +204,9 @@ def test_margin_is_checked():
 
 
 def test_worked_example_of_the_docs_is_what_the_library_says():
-    """docs/ros.md's worked example (UR5, every joint +0.7 rad in 0.3 s) and its Python."""
+    """docs/controllers.md's worked example (UR5, every joint +0.7 rad in 0.3 s) and its Python."""
     import pathlib
-    docs = (pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'ros.md').read_text()
+    docs = (pathlib.Path(__file__).resolve().parents[2] / 'docs' / 'controllers.md').read_text()
     model = quiet_bundled('ur5')
     rest = np.zeros((2, 6))
     report = rd.check_feasibility(model, [0.0, 0.3], [np.zeros(6), np.full(6, 0.7)], rest, rest)

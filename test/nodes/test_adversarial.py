@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from builtin_interfaces.msg import Time
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from diagnostic_msgs.msg import DiagnosticStatus
 from geometry_msgs.msg import InertiaStamped
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
@@ -38,66 +38,22 @@ from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.conversions import trajectory_message
-from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
-from robot_dynamics.nodes.simulation_node import SimulationNode
+from robot_dynamics.nodes.dynamics_node import DynamicsNode
 from robots import quiet_bundled, quiet_model_from_urdf, random_arm_urdf, random_model
-from ros_graph import bundled, dropped_with, make_dynamics, Probe, vector
+from ros_graph import (answers_like, arm3_model_fixture, arm3_urdf_fixture,  # noqa: F401
+                       bundled, Diagnostics, dropped_with, make_dynamics, Probe, vector)
 
 TOL = 1e-12
 
 
-@pytest.fixture(scope='module')
-def urdf():
-    """Return a 3-joint random arm (no limits) as URDF."""
-    return random_arm_urdf(43, 3, 'arm3')
-
-
-@pytest.fixture(scope='module')
-def model(urdf):
-    """Return the library's model of the URDF: the oracle."""
-    return quiet_model_from_urdf(urdf)
-
-
-def answers_like(probe, model, q=None, feedforward=None):
-    """Send a good state; check gravity, mass matrix and feed-forward against the library."""
-    q = np.linspace(-0.4, 0.5, model.dof) if q is None else q
-    probe.clear()
-    probe.send_state(model.joint_names, q)
-    assert probe.wait_outputs(), 'the node no longer answers'
-    np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
-                               rd.gravity_torques(model, q), rtol=0, atol=TOL)
-    np.testing.assert_allclose(vector(probe.received['mass_matrix'][0]),
-                               rd.mass_matrix(model, q).reshape(-1), rtol=0, atol=TOL)
-    expected = rd.gravity_torques(model, q) if feedforward is None else feedforward
-    np.testing.assert_allclose(vector(probe.received['feedforward_torques'][0]), expected,
-                               rtol=0, atol=TOL)
-
-
-class Diagnostics:
-    """Record the /diagnostics statuses of one node."""
-
-    def __init__(self, probe, node, suffix):
-        self.name = f'{node.get_fully_qualified_name()}: {suffix}'
-        self.statuses = []
-        probe.node.create_subscription(DiagnosticArray, '/diagnostics', self._on, 50)
-
-    def _on(self, msg):
-        self.statuses += [s for s in msg.status if s.name == self.name]
-
-    def last(self):
-        """Return the last status received, or None."""
-        return self.statuses[-1] if self.statuses else None
-
-
 # ---------------------------------------------------------------------- plausibility
-def test_absurd_trajectory_is_rejected_and_cannot_silence_the_node(ros, urdf, model):
+def test_absurd_trajectory_is_rejected_and_cannot_silence_the_node(ros, arm3_urdf, arm3_model):
     """1e200 rad/s velocities: rejected and counted; the previous trajectory stays in use."""
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    n, names = model.dof, list(model.joint_names)
+    n, names = arm3_model.dof, list(arm3_model.joint_names)
     hold = np.linspace(0.2, -0.3, n)
     probe.trajectory.publish(trajectory_message(names, [0.0, 0.01], [hold, hold]))
     assert ros.spin_until(lambda: dynamics._trajectory is not None)
@@ -108,8 +64,8 @@ def test_absurd_trajectory_is_rejected_and_cannot_silence_the_node(ros, urdf, mo
                  'trajectory velocity')
     assert dynamics._trajectory is kept
     ros.spin_for(0.05)
-    answers_like(probe, model, feedforward=rd.inverse_dynamics(model, hold, np.zeros(n),
-                                                               np.zeros(n)))
+    answers_like(probe, arm3_model,
+                 feedforward=rd.inverse_dynamics(arm3_model, hold, np.zeros(n), np.zeros(n)))
 
 
 def test_output_beyond_the_bound_is_not_published_the_others_are(ros):
@@ -157,24 +113,25 @@ def test_output_beyond_the_bound_is_not_published_the_others_are(ros):
     ('coulomb_friction', [0.0, -1.0, 0.0], 'finite and >= 0'),
     ('model', '/etc/passwd', 'not a bundled model'),
 ])
-def test_implausible_parameter_refused_at_run_time(ros, urdf, model, name, value, reason):
-    dynamics = make_dynamics(ros, urdf)
+def test_implausible_parameter_refused_at_run_time(ros, arm3_urdf, arm3_model, name, value,
+                                                   reason):
+    dynamics = make_dynamics(ros, arm3_urdf)
     result = dynamics.set_parameters([Parameter(name, value=value)])[0]
     assert not result.successful and reason in result.reason, result.reason
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
 
 
-def test_implausible_gravity_at_start_leaves_no_model_and_says_why(ros, urdf):
-    dynamics = make_dynamics(ros, urdf, gravity=[1e308] * 3)
+def test_implausible_gravity_at_start_leaves_no_model_and_says_why(ros, arm3_urdf):
+    dynamics = make_dynamics(ros, arm3_urdf, gravity=[1e308] * 3)
     assert dynamics.model is None
     level, message = dynamics.health()
     assert level == DiagnosticStatus.ERROR and 'exceeds 100.0' in message, message
 
 
-def test_absurd_link_mass_in_the_description_refuses_the_model(ros, urdf, model):
-    heavy = model.replace(mass=np.array([1.0, 1e308, 1.0]))
+def test_absurd_link_mass_in_the_description_refuses_the_model(ros, arm3_urdf, arm3_model):
+    heavy = arm3_model.replace(mass=np.array([1.0, 1e308, 1.0]))
     dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
         Parameter('robot_description', value=heavy.to_urdf())]))
     assert dynamics.model is None and "mass of link" in dynamics.last_error
@@ -185,8 +142,8 @@ def test_absurd_link_mass_in_the_description_refuses_the_model(ros, urdf, model)
     (1.0, (0.001, 0.001, 1.0, 0, 0, 0), 'triangle inequality'),
     (1.0, (0.01, 0.01, 0.01, 0.02, 0, 0), 'not positive semi-definite'),
 ])
-def test_implausible_payload_dropped(ros, urdf, model, mass, inertia, reason):
-    dynamics = make_dynamics(ros, urdf)
+def test_implausible_payload_dropped(ros, arm3_urdf, arm3_model, mass, inertia, reason):
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     msg = InertiaStamped()
@@ -194,12 +151,12 @@ def test_implausible_payload_dropped(ros, urdf, model, mass, inertia, reason):
     (msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy, msg.inertia.iyz,
      msg.inertia.ixz) = inertia
     dropped_with(ros, dynamics, lambda: probe.payload.publish(msg), reason)
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
 
 
-def test_payload_with_products_of_inertia_is_exact(ros, urdf, model):
+def test_payload_with_products_of_inertia_is_exact(ros, arm3_urdf, arm3_model):
     """A payload off its principal axes: every product of inertia reaches the dynamics."""
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     inertia = [0.03, 0.035, 0.04, 0.004, -0.003, 0.005]   # ixx iyy izz ixy iyz ixz, PD
@@ -210,8 +167,8 @@ def test_payload_with_products_of_inertia_is_exact(ros, urdf, model):
      msg.inertia.ixz) = inertia
     probe.payload.publish(msg)
     assert ros.spin_until(lambda: dynamics._payload is not None)
-    loaded = model.with_payload(2.5, [0.05, -0.02, 0.1], inertia)
-    diagonal = model.with_payload(2.5, [0.05, -0.02, 0.1], inertia[:3] + [0, 0, 0])
+    loaded = arm3_model.with_payload(2.5, [0.05, -0.02, 0.1], inertia)
+    diagonal = arm3_model.with_payload(2.5, [0.05, -0.02, 0.1], inertia[:3] + [0, 0, 0])
     q = np.array([0.4, -0.7, 0.2])
     assert not np.allclose(rd.mass_matrix(loaded, q), rd.mass_matrix(diagonal, q), atol=1e-6)
     answers_like(probe, loaded, q=q)
@@ -240,14 +197,14 @@ def test_a_velocity_beyond_its_bound_withholds_no_output(ros):
     assert "velocity of 'joint2'" in dynamics.last_error
 
 
-def test_negative_stamp_dropped(ros, urdf, model):
-    dynamics = make_dynamics(ros, urdf)
+def test_negative_stamp_dropped(ros, arm3_urdf, arm3_model):
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     dropped_with(ros, dynamics, lambda: probe.send_state(
-        model.joint_names, np.zeros(3), stamp=Time(sec=-5, nanosec=0)), 'negative stamp')
+        arm3_model.joint_names, np.zeros(3), stamp=Time(sec=-5, nanosec=0)), 'negative stamp')
     assert not any(probe.received.values())
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
 
 
 # ---------------------------------------------------------------------- diagnostics
@@ -276,9 +233,9 @@ def test_diagnostics_error_while_input_arrives_and_nothing_is_published(ros):
 
 
 # ---------------------------------------------------------------------- callbacks
-def test_no_callback_exception_escapes_the_dynamics_node(ros, urdf, model, monkeypatch):
+def test_no_callback_exception_escapes_the_dynamics_node(ros, arm3_urdf, arm3_model, monkeypatch):
     """An unexpected error inside a callback is logged and survived, not fatal."""
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
 
@@ -293,72 +250,7 @@ def test_no_callback_exception_escapes_the_dynamics_node(ros, urdf, model, monke
     response = ros.call(probe.reload, Trigger.Request())
     assert not response.success and 'injected failure' in response.message
     monkeypatch.undo()
-    answers_like(probe, model)
-
-
-def simulation(ros, urdf, **parameters):
-    """Start a simulation node on ``urdf`` running as fast as possible."""
-    overrides = [Parameter('robot_description', value=urdf),
-                 Parameter('real_time_factor', value=0.0)]
-    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
-    return ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=overrides))
-
-
-def test_simulation_initial_positions_validated_and_reset_survives(ros, urdf):
-    sim = simulation(ros, urdf)
-    for value, reason in (([math.nan, 0.0, 0.0], 'finite'), ([1e300, 0.0, 0.0], 'outside'),
-                          ([0.0], '3 finite values')):
-        result = sim.set_parameters([Parameter('initial_positions', value=value)])[0]
-        assert not result.successful and reason in result.reason, result.reason
-    probe = ros.node('resetter')
-    reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
-    response = ros.call(reset, Trigger.Request())
-    assert response.success, response.message
-    ros.spin_for(0.1)
-    assert not sim.failed and sim.sim_time > 0 and np.all(np.isfinite(sim.q))
-
-
-def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, urdf, monkeypatch):
-    sim = simulation(ros, urdf)
-
-    def broken():
-        raise RuntimeError('injected failure')
-    monkeypatch.setattr(sim, 'reset', broken)
-    probe = ros.node('resetter')
-    reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
-    response = ros.call(reset, Trigger.Request())
-    assert not response.success and 'injected failure' in response.message
-    before = sim.sim_time
-    ros.spin_for(0.1)
-    assert sim.sim_time > before, 'the simulation stopped'
-
-
-def test_simulation_bogus_integrator_refused_at_start_and_run_time(ros, urdf):
-    with pytest.raises(ValueError, match="integrator: unknown 'bogus'"):
-        simulation(ros, urdf, integrator='bogus')
-    sim = simulation(ros, urdf)
-    result = sim.set_parameters([Parameter('integrator', value='bogus')])[0]
-    assert not result.successful and 'integrator: unknown' in result.reason
-    ros.spin_for(0.05)
-    assert sim.sim_time > 0
-
-
-def test_simulation_gravity_defaults_to_the_models(ros):
-    sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
-        Parameter('model', value='two_link_dh'), Parameter('real_time_factor', value=0.0)]))
-    np.testing.assert_array_equal(sim.model.gravity, [0.0, -9.81, 0.0])
-
-
-def test_repeated_name_in_joint_commands_dropped(ros, urdf, model):
-    sim = simulation(ros, urdf, gravity=[0.0, 0.0, 0.0])
-    node = ros.node('commander')
-    publisher = node.create_publisher(JointState, f'{ros.namespace}/simulation_node/'
-                                      'joint_commands', 10)
-    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
-    names = list(model.joint_names)
-    publisher.publish(JointState(name=names + names[:1], effort=[1.0, 2.0, 3.0, 4.0]))
-    assert ros.spin_until(lambda: sim.dropped == 1)
-    assert sim._command_time is None
+    answers_like(probe, arm3_model)
 
 
 # ---------------------------------------------------------------------- model sources
@@ -371,9 +263,9 @@ def test_gravity_defaults_to_the_models_own(ros):
     answers_like(probe, library, q=q)
 
 
-def test_file_parameters_are_read_only(ros, urdf, tmp_path):
+def test_file_parameters_are_read_only(ros, arm3_urdf, tmp_path):
     path = tmp_path / 'robot.urdf'
-    path.write_text(urdf)
+    path.write_text(arm3_urdf)
     dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
         Parameter('urdf_file', value=str(path))]))
     assert dynamics.model is not None
@@ -406,13 +298,13 @@ def test_parse_errors_do_not_echo_file_content(ros, tmp_path, text):
         assert str(path) in text_out or 'secrets.yaml' in text_out, text_out
 
 
-def test_reload_really_loads_the_new_model(ros, urdf, model):
+def test_reload_really_loads_the_new_model(ros, arm3_urdf, arm3_model):
     other_urdf = random_arm_urdf(44, 3, 'other3')
     other = quiet_model_from_urdf(other_urdf)
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
     assert dynamics.set_parameters([Parameter('robot_description',
                                               value=other_urdf)])[0].successful
     response = ros.call(probe.reload, Trigger.Request())
@@ -421,8 +313,8 @@ def test_reload_really_loads_the_new_model(ros, urdf, model):
     answers_like(probe, other)
 
 
-def test_reload_flood_is_rate_limited_and_joint_states_keep_flowing(ros, urdf, model):
-    dynamics = make_dynamics(ros, urdf)
+def test_reload_flood_is_rate_limited_and_joint_states_keep_flowing(ros, arm3_urdf, arm3_model):
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     assert probe.reload.wait_for_service(timeout_sec=5.0)
@@ -430,7 +322,7 @@ def test_reload_flood_is_rate_limited_and_joint_states_keep_flowing(ros, urdf, m
     for k in range(100):                       # 100 requests and 50 states in ~0.5 s
         futures.append(probe.reload.call_async(Trigger.Request()))
         if k % 2:
-            probe.send_state(model.joint_names, np.full(3, 0.01 * k))
+            probe.send_state(arm3_model.joint_names, np.full(3, 0.01 * k))
         ros.spin_for(0.005)
     ros.spin_until(lambda: all(f.done() for f in futures), timeout=5.0)
     elapsed = time.monotonic() - start
@@ -441,32 +333,32 @@ def test_reload_flood_is_rate_limited_and_joint_states_keep_flowing(ros, urdf, m
     assert sum('reload refused' in reply.message for reply in answered) >= len(answered) - \
         served
     assert len(probe.received['gravity_torques']) >= 45, 'joint states starved by the flood'
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
 
 
 # ---------------------------------------------------------------------- bounded work
-def test_overlong_trajectory_refused(ros, urdf, model):
-    dynamics = make_dynamics(ros, urdf)
+def test_overlong_trajectory_refused(ros, arm3_urdf, arm3_model):
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     count = bounds.MAX_TRAJECTORY_POINTS + 1
-    msg = JointTrajectory(joint_names=list(model.joint_names))
+    msg = JointTrajectory(joint_names=list(arm3_model.joint_names))
     msg.points = [JointTrajectoryPoint(positions=[0.0] * 3) for _ in range(count)]
     for k, point in enumerate(msg.points):
         point.time_from_start.nanosec = k * 1000
     dropped_with(ros, dynamics, lambda: probe.trajectory.publish(msg),
                  f'{count} points, more than')
     assert dynamics._trajectory is None
-    answers_like(probe, model)
+    answers_like(probe, arm3_model)
 
 
-def test_payload_models_are_not_retained(ros, urdf, model):
+def test_payload_models_are_not_retained(ros, arm3_urdf, arm3_model):
     """A new payload per message must not grow memory: the replaced models are released.
 
     (The engine caches its packed model on the model object itself, so nothing outlives the
     node's current model; before, the fast path kept one compiled model per payload.)
     """
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     masses = 0.1 + 0.01 * np.arange(60)
@@ -479,11 +371,11 @@ def test_payload_models_are_not_retained(ros, urdf, model):
         assert ros.spin_until(lambda: dynamics._payload is not None
                               and dynamics._payload[0] == mass)
         if first is None:
-            answers_like(probe, model.with_payload(mass, [0, 0, 0], [1e-3] * 3 + [0] * 3))
+            answers_like(probe, arm3_model.with_payload(mass, [0, 0, 0], [1e-3] * 3 + [0] * 3))
             first = weakref.ref(dynamics.model)
     gc.collect()
-    assert first() is None, 'a replaced payload model is still referenced'
-    answers_like(probe, model.with_payload(masses[-1], [0, 0, 0], [1e-3] * 3 + [0] * 3))
+    assert first() is None, 'a replaced payload arm3_model is still referenced'
+    answers_like(probe, arm3_model.with_payload(masses[-1], [0, 0, 0], [1e-3] * 3 + [0] * 3))
 
 
 def test_fast_path_cache_is_bounded():
@@ -492,76 +384,6 @@ def test_fast_path_cache_is_bounded():
     for k in range(rd.fast.MAX_CACHED_MODELS + 5):
         rd.fast.compile(base.with_payload(0.1 * (k + 1)), method='reference')
     assert len(rd.fast._models) <= rd.fast.MAX_CACHED_MODELS
-
-
-# ---------------------------------------------------------------------- controller
-class ControllerRig:
-    """A computed-torque controller fed by hand: dynamics outputs and joint states."""
-
-    def __init__(self, ros, **parameters):
-        self.ros = ros
-        overrides = [Parameter(k, value=v) for k, v in parameters.items()]
-        self.controller = ros.add(ComputedTorqueController(namespace=ros.namespace,
-                                                           parameter_overrides=overrides))
-        node = ros.node('rig')
-        qos = rclpy.qos.qos_profile_sensor_data
-        self.joint_states = node.create_publisher(JointState, 'joint_states', qos)
-        self.output_names = node.create_publisher(JointState, 'feedforward_joint_states', 10)
-        self.feedforward = node.create_publisher(Float64MultiArray, 'feedforward_torques', 10)
-        self.mass = node.create_publisher(Float64MultiArray, 'mass_matrix', 10)
-        self.trajectory = node.create_publisher(JointTrajectory, 'desired_trajectory', LATCHED)
-        self.commands = []
-        node.create_subscription(Float64MultiArray, 'effort_commands',
-                                 lambda msg: self.commands.append(np.array(msg.data)), 10)
-        assert ros.spin_until(lambda: self.mass.get_subscription_count() > 0
-                              and self.joint_states.get_subscription_count() > 0)
-
-    def step(self, names, q, mass):
-        """Send a joint state then the mass matrix (one control step)."""
-        self.joint_states.publish(JointState(name=list(names), position=list(q),
-                                             velocity=[0.0] * len(q)))
-        self.ros.spin_for(0.05)
-        self.mass.publish(Float64MultiArray(data=list(np.asarray(mass).reshape(-1))))
-        self.ros.spin_for(0.05)
-
-
-def test_controller_matches_joint_states_by_name_and_ignores_other_devices(ros):
-    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False)
-    order = ['a', 'b', 'c']
-    rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
-    assert ros.spin_until(lambda: rig.controller.joint_names == order)
-    target = np.array([0.1, 0.2, 0.3])
-    rig.trajectory.publish(trajectory_message(order, [0.0], [target]))
-    assert ros.spin_until(lambda: rig.controller.trajectory is not None)
-    mass = np.diag([1.0, 2.0, 3.0])
-    rig.step(['gripper_left', 'gripper_right'], [0.01, 0.01], mass)   # another device first
-    assert rig.controller.ignored >= 1 and not rig.commands
-    q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
-    rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], mass)          # reversed order
-    assert ros.spin_until(lambda: rig.commands)
-    expected = mass @ (10.0 * (target - np.array([q[name] for name in order])))
-    np.testing.assert_allclose(rig.commands[-1], expected, rtol=0, atol=1e-12)
-
-
-def test_controller_gains_validated(ros):
-    with pytest.raises(ValueError, match='kp: gains must be finite'):
-        ControllerRig(ros, kp=[math.nan])
-    rig = ControllerRig(ros, joints=['a', 'b', 'c'])
-    for name, value, reason in (('kp', [1.0, 2.0], 'kp: 2 values'), ('kd', [-1.0], '>= 0'),
-                                ('kp', [1.0, math.inf, 1.0], 'finite')):
-        result = rig.controller.set_parameters([Parameter(name, value=value)])[0]
-        assert not result.successful and reason in result.reason, result.reason
-    result = rig.controller.set_parameters([Parameter('kp', value=[1.0, 2.0, 3.0])])[0]
-    assert result.successful
-
-
-def test_controller_learnt_order_refuses_gains_of_the_wrong_length(ros):
-    rig = ControllerRig(ros, kp=[1.0, 2.0])
-    rig.output_names.publish(JointState(name=['a', 'b', 'c'], effort=[0.0] * 3))
-    assert ros.spin_until(lambda: 'cannot control joints' in rig.controller.last_error)
-    assert rig.controller.joint_names is None
-    rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))
-    assert not rig.commands
 
 
 def test_model_parameter_naming_a_file_is_refused_at_start(ros):
@@ -573,8 +395,8 @@ def test_model_parameter_naming_a_file_is_refused_at_start(ros):
 
 @pytest.mark.parametrize('publish_all', [False, True])
 def test_outputs_nobody_subscribes_to_are_published_only_when_asked(
-        ros, urdf, model, publish_all):
-    dynamics = make_dynamics(ros, urdf, publish_unsubscribed=publish_all)
+        ros, arm3_urdf, arm3_model, publish_all):
+    dynamics = make_dynamics(ros, arm3_urdf, publish_unsubscribed=publish_all)
     listener = ros.node('gravity_only')
     received = []
     listener.create_subscription(Float64MultiArray,
@@ -593,46 +415,16 @@ def test_outputs_nobody_subscribes_to_are_published_only_when_asked(
             published.__setitem__(name, published[name] + 1), original(msg))
     q = np.array([0.1, -0.2, 0.3])
     for _ in range(5):
-        states.publish(JointState(name=list(model.joint_names), position=list(q)))
+        states.publish(JointState(name=list(arm3_model.joint_names), position=list(q)))
         ros.spin_for(0.02)
     assert ros.spin_until(lambda: len(received) >= 5)
-    np.testing.assert_allclose(vector(received[-1]), rd.gravity_torques(model, q), atol=TOL)
+    np.testing.assert_allclose(vector(received[-1]), rd.gravity_torques(arm3_model, q), atol=TOL)
     expected = len(received) if publish_all else 0
     assert published == {'mass_matrix': expected, 'feedforward_torques': expected}
     assert dynamics.health()[0] == DiagnosticStatus.OK
 
 
-def test_simulation_diagnostics_error_while_running_silent(ros, urdf, monkeypatch):
-    """A simulator that stops stepping (here: stepping patched out) is ERROR, not OK."""
-    sim = simulation(ros, urdf)
-    ros.spin_for(0.1)
-    assert sim.health()[0] == DiagnosticStatus.OK
-    monkeypatch.setattr(sim, 'advance', lambda steps: None)
-    ros.spin_for(1.3)                        # the silence window is max(1 s, 3 periods)
-    level, message = sim.health()
-    assert level == DiagnosticStatus.ERROR and 'nothing published' in message, message
-    monkeypatch.undo()
-    ros.spin_for(0.2)
-    assert sim.health()[0] == DiagnosticStatus.OK
-
-
-def test_simulation_absurd_effort_command_dropped(ros, urdf, model):
-    """1e300 N m on a joint without an effort limit used to blow the simulation up."""
-    sim = simulation(ros, urdf, gravity=[0.0, 0.0, 0.0])
-    node = ros.node('commander')
-    publisher = node.create_publisher(Float64MultiArray,
-                                      f'{ros.namespace}/simulation_node/effort_commands', 10)
-    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
-    publisher.publish(Float64MultiArray(data=[1.0, 2.0, 3.0]))
-    assert ros.spin_until(lambda: sim._command_time is not None)
-    publisher.publish(Float64MultiArray(data=[1e300, 0.0, 0.0]))
-    assert ros.spin_until(lambda: sim.dropped == 1)
-    np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
-    ros.spin_for(0.1)
-    assert not sim.failed and np.all(np.isfinite(sim.q))
-
-
-def test_unknown_solver_at_start_refuses_to_start(ros, urdf):
+def test_unknown_solver_at_start_refuses_to_start(ros, arm3_urdf):
     """It used to start, publish nothing and report OK (every call failed)."""
     with pytest.raises(ValueError, match="solver: unknown 'nonexistent'; valid solvers"):
-        make_dynamics(ros, urdf, solver='nonexistent')
+        make_dynamics(ros, arm3_urdf, solver='nonexistent')

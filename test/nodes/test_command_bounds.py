@@ -27,12 +27,12 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
-from nodes.test_adversarial import ControllerRig
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix
-from robot_dynamics.nodes.common import LATCHED
+from robot_dynamics.nodes.qos import LATCHED
 from robot_dynamics.nodes.conversions import BadMessage, trajectory_message
 from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
 from robots import pinocchio_configuration
+from ros_graph import ControllerRig
 
 
 def test_mass_matrix_must_be_symmetric_positive_definite():

@@ -25,7 +25,7 @@ from rclpy.parameter import Parameter  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
-from robot_dynamics.nodes.common import LATCHED  # noqa: E402
+from robot_dynamics.nodes.qos import LATCHED  # noqa: E402
 from robot_dynamics.nodes.description_updates import model_change  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robots import quiet_bundled, quiet_model_from_urdf, random_arm_urdf  # noqa: E402

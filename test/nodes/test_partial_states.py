@@ -33,23 +33,12 @@ from robot_dynamics.nodes.joint_state_merge import (JointStateMerge,  # noqa: E4
                                                     check_message_size, message_joint_limit,
                                                     serialized_name_count)
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory  # noqa: E402
-from robots import quiet_model_from_urdf, random_arm_urdf, random_model  # noqa: E402
-from ros_graph import Probe, dropped_with, make_dynamics, vector  # noqa: E402
+from robots import quiet_model_from_urdf, random_model  # noqa: E402
+from ros_graph import (arm3_model_fixture, arm3_urdf_fixture,  # noqa: E402,F401 (fixtures)
+                       dropped_with, make_dynamics, Probe, vector)
 from urdf_trees import arm_with_gripper, oracle_dynamics, reduced_oracle  # noqa: E402
 
 TOL = 1e-10
-
-
-@pytest.fixture(scope='module')
-def urdf():
-    """Return a 3-joint arm as URDF."""
-    return random_arm_urdf(43, 3, 'arm3')
-
-
-@pytest.fixture(scope='module')
-def model(urdf):
-    """Return the library's model of the URDF."""
-    return quiet_model_from_urdf(urdf)
 
 
 def seconds(stamp):
@@ -107,8 +96,8 @@ def test_merge_check_sees_the_merged_positions_and_can_refuse():
     np.testing.assert_array_equal(merge.state()[0], [0.1, 0.2])
 
 
-def test_message_limit_follows_the_model(model):
-    assert message_joint_limit(model) == 64                       # the floor
+def test_message_limit_follows_the_model(arm3_model):
+    assert message_joint_limit(arm3_model) == 64                       # the floor
     long_arm = random_model(np.random.default_rng(3), 20)
     assert message_joint_limit(long_arm) == 80                    # 4 x the joints
     gripper = quiet_model_from_urdf(arm_with_gripper())           # locked joints count
@@ -143,11 +132,11 @@ def test_arm_and_gripper_messages_are_merged(ros):
     assert dynamics.dropped == 1
 
 
-def test_each_joint_is_stale_on_its_own_age(ros, urdf, model):
-    dynamics = make_dynamics(ros, urdf, stale_timeout=0.3)
+def test_each_joint_is_stale_on_its_own_age(ros, arm3_urdf, arm3_model):
+    dynamics = make_dynamics(ros, arm3_urdf, stale_timeout=0.3)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    names = list(model.joint_names)
+    names = list(arm3_model.joint_names)
     probe.send_state(names[2:], [0.1])                       # sent once, then never again
     probe.send_state(names[:2], [0.2, 0.3])
     assert probe.wait_outputs()
@@ -162,8 +151,8 @@ def test_each_joint_is_stale_on_its_own_age(ros, urdf, model):
     assert probe.wait_outputs()
 
 
-def test_outputs_carry_the_stamp_of_their_input(ros, urdf, model):
-    dynamics = make_dynamics(ros, urdf)
+def test_outputs_carry_the_stamp_of_their_input(ros, arm3_urdf, arm3_model):
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     stamped = {'gravity_joint_states': [], 'mass_matrix_stamped': [],
                'feedforward_joint_states': []}
@@ -174,7 +163,7 @@ def test_outputs_carry_the_stamp_of_their_input(ros, urdf, model):
         probe.node.create_subscription(JointState, f'{base}/{topic}', stamped[topic].append, 10)
     probe.wait_connected(dynamics)
     assert ros.spin_until(lambda: dynamics.pub_mass_stamped.get_subscription_count() > 0)
-    trajectory = JointTrajectory(joint_names=list(model.joint_names), points=[
+    trajectory = JointTrajectory(joint_names=list(arm3_model.joint_names), points=[
         JointTrajectoryPoint(positions=[0.0] * 3, time_from_start=Duration(sec=0)),
         JointTrajectoryPoint(positions=[0.5, -0.4, 0.05], time_from_start=Duration(sec=3))])
     trajectory.header.stamp = probe.node.get_clock().now().to_msg()
@@ -186,21 +175,23 @@ def test_outputs_carry_the_stamp_of_their_input(ros, urdf, model):
         stamp = probe.node.get_clock().now()
         stamp = stamp.__class__(nanoseconds=stamp.nanoseconds - (k + 1) * 10_000_000)   # older
         sent.append(stamp.to_msg())
-        probe.send_state(model.joint_names, q + 0.01 * k, stamp=sent[-1])
+        probe.send_state(arm3_model.joint_names, q + 0.01 * k, stamp=sent[-1])
         assert ros.spin_until(lambda: all(len(v) > k for v in stamped.values()))
     for k, msg in enumerate(stamped['gravity_joint_states']):
         assert msg.header.stamp == sent[k]
-        np.testing.assert_allclose(msg.effort, rd.gravity_torques(model, q + 0.01 * k),
+        np.testing.assert_allclose(msg.effort, rd.gravity_torques(arm3_model, q + 0.01 * k),
                                    rtol=0, atol=TOL)
     for k, msg in enumerate(stamped['mass_matrix_stamped']):
-        assert msg.header.stamp == sent[k] and list(msg.joint_names) == list(model.joint_names)
+        assert msg.header.stamp == sent[k]
+        assert list(msg.joint_names) == list(arm3_model.joint_names)
         rows = np.array([point.positions for point in msg.points])
-        np.testing.assert_allclose(rows, rd.mass_matrix(model, q + 0.01 * k), rtol=0, atol=TOL)
-    sampled = DesiredTrajectory.from_message(trajectory, model.joint_names, 0)
+        np.testing.assert_allclose(rows, rd.mass_matrix(arm3_model, q + 0.01 * k), rtol=0,
+                                   atol=TOL)
+    sampled = DesiredTrajectory.from_message(trajectory, arm3_model.joint_names, 0)
     for msg in stamped['feedforward_joint_states']:     # stamped with the sample time
         when = msg.header.stamp.sec * 10 ** 9 + msg.header.stamp.nanosec
         assert when > seconds(sent[0]) * 1e9
-        expected = rd.inverse_dynamics(model, *sampled.sample(when))
+        expected = rd.inverse_dynamics(arm3_model, *sampled.sample(when))
         np.testing.assert_allclose(msg.effort, expected, rtol=0, atol=TOL)
 
 
@@ -214,18 +205,18 @@ def test_name_count_read_from_the_bytes():
     assert serialized_name_count(b'\x00\x01\x00\x00' + b'\xff' * 16) is None   # cannot fit
 
 
-def test_oversized_joint_state_refused_by_its_length(ros, urdf, model):
+def test_oversized_joint_state_refused_by_its_length(ros, arm3_urdf, arm3_model):
     """Issue 22.6: a million names held the node; the count is refused before any name."""
-    dynamics = make_dynamics(ros, urdf)
+    dynamics = make_dynamics(ros, arm3_urdf)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     limit = message_joint_limit(dynamics.model)
-    names = list(model.joint_names) + [f'extra_{k}' for k in range(limit)]
+    names = list(arm3_model.joint_names) + [f'extra_{k}' for k in range(limit)]
     dropped_with(ros, dynamics, lambda: probe.send_state(names, np.zeros(len(names))),
                  f'name has {len(names)} entries, more than {limit}')
     assert 'refused before deserialising' in dynamics.last_error
     with pytest.raises(BadMessage, match='velocity has 70 entries, more than 64'):
         check_message_size(['a'], [0.0], [0.0] * 70, [], 64)   # the fields after the names
-    fits = list(model.joint_names) + [f'extra_{k}' for k in range(limit - 3)]
+    fits = list(arm3_model.joint_names) + [f'extra_{k}' for k in range(limit - 3)]
     probe.send_state(fits, np.zeros(len(fits)))
     assert probe.wait_outputs()

@@ -367,12 +367,12 @@ def test_infeasible_goal_under_scale_runs_slower_within_limits(graph):
 
 
 def test_send_goal_command_of_the_docs_works_as_written(graph):
-    """docs/ros.md's ``ros2 action send_goal --feedback`` example, run as written."""
+    """docs/controllers.md's ``ros2 action send_goal --feedback`` example, run as written."""
     import re
     import shlex
     import subprocess
     client = graph('ur5', 'reject')
-    docs = (ROOT / 'docs' / 'ros.md').read_text()
+    docs = (ROOT / 'docs' / 'controllers.md').read_text()
     command = re.search(r'```bash\n(ros2 action send_goal .*?)\n```', docs, re.S).group(1)
     command = command.replace('/joint_trajectory_controller/', f'/{client.namespace}'
                               '/joint_trajectory_controller/')     # this test's namespace

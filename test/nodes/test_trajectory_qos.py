@@ -25,8 +25,8 @@ from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes import common
-from robot_dynamics.nodes.common import MAX_JOINT_NAMES, oversized_trajectory
+from robot_dynamics.nodes import trajectory_input
+from robot_dynamics.nodes.trajectory_input import MAX_JOINT_NAMES, oversized_trajectory
 from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
@@ -151,8 +151,8 @@ def test_an_oversized_trajectory_is_refused_from_its_bytes():
 def test_the_dynamics_node_refuses_it_without_deserialising(ros, monkeypatch):
     node = dynamics_node(ros)
     deserialised = []
-    original = common.deserialize_message
-    monkeypatch.setattr(common, 'deserialize_message',
+    original = trajectory_input.deserialize_message
+    monkeypatch.setattr(trajectory_input, 'deserialize_message',
                         lambda data, kind: deserialised.append(len(data)) or original(data, kind))
     probe = ros.node('volatile_probe')
     publisher = probe.create_publisher(JointTrajectory, 'dynamics_node/desired_trajectory', 10)

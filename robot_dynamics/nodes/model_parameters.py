@@ -10,31 +10,23 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Helpers shared by the nodes: parameter descriptors, model loading, statistics, main()."""
+"""The model a node runs on, from its parameters: sources, precedence, overrides, warnings.
 
-import bisect
-import collections
+``robot_description``, ``urdf_file``, ``dh_file``, ``model`` (first set wins), then the
+robot_description topic; ``gravity``, friction and rotor-inertia overrides; joint order.
+"""
+
 import re
-import struct
-import time
 import warnings
 
 import numpy as np
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
-from rclpy.clock import Clock, ClockType
-from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.parameter import Parameter
-from rclpy.qos import DurabilityPolicy, QoSPolicyKind, QoSProfile, ReliabilityPolicy
-from rclpy.serialization import deserialize_message
 
 import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.locked_joints import parse_locked_joints
-# How a node process starts and spins lives in nodes/process.py; these names stay importable here.
-from robot_dynamics.nodes.process import (CONFIGURATION_ERRORS, StartupError,  # noqa: F401
-                                          check_startup, guarded_parameters, guarded_service,
-                                          guarded_subscription, make_executor, run)
+from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 
 MODEL_PARAMETERS = {
     'robot_description': 'URDF XML of the robot; empty: use urdf_file, dh_file or model, or '
@@ -50,29 +42,9 @@ MODEL_PARAMETERS = {
 }
 
 
-def descriptor(description, read_only=False, low=None, high=None, integer=False,
-               additional=''):
-    """Build a ``ParameterDescriptor`` with a description and an optional closed range."""
-    desc = ParameterDescriptor(description=description, read_only=read_only,
-                               additional_constraints=additional)
-    if low is not None:
-        if integer:
-            desc.integer_range = [IntegerRange(from_value=int(low), to_value=int(high), step=1)]
-        else:
-            desc.floating_point_range = [FloatingPointRange(from_value=float(low),
-                                                            to_value=float(high), step=0.0)]
-    return desc
-
-
 # File paths are fixed at start: changed at run time, ~/reload_model would read any file the
 # node can read and report what its parser made of it (issue 14).
 READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file')
-
-
-# Wall time for timers that must run whatever the node's clock does: with use_sim_time a timer on
-# the node's clock stops when /clock stops, and a diagnostics timer on it would fall silent just
-# when the graph needs to hear that the inputs stopped.
-STEADY = Clock(clock_type=ClockType.STEADY_TIME)
 
 
 def declare_model_parameters(node, at_start_only=False):
@@ -90,38 +62,6 @@ def declare_model_parameters(node, at_start_only=False):
     declare_array(node, 'locked_joints', Parameter.Type.STRING_ARRAY,
                   "URDF side-branch joints' positions at load, ['NAME=VALUE', ...] in rad or m; "
                   'empty: 0 clipped into the limits (docs/models.md)', read_only=at_start_only)
-
-
-def declare_array(node, name, type_, description, read_only=False):
-    """Declare an array parameter whose default is an empty array of its type.
-
-    An empty array means "not given" (from the model, model order, ...). It is a value, not
-    "unset": a statically typed parameter declared without a value makes rclpy answer nothing
-    to a ``get_parameters`` request naming it, which empties ``ros2 param dump`` and every
-    client that reads all parameters.
-    """
-    node.declare_parameter(name, type_, descriptor(description))
-    if node.get_parameter_or(name).type_ == Parameter.Type.NOT_SET:
-        result = node.set_parameters([Parameter(name, type_, [])])[0]
-        assert result.successful, result.reason   # declared just now: nothing can object
-    if read_only:
-        node.set_descriptor(name, ParameterDescriptor(description=description, read_only=True,
-                                                      type=type_.value))
-    return node.get_parameter(name)
-
-
-def declare_double_array(node, name, description, read_only=False):
-    """Declare a double-array parameter; empty (the default) means "from the model"."""
-    return declare_array(node, name, Parameter.Type.DOUBLE_ARRAY, description, read_only)
-
-
-def parameter_value(node, name):
-    """Return a parameter's value, or None while a statically typed parameter is unset."""
-    from rclpy.exceptions import ParameterUninitializedException
-    try:
-        return node.get_parameter(name).value
-    except ParameterUninitializedException:
-        return None
 
 
 def model_from_parameters(node, urdf_xml=None, pending=None):
@@ -284,145 +224,3 @@ def model_with_overrides(model, node, pending=None):
     if gravity is not None and len(gravity):
         changes['gravity'] = bounds.check_gravity(gravity)
     return bounds.check_model(model.replace(**changes) if changes else model)
-
-
-# robot_state_publisher publishes the URDF once, reliable and transient-local ("latched").
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
-# A plain reliable subscription: matches volatile and transient-local publishers alike.
-VOLATILE = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                      durability=DurabilityPolicy.VOLATILE)
-
-
-class TrajectoryInput:
-    """Subscribe to a trajectory topic from latched and from plain (volatile) publishers.
-
-    A transient-local subscription gets the last message a latched publisher sent before this
-    node started, but DDS does not match it with volatile publishers (``ros2 topic pub``, most
-    planners); a volatile one matches both but misses what was sent earlier. Both are created.
-    A latched publisher's sample arrives on both; the copies carry the same writer timestamp
-    and sequence number (``MessageInfo``). The subscriptions take the serialized bytes, and
-    only the first copy is turned into a message (a 10,000-point trajectory takes 0.3 s to
-    deserialise in Python: the second copy costs nothing). A volatile publisher does not
-    match the transient-local subscription; rclpy's warning for that ("offering incompatible
-    QoS. No messages will be received from it") would be false, since the volatile one
-    receives its messages, so it is logged at debug level. Any other incompatibility (a
-    best-effort publisher: neither subscription matches) is still a warning.
-    """
-
-    def __init__(self, node, message_type, topic, callback, remembered=64, reject=None):
-        self._message_type = message_type
-        self._callback = callback
-        self._reject = reject           # reject(reason): a trajectory too large to deserialise
-        self._seen = collections.OrderedDict()      # (source stamp, sequence number) -> None
-        self._remembered = remembered
-        self._logger = node.get_logger()
-        self._topic = topic
-        latched_events = SubscriptionEventCallbacks(incompatible_qos=self._incompatible)
-        self.subscriptions = [
-            node.create_subscription(message_type, topic, self._receive, LATCHED, raw=True,
-                                     event_callbacks=latched_events),
-            node.create_subscription(message_type, topic, self._receive, VOLATILE, raw=True)]
-
-    def _incompatible(self, event):
-        """Log a publisher the transient-local subscription cannot match (see the class)."""
-        if event.last_policy_kind == QoSPolicyKind.DURABILITY:
-            self._logger.debug(f'a volatile publisher on {self._topic}: received by the '
-                               'volatile subscription')
-        else:
-            self._logger.warning(f'a publisher on {self._topic} offers incompatible QoS '
-                                 f'({event.last_policy_kind.name}): publish it reliable')
-
-    def _receive(self, data, info):
-        sample = (info.get('source_timestamp'), info.get('publication_sequence_number'))
-        if sample[0]:                   # an RMW that does not stamp samples: pass every copy
-            if sample in self._seen:
-                return
-            self._seen[sample] = None
-            if len(self._seen) > self._remembered:
-                self._seen.popitem(last=False)
-        if self._reject is not None:
-            too_large = oversized_trajectory(data)
-            if too_large:
-                return self._reject(f'{self._topic} rejected before deserialising: {too_large}')
-        self._callback(deserialize_message(data, self._message_type))
-
-
-MAX_JOINT_NAMES = 1000          # joint_names of one trajectory: far more than any robot has
-
-
-def oversized_trajectory(data):
-    """Return why a serialised JointTrajectory is too large to deserialise, or ''.
-
-    Reads the counts from the CDR bytes (encapsulation, header.stamp, header.frame_id,
-    joint_names, then the length of points) in microseconds, where deserialising a 300,000-point
-    message would hold the executor for seconds before its size could be refused. Counts that
-    the bytes cannot hold (each name takes at least 5 bytes, each point 24: four sequence
-    lengths and time_from_start) mean the bytes were not read right: they are left to the
-    deserialiser, never refused on a misreading.
-    """
-    try:
-        order = '<' if data[1] & 1 else '>'           # little-endian encapsulations are odd
-
-        def count(position):                          # a uint32 at 4-byte alignment
-            position = 4 + ((position - 4 + 3) & ~3)  # alignment counts after the encapsulation
-            return struct.unpack_from(order + 'I', data, position)[0], position + 4
-
-        length, position = count(4 + 8)              # frame_id, after stamp sec and nanosec
-        names, position = count(position + length)
-        if 5 * names > len(data) - position:
-            return ''
-        if names > MAX_JOINT_NAMES:
-            return f'{names} joint_names, more than {MAX_JOINT_NAMES}'
-        for _ in range(names):
-            length, position = count(position)
-            position += length
-        points, position = count(position)
-    except (IndexError, struct.error):
-        return ''
-    if 24 * points > len(data) - position:
-        return ''
-    if points > bounds.MAX_TRAJECTORY_POINTS:
-        return f'{points} points, more than {bounds.MAX_TRAJECTORY_POINTS}; send it in pieces'
-    return ''
-
-
-class Statistics:
-    """Sliding-window rate and duration statistics for diagnostics."""
-
-    def __init__(self, window=2000):
-        self.durations = collections.deque(maxlen=window)
-        self.arrivals = collections.deque(maxlen=window)
-
-    def arrival(self):
-        """Note the arrival of a message (monotonic wall time)."""
-        self.arrivals.append(time.monotonic())
-
-    def rate(self, span=2.0):
-        """Messages per second over the last ``span`` seconds of arrivals (Hz), 0 if under two.
-
-        A window of the last arrivals alone would count a pause inside it for as long as the
-        window holds it (a restarted simulator read 53 Hz for 8 s while 200 Hz arrived).
-        """
-        if len(self.arrivals) < 2:
-            return 0.0
-        last = self.arrivals[-1]
-        recent = len(self.arrivals) - bisect.bisect_left(self.arrivals, last - span)
-        first = self.arrivals[-recent]
-        return (recent - 1) / (last - first) if recent >= 2 and last > first else 0.0
-
-    def summary(self):
-        """Mean, p99 and max of the recorded durations in seconds (zeros when empty)."""
-        if not self.durations:
-            return 0.0, 0.0, 0.0
-        values = np.array(self.durations)
-        return float(values.mean()), float(np.percentile(values, 99)), float(values.max())
-
-
-def parameter_overrides(parameters):
-    """Convert a ``{name: value}`` dict (YAML ``ros__parameters``) to rclpy Parameters.
-
-    Empty lists are skipped: an unset array parameter means "from the model".
-    """
-    return [Parameter(name, value=value) for name, value in parameters.items()
-            if not (isinstance(value, list) and not value)]

@@ -1,0 +1,71 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Parameter declarations shared by the nodes: typed descriptors, array defaults, overrides."""
+
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.exceptions import ParameterUninitializedException
+from rclpy.parameter import Parameter
+
+
+def descriptor(description, read_only=False, low=None, high=None, integer=False,
+               additional=''):
+    """Build a ``ParameterDescriptor`` with a description and an optional closed range."""
+    desc = ParameterDescriptor(description=description, read_only=read_only,
+                               additional_constraints=additional)
+    if low is not None:
+        if integer:
+            desc.integer_range = [IntegerRange(from_value=int(low), to_value=int(high), step=1)]
+        else:
+            desc.floating_point_range = [FloatingPointRange(from_value=float(low),
+                                                            to_value=float(high), step=0.0)]
+    return desc
+
+
+def declare_array(node, name, type_, description, read_only=False):
+    """Declare an array parameter whose default is an empty array of its type.
+
+    An empty array means "not given" (from the model, model order, ...). It is a value, not
+    "unset": a statically typed parameter declared without a value makes rclpy answer nothing
+    to a ``get_parameters`` request naming it, which empties ``ros2 param dump`` and every
+    client that reads all parameters.
+    """
+    node.declare_parameter(name, type_, descriptor(description))
+    if node.get_parameter_or(name).type_ == Parameter.Type.NOT_SET:
+        result = node.set_parameters([Parameter(name, type_, [])])[0]
+        assert result.successful, result.reason   # declared just now: nothing can object
+    if read_only:
+        node.set_descriptor(name, ParameterDescriptor(description=description, read_only=True,
+                                                      type=type_.value))
+    return node.get_parameter(name)
+
+
+def declare_double_array(node, name, description, read_only=False):
+    """Declare a double-array parameter; empty (the default) means "from the model"."""
+    return declare_array(node, name, Parameter.Type.DOUBLE_ARRAY, description, read_only)
+
+
+def parameter_value(node, name):
+    """Return a parameter's value, or None while a statically typed parameter is unset."""
+    try:
+        return node.get_parameter(name).value
+    except ParameterUninitializedException:
+        return None
+
+
+def parameter_overrides(parameters):
+    """Convert a ``{name: value}`` dict (YAML ``ros__parameters``) to rclpy Parameters.
+
+    Empty lists are skipped: an unset array parameter means "from the model".
+    """
+    return [Parameter(name, value=value) for name, value in parameters.items()
+            if not (isinstance(value, list) and not value)]
