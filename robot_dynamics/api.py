@@ -35,7 +35,8 @@ import numpy as np
 
 from robot_dynamics import solvers
 from robot_dynamics.engine import ENGINE as _engine, typed_error
-from robot_dynamics.model.arguments import batch_arguments, check_result, unbatch
+from robot_dynamics.model.arguments import (batch_arguments, batch_rows, check_result,
+                                            check_result_size, unbatch)
 from robot_dynamics.model.friction import friction_slopes as _friction_slopes
 from robot_dynamics.model.friction import friction_torques as _friction
 from robot_dynamics.algorithms.crba import mass_matrix_crba
@@ -236,6 +237,7 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     tanh law's slope, see :mod:`robot_dynamics.model.friction`). ``∂τ/∂q̈ = M``.
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
+    _check_derivatives_size(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     if _engine is not None:
         return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
@@ -251,6 +253,7 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
     everything :func:`inverse_dynamics_derivatives` does; ``∂q̈/∂f_tip`` is ``-M⁻¹ ᴺJᵀ``.
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
+    _check_derivatives_size(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     if _engine is not None:
         return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
@@ -261,6 +264,12 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
                     -cholesky_solve_matrix(d[:, 2], d[:, 1]),
                     cholesky_solve_matrix(d[:, 2], eye)], axis=1)
     return _split(unbatch(out, single))
+
+
+def _check_derivatives_size(model, **arrays):
+    """Refuse, before any copy or work, a batch whose three (n, n) results exceed the cap."""
+    check_result_size(batch_rows(**arrays), 3 * 8 * model.dof ** 2,
+                      f'a batch of derivatives ({", ".join(arrays)})')
 
 
 def _split(stacked):

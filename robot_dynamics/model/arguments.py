@@ -82,6 +82,32 @@ def batch_arguments(model, **arrays):
     return checked, single
 
 
+#: The most one call may return or record: 1 GiB of float64 (a batch's results, a simulated
+#: trajectory). Beyond it a call is refused before any work, with the chunk size that fits.
+MAX_RESULT_BYTES = 1 << 30
+
+
+def batch_rows(**arrays):
+    """Return the batch size N the arrays ask for (1 for single rows), without copying them."""
+    rows = [np.shape(v)[0] for v in arrays.values() if v is not None and np.ndim(v) == 2]
+    return max(rows, default=1)
+
+
+def check_result_size(rows, bytes_per_row, what, fix=None):
+    """Refuse a call whose ``rows`` results of ``bytes_per_row`` exceed :data:`MAX_RESULT_BYTES`.
+
+    ``what`` names the input and the result (``'q: a batch of'`` ... ``'derivatives'``);
+    ``fix`` replaces the default advice (call in chunks of the largest size that fits).
+    """
+    size = float(rows) * bytes_per_row
+    if size <= MAX_RESULT_BYTES:
+        return
+    largest = int(MAX_RESULT_BYTES // bytes_per_row)
+    fix = fix or f'call in chunks of at most {largest} rows'
+    raise _invalid(f'{what}: {rows:.4g} rows give {size / 2 ** 30:.3g} GiB of results; at most '
+                   f'{MAX_RESULT_BYTES / 2 ** 30:g} GiB are returned per call: {fix}')
+
+
 def check_result(result, arrays):
     """Return ``result``; raise if the finite ``arrays`` gave a non-finite one (overflow).
 

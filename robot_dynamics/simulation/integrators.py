@@ -38,7 +38,7 @@ from robot_dynamics import engine
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.engine import INTEGRATOR_CODES
 from robot_dynamics.model import bounds
-from robot_dynamics.model.arguments import batch_arguments
+from robot_dynamics.model.arguments import MAX_RESULT_BYTES, batch_arguments
 from robot_dynamics.model.friction import friction_slopes
 from robot_dynamics.simulation.schemes import (INTEGRATORS, NEEDS_DAMPED_MASS,  # noqa: F401
                                                SimulationError)
@@ -86,11 +86,11 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     return q_next.reshape(shape), qd_next.reshape(shape), qdd.reshape(shape)
 
 
-def _damped_mass(model, solver, coriolis=False):
+def _damped_mass(model, solver, coriolis=False, check=True):
     """Return ``damped_mass(q, qd, dt) -> (M, W)`` (N, n, n) of the implicit schemes.
 
     ``W = M + dt D``, and ``+ 2 dt C(q, q̇)`` (``∂(C q̇)/∂q̇``, Christoffel symbols) with
-    ``coriolis``.
+    ``coriolis``, then refused by :func:`check_step_matrix` unless ``check`` is False.
     """
     def damped_mass(q, qd, dt):
         shape = (-1, model.dof, model.dof)
@@ -99,8 +99,45 @@ def _damped_mass(model, solver, coriolis=False):
         W = M + dt * slopes[:, :, None] * np.eye(model.dof)
         if coriolis:
             W = W + 2.0 * dt * np.reshape(coriolis_matrix(model, q, qd), shape)
+            if check:
+                check_step_matrix(W, dt, np.reshape(qd, (-1, model.dof)))
         return M, W
     return damped_mass
+
+
+#: The Coriolis-implicit step matrix ``W = M + dt (D + 2C)`` is refused when its 1-norm
+#: condition number ``‖W‖₁ ‖W⁻¹‖₁`` exceeds this (the engine's ``RD_MAX_STEP_CONDITION``,
+#: integrate.h): its solve loses all but ~6 of 16 digits beyond it and returns round-off, up
+#: to 1e16 rad/s, for a singular ``W`` (bundled arms: cond(M) <= 4.5e4).
+MAX_STEP_CONDITION = 1e10
+
+
+def check_step_matrix(W, dt, qd, first_row=None):
+    """Raise :class:`SimulationError` if a row of ``W`` (N, n, n) is singular to precision.
+
+    The criterion of the engine (``solve_step_matrix`` in integrate.c): the 1-norm condition
+    number above :data:`MAX_STEP_CONDITION`; ``qd`` (N, n) is the start of the step. The
+    message names the batch row (``first_row`` + the row here) unless a single state is given.
+    """
+    with np.errstate(all='ignore'):
+        condition = np.linalg.cond(W, 1)
+    bad = np.flatnonzero(~(condition <= MAX_STEP_CONDITION))
+    if bad.size:
+        k = bad[0]
+        single = first_row is None and len(W) == 1
+        row = '' if single else f' (batch row {(first_row or 0) + k})'
+        raise SimulationError(_singular_step_matrix(W[k], dt, qd[k]) + row)
+
+
+def _singular_step_matrix(W, dt, qd):
+    """The message for a Coriolis-implicit step matrix ``W`` (n, n) singular to precision."""
+    with np.errstate(all='ignore'):
+        condition = np.linalg.cond(W, 1)
+    return (f'the implicit_coriolis step matrix W = M + dt (D + 2C) is singular at dt = {dt:g} s '
+            f'(condition number {condition:.3g} > {MAX_STEP_CONDITION:g}; C: the Coriolis '
+            f'matrix at joint speeds up to {np.abs(qd).max():.3g} rad/s): its solve would be '
+            "round-off. Use a smaller dt, or integrator='implicit' (its matrix M + dt D is "
+            'always invertible)')
 
 
 def _check_settings(integrator, dt):
@@ -133,10 +170,8 @@ def _raise_for(status, run, energy_limit=None, t=None):
                               f'simulation is running away; '
                               f'{divergence_advice(model, q_, qd_, dt, integrator)}')
     if integrator == 'implicit_coriolis' and _positive_definite(mass_matrix(model, q_)):
-        raise SimulationError(f'the implicit_coriolis step matrix M + dt (D + 2C) is singular at '
-                              f'dt = {dt:g} s (C: the Coriolis matrix at joint speeds up to '
-                              f'{np.abs(qd_).max():.3g}): use a smaller dt, or '
-                              "integrator='implicit' (its matrix M + dt D is always invertible)")
+        W = _damped_mass(model, None, True, check=False)(q_[None], qd_[None], dt)[1][0]
+        raise SimulationError(_singular_step_matrix(W, dt, qd_))
     if not np.all(np.abs(qd_) <= bounds.MAX_VELOCITY):      # diverged before M failed
         advice = divergence_advice(model, q_, qd_, dt, integrator)
         raise SimulationError(f'state diverged (|qd| > {bounds.MAX_VELOCITY:g}) and the mass '
@@ -237,8 +272,9 @@ def _check_within_limits(model, q0):
     return bool(np.any(np.isfinite(lower) | np.isfinite(upper)))
 
 
-#: The most a :class:`Trajectory` may hold: 1 GiB of float64 (q, qd, qdd, tau and energy).
-MAX_RECORDED_BYTES = 1 << 30
+#: The most a :class:`Trajectory` may hold: 1 GiB of float64 (q, qd, qdd, tau and energy), the
+#: package's one cap on a call's results (``model/arguments.py``).
+MAX_RECORDED_BYTES = MAX_RESULT_BYTES
 
 
 _SEGMENTS = ('simulate in segments, each starting from the last state of the previous one, or '

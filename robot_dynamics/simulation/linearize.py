@@ -24,9 +24,10 @@ import numpy as np
 
 from robot_dynamics.api import (coriolis_matrix, forward_dynamics, forward_dynamics_derivatives,
                                 inverse_dynamics_derivatives, mass_matrix)
-from robot_dynamics.model.arguments import batch_arguments, unbatch
+from robot_dynamics.model.arguments import (batch_arguments, batch_rows, check_result_size,
+                                            unbatch)
 from robot_dynamics.model.friction import friction_slope_rates, friction_slopes
-from robot_dynamics.simulation.integrators import _check_settings
+from robot_dynamics.simulation.integrators import _check_settings, check_step_matrix
 
 
 def linearize(model, q, qd, tau, dt, integrator='rk4', f_tip=None):
@@ -40,17 +41,31 @@ def linearize(model, q, qd, tau, dt, integrator='rk4', f_tip=None):
     if integrator not in LINEARIZATIONS:
         raise ValueError(f'integrator: no linearisation of {integrator!r}; available: '
                          f'{sorted(LINEARIZATIONS)}')
+    n = model.dof
+    check_result_size(batch_rows(q=q, qd=qd, tau=tau, f_tip=f_tip), 8 * 6 * n * n,
+                      'a batch of linearisations (q, qd, tau, f_tip)')
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
-    dynamics = _Dynamics(model, a['tau'], a['f_tip'])
-    A, B = LINEARIZATIONS[integrator](dynamics, a['q'], a['qd'], float(dt))
+    N = a['q'].shape[0]
+    A, B = np.empty((N, 2 * n, 2 * n)), np.empty((N, 2 * n, n))
+    for k in range(0, N, CHUNK):                    # peak memory: the output and one chunk
+        rows = slice(k, k + CHUNK)
+        f_tip_k = None if a['f_tip'] is None else a['f_tip'][rows]
+        dynamics = _Dynamics(model, a['tau'][rows], f_tip_k, None if single else k)
+        A[rows], B[rows] = LINEARIZATIONS[integrator](dynamics, a['q'][rows], a['qd'][rows],
+                                                      float(dt))
     return unbatch(A, single), unbatch(B, single)
+
+
+#: Rows linearised at a time: the schemes' intermediates (~5x the output) stay bounded.
+CHUNK = 1024
 
 
 class _Dynamics:
     """``q̈ = FD(q, q̇, τ)`` and its partials at a fixed input, for the schemes below."""
 
-    def __init__(self, model, tau, f_tip):
+    def __init__(self, model, tau, f_tip, first_row=None):
         self.model, self.tau, self.f_tip = model, tau, f_tip
+        self.first_row = first_row          # of these rows in the caller's batch (None: single)
 
     def accel(self, q, qd):
         """Accelerations (N, n)."""
@@ -124,6 +139,7 @@ def _implicit(dynamics, q, qd, dt, coriolis=False):
     W = M + dt * np.maximum(slopes, 0.0)[:, :, None] * np.eye(n)
     if coriolis:
         W = W + 2.0 * dt * np.reshape(coriolis_matrix(model, q, qd), (N, n, n))
+        check_step_matrix(W, dt, qd, dynamics.first_row)
     force = np.einsum('nij,nj->ni', M, dynamics.accel(q, qd))            # τ - b
     dv = dt * np.linalg.solve(W, force[..., None])[..., 0]
     zero = np.zeros_like(q)

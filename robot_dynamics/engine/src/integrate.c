@@ -74,9 +74,10 @@ static int rk4(rd_model *m, const double *q, const double *qd, const double *tau
     return RD_OK;
 }
 
-/* x = A^-1 x by Gaussian elimination with partial pivoting; A (n x n, row-major) is destroyed.
- * Returns -1 if A is singular. For the non-symmetric matrix of the Coriolis-implicit step. */
-static int gauss_solve(double *A, int n, double *x)
+/* A = P L U in place by Gaussian elimination with partial pivoting (A n x n, row-major;
+ * piv[k] the row swapped with row k, held as a double in the engine's scratch). Returns -1
+ * on a zero pivot. For the non-symmetric matrix of the Coriolis-implicit step. */
+static int lu_factor(double *A, int n, double *piv)
 {
     int i, j, k;
     for (k = 0; k < n; ++k) {
@@ -84,26 +85,67 @@ static int gauss_solve(double *A, int n, double *x)
         for (i = k + 1; i < n; ++i)
             if (fabs(A[n * i + k]) > fabs(A[n * p + k])) p = i;
         if (!(fabs(A[n * p + k]) > 0)) return -1;
-        if (p != k) {
-            double t = x[k];
-            x[k] = x[p];
-            x[p] = t;
-            for (j = 0; j < n; ++j) {
-                t = A[n * k + j];
-                A[n * k + j] = A[n * p + j];
-                A[n * p + j] = t;
-            }
+        piv[k] = p;
+        for (j = 0; j < n && p != k; ++j) {
+            double t = A[n * k + j];
+            A[n * k + j] = A[n * p + j];
+            A[n * p + j] = t;
         }
         for (i = k + 1; i < n; ++i) {
-            double l = A[n * i + k] / A[n * k + k];
+            double l = A[n * i + k] /= A[n * k + k];
             for (j = k + 1; j < n; ++j) A[n * i + j] -= l * A[n * k + j];
-            x[i] -= l * x[k];
         }
+    }
+    return 0;
+}
+
+/* x = A^-1 x with the factors of lu_factor */
+static void lu_solve(const double *A, int n, const double *piv, double *x)
+{
+    int i, j;
+    for (i = 0; i < n; ++i) {
+        int p = (int)piv[i];
+        double t = x[p];
+        x[p] = x[i];
+        x[i] = t;
+        for (j = 0; j < i; ++j) x[i] -= A[n * i + j] * x[j];
     }
     for (i = n - 1; i >= 0; --i) {
         for (j = i + 1; j < n; ++j) x[i] -= A[n * i + j] * x[j];
         x[i] /= A[n * i + i];
     }
+}
+
+/* 1-norm (largest column sum of |a_ij|) of A (n x n) */
+static double norm1(const double *A, int n)
+{
+    double largest = 0.0;
+    for (int j = 0; j < n; ++j) {
+        double sum = 0.0;
+        for (int i = 0; i < n; ++i) sum += fabs(A[n * i + j]);
+        largest = fmax(largest, sum);
+    }
+    return largest;
+}
+
+/* x = W^-1 x, W destroyed; -1 if W is singular to working precision: its 1-norm condition
+ * number ||W||_1 ||W^-1||_1 (W^-1 column by column from the factors, exact, not estimated)
+ * above RD_MAX_STEP_CONDITION, the criterion of the numpy twin (simulation/integrators.py).
+ * col (n) and piv (n) are scratch. */
+static int solve_step_matrix(double *W, int n, double *x, double *col, double *piv)
+{
+    double norm = norm1(W, n), inverse = 0.0;
+    if (lu_factor(W, n, piv) != 0) return -1;
+    for (int j = 0; j < n; ++j) {
+        double sum = 0.0;
+        memset(col, 0, sizeof(double) * (size_t)n);
+        col[j] = 1.0;
+        lu_solve(W, n, piv, col);
+        for (int i = 0; i < n; ++i) sum += fabs(col[i]);
+        inverse = fmax(inverse, sum);
+    }
+    if (!(norm * inverse <= RD_MAX_STEP_CONDITION)) return -1;
+    lu_solve(W, n, piv, x);
     return 0;
 }
 
@@ -145,7 +187,7 @@ static int implicit(rd_model *m, int coriolis, const double *q, const double *qd
     step_matrix(m, coriolis, q, qd, f_tip, dt, M, W);
     for (i = 0; i < n; ++i) qdd[i] = dv[i] = tau[i] - b[i];
     if (rd_cholesky(M, n) != 0) return RD_NOT_SPD;
-    singular = coriolis ? gauss_solve(W, n, dv) : rd_cholesky(W, n);
+    singular = coriolis ? solve_step_matrix(W, n, dv, dv + n, dv + 2 * n) : rd_cholesky(W, n);
     if (singular != 0) return RD_NOT_SPD;
     rd_cholesky_solve(M, n, qdd);
     if (!coriolis) rd_cholesky_solve(W, n, dv);

@@ -22,6 +22,11 @@
 
 enum { RD_IMPLICIT_CORIOLIS = 4 };     /* implicit with d(C qd)/d qd too (MuJoCo's implicit) */
 
+/* The Coriolis-implicit step refuses (RD_NOT_SPD) a step matrix W = M + dt (D + 2C) whose
+ * 1-norm condition number exceeds this: its solve would return round-off (a W singular to
+ * working precision). Equal to MAX_STEP_CONDITION of simulation/integrators.py. */
+#define RD_MAX_STEP_CONDITION 1e10
+
 /* Hard stops at the joint limits (stops.c, the model of simulation/stops.py): the limits and
  * a scratch block for n joints (rd_stops_init allocates it, rd_stops_free releases it). */
 typedef struct {
