@@ -55,10 +55,14 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     (a single state (n,) within the limits): the limits act as hard stops (the model of
     :func:`~robot_dynamics.simulation.stops.stop_step`, inside the engine's step there).
     """
+    _check_flag('position_limits', position_limits)
     if position_limits and np.ndim(q) != 1:
         raise ValueError(f'q: position_limits=True takes a single state of shape '
                          f'({model.dof},), got shape {np.shape(q)}; step the rows one by one')
     _check_settings(integrator, dt)
+    if position_limits:                     # as simulate: a start outside is refused, not moved
+        batch_arguments(model, q=q, qd=qd)
+        _check_within_limits(model, q, 'q')
     if solver is None and _engine is not None:
         limits = (model.lower_limit, model.upper_limit) if position_limits else ()
         q_next, qd_next, qdd, status = _engine.step(model, q, qd, tau, f_tip, float(dt),
@@ -140,11 +144,43 @@ def _singular_step_matrix(W, dt, qd):
             'always invertible)')
 
 
+#: The longest step taken (s): beyond it a ``dt`` is a unit mistake (milliseconds passed as
+#: seconds), not a robot simulation.
+MAX_DT = 1.0
+
+
 def _check_settings(integrator, dt):
     if integrator not in INTEGRATORS:
         raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+    if dt > MAX_DT:
+        raise ValueError(f'dt: {dt:g} s is longer than the {MAX_DT:g} s a step may take; dt is in '
+                         'seconds (1 ms is 1e-3)')
+
+
+def _check_flag(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f'{name}: expected True or False, got {value!r}')
+
+
+def _check_run(model, q0, qd0, energy_limit, position_limits):
+    """Check a run's start and options before anything else uses them (F2, F3, F12, F17)."""
+    _check_flag('position_limits', position_limits)
+    if energy_limit is not None and not (isinstance(energy_limit, (int, float, np.number))
+                                         and np.isfinite(energy_limit) and energy_limit > 0):
+        raise ValueError(f'energy_limit: expected a finite number of joules > 0 (or None: no '
+                         f'check), got {energy_limit!r}')
+    start, single = batch_arguments(model, q0=q0, qd0=qd0)
+    if not single:
+        raise ValueError(f'q0, qd0: expected shape ({model.dof},), one start, got shapes '
+                         f'{np.shape(q0)}, {np.shape(qd0)}; simulate the starts one by one')
+    qd0 = start['qd0'][0]
+    if np.abs(qd0).max(initial=0.0) > bounds.MAX_VELOCITY:
+        j = int(np.argmax(np.abs(qd0)))
+        raise ValueError(f'qd0: joint {model.joint_names[j]!r} starts at {qd0[j]:.3g} rad/s '
+                         f'(m/s), beyond the plausible {bounds.MAX_VELOCITY:g}; give speeds in '
+                         'rad/s (m/s)')
 
 
 _FAILURES = {engine.NONFINITE_WITHIN: 'state became NaN/inf within the step',
@@ -227,6 +263,7 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     _check_settings(integrator, dt)
     if not (np.isfinite(duration) and duration >= 0):
         raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
+    _check_run(model, q0, qd0, energy_limit, position_limits)
     steps = int(round(duration / dt))
     check_recording_size(model, duration, dt, steps)
     mode, rows = _torque_form(model, torque, steps)
@@ -259,14 +296,14 @@ def _plausible(model, run, dt, integrator):
                           + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
 
 
-def _check_within_limits(model, q0):
-    """Return whether any joint has a finite limit; raise if ``q0`` lies outside one."""
+def _check_within_limits(model, q0, name='q0'):
+    """Return whether any joint has a finite limit; raise if ``q0`` (checked) lies outside one."""
     q0 = np.asarray(q0, dtype=float)
     lower, upper = model.lower_limit, model.upper_limit
     outside = np.flatnonzero(~((q0 >= lower) & (q0 <= upper)))
     if outside.size and np.shape(q0) == (model.dof,):
         j = outside[0]
-        raise ValueError(f'q0: joint {model.joint_names[j]!r} starts at {q0[j]:.6g}, outside '
+        raise ValueError(f'{name}: joint {model.joint_names[j]!r} starts at {q0[j]:.6g}, outside '
                          f'its limits [{lower[j]:.6g}, {upper[j]:.6g}]; start within them or '
                          'pass position_limits=False')
     return bool(np.any(np.isfinite(lower) | np.isfinite(upper)))

@@ -41,7 +41,8 @@ def stop_step(model, q, q_next, qd_next, dt):
     0.01 J per step on a 7-joint arm at dt = 10 ms): the stop then does work.
     """
     lower, upper = model.lower_limit, model.upper_limit
-    at_lower, at_upper = q_next < lower, q_next > upper
+    locked = lower == upper                              # at both stops: held still
+    at_lower, at_upper = (q_next < lower) | locked, (q_next > upper) | locked
     if not np.any(at_lower | at_upper):
         return q_next, qd_next
     target = np.where(at_lower, (lower - q) / dt, np.where(at_upper, (upper - q) / dt, 0.0))
@@ -60,7 +61,8 @@ def apply_position_limits(model, q, qd):
     complementarity problem: a joint at its lower stop ends with ``qd⁺ >= 0`` under a push
     ``p >= 0`` and ``p qd⁺ = 0`` (at the upper stop the signs turn), every other joint gets no
     impulse. A stop pushes and never pulls: a joint that the others' impact carries away from
-    its stop leaves it. Solved by active sets (``_impact_set``): the set ``S`` of halted joints
+    its stop leaves it; a joint whose limits coincide (``lower == upper``) is at both stops and
+    stays at rest (velocity 0). Solved by active sets (``_impact_set``): the set ``S`` of halted joints
     starts with those moving into a stop; a joint leaves ``S`` when its stop would have to pull,
     a joint at a stop joins when the impact drives it in, until neither happens.
 
@@ -76,7 +78,8 @@ def apply_position_limits(model, q, qd):
     lower, upper = model.lower_limit, model.upper_limit
     q_stop = np.clip(q, lower, upper)
     qd = np.asarray(qd, dtype=float)
-    at_lower, at_upper = q <= lower, q >= upper
+    locked = lower == upper
+    at_lower, at_upper = (q <= lower) | locked, (q >= upper) | locked
     if not np.any((at_lower & (qd < 0)) | (at_upper & (qd > 0))):
         return q_stop, qd
     M = mass_matrix(model, q_stop)
@@ -87,14 +90,16 @@ def _impact_set(M, qd, at_lower, at_upper, target=None):
     """Velocity after the impact and its impulse (``apply_position_limits``): active sets.
 
     ``target`` (n,): the velocity a stopped joint ends with (default 0; :func:`stop_step`
-    gives the velocity that lands it on its stop within the step).
+    gives the velocity that lands it on its stop within the step). A joint at both stops
+    (``lower == upper``: locked) is always stopped: its two stops push either way.
     """
     target = np.zeros_like(qd) if target is None else target
-    stopped = (at_lower & (qd < target)) | (at_upper & (qd > target))
+    locked = at_lower & at_upper
+    stopped = (at_lower & (qd < target)) | (at_upper & (qd > target)) | locked
     seen = set()
     while True:
         qd_after, impulse = _inelastic_impact(M, qd, stopped, target)
-        pulls = stopped & ((at_lower & (impulse < 0)) | (at_upper & (impulse > 0)))
+        pulls = stopped & ~locked & ((at_lower & (impulse < 0)) | (at_upper & (impulse > 0)))
         into = ~stopped & ((at_lower & (qd_after < target)) | (at_upper & (qd_after > target)))
         key = stopped.tobytes()
         if not (np.any(pulls) or np.any(into)) or key in seen:   # solved (or a cycle: keep

@@ -103,8 +103,9 @@ static int impact_set(rd_model *m, rd_stops *s, const double *q, const double *q
     int i, seen_count = 0;
     rd_crba(m, q, s->L);
     if (rd_cholesky(s->L, n) != 0) return RD_NOT_SPD;
-    for (i = 0; i < n; ++i)
-        stopped[i] = (low[i] && qd[i] < s->target[i]) || (high[i] && qd[i] > s->target[i]);
+    for (i = 0; i < n; ++i)          /* a joint at both stops (lower == upper) stays stopped */
+        stopped[i] = (low[i] && qd[i] < s->target[i]) || (high[i] && qd[i] > s->target[i])
+                     || (low[i] && high[i]);
     for (;;) {
         int change = 0, cycle = 0, k;
         if (inelastic_impact(s, qd, stopped) != 0) return RD_NOT_SPD;
@@ -112,7 +113,8 @@ static int impact_set(rd_model *m, rd_stops *s, const double *q, const double *q
             cycle = memcmp(seen + (size_t)n * k, stopped, (size_t)n) == 0;
         for (i = 0; i < n; ++i) {
             double p = s->impulse[i], v = s->after[i], t = s->target[i];
-            int pulls = stopped[i] && ((low[i] && p < 0) || (high[i] && p > 0));
+            int pulls = stopped[i] && !(low[i] && high[i])
+                        && ((low[i] && p < 0) || (high[i] && p > 0));
             int into = !stopped[i] && ((low[i] && v < t) || (high[i] && v > t));
             change |= pulls || into;
         }
@@ -120,7 +122,8 @@ static int impact_set(rd_model *m, rd_stops *s, const double *q, const double *q
         memcpy(seen + (size_t)n * seen_count++, stopped, (size_t)n);
         for (i = 0; i < n; ++i) {
             double p = s->impulse[i], v = s->after[i], t = s->target[i];
-            if (stopped[i] && ((low[i] && p < 0) || (high[i] && p > 0))) stopped[i] = 0;
+            if (stopped[i] && !(low[i] && high[i]) && ((low[i] && p < 0) || (high[i] && p > 0)))
+                stopped[i] = 0;
             else if (!stopped[i] && ((low[i] && v < t) || (high[i] && v > t))) stopped[i] = 1;
         }
     }
@@ -133,8 +136,8 @@ static int halt_at_stops(rd_model *m, rd_stops *s, const double *q, double *qd)
     char *low = s->flags, *high = s->flags + n;
     int i, moving = 0, status;
     for (i = 0; i < n; ++i) {
-        low[i] = q[i] <= s->lower[i];
-        high[i] = q[i] >= s->upper[i];
+        low[i] = q[i] <= s->lower[i] || s->lower[i] == s->upper[i];
+        high[i] = q[i] >= s->upper[i] || s->lower[i] == s->upper[i];
         moving |= (low[i] && qd[i] < 0) || (high[i] && qd[i] > 0);
         s->target[i] = 0.0;
     }
@@ -151,8 +154,8 @@ int rd_stop_step(rd_model *m, rd_stops *s, const double *q, double dt, double *q
     char *low = s->flags, *high = s->flags + n;
     int i, passing = 0, status;
     for (i = 0; i < n; ++i) {
-        low[i] = q_next[i] < s->lower[i];
-        high[i] = q_next[i] > s->upper[i];
+        low[i] = q_next[i] < s->lower[i] || s->lower[i] == s->upper[i];     /* locked: both */
+        high[i] = q_next[i] > s->upper[i] || s->lower[i] == s->upper[i];
         passing |= low[i] || high[i];
         s->target[i] = low[i] ? (s->lower[i] - q[i]) / dt
                               : high[i] ? (s->upper[i] - q[i]) / dt : 0.0;
