@@ -12,6 +12,7 @@
 # limitations under the License.
 """``simulate``: integrate the forward dynamics, write a CSV and a PNG of the run."""
 
+import re
 import time
 
 import numpy as np
@@ -22,7 +23,7 @@ from robot_dynamics.cli.common import (
     CLIError, add_model_argument, add_vector_argument, format_number, format_table,
     joint_vector, load_model, output_prefix,
 )
-from robot_dynamics.simulation.integrators import INTEGRATORS
+from robot_dynamics.simulation.integrators import INTEGRATORS, SimulationError
 
 SIMULATE_EPILOG = """\
 examples:
@@ -125,11 +126,16 @@ def run_simulate(args):
     if not (np.isfinite(args.dt) and 0 < args.dt <= args.duration):
         raise CLIError(f'--dt: must be positive and at most --duration, got {args.dt}')
     q0 = joint_vector(model, '--q0', args.q0, args.deg)
+    if args.limits and args.q0 is None:          # the default 0, moved into each joint's range
+        q0 = np.clip(q0, model.lower_limit, model.upper_limit)
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
     prefix = output_prefix(args.output, 'sim')
     start = time.perf_counter()
-    trajectory = _run(model, q0, qd0, args)
+    try:
+        trajectory = _run(model, q0, qd0, args)
+    except (SimulationError, ValueError) as exc:
+        raise CLIError(in_cli_words(str(exc))) from None
     elapsed = time.perf_counter() - start
     csv_path = write_csv(prefix + '.csv', trajectory, model.joint_names)
     written = [csv_path]
@@ -141,6 +147,24 @@ def run_simulate(args):
             title=f'{model.name}: torque {args.torque}, {args.integrator}, dt {args.dt} s'))
     _print_summary(model, args, trajectory, written, elapsed)
     return 0
+
+
+#: The library's advice in Python syntax → this command's options (one place for all messages).
+CLI_WORDS = ((r"integrator='(\w+)'", r'--integrator \1'),
+             (r'(start within them or )?pass position_limits=False',
+              'give --q0 within them or drop --limits'),
+             (r'\bposition_limits\b', '--limits'),
+             (r'\b(use a (?:smaller|larger) )dt\b', r'\1--dt'),
+             (r'(?<![-\w])dt <= ', '--dt <= '),
+             (r'^(q0|qd0): ', r'--\1: '),
+             (r'^duration: ', '--duration: '))
+
+
+def in_cli_words(message):
+    """Return a library message with its Python fixes given as this command's options."""
+    for pattern, replacement in CLI_WORDS:
+        message = re.sub(pattern, replacement, message)
+    return message
 
 
 def real_time_factor(simulated, elapsed):

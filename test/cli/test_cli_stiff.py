@@ -32,7 +32,8 @@ def test_rk4_fails_with_the_joint_and_the_fix(capsys, tmp_path):
     code, _, err = run(capsys, 'simulate', URDF, '--duration', 0.5, '--no-plot',
                        '-o', tmp_path / 'rk4')
     assert code != 0
-    assert "joint 'joint7'" in err and "integrator='implicit'" in err
+    assert "joint 'joint7'" in err and '--integrator implicit' in err and '--dt <= ' in err
+    assert "integrator='implicit'" not in err            # F13: the CLI's options, not Python's
 
 
 def test_implicit_with_stops_runs_finite_and_within_the_limits(capsys, tmp_path):
