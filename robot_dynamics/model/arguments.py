@@ -48,7 +48,9 @@ def check_array(model, name, value, width=None):
         bad = sorted(set(np.argwhere(~np.isfinite(np.atleast_2d(array)))[:, 1].tolist()))
         labels = [model.joint_names[j] for j in bad] if per_joint else \
             [what[1:-1].split(', ')[j] for j in bad]
-        raise _invalid(f'{name}: contains NaN or inf at {labels}; give finite values '
+        rows = np.flatnonzero(~np.all(np.isfinite(np.atleast_2d(array)), axis=1))
+        where = f' in batch rows {rows[:5].tolist()}' if array.ndim == 2 else ''
+        raise _invalid(f'{name}: contains NaN or inf at {labels}{where}; give finite values '
                        f'for {what}')
     return np.atleast_2d(array), array.ndim == 1
 

@@ -124,3 +124,12 @@ def test_one_locked_joint_is_held_while_the_others_move(panda):
     numpy = rd.simulate(model, q0, np.zeros(7), np.zeros(7), 0.1, dt=0.01, solver='rnea',
                         integrator='implicit_coriolis', position_limits=True)
     np.testing.assert_allclose(engine.qd, numpy.qd, rtol=0, atol=1e-10)
+
+
+def test_a_nan_in_one_batch_row_names_the_row(panda):
+    # F6: "q: contains NaN or inf at [joints]" did not say which of the N rows.
+    q = np.zeros((5, 7))
+    q[3, 2] = np.nan
+    with pytest.raises(ValueError, match=r"q: contains NaN or inf at \['panda_joint3'\] in "
+                                         r'batch rows \[3\]'):
+        rd.linearize(panda, q, q * 0, q * 0, 0.01)
