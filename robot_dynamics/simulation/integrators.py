@@ -134,7 +134,7 @@ def check_step_matrix(W, dt, qd, first_row=None):
 
 
 def _singular_step_matrix(W, dt, qd):
-    """The message for a Coriolis-implicit step matrix ``W`` (n, n) singular to precision."""
+    """Return the message for a Coriolis-implicit step matrix ``W`` (n, n) that is singular."""
     with np.errstate(all='ignore'):
         condition = np.linalg.cond(W, 1)
     return (f'the implicit_coriolis step matrix W = M + dt (D + 2C) is singular at dt = {dt:g} s '

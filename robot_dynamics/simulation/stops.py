@@ -41,8 +41,9 @@ def stop_step(model, q, q_next, qd_next, dt):
     0.01 J per step on a 7-joint arm at dt = 10 ms): the stop then does work.
     """
     lower, upper = model.lower_limit, model.upper_limit
-    locked = lower == upper                              # at both stops: held still
-    at_lower, at_upper = (q_next < lower) | locked, (q_next > upper) | locked
+    locked = lower == upper                    # at both stops: held still
+    at_lower = (q_next < lower) | locked
+    at_upper = (q_next > upper) | locked
     if not np.any(at_lower | at_upper):
         return q_next, qd_next
     target = np.where(at_lower, (lower - q) / dt, np.where(at_upper, (upper - q) / dt, 0.0))
@@ -62,9 +63,10 @@ def apply_position_limits(model, q, qd):
     ``p >= 0`` and ``p qd⁺ = 0`` (at the upper stop the signs turn), every other joint gets no
     impulse. A stop pushes and never pulls: a joint that the others' impact carries away from
     its stop leaves it; a joint whose limits coincide (``lower == upper``) is at both stops and
-    stays at rest (velocity 0). Solved by active sets (``_impact_set``): the set ``S`` of halted joints
-    starts with those moving into a stop; a joint leaves ``S`` when its stop would have to pull,
-    a joint at a stop joins when the impact drives it in, until neither happens.
+    stays at rest (velocity 0). Solved by active sets (``_impact_set``): the set ``S`` of
+    halted joints starts with those moving into a stop; a joint leaves ``S`` when its stop
+    would have to pull, a joint at a stop joins when the impact drives it in, until neither
+    happens.
 
     The impact never adds kinetic energy. For the final ``S`` the impulse is ``p = -S_ᵀ λ`` with
     ``(qd⁺)_S = 0``, so ``Δqdᵀ M qd⁺ = pᵀ qd⁺ = -λᵀ qd⁺_S = 0``: ``qd⁺`` and ``Δqd`` are
