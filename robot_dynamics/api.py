@@ -239,7 +239,10 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     """
     _check_derivatives_size(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     if _engine is not None:
-        return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
+        try:
+            return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
     return _split(unbatch(out, single))
@@ -255,7 +258,10 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
     """
     _check_derivatives_size(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     if _engine is not None:
-        return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
+        try:
+            return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
+        except ValueError as exc:      # an overflow: ResultOverflowError
+            raise typed_error(exc) from None
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
     d = _rnea_derivatives(model, a['q'], a['qd'], qdd, a['f_tip'])

@@ -24,8 +24,9 @@ import numpy as np
 
 from robot_dynamics.api import (coriolis_matrix, forward_dynamics, forward_dynamics_derivatives,
                                 inverse_dynamics_derivatives, mass_matrix)
-from robot_dynamics.model.arguments import (batch_arguments, batch_rows, check_result_size,
-                                            unbatch)
+from robot_dynamics.errors import ResultOverflowError
+from robot_dynamics.model.arguments import (batch_arguments, batch_rows, check_result,
+                                            check_result_size, unbatch)
 from robot_dynamics.model.friction import friction_slope_rates, friction_slopes
 from robot_dynamics.simulation.integrators import _check_settings, check_step_matrix
 
@@ -51,8 +52,11 @@ def linearize(model, q, qd, tau, dt, integrator='rk4', f_tip=None):
         rows = slice(k, k + CHUNK)
         f_tip_k = None if a['f_tip'] is None else a['f_tip'][rows]
         dynamics = _Dynamics(model, a['tau'][rows], f_tip_k, None if single else k)
-        A[rows], B[rows] = LINEARIZATIONS[integrator](dynamics, a['q'][rows], a['qd'][rows],
-                                                      float(dt))
+        try:
+            A[rows], B[rows] = LINEARIZATIONS[integrator](dynamics, a['q'][rows],
+                                                          a['qd'][rows], float(dt))
+        except ResultOverflowError:      # a stage's overflow named the stage's state: name
+            check_result(np.nan, {k: a[k] for k in ('q', 'qd', 'tau')})   # the caller's input
     return unbatch(A, single), unbatch(B, single)
 
 

@@ -133,3 +133,11 @@ def test_a_nan_in_one_batch_row_names_the_row(panda):
     with pytest.raises(ValueError, match=r"q: contains NaN or inf at \['panda_joint3'\] in "
                                          r'batch rows \[3\]'):
         rd.linearize(panda, q, q * 0, q * 0, 0.01)
+
+
+@pytest.mark.parametrize('integrator', ['rk4', 'implicit_coriolis'])
+def test_an_overflow_in_linearize_names_the_input_that_caused_it(panda, integrator):
+    # F6: tau = 1e300 with qd = 0 was reported as "largest |qd| = 2.99e+300" (a stage's speed).
+    zero = np.zeros(7)
+    with pytest.raises(rd.ResultOverflowError, match=r'largest \|tau\| = 1e\+300'):
+        rd.linearize(panda, zero, zero, np.full(7, 1e300), 0.01, integrator=integrator)
