@@ -31,8 +31,9 @@ only. Friction and rotor inertia are joint-space terms added in one place,
 import numpy as np
 
 from robot_dynamics.algorithms.kinematics import joint_transform
+from robot_dynamics.spatial.algebra import force_to_parent
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import cross, rotate, rotate_back
+from robot_dynamics.spatial.vectors import cross, rotate_back
 
 
 def rnea(model, q, qd, qdd, gravity, f_tip=None, transform=joint_transform):
@@ -67,9 +68,7 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None, transform=joint_transform):
     R_next, p_next = None, None
     for i in reversed(range(n)):
         if R_next is not None:
-            f_child = rotate(R_next, f)
-            nm = rotate(R_next, nm) + cross(p_next, f_child)
-            f = f_child
+            nm, f = force_to_parent(R_next, p_next, nm, f)                         # 6.51-6.52
         nm = Nm[i] + nm + cross(model.com[i], F[i])                                # 6.52
         f = F[i] + f                                                               # 6.51
         axis_moment = nm if model.joint_types[i] == REVOLUTE else f
