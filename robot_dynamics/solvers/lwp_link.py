@@ -76,7 +76,17 @@ def lwp_link(model, q, qd, qdd, gravity, f_tip=None):
         Nm[i] = const_rotate(fr.inertia[i], dw, sparse=False) \
             + cross(w, const_rotate(fr.inertia[i], w, sparse=False))
 
-    # Backward recursion, i = n … 1 (seed 002 eq. 3.19-3.21); S_n is the tool frame.
+    return backward_pass(fr, R, r, F, Nm, f_tip, dtype)
+
+
+def backward_pass(fr, R, r, F, Nm, f_tip, dtype):
+    """Backward recursion, i = n … 1 (seed 002 eq. 3.19-3.21); S_n is the tool frame.
+
+    ``R[i]`` (N, 3, 3) = ⁱ⁻¹R_i, ``r[i]`` (N, 3) or (3,), and body i's inertial force ``F[i]``
+    and moment ``Nm[i]`` about its centre of mass (N, 3). Shared with Turney-Mudge-Lee, whose
+    eq. 5.1-5.2 are this recursion with ``F = m ā`` and ``Nm = Tr{A K σᵗ}``. Returns τ (N, n).
+    """
+    N, n = F[0].shape[0], len(F)
     f, nm = _tip_wrench(f_tip, N, dtype)
     tau = np.empty((N, n), dtype)
     for i in reversed(range(n)):
