@@ -246,21 +246,9 @@ def cross_z(w, s):
     return vector(w[..., 1] * s, -(w[..., 0] * s), np.zeros_like(s))
 
 
-def const_cross(c, v):
-    """``c × v`` for a constant 3-vector c and vectors v (N, 3), skipping zero components."""
-    return vector(lincomb((c[1], -c[2]), (v[..., 2], v[..., 1])),
-                  lincomb((c[2], -c[0]), (v[..., 0], v[..., 2])),
-                  lincomb((c[0], -c[1]), (v[..., 1], v[..., 0])))
-
-
 def dot(v, c):
     """``v · c`` (N,) for vectors v (N, 3) and a constant c (3,), skipping zero components."""
     return lincomb(c, (v[..., 0], v[..., 1], v[..., 2]))
-
-
-def apply(B, c):
-    """``B c`` for operators B (N, 3, 3) and a constant vector c (3,), skipping zeros of c."""
-    return vector(*(lincomb(c, (B[..., k, 0], B[..., k, 1], B[..., k, 2])) for k in range(3)))
 
 
 def omega_products(w):
