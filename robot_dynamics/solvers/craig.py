@@ -39,8 +39,9 @@ import weakref
 import numpy as np
 
 from robot_dynamics.algorithms.rnea import rnea
-from robot_dynamics.model.frames import proximal_frames, then_rz
+from robot_dynamics.model.frames import proximal_frames
 from robot_dynamics.solvers.registry import Solver
+from robot_dynamics.spatial.explicit import then_rz
 from robot_dynamics.spatial.joints import REVOLUTE
 
 _EZ = np.array([0.0, 0.0, 1.0])

@@ -36,8 +36,9 @@ axis. Gravity is the base acceleration ``a_0 = -g`` (seed 002 end of §3).
 import numpy as np
 
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    broadcast, const_rotate, cross_z, distal_frames, dot, rotate, rotate_back, rz_then, z_times,
+from robot_dynamics.model.frames import distal_frames
+from robot_dynamics.spatial.explicit import (
+    broadcast, const_rotate, cross_z, dot, rotate, rotate_back, rz_then, z_times,
 )
 from robot_dynamics.spatial.vectors import cross
 

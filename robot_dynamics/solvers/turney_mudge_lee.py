@@ -39,9 +39,10 @@ moment ``Tr{A_i K_i σᵗ}``; only the forward recursion and the Euler term are 
 import numpy as np
 
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    acceleration_operator, broadcast, cross_z, distal_frames, lincomb, rotate, rotate_back,
-    rz_then, vector, z_times,
+from robot_dynamics.model.frames import distal_frames
+from robot_dynamics.spatial.explicit import (
+    acceleration_operator, broadcast, cross_z, lincomb, rotate, rotate_back, rz_then, vector,
+    z_times,
 )
 from robot_dynamics.solvers.lwp_link import backward_pass, broadcast_rotation
 from robot_dynamics.spatial.vectors import cross

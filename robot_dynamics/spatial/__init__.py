@@ -35,7 +35,9 @@ Plücker coordinates, as in Pinocchio):
   same frames and about the same points.
 
 Modules: :mod:`.vectors` (batched 3-vectors and rotations), :mod:`.algebra` (placements,
-spatial motion and force vectors, spatial inertia, cross products), :mod:`.components`
+spatial motion and force vectors, spatial inertia, cross products), :mod:`.explicit` (batched
+3-vectors written out by component, structural zeros skipped: the papers' analytical forms,
+countable), :mod:`.components`
 (3-vectors as tuples of any scalar, for the recursion written once over numbers, counting
 numbers and symbols), :mod:`.inertia` (inertia input forms, merging bodies), :mod:`.joints`.
 """

@@ -26,8 +26,8 @@ class Tally:
     With ``by_line`` the counts are also kept per source line of the code that asked for the
     operation (``{(file, line): {'mul': …, 'add': …}}``), helper modules that only wrap numpy
     (:mod:`robot_dynamics.spatial.vectors`, :mod:`robot_dynamics.spatial.components`,
-    :mod:`robot_dynamics.spatial.algebra`, :mod:`robot_dynamics.model.frames`) charged to their
-    caller.
+    :mod:`robot_dynamics.spatial.algebra`, :mod:`robot_dynamics.spatial.explicit`) charged to
+    their caller.
     """
 
     def __init__(self, by_line=False):
@@ -59,7 +59,7 @@ _PASS_THROUGH = (os.path.abspath(__file__), os.sep + 'numpy' + os.sep,
                  os.path.join('robot_dynamics', 'spatial', 'vectors.py'),
                  os.path.join('robot_dynamics', 'spatial', 'components.py'),
                  os.path.join('robot_dynamics', 'spatial', 'algebra.py'),
-                 os.path.join('robot_dynamics', 'model', 'frames.py'))
+                 os.path.join('robot_dynamics', 'spatial', 'explicit.py'))
 
 
 def _tick(kind):
