@@ -21,14 +21,8 @@ base, then each column of M is read off by carrying ``F = I^c_i S_i`` back to th
 import numpy as np
 
 from robot_dynamics.algorithms.kinematics import joint_transform
+from robot_dynamics.spatial.algebra import parent_to_child, spatial_inertia
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import skew
-
-
-def spatial_inertia(mass, com, inertia):
-    """6×6 spatial inertia about a frame's origin from ``m``, ``c`` and ``I_c`` in that frame."""
-    C = skew(np.asarray(com, dtype=float))
-    return np.block([[inertia + mass * C @ C.T, mass * C], [mass * C.T, mass * np.eye(3)]])
 
 
 def motion_subspace(model, i):
@@ -36,16 +30,6 @@ def motion_subspace(model, i):
     zero = np.zeros(3)
     axis = model.axis[i]
     return np.concatenate((axis, zero) if model.joint_types[i] == REVOLUTE else (zero, axis))
-
-
-def parent_to_child(R, p):
-    """Spatial motion transform ``X`` (N, 6, 6) from the parent frame to the child frame."""
-    E = np.swapaxes(R, -1, -2)
-    X = np.zeros(R.shape[:-2] + (6, 6), dtype=np.result_type(R, p))
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    X[..., 3:, :3] = -E @ skew(p)
-    return X
 
 
 def mass_matrix_crba(model, q):

@@ -22,25 +22,11 @@ force ``fc``, and row i of ``∂τ/∂q``, ``∂τ/∂q̇``, ``M``.
 
 import numpy as np
 
-from robot_dynamics.algorithms.crba import parent_to_child, spatial_inertia
 from robot_dynamics.algorithms.kinematics import body_poses
 from robot_dynamics.model.friction import friction_slopes
+from robot_dynamics.spatial.algebra import crf, crm, parent_to_child, spatial_inertia
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import cross, skew
-
-
-def crm(v):
-    """Motion cross-product matrices ``[v×]`` (N, 6, 6) of spatial motions ``v`` (N, 6)."""
-    X = np.zeros(v.shape[:-1] + (6, 6))
-    W = skew(v[..., :3])
-    X[..., :3, :3] = X[..., 3:, 3:] = W
-    X[..., 3:, :3] = skew(v[..., 3:])
-    return X
-
-
-def crf(v):
-    """Force cross-product matrices ``[v×*] = -[v×]ᵀ`` (N, 6, 6)."""
-    return -np.swapaxes(crm(v), -1, -2)
+from robot_dynamics.spatial.vectors import cross
 
 
 #: s ×* h = _BAR[:, :, c] h for s = e_c: the matrix of s ↦ s ×* h is einsum('rkc,nk->nrc').

@@ -18,8 +18,9 @@ accept (n,) too). Rotations are (…, 3, 3), positions (…, 3), base-frame unle
 
 import numpy as np
 
+from robot_dynamics.spatial.algebra import compose
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import axis_rotation, cross, rotate
+from robot_dynamics.spatial.vectors import axis_rotation, cross
 
 
 def joint_transform(model, i, q_i):
@@ -47,8 +48,7 @@ def body_poses(model, q):
     R0, p0 = np.broadcast_to(np.eye(3), (N, 3, 3)), np.zeros((N, 3))
     for i in range(n):
         R, p = joint_transform(model, i, q[:, i])
-        p0 = p0 + rotate(R0, p)
-        R0 = R0 @ R
+        R0, p0 = compose(R0, p0, R, p)
         R_all[:, i], p_all[:, i] = R0, p0
     return R_all, p_all
 
@@ -58,7 +58,7 @@ def tip_pose(model, q):
     R_all, p_all = body_poses(model, q)
     R_n, p_n = R_all[:, -1], p_all[:, -1]
     tip_offset = np.broadcast_to(model.tip_translation, p_n.shape)
-    return R_n @ model.tip_rotation, p_n + rotate(R_n, tip_offset)
+    return compose(R_n, p_n, model.tip_rotation, tip_offset)
 
 
 def jacobian(model, q, frame='base'):

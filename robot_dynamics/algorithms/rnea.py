@@ -31,16 +31,19 @@ only. Friction and rotor inertia are joint-space terms added in one place,
 import numpy as np
 
 from robot_dynamics.algorithms.kinematics import joint_transform
+from robot_dynamics.spatial.algebra import force_to_parent
 from robot_dynamics.spatial.joints import REVOLUTE
-from robot_dynamics.spatial.vectors import cross, rotate, rotate_back
+from robot_dynamics.spatial.vectors import cross, rotate_back
 
 
-def rnea(model, q, qd, qdd, gravity, f_tip=None):
+def rnea(model, q, qd, qdd, gravity, f_tip=None, transform=joint_transform):
     """Rigid-body joint torques (N, n) for states ``q, qd, qdd`` (N, n).
 
     ``gravity`` (3,) is the gravitational acceleration in the base frame; ``f_tip`` (N, 6) is
     the wrench ``[f; n]`` the tool exerts on the environment, in the tool frame (Craig's
-    ``f_{N+1}, n_{N+1}``), or None.
+    ``f_{N+1}, n_{N+1}``), or None. ``transform(model, i, q_i) → (R, p)`` places body i in
+    its parent (default :func:`~robot_dynamics.algorithms.kinematics.joint_transform`, a
+    rotation about any axis; :mod:`robot_dynamics.solvers.craig` passes ``P_i Rz(q_i)``).
     """
     N, n = q.shape
     dtype = np.result_type(q, qd, qdd, float)
@@ -52,7 +55,7 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None):
     dw = np.zeros((N, 3), dtype)
     dv = np.broadcast_to(-np.asarray(gravity, dtype=float), (N, 3)).astype(dtype)  # a_0 = -g
     for i in range(n):
-        R[i], p[i], w, dw, dv = forward_step(model, i, q, qd, qdd, w, dw, dv)
+        R[i], p[i], w, dw, dv = forward_step(model, i, q, qd, qdd, w, dw, dv, transform)
         c = model.com[i]
         dv_c = cross(dw, c) + cross(w, cross(w, c)) + dv                           # 6.48
         F[i] = model.mass[i] * dv_c                                                # 6.49
@@ -65,9 +68,7 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None):
     R_next, p_next = None, None
     for i in reversed(range(n)):
         if R_next is not None:
-            f_child = rotate(R_next, f)
-            nm = rotate(R_next, nm) + cross(p_next, f_child)
-            f = f_child
+            nm, f = force_to_parent(R_next, p_next, nm, f)                         # 6.51-6.52
         nm = Nm[i] + nm + cross(model.com[i], F[i])                                # 6.52
         f = F[i] + f                                                               # 6.51
         axis_moment = nm if model.joint_types[i] == REVOLUTE else f
@@ -76,13 +77,14 @@ def rnea(model, q, qd, qdd, gravity, f_tip=None):
     return tau
 
 
-def forward_step(model, i, q, qd, qdd, w, dw, dv):
+def forward_step(model, i, q, qd, qdd, w, dw, dv, transform=joint_transform):
     """One outward step (Craig 6.45-6.47): body i's ``R, p`` and ``ω_i, ω̇_i, v̇_i`` in {i}.
 
     ``w, dw, dv`` (N, 3) are body i-1's in its own frame; returns the joint transform (R, p) of
-    joint i and body i's angular velocity, angular acceleration and origin acceleration.
+    joint i (from ``transform``, see :func:`rnea`) and body i's angular velocity, angular
+    acceleration and origin acceleration.
     """
-    R, p = joint_transform(model, i, q[:, i])
+    R, p = transform(model, i, q[:, i])
     z = model.axis[i]
     dv = rotate_back(R, dv + cross(dw, p) + cross(w, cross(w, p)))             # 6.47
     w, dw = rotate_back(R, w), rotate_back(R, dw)

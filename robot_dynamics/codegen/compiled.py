@@ -42,8 +42,11 @@ from robot_dynamics.codegen.cache import cache_directory, CacheError
 from robot_dynamics.codegen.emit import c_module
 
 GENERATOR_VERSION = '3'
-_SOURCES = ('expr.py', 'parameters.py', 'recursion.py', 'hoisting.py', 'generator.py', 'emit.py',
-            'compiled.py', 'trig.h', 'trig_lanes.h')
+#: Every source the generated code depends on, relative to the package (Renaud's recursion
+#: and its 3-vector helpers included).
+_SOURCES = ('codegen/expr.py', 'codegen/parameters.py', 'algorithms/renaud.py',
+            'spatial/components.py', 'codegen/hoisting.py', 'codegen/generator.py',
+            'codegen/emit.py', 'codegen/compiled.py', 'codegen/trig.h', 'codegen/trig_lanes.h')
 FLAGS = ('-shared', '-fPIC', '-std=c99', '-fno-math-errno', '-ffp-contract=off')
 _MODULE_PLACEHOLDER = 'RD_MODULE_NAME'
 
@@ -53,7 +56,7 @@ def source_digest():
     global _digest
     if _digest is None:
         digest = hashlib.sha256(GENERATOR_VERSION.encode())
-        directory = os.path.dirname(os.path.abspath(__file__))
+        directory = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         for name in _SOURCES:
             with open(os.path.join(directory, name), 'rb') as handle:
                 digest.update(handle.read())

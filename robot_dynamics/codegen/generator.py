@@ -12,10 +12,10 @@
 # limitations under the License.
 """The customised dynamic model of one robot: straight-line code from Renaud's recursion.
 
-:func:`generate` runs the recursion of :mod:`robot_dynamics.codegen.recursion` on symbolic
-scalars (seed 001, "analytical rather than numerical, iterative rather than developed") and
-returns a :class:`GeneratedModel`: the expression DAG of each requested function, its
-operation count, and emitters for Python and C.
+:func:`generate` runs Renaud's recursion (:mod:`robot_dynamics.algorithms.renaud`, the same
+code the ``renaud`` solver evaluates) on symbolic scalars (seed 001, "analytical rather than
+numerical, iterative rather than developed") and returns a :class:`GeneratedModel`: the
+expression DAG of each requested function, its operation count, and emitters for Python and C.
 
 Functions (all rigid-body plus the model's joint effects, exactly as
 :func:`robot_dynamics.inverse_dynamics`):
@@ -33,15 +33,15 @@ import hashlib
 
 import numpy as np
 
+from robot_dynamics.algorithms.renaud import backward, forward, tip_wrench
 from robot_dynamics.codegen import emit
-from robot_dynamics.codegen.expr import add3, cross, Graph, matvec
+from robot_dynamics.codegen.expr import Graph
 from robot_dynamics.codegen.hoisting import hoist_combinations
 from robot_dynamics.model.friction import has_extra_friction
 from robot_dynamics.codegen.parameters import (
     BodyParameters, evaluate, form_text, regroup, standard_parameters, symbol_values,
     symbolic_bodies,
 )
-from robot_dynamics.codegen.recursion import backward, forward
 from robot_dynamics.model.frames import proximal_frames
 
 FUNCTIONS = ('inverse_dynamics', 'gravity', 'mass_matrix', 'forward_dynamics')
@@ -216,14 +216,8 @@ class _Builder:
         fw = forward(self.graph, self.frames, self.q, qd, qdd, gravity)
         if tip is None:
             return backward(self.graph, self.frames, fw, self.bodies)
-        force, moment = self._tip(tip)
+        force, moment = tip_wrench(self.frames, tip)
         return backward(self.graph, self.frames, fw, self.bodies, force, moment)
-
-    def _tip(self, f_tip):
-        """Move the tool's wrench to O_n, frame {n}' (``n = R n_tool + p × f``)."""
-        R, p = self.frames.tip_rotation, self.frames.tip_translation
-        force = matvec(R, f_tip[:3])
-        return force, add3(matvec(R, f_tip[3:]), cross(tuple(p), force))
 
     def _joint_effects(self, tau, qd, qdd):
         """Add rotor inertia ``IA qdd`` and friction ``FV qd + FC sign(qd)`` (Craig 6.112)."""

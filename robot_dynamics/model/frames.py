@@ -10,7 +10,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The frames the papers' recursions need, derived once per model, and small vector helpers.
+"""The frames the papers' recursions need, derived once per model.
 
 A :class:`~robot_dynamics.model.RobotModel` places frame {i} of body i anywhere on joint i's
 axis, with the axis in any direction (URDF). The papers need Denavit-Hartenberg-like frames in
@@ -34,8 +34,8 @@ Entries within 1e-14 of 0 or ±1 are snapped to exactly 0 or ±1, so that DH str
 example ``cos 90° = 6e-17``) is exact and :func:`lincomb` can skip those products, as the
 papers' analytical forms do.
 
-The helpers below work on batches of 3-vectors (N, 3) and rotations (N, 3, 3) of any dtype,
-including numpy object arrays (operation counting) and complex arrays.
+The vector helpers the papers' recursions use with these frames (``lincomb``, ``rz_then``, …)
+are in :mod:`robot_dynamics.spatial.explicit`.
 """
 
 from dataclasses import dataclass
@@ -150,143 +150,3 @@ def distal_frames(model):
         )
         _distal_cache[model] = frames
     return frames
-
-
-# ---------------------------------------------------------------------- batched helpers
-def lincomb(coefficients, arrays):
-    """``Σ c_k x_k`` for constant floats ``c_k``, skipping ``c = 0`` and multiplying by no ±1."""
-    total = None
-    for c, x in zip(coefficients, arrays):
-        if c == 0:
-            continue
-        if total is None:
-            total = x if c == 1 else (-x if c == -1 else c * x)
-        elif c == 1:
-            total = total + x
-        elif c == -1:
-            total = total - x
-        else:
-            total = total + c * x
-    if total is None:
-        total = np.zeros_like(arrays[0])
-    return total
-
-
-def vector(x, y, z):
-    """Stack three (N,) components into (N, 3)."""
-    return np.stack(np.broadcast_arrays(x, y, z), axis=-1)
-
-
-def z_times(scalar):
-    """Return the vector ``s z_0 = (0, 0, s)`` (N, 3) without any multiplication."""
-    zero = np.zeros_like(scalar)
-    return vector(zero, zero, scalar)
-
-
-def const_rotate(M, v, sparse=True):
-    """``M v`` for a constant matrix M (3, 3) and vectors v (N, 3).
-
-    ``sparse=True`` skips the products with entries 0 and ±1 (an analytical form);
-    ``sparse=False`` does the 9 multiplications and 6 additions of a general product.
-    """
-    columns = [v[..., 0], v[..., 1], v[..., 2]]
-    if sparse:
-        return vector(*(lincomb(M[k], columns) for k in range(3)))
-    return vector(*(M[k, 0] * columns[0] + M[k, 1] * columns[1] + M[k, 2] * columns[2]
-                    for k in range(3)))
-
-
-def rotate(R, v):
-    """``R v`` for rotations (N, 3, 3) and vectors (N, 3): 9 multiplications, 6 additions."""
-    return vector(*(R[..., k, 0] * v[..., 0] + R[..., k, 1] * v[..., 1] + R[..., k, 2] * v[..., 2]
-                    for k in range(3)))
-
-
-def rotate_back(R, v):
-    """``Rᵀ v`` for rotations (N, 3, 3) and vectors (N, 3)."""
-    return vector(*(R[..., 0, k] * v[..., 0] + R[..., 1, k] * v[..., 1] + R[..., 2, k] * v[..., 2]
-                    for k in range(3)))
-
-
-def compose(A, B):
-    """Compose ``A B`` for stacks of rotations (N, 3, 3): 27 multiplications, 18 additions."""
-    columns = [rotate(A, B[..., :, j]) for j in range(3)]
-    return np.stack(columns, axis=-1)
-
-
-def rz_then(c, s, X):
-    """``Rz(q) X`` (N, 3, 3) from ``c = cos q``, ``s = sin q`` (N,) and a constant X (3, 3).
-
-    Rows: ``c X_0 - s X_1``, ``s X_0 + c X_1``, ``X_2``; for a DH ``X = Rx(α)`` this costs the
-    4 multiplications of the DH rotation matrix (seed 003 §3).
-    """
-    N = c.shape[0]
-    row0 = [lincomb((X[0, j], -X[1, j]), (c, s)) for j in range(3)]
-    row1 = [lincomb((X[0, j], X[1, j]), (s, c)) for j in range(3)]
-    row2 = [np.broadcast_to(np.asarray(X[2, j], dtype=c.dtype), (N,)) for j in range(3)]
-    return np.stack([np.stack(row, axis=-1) for row in (row0, row1, row2)], axis=-2)
-
-
-def then_rz(X, c, s):
-    """``X Rz(q)`` (N, 3, 3): columns ``c X^0 + s X^1``, ``-s X^0 + c X^1``, ``X^2``."""
-    N = c.shape[0]
-    col0 = [lincomb((X[k, 0], X[k, 1]), (c, s)) for k in range(3)]
-    col1 = [lincomb((X[k, 1], -X[k, 0]), (c, s)) for k in range(3)]
-    col2 = [np.broadcast_to(np.asarray(X[k, 2], dtype=c.dtype), (N,)) for k in range(3)]
-    return np.stack([np.stack(col, axis=-1) for col in (col0, col1, col2)], axis=-1)
-
-
-def broadcast(vector_3, N, dtype):
-    """Broadcast a constant 3-vector to a batch (N, 3) of the given dtype."""
-    return np.broadcast_to(np.asarray(vector_3, dtype=float), (N, 3)).astype(dtype)
-
-
-def cross_z(w, s):
-    """``w × (s z_0) = (w_y s, -w_x s, 0)`` (N, 3): the 2 products the papers count."""
-    return vector(w[..., 1] * s, -(w[..., 0] * s), np.zeros_like(s))
-
-
-def const_cross(c, v):
-    """``c × v`` for a constant 3-vector c and vectors v (N, 3), skipping zero components."""
-    return vector(lincomb((c[1], -c[2]), (v[..., 2], v[..., 1])),
-                  lincomb((c[2], -c[0]), (v[..., 0], v[..., 2])),
-                  lincomb((c[0], -c[1]), (v[..., 1], v[..., 0])))
-
-
-def dot(v, c):
-    """``v · c`` (N,) for vectors v (N, 3) and a constant c (3,), skipping zero components."""
-    return lincomb(c, (v[..., 0], v[..., 1], v[..., 2]))
-
-
-def apply(B, c):
-    """``B c`` for operators B (N, 3, 3) and a constant vector c (3,), skipping zeros of c."""
-    return vector(*(lincomb(c, (B[..., k, 0], B[..., k, 1], B[..., k, 2])) for k in range(3)))
-
-
-def omega_products(w):
-    """Return ``δ = ω ⊗ ω`` as its six distinct products ``(xx, yy, zz, xy, xz, yz)``, each (N,).
-
-    Seed 001 relation (2): 6 multiplications, reused by ``b_i`` and the gyroscopic moment.
-    """
-    wx, wy, wz = w[..., 0], w[..., 1], w[..., 2]
-    return (wx * wx, wy * wy, wz * wz, wx * wy, wx * wz, wy * wz)
-
-
-def acceleration_operator(w, dw, delta=None):
-    """Return the operator ``A = [ω̇×] + [ω×][ω×]`` (N, 3, 3) with ``A b = ω̇ × b + ω × (ω × b)``.
-
-    Seed 002 §5 (Turney-Mudge-Lee's A_i) and seed 001 relations (2), (4) (Renaud's ``b_i``
-    from ``δ_i = ω ⊗ ω``, passed as ``delta`` when already formed): 6 multiplications and 9
-    additions.
-    """
-    dxx, dyy, dzz, dxy, dxz, dyz = omega_products(w) if delta is None else delta
-    ax, ay, az = dw[..., 0], dw[..., 1], dw[..., 2]
-    rows = ((-(dyy + dzz), dxy - az, dxz + ay),
-            (dxy + az, -(dzz + dxx), dyz - ax),
-            (dxz - ay, dyz + ax, -(dxx + dyy)))
-    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
-
-
-def vdot(u, v):
-    """Row-wise ``u · v`` (N,) of two batches of vectors (N, 3)."""
-    return u[..., 0] * v[..., 0] + u[..., 1] * v[..., 1] + u[..., 2] * v[..., 2]

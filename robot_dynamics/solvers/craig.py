@@ -19,71 +19,59 @@ Craig's link frame: its ``Ẑ_i`` is joint i's axis and its origin lies on that 
 ``f_i, n_i`` force and moment exerted on link i by link i-1. ``ⁱ⁺¹_iR`` rotates {i} into
 {i+1} and ``ⁱP_{i+1}`` locates {i+1} in {i}.
 
-Extensions: a URDF model's frames are turned into Craig's by
+**The same algorithm as the reference** :func:`robot_dynamics.algorithms.rnea.rnea` (Luh,
+Walker and Paul's recursion in link frames, which Craig's §6.5 writes out): the same
+equations in the same order, so this module runs that code and keeps only what differs, the
+frames. A URDF model's frames are turned into Craig's by
 :func:`robot_dynamics.model.frames.proximal_frames` (a constant rotation per joint maps the
-joint axis onto ``Ẑ``; then ``ⁱ⁻¹_iR = P_i Rz(θ_i)``, the general form of
-``Rx(α_{i-1}) Rz(θ_i)``). Prismatic joints use Craig's eq. 6.33-6.34 form: ``ω, ω̇`` pass
-through, ``v̇_{i+1}`` gains ``2 ω_{i+1} × ḋ_{i+1} Ẑ + d̈_{i+1} Ẑ`` and ``ⁱP_{i+1}`` grows by
-``d_{i+1}`` along the axis; ``τ`` is ``f · Ẑ``. Gravity: ``v̇_0 = -g`` (Craig §6.5). The tool
-frame is "link n+1" of the inward iteration, so ``f_{n+1}, n_{n+1}`` are the tip wrench.
+joint axis onto ``Ẑ``; centre of mass, inertia and tool frame follow), and the joint transform
+is ``ⁱ⁻¹_iR = P_i Rz(θ_i)``, the general form of ``Rx(α_{i-1}) Rz(θ_i)`` (4 products, where
+the reference's rotation about a general axis costs 4 products and 3 additions), with
+``ⁱ⁻¹P_i`` growing by ``d_i`` along ``Ẑ`` at a prismatic joint (Craig's eq. 6.33-6.34 form).
+Gravity: ``v̇_0 = -g`` (Craig §6.5). The tool frame is "link n+1" of the inward iteration, so
+``f_{n+1}, n_{n+1}`` are the tip wrench. Both give the same torques to rounding
+(``test/solvers``); their operation counts differ by the joint rotation only
+(docs/operation_counts.md).
 """
+
+import weakref
 
 import numpy as np
 
+from robot_dynamics.algorithms.rnea import rnea
+from robot_dynamics.model.frames import proximal_frames
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    broadcast, const_rotate, cross_z, proximal_frames, rotate, rotate_back, then_rz, z_times,
-)
-from robot_dynamics.spatial.vectors import cross
+from robot_dynamics.spatial.explicit import then_rz
+from robot_dynamics.spatial.joints import REVOLUTE
+
+_EZ = np.array([0.0, 0.0, 1.0])
+_craig_models = weakref.WeakKeyDictionary()
+
+
+def craig_frames_model(model):
+    """Express the model in Craig's frames {i}' (every joint axis ``Ẑ``); cached per model."""
+    converted = _craig_models.get(model)
+    if converted is None:
+        fr = proximal_frames(model)
+        converted = model.replace(
+            axis=np.tile(_EZ, (model.dof, 1)), placement_rotation=fr.P,
+            placement_translation=fr.p, com=fr.com, inertia=fr.inertia,
+            tip_rotation=fr.tip_rotation, tip_translation=fr.tip_translation)
+        _craig_models[model] = converted
+    return converted
+
+
+def craig_transform(model, i, q_i):
+    """Joint transform in Craig's frames: ``ⁱ⁻¹_iR = P_i Rz(θ_i)``, or ``ⁱ⁻¹P_i + d_i Ẑ``."""
+    P, p = model.placement_rotation[i], model.placement_translation[i]
+    if model.joint_types[i] == REVOLUTE:
+        return then_rz(P, np.cos(q_i), np.sin(q_i)), np.broadcast_to(p, q_i.shape + (3,))
+    return np.broadcast_to(P, q_i.shape + (3, 3)), p + np.multiply.outer(q_i, P[:, 2])
 
 
 def craig(model, q, qd, qdd, gravity, f_tip=None):
     """Rigid-body joint torques (N, n) by Craig's iterations; see the module docstring."""
-    fr = proximal_frames(model)
-    N, n = q.shape
-    dtype = np.result_type(q, qd, qdd, float)
-    R, P = [None] * (n + 1), [None] * (n + 1)                 # ⁱ⁻¹_iR, ⁱ⁻¹P_i
-    F, Nm = [None] * n, [None] * n
-
-    # Outward iterations, i: 0 → n-1 (Craig 6.45-6.50).
-    w = np.zeros((N, 3), dtype)
-    dw = np.zeros((N, 3), dtype)
-    dv = broadcast(-np.asarray(gravity, float), N, dtype)                       # ⁰v̇_0 = -g
-    for i in range(n):
-        if fr.revolute[i]:
-            R[i] = then_rz(fr.P[i], np.cos(q[:, i]), np.sin(q[:, i]))
-            P[i] = broadcast(fr.p[i], N, dtype)
-            dv = rotate_back(R[i], cross(dw, P[i]) + cross(w, cross(w, P[i])) + dv)  # 6.47
-            w = rotate_back(R[i], w)
-            dw = rotate_back(R[i], dw) + cross_z(w, qd[:, i]) + z_times(qdd[:, i])   # 6.46
-            w = w + z_times(qd[:, i])                                                # 6.45
-        else:
-            R[i] = np.broadcast_to(fr.P[i], (N, 3, 3)).astype(dtype)
-            P[i] = fr.p[i] + np.multiply.outer(q[:, i], fr.P[i][:, 2])             # d_i along Ẑ
-            dv = rotate_back(R[i], cross(dw, P[i]) + cross(w, cross(w, P[i])) + dv)
-            w, dw = rotate_back(R[i], w), rotate_back(R[i], dw)
-            dv = dv + 2 * cross(w, z_times(qd[:, i])) + z_times(qdd[:, i])        # 6.47'
-        c = fr.com[i]
-        dv_c = cross(dw, c) + cross(w, cross(w, c)) + dv                          # 6.48
-        F[i] = fr.mass[i] * dv_c                                                  # 6.49
-        Nm[i] = const_rotate(fr.inertia[i], dw, sparse=False) \
-            + cross(w, const_rotate(fr.inertia[i], w, sparse=False))              # 6.50
-
-    # Inward iterations, i: n-1 → 0 (Craig 6.51-6.53); link n+1 is the tool.
-    R[n] = np.broadcast_to(fr.tip_rotation, (N, 3, 3)).astype(dtype)
-    P[n] = broadcast(fr.tip_translation, N, dtype)
-    if f_tip is None:
-        f, nm = np.zeros((N, 3), dtype), np.zeros((N, 3), dtype)
-    else:
-        f, nm = f_tip[:, :3].astype(dtype), f_tip[:, 3:].astype(dtype)
-    tau = np.empty((N, n), dtype)
-    for i in reversed(range(n)):
-        Rf = rotate(R[i + 1], f)
-        nm = Nm[i] + rotate(R[i + 1], nm) + cross(fr.com[i], F[i]) \
-            + cross(P[i + 1], Rf)                                                 # 6.52
-        f = Rf + F[i]                                                             # 6.51
-        tau[:, i] = nm[:, 2] if fr.revolute[i] else f[:, 2]                       # 6.53
-    return tau
+    return rnea(craig_frames_model(model), q, qd, qdd, gravity, f_tip, transform=craig_transform)
 
 
 SOLVER = Solver(

@@ -33,9 +33,8 @@ Extensions beyond the papers: general models are put into standard DH frames by
 import numpy as np
 
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    broadcast, compose, distal_frames, rotate, rz_then, vdot,
-)
+from robot_dynamics.model.frames import distal_frames
+from robot_dynamics.spatial.explicit import broadcast, compose, rotate, rz_then, vdot
 from robot_dynamics.spatial.vectors import cross
 
 

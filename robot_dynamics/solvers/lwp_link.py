@@ -36,8 +36,9 @@ axis. Gravity is the base acceleration ``a_0 = -g`` (seed 002 end of §3).
 import numpy as np
 
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    broadcast, const_rotate, cross_z, distal_frames, dot, rotate, rotate_back, rz_then, z_times,
+from robot_dynamics.model.frames import distal_frames
+from robot_dynamics.spatial.explicit import (
+    broadcast, const_rotate, cross_z, dot, rotate, rotate_back, rz_then, z_times,
 )
 from robot_dynamics.spatial.vectors import cross
 
@@ -76,7 +77,17 @@ def lwp_link(model, q, qd, qdd, gravity, f_tip=None):
         Nm[i] = const_rotate(fr.inertia[i], dw, sparse=False) \
             + cross(w, const_rotate(fr.inertia[i], w, sparse=False))
 
-    # Backward recursion, i = n … 1 (seed 002 eq. 3.19-3.21); S_n is the tool frame.
+    return backward_pass(fr, R, r, F, Nm, f_tip, dtype)
+
+
+def backward_pass(fr, R, r, F, Nm, f_tip, dtype):
+    """Backward recursion, i = n … 1 (seed 002 eq. 3.19-3.21); S_n is the tool frame.
+
+    ``R[i]`` (N, 3, 3) = ⁱ⁻¹R_i, ``r[i]`` (N, 3) or (3,), and body i's inertial force ``F[i]``
+    and moment ``Nm[i]`` about its centre of mass (N, 3). Shared with Turney-Mudge-Lee, whose
+    eq. 5.1-5.2 are this recursion with ``F = m ā`` and ``Nm = Tr{A K σᵗ}``. Returns τ (N, n).
+    """
+    N, n = F[0].shape[0], len(F)
     f, nm = _tip_wrench(f_tip, N, dtype)
     tau = np.empty((N, n), dtype)
     for i in reversed(range(n)):

@@ -42,6 +42,11 @@ constant 0 or ±1 is skipped (``lincomb``), so DH structure costs nothing.
 Extensions: general models via :func:`robot_dynamics.model.frames.proximal_frames`;
 gravity ``α_0 = -g`` in any direction; the tip wrench (exerted by the end-effector on the
 environment, as the paper's ``f^{n+1}, n^{n+1}``) is moved to O_n in R_n.
+
+This module is relation (0) and the registered solver. Relations (1)-(10) are written once,
+over any scalar, in :mod:`robot_dynamics.algorithms.renaud`: this solver runs them on numpy
+arrays (and, for :mod:`robot_dynamics.analysis.opcount`, on the counting scalar), and
+:mod:`robot_dynamics.codegen` runs the same code on symbols to generate the customised model.
 """
 
 from dataclasses import dataclass
@@ -49,12 +54,10 @@ import weakref
 
 import numpy as np
 
+from robot_dynamics.algorithms.renaud import Body, NUMERIC, torques
+from robot_dynamics.model.frames import proximal_frames
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    acceleration_operator, apply, const_cross, const_rotate, cross_z, lincomb, omega_products,
-    proximal_frames, rotate, rotate_back, then_rz, vector, z_times,
-)
-from robot_dynamics.spatial.vectors import cross, skew
+from robot_dynamics.spatial.vectors import skew
 
 _cache = weakref.WeakKeyDictionary()
 
@@ -63,15 +66,15 @@ _cache = weakref.WeakKeyDictionary()
 class AugmentedBodies:
     """Moments of the augmented bodies at O_i in R_i (relation 0): m* (n,), u* (n, 3), k*.
 
-    ``gyro`` (n, 3, 6): constant coefficients of ``ω × (k* ω)`` on the products
-    ``δ = (xx, yy, zz, xy, xz, yz)`` of relation (2), so that term needs no new product of
-    velocities (for a diagonal k*, one multiplication per component).
+    ``bodies``: one :class:`~robot_dynamics.algorithms.renaud.Body` per link, as the recursion
+    takes them: ``m`` is ``m*^i`` where joint i is prismatic and 0 where it is revolute (there
+    the parent's augmented body carries it, and the revolute joint i needs no ``f^i``).
     """
 
     m_star: np.ndarray
     u_star: np.ndarray
     k_star: np.ndarray
-    gyro: np.ndarray
+    bodies: tuple
 
 
 def augmented_bodies(model):
@@ -90,26 +93,14 @@ def augmented_bodies(model):
                 m_star[i] += m_star[i + 1]                                     # (0)
                 u_star[i] += m_star[i + 1] * fr.p[i + 1]                       # (0a)
                 k_star[i] -= m_star[i + 1] * p_hat @ p_hat                     # (0b)
-        k_star = _clean(k_star)
-        bodies = AugmentedBodies(m_star, _clean(u_star), k_star,
-                                 np.array([_gyroscopic_coefficients(k) for k in k_star]))
+        u_star, k_star = _clean(u_star), _clean(k_star)
+        recursion_bodies = tuple(
+            Body(0.0 if fr.revolute[i] else float(m_star[i]), tuple(float(x) for x in u_star[i]),
+                 tuple(tuple(float(x) for x in row) for row in k_star[i]))
+            for i in range(n))
+        bodies = AugmentedBodies(m_star, u_star, k_star, recursion_bodies)
         _cache[model] = bodies
     return bodies
-
-
-def _gyroscopic_coefficients(k):
-    """Coefficients (3, 6) of ``ω × (k ω)`` on ``δ = (xx, yy, zz, xy, xz, yz)``.
-
-    ``(ω × k ω)_c = Σ_j k[c+2, j] δ[c+1, j] - k[c+1, j] δ[c+2, j]`` (indices mod 3).
-    """
-    index = {(0, 0): 0, (1, 1): 1, (2, 2): 2, (0, 1): 3, (0, 2): 4, (1, 2): 5}
-    coefficients = np.zeros((3, 6))
-    for c in range(3):
-        u, v = (c + 1) % 3, (c + 2) % 3
-        for j in range(3):
-            coefficients[c, index[tuple(sorted((u, j)))]] += k[v, j]
-            coefficients[c, index[tuple(sorted((v, j)))]] -= k[u, j]
-    return _clean(coefficients)
 
 
 def _clean(array):
@@ -120,78 +111,16 @@ def _clean(array):
 
 
 def renaud(model, q, qd, qdd, gravity, f_tip=None):
-    """Rigid-body joint torques (N, n) by Renaud's relations (1)-(10)."""
-    fr, aug = proximal_frames(model), augmented_bodies(model)
+    """Rigid-body joint torques (N, n) by Renaud's relations (1)-(10) on numpy arrays."""
     N, n = q.shape
-    dtype = np.result_type(q, qd, qdd, float)
-    R = [None] * n                                          # R_{i-1,i}
-    w, a, b, alpha = [None] * n, [None] * n, [None] * n, [None] * n
-    delta = [None] * n
-    p_next = [None] * n                                     # p_{i-1,i}(i-1) for prismatic i
-
-    # Forward recursion, i = 1 … n: relations (1)-(6).
-    w_prev = np.zeros((N, 3), dtype)
-    a_prev = np.zeros((N, 3), dtype)
-    r_prev = np.broadcast_to(-np.asarray(gravity, float), (N, 3)).astype(dtype)  # α_0 = -g
-    for i in range(n):
-        if fr.revolute[i]:
-            R[i] = then_rz(fr.P[i], np.cos(q[:, i]), np.sin(q[:, i]))
-        else:
-            R[i] = np.broadcast_to(fr.P[i], (N, 3, 3)).astype(dtype)
-        w_in = rotate_back(R[i], w_prev)                                          # (1a)
-        a_in = rotate_back(R[i], a_prev)                                          # (3a)
-        r_in = rotate_back(R[i], r_prev)                                          # (6b)
-        if fr.revolute[i]:
-            w[i] = w_in + z_times(qd[:, i])                                       # (1b)
-            a[i] = a_in + cross_z(w_in, qd[:, i]) + z_times(qdd[:, i])            # (3b)
-            alpha[i] = r_in                                                       # (6c)
-        else:
-            w[i], a[i] = w_in, a_in
-            t = 2 * cross_z(w_in, qd[:, i]) + z_times(qdd[:, i])                  # (5)
-            alpha[i] = t + r_in                                                   # (6c)
-        delta[i] = omega_products(w[i])                                          # (2)
-        b[i] = acceleration_operator(w[i], a[i], delta[i])                        # (4)
-        if i + 1 < n:
-            if fr.revolute[i + 1]:
-                r_prev = alpha[i] + apply(b[i], fr.p[i + 1])                      # (6a)
-            else:
-                p_next[i + 1] = fr.p[i + 1] + np.multiply.outer(q[:, i + 1], fr.P[i + 1][:, 2])
-                r_prev = alpha[i] + rotate(b[i], p_next[i + 1])                   # (6a)
-        w_prev, a_prev = w[i], a[i]
-
-    # Backward recursion, i = n … 1: relations (7)-(10).
-    e, nm = _tip_wrench(fr, f_tip, N, dtype)                # e^{n+1} = f^{n+1}, n^{n+1} at O_n
-    tau = np.empty((N, n), dtype)
-    for i in reversed(range(n)):
-        if i + 1 < n:
-            e = rotate(R[i + 1], e)                                               # (7b)
-            nm = rotate(R[i + 1], nm)                                             # (9b)
-        e_next = e
-        e = e_next + apply(b[i], aug.u_star[i])                                   # (7a)
-        k_star = aug.k_star[i]
-        gyroscopic = vector(*(lincomb(aug.gyro[i][c], delta[i]) for c in range(3)))  # (9a)
-        nm = nm + const_rotate(k_star, a[i]) + gyroscopic \
-            + const_cross(aug.u_star[i], alpha[i])                                # (9a)
-        if i + 1 < n and fr.revolute[i + 1]:
-            nm = nm + const_cross(fr.p[i + 1], e_next)                            # (9a)
-        elif i + 1 < n:
-            nm = nm + cross(p_next[i + 1], e_next)                                # (9a)
-        if fr.revolute[i]:
-            tau[:, i] = nm[:, 2]                                                  # (10)
-        else:
-            e = e + aug.m_star[i] * alpha[i]                                      # (8): f^i
-            tau[:, i] = e[:, 2]                                                   # (10)
-    return tau
-
-
-def _tip_wrench(fr, f_tip, N, dtype):
-    """``f^{n+1}`` and its moment ``n^{n+1}`` about O_n, in R_n, or zeros."""
-    if f_tip is None:
-        return np.zeros((N, 3), dtype), np.zeros((N, 3), dtype)
-    f = const_rotate(fr.tip_rotation, f_tip[:, :3].astype(dtype))
-    nm = const_rotate(fr.tip_rotation, f_tip[:, 3:].astype(dtype)) \
-        + const_cross(fr.tip_translation, f)
-    return f, nm
+    columns = [[x[:, i] for i in range(n)] for x in (q, qd, qdd)]
+    tip = None if f_tip is None else [f_tip[:, k] for k in range(6)]
+    tau = torques(NUMERIC, proximal_frames(model), augmented_bodies(model).bodies, *columns,
+                  tuple(gravity), tip)
+    out = np.empty((N, n), np.result_type(q, qd, qdd, float))
+    for i, value in enumerate(tau):
+        out[:, i] = value
+    return out
 
 
 SOLVER = Solver(

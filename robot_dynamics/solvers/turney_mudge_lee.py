@@ -31,17 +31,20 @@ n_i``), with two changes:
 Extensions: general models via :func:`robot_dynamics.model.frames.distal_frames`; prismatic
 joints as in seed 003 Table 2 (``a_i`` gains ``R(z_0 q̈) + 2 ω_i × (R z_0 q̇)``, ``r_i`` grows
 with ``q_i``, ``τ_i`` from ``f_i``); gravity as ``a_0 = -g``; the tip wrench enters in the tool
-frame S_n.
+frame S_n. The backward recursion is Luh-Walker-Paul's unchanged, so this module runs
+:func:`robot_dynamics.solvers.lwp_link.backward_pass` with its own force ``m_i ā_i`` and
+moment ``Tr{A_i K_i σᵗ}``; only the forward recursion and the Euler term are its own.
 """
 
 import numpy as np
 
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.model.frames import (
-    acceleration_operator, broadcast, cross_z, distal_frames, dot, lincomb, rotate,
-    rotate_back, rz_then, vector, z_times,
+from robot_dynamics.model.frames import distal_frames
+from robot_dynamics.spatial.explicit import (
+    acceleration_operator, broadcast, cross_z, lincomb, rotate, rotate_back, rz_then, vector,
+    z_times,
 )
-from robot_dynamics.solvers.lwp_link import _tip_wrench, broadcast_rotation
+from robot_dynamics.solvers.lwp_link import backward_pass, broadcast_rotation
 from robot_dynamics.spatial.vectors import cross
 
 
@@ -78,16 +81,8 @@ def turney_mudge_lee(model, q, qd, qdd, gravity, f_tip=None):
         m_a_bar[i] = fr.mass[i] * a_bar
         euler[i] = _trace_term(A, _second_moment(fr.inertia[i]))                  # Tr{A K σᵗ}
 
-    # Backward recursion, i = n … 1 (seed 002 eq. 5.1, 5.2, 3.21).
-    f, nm = _tip_wrench(f_tip, N, dtype)
-    tau = np.empty((N, n), dtype)
-    for i in reversed(range(n)):
-        if i + 1 < n:
-            f, nm = rotate(R[i + 1], f), rotate(R[i + 1], nm)                     # R_i^{i+1}
-        nm = euler[i] + cross(r[i] + fr.rbar[i], m_a_bar[i]) + cross(r[i], f) + nm  # 5.2
-        f = m_a_bar[i] + f                                                        # 5.1
-        tau[:, i] = dot(nm if fr.revolute[i] else f, fr.z[i])                     # 3.21
-    return tau
+    # Backward recursion, i = n … 1 (seed 002 eq. 5.1, 5.2, 3.21): Luh-Walker-Paul's.
+    return backward_pass(fr, R, r, m_a_bar, euler, f_tip, dtype)
 
 
 def _second_moment(inertia):

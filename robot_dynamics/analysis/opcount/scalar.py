@@ -25,7 +25,8 @@ class Tally:
 
     With ``by_line`` the counts are also kept per source line of the code that asked for the
     operation (``{(file, line): {'mul': …, 'add': …}}``), helper modules that only wrap numpy
-    (:mod:`robot_dynamics.spatial.vectors`, :mod:`robot_dynamics.model.frames`) charged to
+    (:mod:`robot_dynamics.spatial.vectors`, :mod:`robot_dynamics.spatial.components`,
+    :mod:`robot_dynamics.spatial.algebra`, :mod:`robot_dynamics.spatial.explicit`) charged to
     their caller.
     """
 
@@ -56,7 +57,9 @@ def counting(by_line=False):
 
 _PASS_THROUGH = (os.path.abspath(__file__), os.sep + 'numpy' + os.sep,
                  os.path.join('robot_dynamics', 'spatial', 'vectors.py'),
-                 os.path.join('robot_dynamics', 'model', 'frames.py'))
+                 os.path.join('robot_dynamics', 'spatial', 'components.py'),
+                 os.path.join('robot_dynamics', 'spatial', 'algebra.py'),
+                 os.path.join('robot_dynamics', 'spatial', 'explicit.py'))
 
 
 def _tick(kind):
