@@ -16,7 +16,10 @@ from glob import glob
 import os
 import sys
 
+from importlib.util import module_from_spec, spec_from_file_location
+
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_py import build_py
 
 try:                                  # the engine's build needs numpy's C headers
     import numpy
@@ -66,8 +69,38 @@ ENGINE = Extension(
                         else ['-O3', '-fno-math-errno', '-ffp-contract=off']),
 )
 
+
+
+def _provenance():
+    """Load robot_dynamics/engine/provenance.py by path (the package is not importable yet)."""
+    spec = spec_from_file_location(
+        'robot_dynamics_provenance', os.path.join('robot_dynamics', 'engine', 'provenance.py'))
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class BuildPyRecordingEngineSources(build_py):
+    """build_py that records the hash of the engine sources beside the built engine.
+
+    A Python started in the checkout imports the source tree (no compiled engine there); the
+    tree's robot_dynamics.engine borrows the installed engine only when this hash equals the
+    tree's own (robot_dynamics/engine/provenance.py).
+    """
+
+    def run(self):
+        """Build the pure-Python part, then write the hash file into the build."""
+        super().run()
+        provenance = _provenance()
+        target = os.path.join(self.build_lib, 'robot_dynamics', 'engine', provenance.HASH_FILE)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, 'w', encoding='ascii') as stream:
+            stream.write(provenance.source_hash('robot_dynamics') + '\n')
+
+
 setup(
     name=package_name,
+    cmdclass={'build_py': BuildPyRecordingEngineSources},
     version='0.1.0',
     packages=find_packages(exclude=['test', 'test.*']),
     package_data={'robot_dynamics.codegen': ['*.h']},       # copied into generated C

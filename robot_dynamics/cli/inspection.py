@@ -12,6 +12,8 @@
 # limitations under the License.
 """``info``, ``verify`` and ``opcount``: what a model is, and how the solvers compare."""
 
+import os
+
 import numpy as np
 
 import robot_dynamics as rd
@@ -19,6 +21,7 @@ from robot_dynamics.cli.common import (
     CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
     load_model_and_warnings, print_json,
 )
+from robot_dynamics.model.friction import EXTRA_FIELDS
 
 INFO_EPILOG = """\
 examples:
@@ -101,6 +104,7 @@ def model_summary(model, degrees=False):
             'coulomb_friction': model.coulomb_friction[i],
             'rotor_inertia': model.rotor_inertia[i], 'gear_ratio': model.gear_ratio[i],
             'reflected_inertia': model.reflected_inertia[i],
+            **{name: getattr(model, name)[i] for name in EXTRA_FIELDS},
         })
     links = [{'name': name, 'mass': model.mass[i], 'com': model.com[i],
               'inertia': model.inertia[i]} for i, name in enumerate(model.link_names)]
@@ -137,6 +141,7 @@ def run_info(args):
           'reflected rotor inertia, kg m²):')
     print(format_table(['joint', 'type', 'axis', 'lower', 'upper', 'velocity', 'effort',
                         'viscous', 'coulomb', 'rotor'], rows))
+    _print_friction_law(summary, num)
     print('\nlinks (mass kg, centre of mass m in the link frame):')
     rows = [(link['name'], num(link['mass']), ' '.join(num(c) for c in link['com']))
             for link in summary['links']]
@@ -148,7 +153,31 @@ def run_info(args):
     print('warnings: ' + ('none' if not found else ''))
     for warning in found:
         print(f'  - {warning}')
+    sidecar = unused_sidecar(args)
+    if sidecar:
+        print(f'note: {sidecar} lies beside the model and is not included; add --friction '
+              f'{sidecar} for its friction law')
     return 0
+
+
+def _print_friction_law(summary, num):
+    """Print the friction law's terms beyond viscous and Coulomb, when a joint has any."""
+    if not any(j[name] for j in summary['joints'] for name in EXTRA_FIELDS):
+        return
+    print('\nfriction law beyond viscous/Coulomb (N m or N; velocities rad/s or m/s; '
+          'docs/models.md):')
+    rows = [(j['name'], *(num(j[name]) for name in EXTRA_FIELDS)) for j in summary['joints']]
+    print(format_table(['joint', *(name.replace('_friction', '') for name in EXTRA_FIELDS)],
+                       rows))
+
+
+def unused_sidecar(args):
+    """Return the ``MODEL.friction.yaml`` beside a URDF model file, unless --friction is given."""
+    path = str(args.model or '')
+    if getattr(args, 'friction', None) or not path.lower().endswith('.urdf'):
+        return None
+    sidecar = path[:-len('.urdf')] + '.friction.yaml'
+    return sidecar if os.path.isfile(sidecar) else None
 
 
 # ---------------------------------------------------------------------- verify

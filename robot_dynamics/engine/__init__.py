@@ -43,11 +43,9 @@ from robot_dynamics.errors import RESULT_NOT_FINITE, ResultOverflowError
 from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
-try:
-    from robot_dynamics.engine import _engine
-    _import_error = None
-except ImportError as exc:                  # not built: the numpy path runs, see _load()
-    _engine, _import_error = None, exc
+from robot_dynamics.engine.checkout import import_engine
+
+_engine, _import_error = import_engine()     # None, reason: the numpy path runs, see _load()
 
 HEADER = 16
 JOINT_STRIDE = 37
@@ -69,12 +67,7 @@ def _load():
     if os.environ.get('ROBOT_DYNAMICS_NO_ENGINE', '') not in ('', '0'):
         return None
     if _engine is None:
-        warnings.warn(
-            'robot_dynamics: the compiled engine (robot_dynamics.engine._engine) could not be '
-            f'loaded ({_import_error}); every function runs its numpy implementation instead, '
-            'about 100-1000x slower per call. Reinstall the package where a C compiler and the '
-            'Python headers are available (pip install . or colcon build) to build it.',
-            EngineUnavailableWarning, stacklevel=3)
+        warnings.warn(f'robot_dynamics: {_import_error}', EngineUnavailableWarning, stacklevel=3)
         return None
     constants = {'RK4': INTEGRATOR_CODES['rk4'], 'IMPLICIT': INTEGRATOR_CODES['implicit'],
                  'TORQUE_GRAVITY': TORQUE_GRAVITY,

@@ -195,7 +195,8 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
             pieces.append(piece)
     if not pieces:
         raise RecordingError(f'{recording.source or "recording"}: no segment of at least '
-                             f'{min_segment} s without gaps; record longer stretches')
+                             f'{min_segment} s without gaps; record longer stretches'
+                             + _time_order_note(recording.t))
     if notes:
         report.velocity_note = notes[0]
     arrays = [np.concatenate(column) for column in zip(*pieces)]
@@ -354,3 +355,17 @@ def _derivative(x, dt):
     d = np.gradient(x, dt, axis=0, edge_order=2)
     d[2:-2] = (-x[4:] + 8 * x[3:-1] - 8 * x[1:-3] + x[:-4]) / (12 * dt)
     return d
+
+
+def _time_order_note(t):
+    """Say where the recorded time first goes backwards or repeats (row 1: the first), or ''."""
+    t = np.asarray(t, dtype=float)
+    step = np.diff(t)
+    wrong = np.flatnonzero(step <= 0)
+    if wrong.size == 0:
+        return ''
+    k = int(wrong[0])
+    kind = 'goes backwards' if step[k] < 0 else 'repeats'
+    return (f' (the time {kind} at row {k + 2}: t = {t[k + 1]:.6g} s after {t[k]:.6g} s, '
+            f'{wrong.size} such row(s); the stamps must increase: sort the rows or split '
+            'the recording)')

@@ -20,7 +20,8 @@ identification: a convex programming approach", T-RO 2020) solves::
 
     min  (θ(π, x) - θ̂)ᵀ G (θ(π, x) - θ̂) / (ε r)  +  λ Σ_i d(J_i, J̄_i)
     s.t. J_i ⪰ α J̄_i,  m_i ∈ [m̄_i / f, f m̄_i],  Σ m_i ∈ [M_lo, M_hi],
-         m_i c_lo,i ≤ h_i ≤ m_i c_hi,i,  FV, FC, IA, FS ≥ 0,  |FA| ≤ FC
+         m_i c_lo,i ≤ h_i ≤ m_i c_hi,i,  J_i ⪰ s_i² m_i diag(1, 1, 1, 0),
+         FV, FC, IA, FS ≥ 0,  |FA| ≤ FC
 
 - ``J_i = [[Σ_i, h_i], [h_iᵀ, m_i]]`` the pseudo-inertia of link i (linear in its ten standard
   parameters; ``J_i ≻ 0`` ⇔ a real rigid body), ``J̄_i`` the prior's (the nominal model's link,
@@ -43,7 +44,9 @@ identification: a convex programming approach", T-RO 2020) solves::
   mass in a band, the centre of mass in the box spanned by the joint's origin, the next joint's
   origin and the prior's centre of mass, widened by ``com_margin``; ``J_i ⪰ α J̄_i`` keeps
   every inertia positive definite with margin (no direction's second moment below ``α`` of
-  the prior's).
+  the prior's); the extent floor ``s_i`` (:func:`extent_floors`) keeps every link lighter than
+  the plausibility check's densest body (tungsten) for its size, so the identified model passes
+  the checks the package applies to it.
 
 The program is a semidefinite program with log-determinant cones (cvxpy, solved by Clarabel).
 """
@@ -53,6 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.identification.physical import _BASIS
+from robot_dynamics.model.plausibility import DENSITY_RANGE, MIN_EXTENT
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, link_parameters,
 )
@@ -66,6 +70,11 @@ JOINT_SCALES = {'FV': 0.1, 'FC': 0.1, 'IA': 1e-3}
 JOINT_WEIGHT = 1e-6
 #: The misfit's unit: this fraction of the least-squares residual energy.
 MISFIT_FRACTION = 0.01
+#: A link at its largest allowed mass and its smallest allowed extents has this fraction of
+#: the plausibility check's highest density (the solver's tolerance stays inside the bound).
+DENSITY_SHARE = 0.9
+#: diag(1, 1, 1, 0): ``m s² CENTROIDAL`` is the pseudo-inertia part the extent floor reserves.
+CENTROIDAL = np.diag([1.0, 1.0, 1.0, 0.0])
 
 
 class ConvexProgramError(ValueError):
@@ -160,6 +169,7 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
     model_theta = theta_b if extras is None else cp.hstack([theta_b, extras])
     misfit = cp.sum_squares(R @ (model_theta - theta)) / MISFIT_FRACTION
     constraints, regulariser = [], 0
+    extent_floor = extent_floors(model, masses, bounds)
     basis = _BASIS.reshape(PER_LINK, 16).T                          # vec J = basis φ
     for i in range(n):
         values, vectors = np.linalg.eigh(J_prior[i])
@@ -169,6 +179,7 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
         J = 0.5 * (J + J.T)
         regulariser += -cp.log_det(J) + cp.trace(J)                 # d(J, J̄) + 4
         constraints.append(J >> bounds.inertia_margin * np.eye(4))
+        constraints.append(J - links[i, 0] * (S @ CENTROIDAL @ S) * extent_floor[i] ** 2 >> 0)
     constraints += _mass_bounds(model, links, masses, bounds)
     if bounds.com_margin is not None:
         box = com_boxes(model, bounds.com_margin)
@@ -212,6 +223,24 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
                'regulariser': float(regulariser.value) - 4 * n,
                'prior_pi': pi0, 'prior_masses': masses}
     return pi, values, details
+
+
+def extent_floors(model, masses, bounds):
+    """Smallest RMS extent ``s_i`` (n,), m, that keeps each link below the density bound.
+
+    :func:`robot_dynamics.model.plausibility.plausibility_warnings` calls a link heavier than
+    tungsten when ``m / (4/3 π √125 σ₁σ₂σ₃)`` exceeds ``DENSITY_RANGE[1]``. The program asks
+    ``Σ_c ⪰ s_i² m_i I`` (every RMS extent about the centre of mass at least ``s_i``: a linear
+    matrix inequality in ``J_i``, ``J_i - s_i² m_i diag(1, 1, 1, 0) ⪰ 0``) with ``s_i`` such that
+    the link's largest allowed mass at that size is :data:`DENSITY_SHARE` of the bound, and at
+    least the checker's thinnest extent ``MIN_EXTENT``.
+    """
+    total = max(model.total_mass, float(masses.sum()))
+    largest = np.where(model.mass > 0, model.mass * bounds.link_mass_factor, total / 5)
+    largest = np.minimum(largest, _band(bounds, model)[1])
+    volume_factor = 4.0 / 3.0 * np.pi * 5.0 ** 1.5
+    floor = np.cbrt(largest / (volume_factor * DENSITY_SHARE * DENSITY_RANGE[1]))
+    return np.maximum(floor, 1.01 * MIN_EXTENT)
 
 
 def _mass_bounds(model, links, masses, bounds):

@@ -53,7 +53,7 @@ def read_friction(source):
     where = 'friction'
     if not isinstance(source, dict):
         text = os.fspath(source) if isinstance(source, os.PathLike) else str(source)
-        if '\n' not in text and os.path.isfile(text):
+        if '\n' not in text and os.path.exists(text) and not os.path.isdir(text):
             where = text
             if os.path.getsize(text) > MAX_BYTES:
                 raise ModelError(f'{text}: larger than {MAX_BYTES >> 20} MiB; a friction file '
@@ -67,8 +67,11 @@ def read_friction(source):
         source = _parse(text, where)
     joints = source.get('joints') if isinstance(source, dict) else None
     if not isinstance(joints, dict):
-        raise ModelError(f'{where}: expected a mapping with "joints: {{name: {{viscous: …, '
-                         'coulomb: …}}}}" (see robot_dynamics.io.friction_yaml)')
+        found = 'it is empty' if source is None or source == '' else (
+            f'found {type(source).__name__}' if not isinstance(source, dict)
+            else f'no "joints" mapping (keys {sorted(map(str, source))[:8]})')
+        raise ModelError(f'{where}: expected a mapping "joints: {{name: {{viscous: …, '
+                         f'coulomb: …}}}}", {found} (see robot_dynamics.io.friction_yaml)')
     return {str(name): _joint(values, f'{where}: joint {str(name)[:80]!r}')
             for name, values in joints.items()}
 

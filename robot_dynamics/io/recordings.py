@@ -194,25 +194,44 @@ _PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
              'effort': ('tau_', 'effort_')}
 
 
+def _numbers(row, number, width, path, last):
+    """Return the floats of CSV ``row`` on line ``number`` (empty: NaN), or say what is wrong."""
+    if len(row) != width:
+        cut = ' (the last line: the file looks truncated; delete that line)' if last else ''
+        raise RecordingError(f'{path}: line {number} has {len(row)} fields, the header '
+                             f'{width}{cut}; every row must hold one number per column')
+    try:
+        return [float(x) if x.strip() else np.nan for x in row]
+    except ValueError:
+        bad = next(x for x in row if x.strip() and not _is_float(x))
+        raise RecordingError(f'{path}: line {number}: non-numeric value {bad[:40]!r}; every '
+                             'row after the header must hold numbers') from None
+
+
+def _is_float(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def read_csv(path):
     """Read a CSV recording (header row, see the module docstring)."""
     try:
         with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
-            lines = [line for line in handle
-                     if line.strip() and not line.lstrip().startswith('#')]
+            numbered = [(number, line) for number, line in enumerate(handle, 1)
+                        if line.strip() and not line.lstrip().startswith('#')]
     except UnicodeDecodeError as exc:
         raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
                              'save the CSV as UTF-8') from None
-    reader = csv.reader(lines)
+    reader = csv.reader(line for _, line in numbered)
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
-    try:
-        data = np.array([[float(x) if x.strip() else np.nan for x in row] for row in reader])
-    except ValueError as exc:
-        raise RecordingError(f'{path}: non-numeric value ({str(exc)[:120]}); every row after '
-                             'the header must hold numbers') from None
+    data = np.array([_numbers(row, number, len(header), path, number == numbered[-1][0])
+                     for (number, _), row in zip(numbered[1:], reader)])
     if data.ndim != 2 or data.shape[0] == 0 or data.shape[1] != len(header):
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
     time_columns = [k for k, h in enumerate(header) if h in ('t', 'time')]

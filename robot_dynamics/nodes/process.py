@@ -22,6 +22,8 @@ exception in a node's own callback into a log line, a refused change or a failed
 import functools
 import inspect
 import os
+import signal
+import threading
 
 import rclpy
 import rclpy.logging
@@ -122,7 +124,8 @@ def run(node_class, args=None):
     A configuration the node cannot run with (an unknown solver, integrator or publish mode, a
     model that does not load, an invalid value) ends the process at startup with one FATAL log
     line naming the parameter, and exit code 1. An exception in a callback, rclpy's own
-    included, is logged and the node goes on (:func:`spin`).
+    included, is logged and the node goes on (:func:`spin`). Ctrl-C (SIGINT, once or more)
+    and SIGTERM end it with code 0, without a traceback.
     """
     rclpy.init(args=args)
     node = None
@@ -141,9 +144,22 @@ def run(node_class, args=None):
             raise
         # SIGTERM shut the context down while a callback was publishing: a normal stop
     finally:
+        _ignore_further_interrupts()
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+
+
+def _ignore_further_interrupts():
+    """Let no later SIGINT interrupt the cleanup: the process is stopping already.
+
+    A terminal's Ctrl-C reaches every node of a launch twice (the terminal's to the process
+    group, then the one ``ros2 launch`` forwards); the second used to land in
+    ``destroy_node`` as a ``KeyboardInterrupt`` traceback and end the node by the signal
+    (launch: "process has died", exit code -2) instead of with code 0.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def spin(node, executor):
