@@ -22,7 +22,7 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.identification import design_excitation, identify
-from robot_dynamics.identification.plausible import Bounds, extent_floors
+from robot_dynamics.identification.plausible import Bounds, extent_floors, prior_bodies
 from robot_dynamics.model.plausibility import (
     DENSITY_RANGE, equivalent_density, principal_extents,
 )
@@ -37,9 +37,11 @@ def principal_moments(model):
 def test_extent_floor_caps_the_density_of_the_heaviest_allowed_link():
     model = rd.load_model('puma560')
     bounds = Bounds()
-    floor = extent_floors(model, np.maximum(model.mass, 1e-3), bounds)
-    largest = np.where(model.mass > 0, bounds.link_mass_factor * model.mass,
-                       model.total_mass / 5)
+    masses = prior_bodies(model)[0]
+    floor = extent_floors(model, masses, bounds)
+    total = max(model.total_mass, masses.sum())
+    largest = np.minimum(np.where(model.mass > 0, bounds.link_mass_factor * model.mass,
+                                  total / 5), 2 * model.total_mass)   # the total mass band
     # a link at its largest mass with every RMS extent at the floor: a uniform ellipsoid
     # with semi-axes √5 s, i.e. principal moments 2 m s² each (closed form)
     density = equivalent_density(largest, 2 * largest[:, None] * floor[:, None] ** 2
