@@ -70,6 +70,7 @@ class DataReport:
     short_segments: int = 0
     nonfinite_rows: int = 0
     duplicate_rows: int = 0
+    time_order: str = ''                                  # where the time goes backwards
     resampled_segments: int = 0
     dejittered_segments: int = 0
     jitter_rms: float = 0.0
@@ -114,6 +115,8 @@ class DataReport:
                               ' us RMS around a uniform grid)', self.dejittered_segments)):
             if count:
                 out.append(f'{count} {label}')
+        if self.time_order:
+            out.append(self.time_order)
         for label, counts in (('position', self.position_outliers),
                               ('effort', self.effort_outliers)):
             flagged = {k: v for k, v in counts.items() if v}
@@ -196,7 +199,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     if not pieces:
         raise RecordingError(f'{recording.source or "recording"}: no segment of at least '
                              f'{min_segment} s without gaps; record longer stretches'
-                             + _time_order_note(recording.t))
+                             + (f' ({report.time_order})' if report.time_order else ''))
     if notes:
         report.velocity_note = notes[0]
     arrays = [np.concatenate(column) for column in zip(*pieces)]
@@ -355,17 +358,3 @@ def _derivative(x, dt):
     d = np.gradient(x, dt, axis=0, edge_order=2)
     d[2:-2] = (-x[4:] + 8 * x[3:-1] - 8 * x[1:-3] + x[:-4]) / (12 * dt)
     return d
-
-
-def _time_order_note(t):
-    """Say where the recorded time first goes backwards or repeats (row 1: the first), or ''."""
-    t = np.asarray(t, dtype=float)
-    step = np.diff(t)
-    wrong = np.flatnonzero(step <= 0)
-    if wrong.size == 0:
-        return ''
-    k = int(wrong[0])
-    kind = 'goes backwards' if step[k] < 0 else 'repeats'
-    return (f' (the time {kind} at row {k + 2}: t = {t[k + 1]:.6g} s after {t[k]:.6g} s, '
-            f'{wrong.size} such row(s); the stamps must increase: sort the rows or split '
-            'the recording)')

@@ -36,12 +36,25 @@ import numpy as np
 MAX_STALE = 0.05
 
 
+def time_order_note(t):
+    """Say where the recorded time first goes backwards (row 1: the first sample), or ''."""
+    step = np.diff(np.asarray(t, dtype=float))
+    backwards = np.flatnonzero(step < 0)
+    if backwards.size == 0:
+        return ''
+    k = int(backwards[0])
+    return (f'the time goes backwards at row {k + 2} (t = {t[k + 1]:.6g} s after {t[k]:.6g} s; '
+            f'{backwards.size} such row(s)): the rows were sorted by time and repeated stamps '
+            'dropped; check the recording (two runs appended? a clock reset?)')
+
+
 def clean_rows(t, arrays, report):
     """Sort by time; drop non-finite rows, duplicate stamps and stale repeats; count each.
 
     ``arrays``: dict of (N, n) arrays (``q``, ``tau``, optionally ``qd``); NaN in ``qd`` does
     not drop a row (the recorded velocity is optional). Returns ``t`` and the arrays.
     """
+    report.time_order = time_order_note(t)
     order = np.argsort(t, kind='stable')
     t = t[order]
     arrays = {key: value[order] for key, value in arrays.items()}

@@ -70,7 +70,7 @@ def read_friction(source):
         found = 'it is empty' if source is None or source == '' else (
             f'found {type(source).__name__}' if not isinstance(source, dict)
             else f'no "joints" mapping (keys {sorted(map(str, source))[:8]})')
-        raise ModelError(f'{where}: expected a mapping "joints: {{name: {{viscous: …, '
+        raise ModelError(f'{where}: expected a mapping with "joints: {{name: {{viscous: …, '
                          f'coulomb: …}}}}", {found} (see robot_dynamics.io.friction_yaml)')
     return {str(name): _joint(values, f'{where}: joint {str(name)[:80]!r}')
             for name, values in joints.items()}
