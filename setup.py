@@ -70,7 +70,6 @@ ENGINE = Extension(
 )
 
 
-
 def _provenance():
     """Load robot_dynamics/engine/provenance.py by path (the package is not importable yet)."""
     spec = spec_from_file_location(

@@ -50,7 +50,7 @@ def import_engine():
 
 
 def is_source_checkout():
-    """Tell whether this package is the source tree (engine sources, no built engine) ."""
+    """Tell whether this package is the source tree (engine sources, no built engine)."""
     return os.path.isdir(os.path.join(HERE, 'src')) and not _built_engines(HERE)
 
 
@@ -73,8 +73,8 @@ def installed_engine_dir():
     path = [entry for entry in sys.path
             if entry and os.path.abspath(entry) not in shadowing]
     for dist in importlib.metadata.distributions(name='robot_dynamics', path=path):
-        directory = os.path.abspath(str(dist.locate_file(os.path.join('robot_dynamics',
-                                                                     'engine'))))
+        where = dist.locate_file(os.path.join('robot_dynamics', 'engine'))
+        directory = os.path.abspath(str(where))
         if directory != HERE and _built_engines(directory):
             return directory
     return None
