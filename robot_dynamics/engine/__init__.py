@@ -43,9 +43,13 @@ from robot_dynamics.errors import RESULT_NOT_FINITE, ResultOverflowError
 from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
-from robot_dynamics.engine.checkout import import_engine
+from robot_dynamics.engine.checkout import after_import_error
 
-_engine, _import_error = import_engine()     # None, reason: the numpy path runs, see _load()
+try:
+    from robot_dynamics.engine import _engine
+    _import_error = None
+except ImportError as exc:      # the source checkout borrows the installed engine, or says why
+    _engine, _import_error = after_import_error(exc)
 
 HEADER = 16
 JOINT_STRIDE = 37

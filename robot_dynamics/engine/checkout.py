@@ -36,16 +36,15 @@ PACKAGE_DIR = os.path.dirname(HERE)
 CHECKOUT = os.path.dirname(PACKAGE_DIR)
 
 
-def import_engine():
-    """Return ``(module, None)``, or ``(None, reason)``: why the numpy path runs, and the fix."""
-    try:
-        from robot_dynamics.engine import _engine
-        return _engine, None
-    except ImportError as exc:
-        if not is_source_checkout():
-            return None, (f'the compiled engine ({NAME}) could not be loaded ({exc}); {SLOWER}. '
-                          'Reinstall the package where a C compiler and the Python headers are '
-                          'available (pip install . or colcon build) to build it.')
+def after_import_error(exc):
+    """Return ``(module, None)``, or ``(None, reason)``: why the numpy path runs, and the fix.
+
+    ``exc``: the ``ImportError`` of ``robot_dynamics.engine._engine``.
+    """
+    if not is_source_checkout():
+        return None, (f'the compiled engine ({NAME}) could not be loaded ({exc}); {SLOWER}. '
+                      'Reinstall the package where a C compiler and the Python headers are '
+                      'available (pip install . or colcon build) to build it.')
     return borrow_installed_engine()
 
 
