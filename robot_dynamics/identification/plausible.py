@@ -46,7 +46,8 @@ identification: a convex programming approach", T-RO 2020) solves::
   every inertia positive definite with margin (no direction's second moment below ``α`` of
   the prior's); the extent floor ``s_i`` (:func:`extent_floors`) keeps every link lighter than
   the plausibility check's densest body (tungsten) for its size, so the identified model passes
-  the checks the package applies to it.
+  the checks the package applies to it; it is added only for a link the program without it
+  made too dense (:func:`estimate` solves again).
 
 The program is a semidefinite program with log-determinant cones (cvxpy, solved by Clarabel).
 """
@@ -141,6 +142,39 @@ def com_boxes(model, margin):
 def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
     """Solve the program: standard parameters π (13 n,), extras {name: value}, details.
 
+    Without extent floors first; a link the solution makes denser than the plausibility
+    check's bound gets its floor (:func:`extent_floors`) and the program is solved again, so a
+    plausible solution is never changed. See :func:`_estimate` for the arguments.
+    """
+    floored = set()
+    while True:
+        pi, values, details = _estimate(model, base, names, theta, R, joint_terms, bounds,
+                                        floored)
+        dense = set(dense_links(pi, model.dof)) - floored
+        if not dense:
+            details['floored_links'] = sorted(floored)
+            return pi, values, details
+        floored |= dense
+
+
+def dense_links(pi, n):
+    """Return the links whose parameters ``pi`` are denser than ``DENSITY_RANGE[1]``."""
+    out = []
+    for i in range(n):
+        J = np.tensordot(pi[PER_LINK * i:PER_LINK * (i + 1)], _BASIS, 1)
+        m, h = J[3, 3], J[:3, 3]
+        if m <= 0:
+            continue
+        centroidal = np.linalg.eigvalsh(J[:3, :3] - np.outer(h, h) / m) / m    # σ_k²
+        volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * np.sqrt(np.prod(np.maximum(centroidal, 0)))
+        if volume <= 0 or m / volume > DENSITY_RANGE[1]:
+            out.append(i)
+    return out
+
+
+def _estimate(model, base, names, theta, R, joint_terms, bounds, floored):
+    """Solve the program once, with extent floors on the links in ``floored``.
+
     ``names``: the extras' names (``'F0_3'`` …) after the ``b`` base parameters in ``theta``;
     ``R`` (P, P) with ``‖R δ‖² = δᵀ G δ / r`` (relative residual energy increase).
     """
@@ -179,7 +213,9 @@ def estimate(model, base, names, theta, R, joint_terms, bounds=Bounds()):
         J = 0.5 * (J + J.T)
         regulariser += -cp.log_det(J) + cp.trace(J)                 # d(J, J̄) + 4
         constraints.append(J >> bounds.inertia_margin * np.eye(4))
-        constraints.append(J - links[i, 0] * (S @ CENTROIDAL @ S) * extent_floor[i] ** 2 >> 0)
+        if i in floored:
+            constraints.append(J - links[i, 0] * (S @ CENTROIDAL @ S) * extent_floor[i] ** 2
+                               >> 0)
     constraints += _mass_bounds(model, links, masses, bounds)
     if bounds.com_margin is not None:
         box = com_boxes(model, bounds.com_margin)
