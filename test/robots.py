@@ -12,6 +12,7 @@
 # limitations under the License.
 """Seeded random serial robots and states for the tests."""
 
+import pathlib
 import warnings
 
 import numpy as np
@@ -99,6 +100,14 @@ def quiet_model_from_urdf(urdf):
 
 
 # ---------------------------------------------------------------------- URDF snippets
+STIFF_WRIST_URDF = pathlib.Path(__file__).resolve().parent / 'fixtures' / 'stiff_wrist_arm.urdf'
+
+
+def stiff_wrist_arm():
+    """Return the xArm7-like stiff arm of ``fixtures/stiff_wrist_arm.urdf`` (issue 23)."""
+    return RobotModel.from_urdf(str(STIFF_WRIST_URDF))
+
+
 INERTIAL = ('<inertial><origin xyz="{c}" rpy="{rpy}"/><mass value="{m}"/>'
             '<inertia ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="{ixy}" ixz="0" iyz="0"/>'
             '</inertial>')

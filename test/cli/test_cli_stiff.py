@@ -12,13 +12,10 @@
 # limitations under the License.
 """``simulate --integrator implicit --limits`` on the stiff wrist arm (issue 23.3)."""
 
-import pathlib
-
 import numpy as np
 
 from robot_dynamics import cli
-
-URDF = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
+from robots import STIFF_WRIST_URDF
 
 
 def run(capsys, *argv):
@@ -29,7 +26,7 @@ def run(capsys, *argv):
 
 
 def test_rk4_fails_with_the_joint_and_the_fix(capsys, tmp_path):
-    code, _, err = run(capsys, 'simulate', URDF, '--duration', 0.5, '--no-plot',
+    code, _, err = run(capsys, 'simulate', STIFF_WRIST_URDF, '--duration', 0.5, '--no-plot',
                        '-o', tmp_path / 'rk4')
     assert code != 0
     assert "joint 'joint7'" in err and '--integrator implicit' in err and '--dt <= ' in err
@@ -37,8 +34,8 @@ def test_rk4_fails_with_the_joint_and_the_fix(capsys, tmp_path):
 
 
 def test_implicit_with_stops_runs_finite_and_within_the_limits(capsys, tmp_path):
-    code, out, err = run(capsys, 'simulate', URDF, '--integrator', 'implicit', '--limits',
-                         '--duration', 0.5, '--dt', 0.01, '--no-plot', '--no-progress',
+    code, out, err = run(capsys, 'simulate', STIFF_WRIST_URDF, '--integrator', 'implicit',
+                         '--limits', '--duration', 0.5, '--dt', 0.01, '--no-plot', '--no-progress',
                          '-o', tmp_path / 'implicit')
     assert code == 0, err
     data = np.genfromtxt(tmp_path / 'implicit.csv', delimiter=',', names=True)
@@ -48,12 +45,12 @@ def test_implicit_with_stops_runs_finite_and_within_the_limits(capsys, tmp_path)
 
 def test_implicit_coriolis_with_stops_runs_and_matches_the_library(capsys, tmp_path):
     import robot_dynamics as rd
-    code, out, err = run(capsys, 'simulate', URDF, '--integrator', 'implicit_coriolis',
+    code, out, err = run(capsys, 'simulate', STIFF_WRIST_URDF, '--integrator', 'implicit_coriolis',
                          '--limits', '--duration', 0.5, '--dt', 0.01, '--no-plot',
                          '--no-progress', '-o', tmp_path / 'coriolis')
     assert code == 0, err
     data = np.genfromtxt(tmp_path / 'coriolis.csv', delimiter=',', names=True)
-    arm = rd.RobotModel.from_urdf(str(URDF))
+    arm = rd.RobotModel.from_urdf(str(STIFF_WRIST_URDF))
     zero = np.zeros(7)
     run_ = rd.simulate(arm, zero, zero, zero, 0.5, 0.01, integrator='implicit_coriolis',
                        position_limits=True)

@@ -18,7 +18,6 @@ The step ``W (q̇⁺ - q̇) = dt (τ - b)``, ``W = M + dt (D + ∂(C q̇)/∂q̇
 the Christoffel symbols: two independent routes, held to each other.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
@@ -27,15 +26,14 @@ from scipy.integrate import solve_ivp
 import robot_dynamics as rd
 from robot_dynamics import fast
 from robot_dynamics.model.friction import friction_slopes
-from robots import random_model
+from robots import random_model, stiff_wrist_arm
 
-URDF = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
 ZERO = np.zeros(7)
 
 
 @pytest.fixture(scope='module')
 def arm():
-    return rd.RobotModel.from_urdf(str(URDF))
+    return stiff_wrist_arm()
 
 
 def rich(model):

@@ -17,7 +17,6 @@ rd.linearize at that N took the machine's 23 GB and was killed. Memory is measur
 tracemalloc (numpy reports its buffers to it), never wall-clock time.
 """
 
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -25,6 +24,8 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics.model.arguments import MAX_RESULT_BYTES
 from robot_dynamics.simulation import linearize as linearize_module
+
+from cost import peak_bytes
 
 
 @pytest.fixture(scope='module')
@@ -61,15 +62,6 @@ def test_a_batch_just_under_the_cap_is_not_refused_by_the_check():
     check_result_size(MAX_RESULT_BYTES // 8, 8, 'x')
     with pytest.raises(ValueError, match='x: '):
         check_result_size(MAX_RESULT_BYTES // 8 + 1, 8, 'x')
-
-
-def peak_bytes(function):
-    tracemalloc.start()
-    try:
-        function()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_linearize_peak_memory_grows_with_its_output_alone(panda, monkeypatch):

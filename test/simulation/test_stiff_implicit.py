@@ -16,7 +16,6 @@
 joint and 1.36e-4 kg m^2 on the last, so ``b dt / M = 14.7`` at 1 ms.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
@@ -26,15 +25,14 @@ import robot_dynamics as rd
 from robot_dynamics import fast
 from robot_dynamics.codegen.compiled import compiler_available as compiled_available
 from robot_dynamics.simulation.stability import damping_rate
-from robots import random_model
+from robots import random_model, stiff_wrist_arm
 
-URDF = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
 ZERO = np.zeros(7)
 
 
 @pytest.fixture(scope='module')
 def arm():
-    return rd.RobotModel.from_urdf(str(URDF))
+    return stiff_wrist_arm()
 
 
 def test_the_wrist_is_stiff_for_every_explicit_scheme(arm):

@@ -18,21 +18,18 @@ in numpy. The engine's step with the limits must give what the reference gives a
 engine's free step, on states built to exercise coupled impacts and active-set changes.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.simulation import stops
-from robots import random_model
-
-URDF = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
+from robots import random_model, stiff_wrist_arm
 
 
 @pytest.fixture(scope='module')
 def arm():
-    return rd.RobotModel.from_urdf(str(URDF))
+    return stiff_wrist_arm()
 
 
 def limited_random_model(seed, n=6):
