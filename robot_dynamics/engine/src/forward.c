@@ -59,21 +59,12 @@ int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double
 {
     const int n = m->n;
     double *M = m->w.M, *b = m->w.b;
-    int i, k;
     memset(m->w.zero, 0, sizeof(double) * (size_t)n);
     rd_rnea(m, q, qd, m->w.zero, 1, 1, f_tip, b);
     rd_crba_placed(m, M);                  /* the placements the Newton-Euler pass computed */
     if (rd_cholesky(M, n) != 0) return -1;
-    for (i = 0; i < n; ++i) {
-        double v = tau[i] - b[i];
-        for (k = 0; k < i; ++k) v -= M[n * i + k] * qdd[k];
-        qdd[i] = v / M[n * i + i];
-    }
-    for (i = n - 1; i >= 0; --i) {
-        double v = qdd[i];
-        for (k = i + 1; k < n; ++k) v -= M[n * k + i] * qdd[k];
-        qdd[i] = v / M[n * i + i];
-    }
+    for (int i = 0; i < n; ++i) qdd[i] = tau[i] - b[i];
+    rd_cholesky_solve(M, n, qdd);          /* the same operations in the same order */
     return 0;
 }
 
