@@ -36,6 +36,7 @@ import yaml
 from conftest import RosGraph
 from nodes.test_launch_files import HOW_TO_GET, Launch, ROS2, wait_for_node
 import robot_dynamics as rd
+from robot_dynamics.nodes.qos import LATCHED
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.simulation.trajectory import home_posture
 
@@ -79,17 +80,32 @@ class Client:
         self.node.create_subscription(DiagnosticArray, '/diagnostics',
                                       self.diagnostics.append, 100)
         self.reset = self.node.create_client(Trigger, f'/{namespace}/simulation_node/reset')
+        self.standard = []             # the publisher's motion, as the dynamics node relays it
+        self.node.create_subscription(JointTrajectory,
+                                      f'/{namespace}/dynamics_node/accepted_trajectory',
+                                      self.standard.append, LATCHED)
 
     def wait_ready(self, names):
-        """Wait for the action server and for the standard motion to be over."""
+        """Wait for the action server and for the standard motion to be over.
+
+        The motion reaches the controller on the dynamics node's latched
+        ``accepted_trajectory``; a goal sent before it arrives would be preempted by it
+        (a loaded machine can start the publisher seconds late), so wait for it to have been
+        relayed and to have ended. At least 2 s of simulated time pass, so that a stamp 1 s in
+        the past is not zero (zero means "start now").
+        """
         assert self.action.wait_for_server(timeout_sec=120), self.launched.output()[-4000:]
-        assert self.ros.spin_until(lambda: self.states and self.sim_time() > 2.0, 120), \
+        assert self.ros.spin_until(lambda: self.states and self.standard, 120), \
+            self.launched.output()[-4000:]
+        motion = self.standard[-1]
+        end = (stamp_seconds(motion.header.stamp)
+               + stamp_seconds(motion.points[-1].time_from_start))
+        assert self.ros.spin_until(lambda: self.sim_time() > max(end + 0.5, 2.0), 120), \
             self.launched.output()[-4000:]
 
     def sim_time(self):
         """Stamp of the last joint state, s."""
-        stamp = self.states[-1].header.stamp
-        return stamp.sec + 1e-9 * stamp.nanosec
+        return stamp_seconds(self.states[-1].header.stamp)
 
     def position(self, names):
         """Last measured positions of ``names``."""
@@ -120,6 +136,11 @@ class Client:
         assert handle.accepted
         status, result = self.result(handle, timeout)
         return status, result, feedback
+
+
+def stamp_seconds(stamp):
+    """Return a Time or Duration message in seconds."""
+    return stamp.sec + 1e-9 * stamp.nanosec
 
 
 def trajectory(names, points, velocities=True):
@@ -212,7 +233,10 @@ def test_stamp_older_than_the_trajectory_is_old_header_timestamp(graph):
     model = rd.load_model('ur5')
     goal = goal_to(model, 0.1, 0.5)
     now = client.sim_time()
-    goal.trajectory.header.stamp.sec = int(now - 1.0)        # ended 0.5 s ago
+    assert now > 1.5, 'a stamp 1 s ago must not be zero (zero: start now)'
+    seconds, nanoseconds = divmod(int((now - 1.0) * 1e9), 10 ** 9)
+    goal.trajectory.header.stamp.sec = seconds                # ended 0.5 s ago
+    goal.trajectory.header.stamp.nanosec = nanoseconds
     status, result, _ = client.run(goal)
     assert status == GoalStatus.STATUS_ABORTED
     assert result.error_code == FJT.Result.OLD_HEADER_TIMESTAMP, result.error_string
