@@ -33,7 +33,8 @@ Frames are Craig's modified DH frames {i}' of
 from O_{i-1} to O_i.
 
 Body parameters (:class:`Body`: ``m``, ``u``, ``K``, the moments at O_i in {i}') come
-regrouped by the caller: Renaud's augmented bodies (relation 0) for the solver, augmented or
+regrouped by the caller: Renaud's augmented bodies (relation 0, :func:`augment`, written here
+once over numbers and the linear forms of the symbolic parameters) for the solver, augmented or
 base parameters for the generated code (:mod:`robot_dynamics.codegen.parameters`). A body whose
 mass was moved to its parent has ``m = 0``, so ``f^i = e^i + m^i α_i`` (relation 8) costs
 nothing where the paper passes ``e^i``. Forward, with ``δ = ω ⊗ ω`` and ``b = â + ω̂ ω̂``
@@ -43,6 +44,7 @@ as ``k_zz - k_yy``, are constants of the model).
 """
 
 from collections import namedtuple
+import operator
 
 import numpy as np
 
@@ -53,6 +55,31 @@ from robot_dynamics.spatial.components import (
 #: Moments of one (regrouped) body at O_i in {i}': mass ``m``, first moment ``u`` (3),
 #: second moment ``K`` (3×3), as numbers or scalars of the context.
 Body = namedtuple('Body', 'm u K')
+
+
+def augment(body, m_next, p, add=operator.add, scale=operator.mul):
+    """Relation (0): augmented body i, ``body`` plus the mass ``m_next`` = m*^{i+1} at O_{i+1}.
+
+    ``body``: the moments ``m, u, K`` of body i at O_i in {i}' (:class:`Body` or any object
+    with those attributes); ``p`` (3,): ``p_{i,i+1}``, from O_i to O_{i+1} in {i}'. Returns the
+    augmented moments (Huygens' theorem for the point mass)::
+
+        m*^i = m^i + m*^{i+1}                                                      (0)
+        u*^i = u^i + m*^{i+1} p_{i,i+1}                                            (0a)
+        k*^i = k^i - m*^{i+1} p̂ p̂ = k^i + m*^{i+1} (|p|² E - p pᵀ)                 (0b)
+
+    Generic over what it adds and scales: ``add(x, y)`` and ``scale(c, x)`` (``c`` a number
+    of the model's geometry). With the defaults the moments are numbers (the ``renaud``
+    solver); :func:`robot_dynamics.codegen.parameters.regroup` passes the sum and scaling of
+    linear forms of the symbolic parameters. The callers apply it from the tip to the base
+    across revolute joints i+1 only, where the augmented body is rigid (seed 001).
+    """
+    p = np.asarray(p, dtype=float)
+    pp = p @ p
+    return Body(add(body.m, m_next),                                                  # (0)
+                tuple(add(body.u[k], scale(p[k], m_next)) for k in range(3)),         # (0a)
+                tuple(tuple(add(body.K[r][c], scale(pp * (r == c) - p[r] * p[c], m_next))
+                            for c in range(3)) for r in range(3)))                    # (0b)
 
 
 class _Numeric:

@@ -25,16 +25,20 @@ told apart from body j-1 onto body j-1 (it leaves the Lagrangian unchanged, henc
 torque):
 
 - ``'augmented'`` (seed 001, relation 0): across a revolute joint j, the mass of bodies
-  j … n concentrated at O_j joins body j-1 (Renaud's augmented body ``m*, u*, k*``);
-- ``'base'`` (the paper's conclusion; Khalil-Kleinfinger's base parameters): across a
-  revolute joint j also the first moment ``MZ_j`` along the axis and the part
-  ``YY_j (E - z zᵀ)`` of the inertia (``XX_j`` becomes ``XX_j - YY_j``); across a prismatic
-  joint the whole rotational inertia. Across joint 1 the moved part goes to the fixed base
-  and vanishes.
+  j … n concentrated at O_j joins body j-1 (Renaud's augmented body ``m*, u*, k*``). This is
+  :func:`robot_dynamics.algorithms.renaud.augment`, the function the ``renaud`` solver runs
+  on numbers, here run on linear forms;
+- ``'base'`` (the paper's conclusion; Khalil-Kleinfinger's base parameters): relation (0)
+  and, what differs, across a revolute joint j also the first moment ``MZ_j`` along the axis
+  and the part ``YY_j (E - z zᵀ)`` of the inertia (``XX_j`` becomes ``XX_j - YY_j``); across a
+  prismatic joint the whole rotational inertia. Across joint 1 the moved part goes to the
+  fixed base and vanishes.
 - ``'none'``: the standard parameters.
 """
 
 import numpy as np
+
+from robot_dynamics.algorithms.renaud import augment
 
 NAMES = ('XX', 'XY', 'XZ', 'YY', 'YZ', 'ZZ', 'MX', 'MY', 'MZ', 'M')
 _K_INDEX = {'XX': (0, 0), 'XY': (0, 1), 'XZ': (0, 2), 'YY': (1, 1), 'YZ': (1, 2),
@@ -58,12 +62,18 @@ def _form(coefficient, name):
     return {name: coefficient} if coefficient != 0 else {}
 
 
-def _add(*forms):
+def _sum(*forms):
+    """Sum of linear forms, symbol by symbol in the order given; nothing is dropped."""
     total = {}
     for form in forms:
         for name, coefficient in form.items():
             total[name] = total.get(name, 0.0) + coefficient
-    return {k: v for k, v in total.items() if abs(v) > 1e-13}
+    return total
+
+
+def _add(*forms):
+    """Sum of linear forms without the coefficients that cancel to rounding (<= 1e-13)."""
+    return {k: v for k, v in _sum(*forms).items() if abs(v) > 1e-13}
 
 
 def _scale(c, form):
@@ -94,54 +104,93 @@ def symbolic_bodies(values, tolerance=1e-12):
     return bodies
 
 
-def _transfer(parent, P, p, mass, first_moment_z, inertia):
-    """Add to ``parent`` a part of the child body (frame at rotation P, origin p in parent).
+def regroup(bodies, frames, mode):
+    """Apply the regrouping ``mode`` (see module docstring) from the tip to the base.
 
-    The part: point mass ``mass`` at the child origin, first moment ``first_moment_z`` along
-    the child's z axis, pure rotational inertia ``inertia`` (3x3 forms, child frame, any
-    point). Parallel-axis theorem for a distribution with a first moment about the child
-    origin: ``K' = K + m(|p|²E - ppᵀ) + 2(p·u)E - p uᵀ - u pᵀ``.
+    ``bodies``: :class:`BodyParameters` (changed in place and returned). Relation (0) is the
+    ``renaud`` solver's own, :func:`robot_dynamics.algorithms.renaud.augment`, run here on
+    linear forms; ``'base'`` only adds what differs (:func:`_across_revolute`).
     """
-    w = P[:, 2]
-    u_rel = [_scale(w[k], first_moment_z) for k in range(3)]
-    parent.m = _add(parent.m, mass)
-    parent.u = [_add(parent.u[k], _scale(p[k], mass), u_rel[k]) for k in range(3)]
-    p_dot_u = _add(*(_scale(p[k], u_rel[k]) for k in range(3)))
+    if mode not in REGROUPINGS:
+        raise ValueError(f"regroup must be one of {REGROUPINGS}, got {mode!r}")
+    if mode == 'none':
+        return bodies
+    base = mode == 'base'
+    for j in reversed(range(len(bodies))):
+        body, revolute = bodies[j], frames.revolute[j]
+        if j > 0 and (revolute or base):           # across joint 1: the fixed base, it vanishes
+            parent, P, p = bodies[j - 1], np.asarray(frames.P[j]), np.asarray(frames.p[j])
+            if revolute:
+                _across_revolute(parent, body, P, p, base)
+            else:
+                _receive_inertia(parent, P, body.K)               # 'base', prismatic joint j
+            _drop_rounding(parent)
+        if base:
+            _keep_base_part(body, revolute)
+        elif revolute and j > 0:
+            body.m = {}                                           # now in m*^{j-1}
+    return bodies
+
+
+def _across_revolute(parent, body, P, p, base):
+    """Move body j's mass m*^j, concentrated at O_j, into the parent: relation (0).
+
+    For ``base`` also the first moment ``MZ_j`` along the axis and the inertia ``YY_j (E -
+    z zᵀ)``, which no rotation about joint j reveals. The inertia is added before relation (0)
+    and the first moment after it: that order of the terms of each sum fixes the generated
+    constants to the bit.
+    """
+    if base:
+        yy = body.K[1][1]
+        _receive_inertia(parent, P, [[_scale((r == c) * (r < 2), yy) for c in range(3)]
+                                     for r in range(3)])
+    star = augment(parent, body.m, p, _sum, _scale)                                  # (0)
+    parent.m, parent.u, parent.K = star.m, list(star.u), [list(row) for row in star.K]
+    if base:
+        _receive_first_moment(parent, P, p, body.u[2])
+
+
+def _receive_inertia(parent, P, inertia):
+    """Add to ``parent.K`` a pure rotational inertia (3x3 forms, child frame at rotation P)."""
     for r in range(3):
         for c in range(3):
             rotated = _add(*(_scale(P[r, a] * P[c, b], inertia[a][b])
                              for a in range(3) for b in range(3)))
-            shift = _scale((p @ p) * (r == c) - p[r] * p[c], mass)
+            parent.K[r][c] = _sum(parent.K[r][c], rotated)
+
+
+def _receive_first_moment(parent, P, p, first_moment_z):
+    """Add a first moment along the child's z axis, about the child origin ``p``, to ``parent``.
+
+    Parallel-axis theorem for a first moment ``u`` about the child origin (no mass):
+    ``u' = u``, ``K' = K + 2(p·u)E - p uᵀ - u pᵀ``.
+    """
+    w = P[:, 2]
+    u_rel = [_scale(w[k], first_moment_z) for k in range(3)]
+    parent.u = [_sum(parent.u[k], u_rel[k]) for k in range(3)]
+    p_dot_u = _add(*(_scale(p[k], u_rel[k]) for k in range(3)))
+    for r in range(3):
+        for c in range(3):
             dipole = _add(_scale(2.0 * (r == c), p_dot_u), _scale(-p[r], u_rel[c]),
                           _scale(-p[c], u_rel[r]))
-            parent.K[r][c] = _add(parent.K[r][c], rotated, shift, dipole)
+            parent.K[r][c] = _sum(parent.K[r][c], dipole)
 
 
-def regroup(bodies, frames, mode):
-    """Apply the regrouping ``mode`` (see module docstring) from the tip to the base."""
-    if mode not in REGROUPINGS:
-        raise ValueError(f"regroup must be one of {REGROUPINGS}, got {mode!r}")
-    empty = [[{} for _ in range(3)] for _ in range(3)]
-    for j in reversed(range(len(bodies))):
-        body = bodies[j]
-        parent = bodies[j - 1] if j > 0 else BodyParameters({}, [{}, {}, {}], empty)
-        P, p = np.asarray(frames.P[j]), np.asarray(frames.p[j])
-        if mode == 'none' or (mode == 'augmented' and j == 0):
-            continue
-        if frames.revolute[j]:
-            mz = body.u[2] if mode == 'base' else {}
-            yy = body.K[1][1] if mode == 'base' else {}
-            part = [[_scale((r == c) * (r < 2), yy) for c in range(3)] for r in range(3)]
-            _transfer(parent, P, p, body.m, mz, part)
-            body.m = {}
-            if mode == 'base':
-                body.u[2] = {}
-                body.K[0][0] = _add(body.K[0][0], _scale(-1.0, yy))
-                body.K[1][1] = {}
-        elif mode == 'base':
-            _transfer(parent, P, p, {}, {}, body.K)
-            body.K = [[{} for _ in range(3)] for _ in range(3)]
-    return bodies
+def _drop_rounding(body):
+    """Drop the coefficients of ``body``'s forms that cancelled to rounding."""
+    body.m = _add(body.m)
+    body.u = [_add(x) for x in body.u]
+    body.K = [[_add(x) for x in row] for row in body.K]
+
+
+def _keep_base_part(body, revolute):
+    """'base': what is left of body j once its unidentifiable part moved to its parent."""
+    if revolute:
+        yy = body.K[1][1]
+        body.m, body.u[2], body.K[1][1] = {}, {}, {}
+        body.K[0][0] = _add(body.K[0][0], _scale(-1.0, yy))           # XX_j - YY_j
+    else:
+        body.K = [[{} for _ in range(3)] for _ in range(3)]
 
 
 def form_text(form):

@@ -43,10 +43,11 @@ Extensions: general models via :func:`robot_dynamics.model.frames.proximal_frame
 gravity ``α_0 = -g`` in any direction; the tip wrench (exerted by the end-effector on the
 environment, as the paper's ``f^{n+1}, n^{n+1}``) is moved to O_n in R_n.
 
-This module is relation (0) and the registered solver. Relations (1)-(10) are written once,
-over any scalar, in :mod:`robot_dynamics.algorithms.renaud`: this solver runs them on numpy
-arrays (and, for :mod:`robot_dynamics.analysis.opcount`, on the counting scalar), and
-:mod:`robot_dynamics.codegen` runs the same code on symbols to generate the customised model.
+This module is the registered solver. Relations (0)-(10) are written once, over any scalar,
+in :mod:`robot_dynamics.algorithms.renaud`: this solver runs relation (0) on numbers (once per
+model, :func:`augmented_bodies`) and relations (1)-(10) on numpy arrays (and, for
+:mod:`robot_dynamics.analysis.opcount`, on the counting scalar); :mod:`robot_dynamics.codegen`
+runs the same code on linear forms and symbols to generate the customised model.
 """
 
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ import weakref
 
 import numpy as np
 
-from robot_dynamics.algorithms.renaud import Body, NUMERIC, torques
+from robot_dynamics.algorithms.renaud import augment, Body, NUMERIC, torques
 from robot_dynamics.model.frames import proximal_frames
 from robot_dynamics.solvers.registry import Solver
 from robot_dynamics.spatial.vectors import skew
@@ -78,22 +79,21 @@ class AugmentedBodies:
 
 
 def augmented_bodies(model):
-    """Relation (0), once per model (cached): augment across revolute joints only."""
+    """Relation (0), once per model (cached): augment across revolute joints only.
+
+    :func:`~robot_dynamics.algorithms.renaud.augment` on numbers, from the tip to the base;
+    the code generator's regrouping runs the same function on linear forms.
+    """
     bodies = _cache.get(model)
     if bodies is None:
         fr = proximal_frames(model)
         n = model.dof
-        m_star, u_star, k_star = np.zeros(n), np.zeros((n, 3)), np.zeros((n, 3, 3))
-        for i in reversed(range(n)):
-            d = skew(fr.com[i])
-            m_star[i], u_star[i] = fr.mass[i], fr.mass[i] * fr.com[i]         # m^i, u^i
-            k_star[i] = fr.inertia[i] - fr.mass[i] * d @ d                     # k^i (Huygens)
-            if i + 1 < n and fr.revolute[i + 1]:
-                p_hat = skew(fr.p[i + 1])
-                m_star[i] += m_star[i + 1]                                     # (0)
-                u_star[i] += m_star[i + 1] * fr.p[i + 1]                       # (0a)
-                k_star[i] -= m_star[i + 1] * p_hat @ p_hat                     # (0b)
-        u_star, k_star = _clean(u_star), _clean(k_star)
+        star = [_body(fr, i) for i in range(n)]                                # m^i, u^i, k^i
+        for i in reversed(range(n - 1)):
+            if fr.revolute[i + 1]:
+                star[i] = augment(star[i], star[i + 1].m, fr.p[i + 1])          # (0)
+        m_star = np.array([b.m for b in star], dtype=float)
+        u_star, k_star = _clean([b.u for b in star]), _clean([b.K for b in star])
         recursion_bodies = tuple(
             Body(0.0 if fr.revolute[i] else float(m_star[i]), tuple(float(x) for x in u_star[i]),
                  tuple(tuple(float(x) for x in row) for row in k_star[i]))
@@ -103,9 +103,15 @@ def augmented_bodies(model):
     return bodies
 
 
+def _body(frames, i):
+    """Body i's own moments at O_i in {i}': ``m^i``, ``u^i = m^i d_ii``, ``k^i`` (Huygens)."""
+    m, d = float(frames.mass[i]), skew(frames.com[i])
+    return Body(m, tuple(m * frames.com[i]), frames.inertia[i] - m * d @ d)
+
+
 def _clean(array):
     """Exact zeros where the augmented moments vanish up to rounding (sparse products)."""
-    array = np.array(array)
+    array = np.array(array, dtype=float)
     array[np.abs(array) < 1e-15 * max(1.0, np.abs(array).max())] = 0.0
     return array
 
