@@ -109,7 +109,9 @@ def regroup(bodies, frames, mode):
 
     ``bodies``: :class:`BodyParameters` (changed in place and returned). Relation (0) is the
     ``renaud`` solver's own, :func:`robot_dynamics.algorithms.renaud.augment`, run here on
-    linear forms; ``'base'`` only adds what differs (:func:`_across_revolute`).
+    linear forms. ``'base'`` adds only what differs: ``MZ_j`` and ``YY_j`` across a revolute
+    joint (:func:`_across_revolute`), the whole inertia across a prismatic one, and what each
+    body keeps (:func:`_keep_base_part`).
     """
     if mode not in REGROUPINGS:
         raise ValueError(f"regroup must be one of {REGROUPINGS}, got {mode!r}")
