@@ -186,7 +186,7 @@ def _drop_rounding(body):
 
 
 def _keep_base_part(body, revolute):
-    """'base': what is left of body j once its unidentifiable part moved to its parent."""
+    """Keep what is left of body j ('base') once its unidentifiable part moved to its parent."""
     if revolute:
         yy = body.K[1][1]
         body.m, body.u[2], body.K[1][1] = {}, {}, {}
