@@ -57,6 +57,17 @@ from robot_dynamics.spatial.components import (
 Body = namedtuple('Body', 'm u K')
 
 
+def body_moments(frames, i):
+    """Body i's own moments at O_i in {i}': ``m^i``, ``u^i = m^i d_ii`` and ``k^i`` (numbers).
+
+    ``k^i = φ^i - m^i d̂_ii d̂_ii = φ^i + m^i (|d|² E - d dᵀ)`` (Huygens), ``φ^i`` the inertia
+    about the centre of mass; ``frames``: :func:`robot_dynamics.model.frames.proximal_frames`.
+    The solver's augmented bodies and the generator's standard parameters start from these.
+    """
+    m, c = frames.mass[i], np.asarray(frames.com[i])
+    return Body(m, m * c, frames.inertia[i] + m * (c @ c * np.eye(3) - np.outer(c, c)))
+
+
 def augment(body, m_next, p, add=operator.add, scale=operator.mul):
     """Relation (0): augmented body i, ``body`` plus the mass ``m_next`` = m*^{i+1} at O_{i+1}.
 

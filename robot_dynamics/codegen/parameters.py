@@ -38,7 +38,7 @@ torque):
 
 import numpy as np
 
-from robot_dynamics.algorithms.renaud import augment
+from robot_dynamics.algorithms.renaud import augment, body_moments
 
 NAMES = ('XX', 'XY', 'XZ', 'YY', 'YZ', 'ZZ', 'MX', 'MY', 'MZ', 'M')
 _K_INDEX = {'XX': (0, 0), 'XY': (0, 1), 'XZ': (0, 2), 'YY': (1, 1), 'YZ': (1, 2),
@@ -50,10 +50,9 @@ def standard_parameters(frames):
     """Numeric standard parameters per body: list of dicts name -> value (frames {i}')."""
     values = []
     for i in range(len(frames.mass)):
-        m, c = frames.mass[i], frames.com[i]
-        K = frames.inertia[i] + m * (c @ c * np.eye(3) - np.outer(c, c))   # Huygens, at O_i
-        entry = {name: K[index] for name, index in _K_INDEX.items()}
-        entry.update(MX=m * c[0], MY=m * c[1], MZ=m * c[2], M=m)
+        body = body_moments(frames, i)                                      # Huygens, at O_i
+        entry = {name: body.K[index] for name, index in _K_INDEX.items()}
+        entry.update(MX=body.u[0], MY=body.u[1], MZ=body.u[2], M=body.m)
         values.append(entry)
     return values
 

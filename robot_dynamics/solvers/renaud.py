@@ -55,10 +55,9 @@ import weakref
 
 import numpy as np
 
-from robot_dynamics.algorithms.renaud import augment, Body, NUMERIC, torques
+from robot_dynamics.algorithms.renaud import augment, Body, body_moments, NUMERIC, torques
 from robot_dynamics.model.frames import proximal_frames
 from robot_dynamics.solvers.registry import Solver
-from robot_dynamics.spatial.vectors import skew
 
 _cache = weakref.WeakKeyDictionary()
 
@@ -88,7 +87,7 @@ def augmented_bodies(model):
     if bodies is None:
         fr = proximal_frames(model)
         n = model.dof
-        star = [_body(fr, i) for i in range(n)]                                # m^i, u^i, k^i
+        star = [body_moments(fr, i) for i in range(n)]                         # m^i, u^i, k^i
         for i in reversed(range(n - 1)):
             if fr.revolute[i + 1]:
                 star[i] = augment(star[i], star[i + 1].m, fr.p[i + 1])          # (0)
@@ -101,12 +100,6 @@ def augmented_bodies(model):
         bodies = AugmentedBodies(m_star, u_star, k_star, recursion_bodies)
         _cache[model] = bodies
     return bodies
-
-
-def _body(frames, i):
-    """Body i's own moments at O_i in {i}': ``m^i``, ``u^i = m^i d_ii``, ``k^i`` (Huygens)."""
-    m, d = float(frames.mass[i]), skew(frames.com[i])
-    return Body(m, tuple(m * frames.com[i]), frames.inertia[i] - m * d @ d)
 
 
 def _clean(array):

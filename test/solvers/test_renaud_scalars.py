@@ -110,7 +110,7 @@ def test_the_solver_and_the_regrouping_call_the_one_relation_0(monkeypatch):
     calls = []
 
     def counted(body, m_next, p, *functions):
-        calls.append(type(m_next))
+        calls.append('number' if isinstance(m_next, float) else type(m_next).__name__)
         return recursion.augment(body, m_next, p, *functions)
 
     monkeypatch.setattr(renaud_solver, 'augment', counted)
@@ -120,12 +120,12 @@ def test_the_solver_and_the_regrouping_call_the_one_relation_0(monkeypatch):
     expected = int(np.count_nonzero(frames.revolute[1:]))
     assert 0 < expected < 7                                        # both joint types beyond 1
     augmented_bodies(model)
-    assert calls == [float] * expected
+    assert calls == ['number'] * expected
     for mode in ('augmented', 'base'):
         calls.clear()
         parameters.regroup(parameters.symbolic_bodies(parameters.standard_parameters(frames)),
                            frames, mode)
-        assert calls == [dict] * expected
+        assert calls == ['dict'] * expected
 
 
 @pytest.mark.parametrize('seed', range(4))
