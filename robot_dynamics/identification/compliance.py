@@ -39,7 +39,6 @@ identified URDF is scored as a controller reading the same encoders uses it.
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.signal
 
 from robot_dynamics.identification.data import Samples
 from robot_dynamics.identification.normal import accumulate, cross_validate
@@ -163,6 +162,7 @@ def _second_derivative(t, x):
             continue
         y = x[a:b]
         if BANDWIDTH < 0.4 / period:
+            import scipy.signal      # scipy.signal costs ~1 s to import: only when used
             sos = scipy.signal.butter(4, BANDWIDTH, fs=1.0 / period, output='sos')
             y = scipy.signal.sosfiltfilt(sos, y, axis=0)
         out[a:b] = np.gradient(np.gradient(y, t[a:b], axis=0), t[a:b], axis=0)

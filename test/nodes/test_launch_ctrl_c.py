@@ -14,7 +14,9 @@
 
 A terminal's Ctrl-C sends SIGINT to the whole process group: every node gets it, and
 ``ros2 launch`` forwards one more to each. The second must not land as a ``KeyboardInterrupt``
-traceback in the node's cleanup nor end it by the signal ("process has died").
+traceback in the node's cleanup nor end it by the signal ("process has died"). The signal
+is sent once every node has logged from its constructor: a Ctrl-C while a Python process is
+still importing ends it with a ``KeyboardInterrupt`` traceback, as it does any rclpy node.
 """
 
 import importlib.util
@@ -43,6 +45,8 @@ def ros2_executable():
 
 
 ROS2 = ros2_executable()
+NODES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
+         'trajectory_publisher')
 
 
 @pytest.mark.skipif(ROS2 is None, reason=HOW_TO_GET)
@@ -54,14 +58,17 @@ def test_ctrl_c_of_the_simulation_launch_ends_every_node_cleanly(tmp_path):
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True)
         try:
-            deadline = time.monotonic() + 120
-            started = []
+            deadline = time.monotonic() + 180
+            started, spoke = [], set()
             while time.monotonic() < deadline and process.poll() is None:
-                started = re.findall(r'\[INFO\] \[(\S+)\]: process started', log_path.read_text())
-                if len(started) >= 4 and 'joint_trajectory_controller' in log_path.read_text():
-                    break
+                text = log_path.read_text()
+                started = re.findall(r'\[INFO\] \[(\S+)\]: process started', text)
+                spoke = set(re.findall(r'\] \[(\w+)\]: ', text)) & set(NODES)
+                if len(started) >= 4 and spoke == set(NODES):
+                    break                             # each node built (it logged its model)
                 time.sleep(0.5)
-            time.sleep(8.0)                           # the nodes past startup, spinning
+            assert spoke == set(NODES), log_path.read_text()[-4000:]
+            time.sleep(3.0)                           # the nodes past startup, spinning
             assert process.poll() is None, log_path.read_text()[-4000:]
             os.killpg(process.pid, signal.SIGINT)     # what a terminal's Ctrl-C does
             code = process.wait(timeout=60)
