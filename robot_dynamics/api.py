@@ -34,7 +34,7 @@ available the numpy implementations answer every call, with the same results and
 import numpy as np
 
 from robot_dynamics import solvers
-from robot_dynamics.engine import ENGINE as _engine, typed_error
+from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.model.arguments import (batch_arguments, batch_rows, check_result,
                                             check_result_size, unbatch)
 from robot_dynamics.model.friction import friction_slopes as _friction_slopes
@@ -80,10 +80,7 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
     engine (the reference Newton-Euler recursion, compiled). Shapes: (n,) → (n,); (N, n) → (N, n).
     """
     if solver is None and _engine is not None:
-        try:
-            return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.inverse_dynamics(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         tau = solvers.get(solver)(model, a['q'], a['qd'], a['qdd'], model.gravity, a['f_tip'])
@@ -94,10 +91,7 @@ def inverse_dynamics(model, q, qd, qdd, f_tip=None, solver=None):
 def gravity_torques(model, q, solver=None):
     """Gravity vector ``G(q) = ID(q, 0, 0)`` (seed 002 eq. 2.11), shape of ``q``."""
     if solver is None and _engine is not None:
-        try:
-            return _engine.gravity(model, q)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.gravity(model, q)
     a, single = batch_arguments(model, q=q)
     zero = np.zeros_like(a['q'])
     return unbatch(check_result(solvers.get(solver)(model, a['q'], zero, zero, model.gravity), a),
@@ -107,10 +101,7 @@ def gravity_torques(model, q, solver=None):
 def coriolis_torques(model, q, qd, solver=None):
     """Coriolis and centrifugal torques ``V(q, qd) = ID(q, qd, 0) - G(q)`` without friction."""
     if solver is None and _engine is not None:
-        try:
-            return _engine.coriolis(model, q, qd)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.coriolis(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     zero = np.zeros_like(a['q'])
     with np.errstate(over='ignore', invalid='ignore'):
@@ -157,10 +148,13 @@ def coriolis_matrix(model, q, qd):
         return _engine.coriolis_matrix(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     dM = mass_matrix_derivatives(model, a['q'])                    # (N, k, i, j) = ∂M_ij/∂q_k
-    dM_k = np.einsum('nkij,nk->nij', dM, a['qd'])                   # Ṁ
-    dM_j = np.einsum('njik,nk->nij', dM, a['qd'])                   # Σ_k ∂M_ik/∂q_j qd_k
-    dM_i = np.einsum('nijk,nk->nij', dM, a['qd'])                   # Σ_k ∂M_jk/∂q_i qd_k
-    return unbatch(0.5 * (dM_k + dM_j - dM_i), single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        dM_k = np.einsum('nkij,nk->nij', dM, a['qd'])               # Ṁ
+        dM_j = np.einsum('njik,nk->nij', dM, a['qd'])               # Σ_k ∂M_ik/∂q_j qd_k
+        dM_i = np.einsum('nijk,nk->nij', dM, a['qd'])               # Σ_k ∂M_jk/∂q_i qd_k
+    with np.errstate(over='ignore', invalid='ignore'):
+        C = 0.5 * (dM_k + dM_j - dM_i)
+    return unbatch(check_result(C, a), single)
 
 
 def mass_matrix_derivatives(model, q, step=1e-30):
@@ -177,7 +171,9 @@ def mass_matrix_dot(model, q, qd):
         return _engine.mass_matrix_dot(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     dM = mass_matrix_derivatives(model, a['q'])
-    return unbatch(np.einsum('nkij,nk->nij', dM, a['qd']), single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        M_dot = np.einsum('nkij,nk->nij', dM, a['qd'])
+    return unbatch(check_result(M_dot, a), single)
 
 
 # ---------------------------------------------------------------------- forward dynamics
@@ -190,10 +186,7 @@ def forward_dynamics(model, q, qd, tau, f_tip=None, solver=None):
     that solver for both the bias and M (by strobing).
     """
     if solver is None and _engine is not None:
-        try:
-            return _engine.forward_dynamics(model, q, qd, tau, f_tip)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.forward_dynamics(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'], solver)
@@ -239,13 +232,11 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     """
     _check_derivatives_size(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     if _engine is not None:
-        try:
-            return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
-    out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
-    return _split(unbatch(out, single))
+    with np.errstate(over='ignore', invalid='ignore'):
+        out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
+    return _split(unbatch(check_result(out, a), single))
 
 
 def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
@@ -258,18 +249,16 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
     """
     _check_derivatives_size(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     if _engine is not None:
-        try:
-            return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
-        except ValueError as exc:      # an overflow: ResultOverflowError
-            raise typed_error(exc) from None
+        return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
-    qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
-    d = _rnea_derivatives(model, a['q'], a['qd'], qdd, a['f_tip'])
-    eye = np.broadcast_to(np.eye(model.dof), d[:, 2].shape)
-    out = np.stack([-cholesky_solve_matrix(d[:, 2], d[:, 0]),
-                    -cholesky_solve_matrix(d[:, 2], d[:, 1]),
-                    cholesky_solve_matrix(d[:, 2], eye)], axis=1)
-    return _split(unbatch(out, single))
+    with np.errstate(over='ignore', invalid='ignore'):
+        qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
+        d = _rnea_derivatives(model, a['q'], a['qd'], qdd, a['f_tip'])
+        eye = np.broadcast_to(np.eye(model.dof), d[:, 2].shape)
+        out = np.stack([-cholesky_solve_matrix(d[:, 2], d[:, 0]),
+                        -cholesky_solve_matrix(d[:, 2], d[:, 1]),
+                        cholesky_solve_matrix(d[:, 2], eye)], axis=1)
+    return _split(unbatch(check_result(out, a), single))
 
 
 def _check_derivatives_size(model, **arrays):
@@ -318,7 +307,9 @@ def static_torques(model, q, f_tip):
     if _engine is not None:
         return _engine.static_torques(model, q, f_tip)
     a, single = batch_arguments(model, q=q, f_tip=f_tip)
-    return unbatch(_tip_wrench_torques(model, a['q'], a['f_tip']), single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        tau = _tip_wrench_torques(model, a['q'], a['f_tip'])
+    return unbatch(check_result(tau, a), single)
 
 
 def kinetic_energy(model, q, qd):
@@ -327,7 +318,9 @@ def kinetic_energy(model, q, qd):
         return _engine.kinetic_energy(model, q, qd)
     a, single = batch_arguments(model, q=q, qd=qd)
     M = mass_matrix_crba(model, a['q']) + np.diag(model.reflected_inertia)
-    return unbatch(0.5 * np.einsum('ni,nij,nj->n', a['qd'], M, a['qd']), single)
+    with np.errstate(over='ignore', invalid='ignore'):
+        T = 0.5 * np.einsum('ni,nij,nj->n', a['qd'], M, a['qd'])
+    return unbatch(check_result(T, a), single)
 
 
 def potential_energy(model, q):

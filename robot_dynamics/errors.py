@@ -70,15 +70,15 @@ class PlausibilityError(_Bounded, ValueError):
 class ResultOverflowError(_Bounded, ValueError):
     """Finite inputs whose result overflows double precision (``|qd| >= 1e160`` squared).
 
-    The message names the largest input. Raised by ``inverse_dynamics``, ``gravity_torques``,
-    ``coriolis_torques`` and ``forward_dynamics`` on either path (engine or numpy); the other
-    engine functions refuse such a result with a plain ``ValueError`` of the same message.
+    The message names the largest input. Raised by every public dynamics function whose result
+    depends on speeds, torques or wrenches, on either path: the engine raises it itself (``check_result`` in
+    ``engine/src/binding_dispatch.c``, the class handed over by ``engine.set_hooks``), the
+    numpy path through :func:`robot_dynamics.model.arguments.check_result`.
     """
 
 
-#: How an overflow message starts, the engine's (``engine/src/module.c``, ``check_result``)
-#: and the numpy path's (``model/arguments.py``) alike: the engine raises a ``ValueError``,
-#: which ``engine.typed_error`` turns into :class:`ResultOverflowError` by this prefix.
+#: How an overflow message starts, the engine's (``engine/src/binding_dispatch.c``) and the
+#: numpy path's (``model/arguments.py``) alike; the two messages are equal word for word.
 RESULT_NOT_FINITE = 'the result is not finite'
 
 

@@ -39,7 +39,7 @@ import weakref
 
 import numpy as np
 
-from robot_dynamics.errors import RESULT_NOT_FINITE, ResultOverflowError
+from robot_dynamics.errors import ResultOverflowError
 from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
@@ -77,7 +77,7 @@ def _load():
                  'TORQUE_GRAVITY': TORQUE_GRAVITY,
                  'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD}
     assert all(getattr(_engine, k) == v for k, v in constants.items()), 'stale extension'
-    _engine.set_hooks(engine_model, _explain, _MODELS.data)
+    _engine.set_hooks(engine_model, _explain, _MODELS.data, ResultOverflowError)
     return _engine
 
 
@@ -105,19 +105,6 @@ def engine_model(model):
     if cached is None:
         cached = _MODELS[model] = ENGINE.Model(pack(model), weakref.ref(model))
     return cached
-
-
-def typed_error(exc):
-    """Return the engine's ``exc`` as the library's type: an overflow as ResultOverflowError.
-
-    The engine (C) raises ``ValueError`` for a result that overflows (``check_result`` in
-    ``engine/src/module.c``), with the message :data:`~robot_dynamics.errors.RESULT_NOT_FINITE`
-    starts with (``test/api/test_overflow_error.py`` holds the two to each other); its argument
-    errors come from :func:`_explain` with the library's own types, and pass unchanged.
-    """
-    if type(exc) is ValueError and str(exc).startswith(RESULT_NOT_FINITE):
-        return ResultOverflowError(str(exc))
-    return exc
 
 
 def _explain(model, names, values):

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import robot_dynamics as rd
+from robot_dynamics import api, engine
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.engine import ENGINE
 from robot_dynamics.errors import RESULT_NOT_FINITE
@@ -55,12 +56,48 @@ def test_overflow_is_a_result_overflow_error_on_both_paths(model, solver, name):
 
 
 @pytest.mark.skipif(ENGINE is None, reason='the compiled engine is not built')
-def test_the_engine_message_starts_with_the_shared_prefix(model):
-    """The C engine raises ValueError; the api maps it by this prefix, so it must hold."""
-    with pytest.raises(ValueError) as raised:
+def test_the_engine_itself_raises_result_overflow_error(model):
+    """The C engine raises the library's type (handed over by set_hooks): no caller maps it."""
+    with pytest.raises(rd.ResultOverflowError) as raised:
         ENGINE.inverse_dynamics(model, ZERO, np.array([1e160, 0.0]), ZERO, None)
-    assert type(raised.value) is ValueError
     assert str(raised.value).startswith(RESULT_NOT_FINITE)
+    assert not hasattr(engine, 'typed_error')
+
+
+#: Every public function whose result depends on speeds, torques or wrenches, with an input
+#: that overflows it: ``(call(model, use_engine), field, largest)``.
+EVERY = {
+    'inverse_dynamics': (lambda m: rd.inverse_dynamics(m, ZERO, [1e160, 0.0], ZERO), 'qd', 1e160),
+    'coriolis_torques': (lambda m: rd.coriolis_torques(m, ZERO, [0.0, 1e200]), 'qd', 1e200),
+    'forward_dynamics': (lambda m: rd.forward_dynamics(m, ZERO, ZERO, [1e308, -1e308]),
+                         'tau', 1e308),
+    'coriolis_matrix': (lambda m: rd.coriolis_matrix(m, [0.3, 0.4], [1e308, 1e308]), 'qd', 1e308),
+    'kinetic_energy': (lambda m: rd.kinetic_energy(m, ZERO, [1e160, 0.0]), 'qd', 1e160),
+    'static_torques': (lambda m: rd.static_torques(m, [0.3, 0.4], [1e308] * 6), 'f_tip', 1e308),
+    'inverse_dynamics_derivatives': (
+        lambda m: rd.inverse_dynamics_derivatives(m, ZERO, [1e200, 0.0], ZERO), 'qd', 1e200),
+    'forward_dynamics_derivatives': (
+        lambda m: rd.forward_dynamics_derivatives(m, ZERO, [1e200, 0.0], ZERO), 'qd', 1e200),
+}
+
+
+@pytest.mark.parametrize('name', sorted(EVERY))
+def test_the_message_is_the_same_from_the_engine_and_from_numpy(model, name, monkeypatch):
+    """Engine and numpy path raise ResultOverflowError with the same message, word for word.
+
+    The numpy path used to return NaN from both derivative functions (and inf or NaN from
+    kinetic_energy, coriolis_matrix and static_torques).
+    """
+    call, field, largest = EVERY[name]
+    messages = []
+    for engine_ in ([ENGINE] if ENGINE is not None else []) + [None]:
+        monkeypatch.setattr(api, '_engine', engine_)
+        with pytest.raises(rd.ResultOverflowError) as raised:
+            call(model)
+        messages.append(str(raised.value))
+    expected = (f'{RESULT_NOT_FINITE}: the inputs are too large for double precision '
+                f'(largest |{field}| = {largest:.3g}); give physically meaningful values')
+    assert messages == [expected] * len(messages)
 
 
 @pytest.mark.parametrize('solver', [None, 'rnea'])

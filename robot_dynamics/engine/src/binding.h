@@ -41,6 +41,7 @@ typedef struct {
 
 extern PyTypeObject ModelType;
 extern PyObject *linalg_error;   /* numpy.linalg.LinAlgError */
+extern PyObject *overflow_error; /* robot_dynamics.errors.ResultOverflowError (set_hooks) */
 
 typedef struct {
     PyArrayObject *array;

@@ -270,7 +270,9 @@ static PyObject *three_matrices(PyObject *block, int single)
 }
 
 /* Finite inputs can still overflow (|qd| >= 1e160 squares past 1e308): such a result is an
- * error naming the largest input, never NaN or inf handed back (issue 22, LOW). */
+ * error naming the largest input, never NaN or inf handed back (issue 22, LOW). Its type is
+ * the library's ResultOverflowError (set_hooks); the message is the numpy path's
+ * (model/arguments.py, check_result), word for word. */
 static int check_result(const Spec *spec, const Arg *args, const Rows *rows)
 {
     npy_intp i;
@@ -290,7 +292,7 @@ static int check_result(const Spec *spec, const Arg *args, const Rows *rows)
     snprintf(message, sizeof message, "the result is not finite: the inputs are too large for "
              "double precision (largest |%s| = %.3g); give physically meaningful values",
              name, largest);
-    PyErr_SetString(PyExc_ValueError, message);
+    PyErr_SetString(overflow_error != NULL ? overflow_error : PyExc_ValueError, message);
     return -1;
 }
 

@@ -98,18 +98,26 @@ PyTypeObject ModelType = {
 /* ------------------------------------------------------------------ hooks and the cache */
 static PyObject *packer = NULL, *explainer = NULL, *cache = NULL;
 PyObject *linalg_error = NULL;
+PyObject *overflow_error = NULL;
 
+/* set_hooks(packer, explainer, cache, overflow_error): the library's model packer, argument
+ * explainer, model cache and its exception for a result that overflows (a ValueError
+ * subclass, robot_dynamics.errors.ResultOverflowError), so that the engine raises the
+ * library's own type and no caller has to translate it. */
 PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])
-            || !PyDict_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "set_hooks(packer, explainer, cache): two callables "
-                                         "and the dict of a WeakKeyDictionary");
+    if (nargs != 4 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])
+            || !PyDict_Check(args[2]) || !PyType_Check(args[3])
+            || !PyType_IsSubtype((PyTypeObject *)args[3], (PyTypeObject *)PyExc_ValueError)) {
+        PyErr_SetString(PyExc_TypeError, "set_hooks(packer, explainer, cache, overflow_error): "
+                                         "two callables, the dict of a WeakKeyDictionary and "
+                                         "a ValueError subclass");
         return NULL;
     }
     Py_XSETREF(packer, Py_NewRef(args[0]));
     Py_XSETREF(explainer, Py_NewRef(args[1]));
     Py_XSETREF(cache, Py_NewRef(args[2]));
+    Py_XSETREF(overflow_error, Py_NewRef(args[3]));
     Py_RETURN_NONE;
 }
 

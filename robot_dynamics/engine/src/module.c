@@ -187,7 +187,7 @@ static PyMethodDef methods[] = {
     FAST(step, "step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),
-    FAST(set_hooks, "set_hooks(packer, explainer)"),
+    FAST(set_hooks, "set_hooks(packer, explainer, cache, overflow_error)"),
     {NULL, NULL, 0, NULL}
 };
 
