@@ -36,8 +36,10 @@ def check_array(model, name, value, width=None):
         array = np.asarray(value)
     except Exception as exc:  # pragma: no cover - numpy accepts nearly anything
         raise _invalid(f'{name}: cannot convert {value!r} to an array') from exc
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.number)
-                                     or array.dtype == bool) \
+    if array.dtype == bool:             # True/False: a flag passed where values belong
+        raise _invalid(f'{name}: expected real numbers for {what}, got booleans (dtype bool); '
+                       'give the values as numbers')
+    if array.dtype == object or not np.issubdtype(array.dtype, np.number) \
             or np.iscomplexobj(array):
         raise _invalid(f'{name}: expected real numbers for {what}, got dtype {array.dtype}')
     if array.ndim not in (1, 2) or array.shape[-1] != width:

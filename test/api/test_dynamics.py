@@ -295,6 +295,28 @@ def test_bad_state_is_a_clear_error(bad, message):
         rd.inverse_dynamics(model, bad, zero, zero)
 
 
+BOOL_CALLS = {          # the bool argument's name → a call with it boolean, the others zero
+    'q': lambda m, b, z, s: rd.inverse_dynamics(m, b, z, z, solver=s),
+    'qd': lambda m, b, z, s: rd.coriolis_torques(m, z, b, solver=s),
+    'qdd': lambda m, b, z, s: rd.inverse_dynamics(m, z, z, b, solver=s),
+    'tau': lambda m, b, z, s: rd.forward_dynamics(m, z, z, b, solver=s),
+    'f_tip': lambda m, b, z, s: rd.inverse_dynamics(m, z, z, z, f_tip=np.ones(6, bool),
+                                                    solver=s),
+}
+
+
+@pytest.mark.parametrize('solver', [None, 'rnea'])
+@pytest.mark.parametrize('name', sorted(BOOL_CALLS))
+@pytest.mark.parametrize('batch', [False, True])
+def test_booleans_are_not_joint_values(name, solver, batch):
+    """F6: a bool array was taken as 0/1 (README: non-numeric values raise); name the field."""
+    model = random_model(np.random.default_rng(0), 4)
+    b = np.ones((3, 4) if batch else 4, dtype=bool)
+    with pytest.raises(ValueError, match=rf'^{name}: expected real numbers for .*, got '
+                                         r'booleans \(dtype bool\); give the values as numbers'):
+        BOOL_CALLS[name](model, b, np.zeros(4), solver)
+
+
 def test_bad_velocity_acceleration_wrench_and_batch_sizes():
     model = random_model(np.random.default_rng(0), 3)
     zero = np.zeros(3)

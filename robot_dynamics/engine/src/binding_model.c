@@ -150,7 +150,8 @@ ModelObject *engine_model(PyObject *robot)
 
 /* ------------------------------------------------------------------ argument checking */
 
-/* Accept a real numeric array-like of shape (width,) or (N, width), all values finite.
+/* Accept a real numeric array-like of shape (width,) or (N, width), all values finite;
+ * booleans are not numbers here (the library refuses them by name, model/arguments.py).
  * Returns 0, or -1 (no exception left set) when the library's checks should explain. */
 int take(PyObject *obj, int width, Arg *arg)
 {
@@ -165,7 +166,7 @@ int take(PyObject *obj, int width, Arg *arg)
     }
     type = PyArray_TYPE(array);
     ndim = PyArray_NDIM(array);
-    if (!(PyTypeNum_ISBOOL(type) || PyTypeNum_ISINTEGER(type) || PyTypeNum_ISFLOAT(type))
+    if (!(PyTypeNum_ISINTEGER(type) || PyTypeNum_ISFLOAT(type))
             || (ndim != 1 && ndim != 2) || PyArray_DIM(array, ndim - 1) != width) {
         Py_DECREF(array);
         return -1;
