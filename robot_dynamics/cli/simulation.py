@@ -156,7 +156,7 @@ CLI_WORDS = ((r"integrator='(\w+)'", r'--integrator \1'),
              (r'\bposition_limits\b', '--limits'),
              (r'\b(use a (?:smaller|larger) )dt\b', r'\1--dt'),
              (r'(?<![-\w])dt <= ', '--dt <= '),
-             (r'^(q0|qd0): ', r'--\1: '),
+             (r'^(q0|qd0|dt): ', r'--\1: '),
              (r'^duration: ', '--duration: '))
 
 

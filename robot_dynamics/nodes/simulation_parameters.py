@@ -16,7 +16,7 @@ from rclpy.parameter import Parameter
 
 from robot_dynamics.nodes.model_parameters import declare_model_parameters
 from robot_dynamics.nodes.parameters import declare_array, declare_double_array, descriptor
-from robot_dynamics.simulation.integrators import INTEGRATORS
+from robot_dynamics.simulation.integrators import INTEGRATORS, MAX_DT
 
 
 def declare_simulation_parameters(node):
@@ -29,7 +29,7 @@ def declare_simulation_parameters(node):
                          "values, |g| <= 100); unset or empty: the model's own gravity",
                          read_only=True)
     node.declare_parameter('dt', 1e-3, descriptor('integration step, s', read_only=True,
-                                                  low=1e-6, high=0.1))
+                                                  low=1e-6, high=MAX_DT))
     node.declare_parameter('integrator', 'implicit', descriptor(
         'integration scheme; implicit (default) is stable under any joint damping, rk4 is '
         'more accurate for undamped arms', additional=f'one of {sorted(INTEGRATORS)}'))

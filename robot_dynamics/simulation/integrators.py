@@ -42,7 +42,8 @@ from robot_dynamics.model.arguments import MAX_RESULT_BYTES, batch_arguments
 from robot_dynamics.model.friction import friction_slopes
 from robot_dynamics.simulation.schemes import (INTEGRATORS, NEEDS_DAMPED_MASS,  # noqa: F401
                                                SimulationError)
-from robot_dynamics.simulation.stability import divergence_advice
+from robot_dynamics.simulation.stability import (check_start_speed, check_step_speeds,
+                                                  divergence_advice, plausible_run)
 from robot_dynamics.simulation.stops import apply_position_limits, stop_step  # noqa: F401
 
 
@@ -51,10 +52,21 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     """Advance ``(q, qd)`` by ``dt`` seconds under constant ``tau``; returns ``q, qd, qdd``.
 
     ``qdd`` is the acceleration at the start of the step. Raises :class:`SimulationError`
-    when the new state is not finite, naming the cause and the fix. ``position_limits=True``
-    (a single state (n,) within the limits): the limits act as hard stops (the model of
+    when the new state is not finite or a joint speed passes ``bounds.MAX_VELOCITY`` (the
+    step diverged: the check and message of :func:`simulate`), naming the cause and the fix;
+    a start ``qd`` beyond it is a ``ValueError``. ``position_limits=True`` (a single state
+    (n,) within the limits): the limits act as hard stops (the model of
     :func:`~robot_dynamics.simulation.stops.stop_step`, inside the engine's step there).
     """
+    q_next, qd_next, qdd = _advance(model, q, qd, tau, dt, integrator, f_tip, solver,
+                                    position_limits)
+    check_step_speeds(model, q, qd, qd_next, dt, integrator)
+    return q_next, qd_next, qdd
+
+
+def _advance(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
+             position_limits=False):
+    """:func:`step` without the speed check (:func:`simulate` checks its whole run)."""
     _check_flag('position_limits', position_limits)
     if position_limits and np.ndim(q) != 1:
         raise ValueError(f'q: position_limits=True takes a single state of shape '
@@ -70,7 +82,7 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
         _raise_for(status, (model, q, qd, dt, integrator))
         return q_next, qd_next, qdd
     if position_limits:
-        q_next, qd_next, qdd = step(model, q, qd, tau, dt, integrator, f_tip, solver)
+        q_next, qd_next, qdd = _advance(model, q, qd, tau, dt, integrator, f_tip, solver)
         return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
     a, _ = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     tau_, f_tip_ = a['tau'], a['f_tip']
@@ -175,12 +187,7 @@ def _check_run(model, q0, qd0, energy_limit, position_limits):
     if not single:
         raise ValueError(f'q0, qd0: expected shape ({model.dof},), one start, got shapes '
                          f'{np.shape(q0)}, {np.shape(qd0)}; simulate the starts one by one')
-    qd0 = start['qd0'][0]
-    if np.abs(qd0).max(initial=0.0) > bounds.MAX_VELOCITY:
-        j = int(np.argmax(np.abs(qd0)))
-        raise ValueError(f'qd0: joint {model.joint_names[j]!r} starts at {qd0[j]:.3g} rad/s '
-                         f'(m/s), beyond the plausible {bounds.MAX_VELOCITY:g}; give speeds in '
-                         'rad/s (m/s)')
+    check_start_speed(model, start['qd0'], 'qd0')
 
 
 _FAILURES = {engine.NONFINITE_WITHIN: 'state became NaN/inf within the step',
@@ -275,25 +282,7 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
         torque_fn = torque if mode is None else _torque_function(model, mode, rows, dt, solver)
         run = _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
                                  energy_limit, stops)
-    return _plausible(model, run, dt, integrator)
-
-
-def _plausible(model, run, dt, integrator):
-    """Return ``run``, or raise if a speed beyond ``bounds.MAX_VELOCITY`` shows divergence.
-
-    A diverging explicit run grows by a factor per step and overflows within tens of steps;
-    one that ends before overflowing would return absurd but finite numbers (the stiff wrist
-    arm: 2.6e89 rad/s after 5 ms of rk4 at 1 ms).
-    """
-    fast = np.flatnonzero(np.any(~(np.abs(run.qd) <= bounds.MAX_VELOCITY), axis=1))
-    if fast.size == 0:
-        return run
-    k = max(fast[0] - 1, 0)
-    j = int(np.argmax(np.abs(run.qd[fast[0]])))
-    raise SimulationError(f'joint {model.joint_names[j]!r} reached {run.qd[fast[0], j]:.3g} '
-                          f'rad/s (m/s) at t = {run.t[fast[0]]:.4g} s, beyond the plausible '
-                          f'{bounds.MAX_VELOCITY:g}: the run diverged; '
-                          + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
+    return plausible_run(model, run, dt, integrator)
 
 
 def _check_within_limits(model, q0, name='q0'):
@@ -405,8 +394,8 @@ def _simulate_per_step(model, q0, qd0, torque_fn, steps, dt, integrator, solver,
         if k == steps:
             out['qdd'][k] = forward_dynamics(model, q, qd, tau, solver=solver)
             break
-        q, qd, out['qdd'][k] = step(model, q, qd, tau, dt, integrator, solver=solver,
-                                    position_limits=stops)
+        q, qd, out['qdd'][k] = _advance(model, q, qd, tau, dt, integrator, solver=solver,
+                                        position_limits=stops)
         if energy_limit is not None and total_energy(model, q, qd) > energy_limit:
             raise SimulationError(f'total energy exceeded {energy_limit} J at t = {t + dt:.4f} s:'
                                   ' the simulation is running away; '

@@ -26,7 +26,9 @@ RK4 (``|1 - z + z²/2 - z³/6 + z⁴/24| <= 1``). Beyond it the state grows by a
 import numpy as np
 
 from robot_dynamics.api import mass_matrix
+from robot_dynamics.model import bounds
 from robot_dynamics.model.friction import friction_slopes
+from robot_dynamics.simulation.schemes import SimulationError
 
 #: Largest stable ``λ dt`` of each explicit scheme for a pure damping mode ``q̈ = -λ q̇``.
 STABILITY_LIMITS = {'euler': 2.0, 'semi_implicit_euler': 2.0, 'rk4': 2.785}
@@ -74,3 +76,58 @@ def divergence_advice(model, q, qd, dt, integrator):
            'check the torques and the model')
     return (f'dt = {dt:g} s is too large for these torques, or the torques are unbounded: '
             f'use a smaller dt, or {fix}')
+
+
+# ---------------------------------------------------------------------- speeds beyond the bound
+def plausible_run(model, run, dt, integrator):
+    """Return ``run``, or raise if a speed beyond ``bounds.MAX_VELOCITY`` shows divergence.
+
+    A diverging explicit run grows by a factor per step and overflows within tens of steps;
+    one that ends before overflowing would return absurd but finite numbers (the stiff wrist
+    arm: 2.6e89 rad/s after 5 ms of rk4 at 1 ms).
+    """
+    fast = np.flatnonzero(np.any(~(np.abs(run.qd) <= bounds.MAX_VELOCITY), axis=1))
+    if fast.size == 0:
+        return run
+    k = max(fast[0] - 1, 0)
+    when = f'at t = {run.t[fast[0]]:.4g} s'
+    raise SimulationError(diverged(model, run.qd[fast[0]], when, 'run')
+                          + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
+
+
+def check_start_speed(model, qd, name):
+    """Raise ``ValueError`` if a checked start speed ``qd`` (N, n) is beyond MAX_VELOCITY."""
+    fast = np.flatnonzero(np.any(np.abs(qd) > bounds.MAX_VELOCITY, axis=1))
+    if fast.size:
+        j = int(np.argmax(np.abs(qd[fast[0]])))
+        row = f' (batch row {fast[0]})' if len(qd) > 1 else ''
+        raise ValueError(f'{name}: joint {model.joint_names[j]!r} starts at {qd[fast[0], j]:.3g} '
+                         f'rad/s (m/s){row}, beyond the plausible {bounds.MAX_VELOCITY:g}; give '
+                         'speeds in rad/s (m/s)')
+
+
+def check_step_speeds(model, q, qd, qd_next, dt, integrator):
+    """Refuse a step from a checked state ``(q, qd)`` whose start or end speed is implausible.
+
+    The checks of :func:`~robot_dynamics.simulate`: a start ``qd`` beyond ``MAX_VELOCITY`` is
+    a ``ValueError`` (as its ``qd0``), an end ``qd_next`` beyond it a :class:`SimulationError`
+    with :func:`plausible_run`'s message and advice (the batch row named for a batch).
+    """
+    qd_next = np.reshape(qd_next, (-1, model.dof))
+    qd = np.reshape(np.asarray(qd, dtype=float), (-1, model.dof))
+    check_start_speed(model, qd, 'qd')
+    if np.all(np.abs(qd_next) <= bounds.MAX_VELOCITY):
+        return
+    q = np.reshape(np.asarray(q, dtype=float), (-1, model.dof))
+    k = int(np.flatnonzero(np.any(~(np.abs(qd_next) <= bounds.MAX_VELOCITY), axis=1))[0])
+    when = f'in one step of dt = {dt:g} s' + (f' (batch row {k})' if len(qd_next) > 1 else '')
+    raise SimulationError(diverged(model, qd_next[k], when, 'step')
+                          + divergence_advice(model, q[k % len(q)], qd[k % len(qd)], dt,
+                                              integrator))
+
+
+def diverged(model, qd, when, what):
+    """Return the start of the message for a speed ``qd`` (n,) beyond MAX_VELOCITY."""
+    j = int(np.argmax(np.abs(qd)))
+    return (f'joint {model.joint_names[j]!r} reached {qd[j]:.3g} rad/s (m/s) {when}, beyond '
+            f'the plausible {bounds.MAX_VELOCITY:g}: the {what} diverged; ')

@@ -17,6 +17,7 @@ import pytest
 
 from robot_dynamics import cli
 from robot_dynamics.cli.simulation import in_cli_words
+from robot_dynamics.simulation.integrators import MAX_DT
 
 
 def run(capsys, *argv):
@@ -62,3 +63,12 @@ def test_a_start_outside_the_limits_names_the_options(capsys, tmp_path):
                        '--no-plot', '-o', tmp_path / 's')
     assert code == 2
     assert 'give --q0 within them or drop --limits' in err and 'position_limits' not in err
+
+
+def test_a_step_longer_than_the_bound_names_the_option(capsys, tmp_path):
+    # F4: the library's bound on dt (simulation.integrators.MAX_DT, the node's dt range too)
+    # reached the command line as "dt: ..."; the option is --dt.
+    code, _, err = run(capsys, 'simulate', 'two_link', '--duration', 5, '--dt', 2,
+                       '--no-plot', '-o', tmp_path / 's')
+    assert code == 2
+    assert f'--dt: 2 s is longer than the {MAX_DT:g} s a step may take' in err, err

@@ -321,3 +321,11 @@ def test_implicit_coriolis_node_runs_the_stiff_arm(ros):
         assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
         assert np.all(np.array(msg.position) <= arm.upper_limit + 1e-12)
     assert rd.total_energy(arm, probe.sim.q, probe.sim.qd) < probe.sim._energy_start - 10.0
+
+
+def test_the_dt_range_is_the_library_bound(ros, model):
+    # F4: one bound on dt (a longer step is a unit mistake): the node's range was its own 0.1 s.
+    from robot_dynamics.simulation.integrators import MAX_DT
+    probe = SimProbe(ros, model)
+    (bound,) = probe.sim.describe_parameter('dt').floating_point_range
+    assert (bound.from_value, bound.to_value) == (1e-6, MAX_DT)

@@ -141,3 +141,40 @@ def test_an_overflow_in_linearize_names_the_input_that_caused_it(panda, integrat
     zero = np.zeros(7)
     with pytest.raises(rd.ResultOverflowError, match=r'largest \|tau\| = 1e\+300'):
         rd.linearize(panda, zero, zero, np.full(7, 1e300), 0.01, integrator=integrator)
+
+
+@pytest.mark.parametrize('solver', [None, 'rnea'])
+def test_a_step_that_diverges_is_refused_with_the_message_of_simulate(panda, solver):
+    # F4: rd.step returned whatever the integrator gave (1e6 N m for 10 ms: ~1e4 rad/s,
+    # finite) where rd.simulate refuses the same speed as divergence.
+    zero, tau = np.zeros(7), np.full(7, 1e6)
+    q0 = home(panda)
+    with pytest.raises(rd.SimulationError) as stepped:
+        rd.step(panda, q0, zero, tau, 0.01, solver=solver)
+    with pytest.raises(rd.SimulationError) as simulated:
+        rd.simulate(panda, q0, zero, tau, 0.01, dt=0.01, solver=solver)
+    step_head, step_advice = str(stepped.value).split(': the step diverged; ')
+    run_head, run_advice = str(simulated.value).split(': the run diverged; ')
+    assert step_advice == run_advice and 'use a smaller dt' in step_advice
+    assert step_head == run_head.replace('at t = 0.01 s', 'in one step of dt = 0.01 s')
+    assert 'beyond the plausible 1000' in step_head
+
+
+@pytest.mark.parametrize('solver', [None, 'rnea'])
+def test_a_diverging_step_in_a_batch_names_its_row(panda, solver):
+    q, qd, tau = np.tile(home(panda), (4, 1)), np.zeros((4, 7)), np.zeros((4, 7))
+    tau[2, 1] = 1e6
+    with pytest.raises(rd.SimulationError, match=r"joint 'panda_joint\d' reached .* in one step "
+                                                 r'of dt = 0.01 s \(batch row 2\)'):
+        rd.step(panda, q, qd, tau, 0.01, solver=solver)
+    rd.step(panda, q[:2], qd[:2], tau[:2], 0.01, solver=solver)     # the plausible rows pass
+
+
+@pytest.mark.parametrize('solver', [None, 'rnea'])
+def test_a_step_from_an_absurd_speed_is_named_as_simulate_names_it(panda, solver):
+    qd = np.zeros(7)
+    qd[2] = 2e3
+    with pytest.raises(ValueError, match=r"qd: joint 'panda_joint3' starts at 2e\+03 rad/s "
+                                         r'\(m/s\), beyond the plausible 1000'):
+        rd.step(panda, home(panda), qd, np.zeros(7), 1e-3, integrator='implicit',
+                solver=solver)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import robot_dynamics as rd
-from robot_dynamics.simulation.integrators import MAX_STEP_CONDITION
+from robot_dynamics.simulation.integrators import _advance, MAX_STEP_CONDITION
 
 DT = 1.0
 
@@ -91,14 +91,20 @@ def test_engine_and_twin_draw_the_line_at_the_same_condition(panda, relative, re
     condition = np.linalg.cond(step_matrix(panda, q, qd), 1)
     assert (condition > MAX_STEP_CONDITION) == refused
     results = []
-    for solver in (None, 'rnea'):
+    for solver in (None, 'rnea'):      # the step before rd.step's speed check (F4)
         try:
-            results.append(rd.step(panda, q, qd, 0 * q, DT, integrator='implicit_coriolis',
-                                   solver=solver))
+            results.append(_advance(panda, q, qd, 0 * q, DT, integrator='implicit_coriolis',
+                                    solver=solver))
         except rd.SimulationError:
             results.append(None)
     assert [r is None for r in results] == [refused, refused]
-    if not refused:           # accepted: engine and twin agree to the conditioning's round-off
+    if not refused:
+        # 3.5 rad/s in, 5e3 and 5e5 rad/s out: rd.step refuses that speed as divergence
+        assert np.abs(results[0][1]).max() > rd.model.bounds.MAX_VELOCITY
+        for solver in (None, 'rnea'):
+            with pytest.raises(rd.SimulationError, match='the step diverged'):
+                rd.step(panda, q, qd, 0 * q, DT, integrator='implicit_coriolis', solver=solver)
+        # accepted by the W check: engine and twin agree to the conditioning's round-off
         scale = np.abs(results[1][1]).max()
         np.testing.assert_allclose(results[0][1], results[1][1], rtol=0,
                                    atol=10 * np.finfo(float).eps * condition * scale)
