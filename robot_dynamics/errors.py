@@ -71,9 +71,10 @@ class ResultOverflowError(_Bounded, ValueError):
     """Finite inputs whose result overflows double precision (``|qd| >= 1e160`` squared).
 
     The message names the largest input. Raised by every public dynamics function whose result
-    depends on speeds, torques or wrenches, on either path: the engine raises it itself (``check_result`` in
-    ``engine/src/binding_dispatch.c``, the class handed over by ``engine.set_hooks``), the
-    numpy path through :func:`robot_dynamics.model.arguments.check_result`.
+    depends on speeds, torques or wrenches, on either path: the engine raises it itself
+    (``check_result`` in ``engine/src/binding_dispatch.c``, the class handed over by
+    ``engine.set_hooks``), the numpy path through
+    :func:`robot_dynamics.model.arguments.check_result`.
     """
 
 

@@ -29,6 +29,7 @@ from trajectory_msgs.msg import JointTrajectory
 import robot_dynamics as rd
 from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
+from robot_dynamics.nodes.simulation_node import SimulationNode
 from robots import quiet_model_from_urdf, random_arm_urdf
 
 TOL = 1e-12     # a node's outputs against the library's values (the same arithmetic)
@@ -105,6 +106,32 @@ def make_dynamics(ros, urdf, **parameters):
     overrides = [Parameter('robot_description', value=urdf)]
     overrides += [Parameter(k, value=v) for k, v in parameters.items()]
     return ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=overrides))
+
+
+def make_simulation(ros, urdf, **parameters):
+    """Create a SimulationNode on ``urdf`` in the test namespace, running as fast as possible."""
+    overrides = [Parameter('robot_description', value=urdf),
+                 Parameter('real_time_factor', value=0.0)]
+    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
+    return ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=overrides))
+
+
+def drop_effort_command(ros, urdf, values):
+    """Command a weightless 3-joint simulation 1, 2, 3 N m, then ``values``: return the node.
+
+    The bad command must be dropped (counted), the good one kept, the state finite.
+    """
+    sim = make_simulation(ros, urdf, gravity=[0.0, 0.0, 0.0])
+    publisher = ros.node('commander').create_publisher(
+        Float64MultiArray, f'{ros.namespace}/simulation_node/effort_commands', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
+    publisher.publish(Float64MultiArray(data=[1.0, 2.0, 3.0]))
+    assert ros.spin_until(lambda: sim._command_time is not None)
+    publisher.publish(Float64MultiArray(data=values))
+    assert ros.spin_until(lambda: sim.dropped == 1)
+    np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
+    assert not sim.failed and np.all(np.isfinite(sim.q))
+    return sim
 
 
 def vector(msg):

@@ -79,6 +79,7 @@ class SimulationNode(Node):
         self.publish_period = 1.0 / self.get_parameter('publish_rate').value
         self.steps_per_publish = max(1, int(round(self.publish_period / self.dt)))
         self.dropped = 0
+        self.last_dropped = ''     # why the last command was dropped (diagnostics)
         self.error = ''
         self.step_count = 0
         self.initial_positions(parameter_value(self, 'initial_positions'))   # fail fast
@@ -345,7 +346,8 @@ class SimulationNode(Node):
         status.level, status.message = self.health()
         status.message = bounded(status.message)
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
-                  'dropped_messages': str(self.dropped), 'last_error': self.error,
+                  'dropped_messages': str(self.dropped), 'last_dropped': self.last_dropped,
+                  'last_error': self.error,
                   'integrator': self.get_parameter('integrator').value}
         status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
         array = DiagnosticArray(status=[status])
@@ -383,6 +385,7 @@ class SimulationNode(Node):
 
     def _drop(self, reason):
         self.dropped += 1
+        self.last_dropped = bounded(reason)
         self.get_logger().warning(bounded(reason), throttle_duration_sec=1.0)
 
     def callback_failed(self, name, exc):

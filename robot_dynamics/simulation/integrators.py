@@ -43,7 +43,7 @@ from robot_dynamics.model.friction import friction_slopes
 from robot_dynamics.simulation.schemes import (INTEGRATORS, NEEDS_DAMPED_MASS,  # noqa: F401
                                                SimulationError)
 from robot_dynamics.simulation.stability import (check_start_speed, check_step_speeds,
-                                                  divergence_advice, plausible_run)
+                                                 divergence_advice, plausible_run)
 from robot_dynamics.simulation.stops import apply_position_limits, stop_step  # noqa: F401
 
 

@@ -23,23 +23,15 @@ import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from diagnostic_msgs.msg import DiagnosticStatus
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import Trigger
 
 from robot_dynamics.nodes.simulation_node import SimulationNode
 from ros_graph import arm3_model_fixture, arm3_urdf_fixture  # noqa: F401 (fixtures)
-
-
-def simulation(ros, urdf, **parameters):
-    """Start a simulation node on ``urdf`` running as fast as possible."""
-    overrides = [Parameter('robot_description', value=urdf),
-                 Parameter('real_time_factor', value=0.0)]
-    overrides += [Parameter(k, value=v) for k, v in parameters.items()]
-    return ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=overrides))
+from ros_graph import drop_effort_command, make_simulation
 
 
 def test_simulation_initial_positions_validated_and_reset_survives(ros, arm3_urdf):
-    sim = simulation(ros, arm3_urdf)
+    sim = make_simulation(ros, arm3_urdf)
     for value, reason in (([math.nan, 0.0, 0.0], 'finite'), ([1e300, 0.0, 0.0], 'outside'),
                           ([0.0], '3 finite values')):
         result = sim.set_parameters([Parameter('initial_positions', value=value)])[0]
@@ -53,7 +45,7 @@ def test_simulation_initial_positions_validated_and_reset_survives(ros, arm3_urd
 
 
 def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, arm3_urdf, monkeypatch):
-    sim = simulation(ros, arm3_urdf)
+    sim = make_simulation(ros, arm3_urdf)
 
     def broken():
         raise RuntimeError('injected failure')
@@ -69,8 +61,8 @@ def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, arm3_urdf, monkeyp
 
 def test_simulation_bogus_integrator_refused_at_start_and_run_time(ros, arm3_urdf):
     with pytest.raises(ValueError, match="integrator: unknown 'bogus'"):
-        simulation(ros, arm3_urdf, integrator='bogus')
-    sim = simulation(ros, arm3_urdf)
+        make_simulation(ros, arm3_urdf, integrator='bogus')
+    sim = make_simulation(ros, arm3_urdf)
     result = sim.set_parameters([Parameter('integrator', value='bogus')])[0]
     assert not result.successful and 'integrator: unknown' in result.reason
     ros.spin_for(0.05)
@@ -84,7 +76,7 @@ def test_simulation_gravity_defaults_to_the_models(ros):
 
 
 def test_repeated_name_in_joint_commands_dropped(ros, arm3_urdf, arm3_model):
-    sim = simulation(ros, arm3_urdf, gravity=[0.0, 0.0, 0.0])
+    sim = make_simulation(ros, arm3_urdf, gravity=[0.0, 0.0, 0.0])
     node = ros.node('commander')
     publisher = node.create_publisher(JointState, f'{ros.namespace}/simulation_node/'
                                       'joint_commands', 10)
@@ -97,7 +89,7 @@ def test_repeated_name_in_joint_commands_dropped(ros, arm3_urdf, arm3_model):
 
 def test_simulation_diagnostics_error_while_running_silent(ros, arm3_urdf, monkeypatch):
     """A simulator that stops stepping (here: stepping patched out) is ERROR, not OK."""
-    sim = simulation(ros, arm3_urdf)
+    sim = make_simulation(ros, arm3_urdf)
     ros.spin_for(0.1)
     assert sim.health()[0] == DiagnosticStatus.OK
     monkeypatch.setattr(sim, 'advance', lambda steps: None)
@@ -109,17 +101,9 @@ def test_simulation_diagnostics_error_while_running_silent(ros, arm3_urdf, monke
     assert sim.health()[0] == DiagnosticStatus.OK
 
 
-def test_simulation_absurd_effort_command_dropped(ros, arm3_urdf, arm3_model):
+def test_simulation_absurd_effort_command_dropped(ros, arm3_urdf):
     """1e300 N m on a joint without an effort limit used to blow the simulation up."""
-    sim = simulation(ros, arm3_urdf, gravity=[0.0, 0.0, 0.0])
-    node = ros.node('commander')
-    publisher = node.create_publisher(Float64MultiArray,
-                                      f'{ros.namespace}/simulation_node/effort_commands', 10)
-    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
-    publisher.publish(Float64MultiArray(data=[1.0, 2.0, 3.0]))
-    assert ros.spin_until(lambda: sim._command_time is not None)
-    publisher.publish(Float64MultiArray(data=[1e300, 0.0, 0.0]))
-    assert ros.spin_until(lambda: sim.dropped == 1)
-    np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
+    sim = drop_effort_command(ros, arm3_urdf, [1e300, 0.0, 0.0])
+    assert 'beyond' in sim.last_dropped, sim.last_dropped
     ros.spin_for(0.1)
     assert not sim.failed and np.all(np.isfinite(sim.q))
