@@ -16,7 +16,8 @@ Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_comma
 are saturated at the effort limits and held for ``dt`` steps of
 :func:`robot_dynamics.simulation.integrators.step` (default ``integrator: implicit``, stable
 under the stiff joint damping of real robot descriptions); position limits act as hard stops (a
-perfectly inelastic impact within the step, :func:`~robot_dynamics.simulation.stops.stop_step`).
+perfectly inelastic impact within the step, :func:`~robot_dynamics.simulation.stops.stop_step`:
+the engine's stops, as in ``rd.simulate``).
 A diverging state (non-finite, a joint speed beyond ``bounds.MAX_VELOCITY`` or energy gained)
 is never published: the node stops stepping, says why and reports ERROR on /diagnostics.
 The node publishes ``joint_states`` (effort = applied torque) and optionally ``/clock``. See
@@ -236,10 +237,10 @@ class SimulationNode(Node):
             try:
                 q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator,
                                    solver=self._solver)
+                self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
+                self._apply_stops(q, qd)
             except (rd.SimulationError, np.linalg.LinAlgError, ValueError) as exc:
                 return self._fail(f'integration failed at t = {self.sim_time:.4f} s: {exc}')
-            self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
-            self._apply_stops(q, qd)
             self.tau = tau
             self.sim_time = round(self.sim_time + self.dt, 12)
             self.step_count += 1
@@ -252,11 +253,12 @@ class SimulationNode(Node):
         """Take the state after the joint stops act on the step to ``(q, qd)``; count their work.
 
         The stops land the passing joints on their stop within the step and halt them
-        (:func:`~robot_dynamics.simulation.stops.stop_step`): the whole energy change against
-        the free step is their work, so that the runaway check measures the integration's own
-        energy error.
+        (:func:`~robot_dynamics.simulation.stops.stop_step`: the engine's ``rd_stop_step``,
+        the stops of ``rd.step``/``rd.simulate`` with ``position_limits=True``, on the free
+        step): the whole energy change against the free step is their work, so that the
+        runaway check measures the integration's own energy error.
         """
-        self.q, self.qd = stop_step(self.model, self.q, q, qd, self.dt)
+        self.q, self.qd = stop_step(self.model, self.q, q, qd, self.dt, self._solver)
         if not (np.array_equal(self.q, q) and np.array_equal(self.qd, qd)):
             self._work_stops += float(rd.total_energy(self.model, self.q, self.qd)
                                       - rd.total_energy(self.model, q, qd))

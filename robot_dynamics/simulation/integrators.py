@@ -83,7 +83,7 @@ def _advance(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
         return q_next, qd_next, qdd
     if position_limits:
         q_next, qd_next, qdd = _advance(model, q, qd, tau, dt, integrator, f_tip, solver)
-        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt), qdd)
+        return (*stop_step(model, np.asarray(q, dtype=float), q_next, qd_next, dt, solver), qdd)
     a, _ = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     tau_, f_tip_ = a['tau'], a['f_tip']
 

@@ -14,18 +14,25 @@
 
 :func:`stop_step` applies the stops to a step ``(q, qd) -> (q_next, qd_next)`` of any scheme
 (used by ``rd.step``/``rd.simulate`` with ``position_limits=True`` and the simulation node);
-:func:`apply_position_limits` to a single state (clamp and impact).
+:func:`apply_position_limits` to a single state (clamp and impact). This module is the
+reference the engine's ``engine/src/stops.c`` follows line by line; :func:`stop_step` runs the
+engine's (``rd_stop_step``, the one the engine's step and run apply) unless a ``solver`` is
+named or the engine is unavailable, as every public function does.
 """
 
 import numpy as np
 
+from robot_dynamics import engine
 from robot_dynamics.api import mass_matrix
+from robot_dynamics.engine import ENGINE as _engine
 
 
-def stop_step(model, q, q_next, qd_next, dt):
+def stop_step(model, q, q_next, qd_next, dt, solver=None):
     """Apply the hard stops to the step from ``q`` (n,) to ``(q_next, qd_next)``.
 
-    ``q`` lies within the limits (the state at the start of the step).
+    ``q`` lies within the limits (the state at the start of the step); the arrays are checked
+    finite (n,) states. ``solver=None``: the engine's ``rd_stop_step``; a solver name: this
+    numpy reference with that solver's ``M`` (equal to ~1e-12, ``test_stops_engine.py``).
 
     Returns ``(q⁺, qd⁺)``, within the limits: no penetration is left at the end of a step.
     Where ``q_next`` leaves the limits, the step's velocity is corrected by the impulses of the
@@ -41,19 +48,26 @@ def stop_step(model, q, q_next, qd_next, dt):
     0.01 J per step on a 7-joint arm at dt = 10 ms): the stop then does work.
     """
     lower, upper = model.lower_limit, model.upper_limit
+    if solver is None and _engine is not None:
+        q_stop, qd_stop, status = _engine.stop_step(model, q, q_next, qd_next, float(dt),
+                                                    lower, upper)
+        if status != engine.OK:
+            raise np.linalg.LinAlgError('mass matrix is not positive definite at the stops: a '
+                                        'link with zero mass and inertia on a moving joint?')
+        return q_stop, qd_stop
     locked = lower == upper                    # at both stops: held still
     at_lower = (q_next < lower) | locked
     at_upper = (q_next > upper) | locked
     if not np.any(at_lower | at_upper):
         return q_next, qd_next
     target = np.where(at_lower, (lower - q) / dt, np.where(at_upper, (upper - q) / dt, 0.0))
-    v = _impact_set(mass_matrix(model, q), np.asarray(qd_next, dtype=float), at_lower,
-                    at_upper, target)[0]
+    v = _impact_set(mass_matrix(model, q, solver=solver), np.asarray(qd_next, dtype=float),
+                    at_lower, at_upper, target)[0]
     q_stop = np.clip(q + dt * v, lower, upper)          # landed joints: exactly on the stop
-    return apply_position_limits(model, q_stop, v)
+    return apply_position_limits(model, q_stop, v, solver)
 
 
-def apply_position_limits(model, q, qd):
+def apply_position_limits(model, q, qd, solver=None):
     """Hard stops: clamp ``q`` (n,) to the joint limits; a perfectly inelastic impact at a stop.
 
     Returns ``(q, qd)``: ``q`` clipped to ``[lower_limit, upper_limit]`` and the velocity after
@@ -84,7 +98,7 @@ def apply_position_limits(model, q, qd):
     at_lower, at_upper = (q <= lower) | locked, (q >= upper) | locked
     if not np.any((at_lower & (qd < 0)) | (at_upper & (qd > 0))):
         return q_stop, qd
-    M = mass_matrix(model, q_stop)
+    M = mass_matrix(model, q_stop, solver=solver)
     return q_stop, _impact_set(M, qd, at_lower, at_upper)[0]
 
 

@@ -43,9 +43,9 @@ def limited_random_model(seed, n=6):
 
 
 def reference_step(model, q, qd, tau, dt, integrator):
-    """Step freely in the engine, then apply the stops in numpy (stops.stop_step)."""
+    """Step freely in the engine, then apply the stops in numpy (stops.stop_step, a solver)."""
     q_next, qd_next, qdd = rd.step(model, q, qd, tau, dt, integrator)
-    return (*stops.stop_step(model, q, q_next, qd_next, dt), qdd)
+    return (*stops.stop_step(model, q, q_next, qd_next, dt, solver='rnea'), qdd)
 
 
 def states_at_the_stops(model, rng, count):
@@ -117,3 +117,39 @@ def test_the_engine_refuses_nan_limits_and_wrong_shapes(arm):
         ENGINE.step(arm, zero, zero, zero, None, 1e-3, 3, np.full(7, np.nan), np.ones(7))
     with pytest.raises(ValueError, match=r'lower, upper: expected shape \(7,\)'):
         ENGINE.step(arm, zero, zero, zero, None, 1e-3, 3, np.zeros(6), np.ones(6))
+
+
+@pytest.mark.parametrize('seed', [0, 1, 2])
+def test_the_engine_stop_step_is_the_one_of_the_step_and_equals_the_reference(seed):
+    """stops.stop_step (what the simulation node applies to its free step) runs the engine's
+    rd_stop_step: bit for bit what rd.step(position_limits=True) gives, and the numpy
+    reference to 1e-12. The node used to apply the numpy stop_step after the engine's step.
+    """
+    model = limited_random_model(seed)
+    rng = np.random.default_rng(200 + seed)
+    dt = 2e-2
+    acted = 0
+    for q, qd, tau in states_at_the_stops(model, rng, 40):
+        q_free, qd_free, _ = rd.step(model, q, qd, tau, dt, 'implicit')
+        engine = stops.stop_step(model, q, q_free, qd_free, dt)
+        stepped = rd.step(model, q, qd, tau, dt, 'implicit', position_limits=True)
+        for a, b in zip(engine, stepped[:2]):
+            np.testing.assert_array_equal(a, b)
+        reference = stops.stop_step(model, q, q_free, qd_free, dt, solver='rnea')
+        for a, b in zip(engine, reference):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12 * max(1.0, np.abs(b).max()))
+        acted += not np.array_equal(engine[1], qd_free)
+    assert acted >= 30
+
+
+def test_the_engine_stop_step_refuses_what_it_cannot_take(arm):
+    from robot_dynamics.engine import ENGINE
+    zero, limits = np.zeros(7), (arm.lower_limit, arm.upper_limit)
+    with pytest.raises(ValueError, match='stop_step: q, q_next, qd_next: expected 7 finite'):
+        ENGINE.stop_step(arm, zero, np.zeros((2, 7)), zero, 1e-3, *limits)
+    with pytest.raises(ValueError, match='stop_step: q, q_next, qd_next: expected 7 finite'):
+        ENGINE.stop_step(arm, zero, zero, np.full(7, np.nan), 1e-3, *limits)
+    with pytest.raises(ValueError, match='dt: must be a positive'):
+        ENGINE.stop_step(arm, zero, zero, zero, 0.0, *limits)
+    with pytest.raises(ValueError, match='NaN limit'):
+        ENGINE.stop_step(arm, zero, zero, zero, 1e-3, np.full(7, np.nan), arm.upper_limit)

@@ -87,5 +87,6 @@ int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
 /* ------------------------------------------------------------------ binding_simulate.c */
 PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+PyObject *py_stop_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 
 #endif

@@ -112,6 +112,59 @@ done:
     return result;
 }
 
+/* stop_step(model, q, q_next, qd_next, dt, lower, upper) -> (q, qd, status): the hard stops
+ * of rd_stop_step on one step from q (n,), within the limits, to (q_next, qd_next) (n,): the
+ * model step(..., lower, upper) applies inside the engine, for a caller that needs the free
+ * step as well (the simulation node counts the stops' work). */
+PyObject *py_stop_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs)
+{
+    Arg args[3] = {{0}};
+    ModelObject *model = NULL;
+    PyObject *out[2] = {NULL, NULL}, *held[2] = {NULL, NULL}, *result = NULL;
+    int n, k, status = RD_OK, stopping = 0;
+    double dt;
+    rd_stops stops;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "stop_step(model, q, q_next, qd_next, dt, lower, upper)");
+        return NULL;
+    }
+    dt = PyFloat_AsDouble(argv[4]);
+    if (dt == -1.0 && PyErr_Occurred()) return NULL;
+    if (!(dt > 0) || !isfinite(dt)) {
+        PyErr_SetString(PyExc_ValueError, "dt: must be a positive number of seconds");
+        return NULL;
+    }
+    model = engine_model(argv[0]);
+    if (model == NULL) return NULL;
+    n = model->model.n;
+    for (k = 0; k < 3; ++k)
+        if (take(argv[1 + k], n, &args[k]) != 0 || !args[k].single) {
+            PyErr_Format(PyExc_ValueError, "stop_step: q, q_next, qd_next: expected %d finite "
+                         "numbers each, one state (the library checks them first)", n);
+            goto done;
+        }
+    if (stops_from(argv[5], argv[6], n, held, &stops, &stopping) != 0) goto done;
+    for (k = 0; k < 2; ++k) {
+        if ((out[k] = new_output(OUT_VECTOR, 1, 1, n)) == NULL) goto done;
+        memcpy(PyArray_DATA((PyArrayObject *)out[k]), args[1 + k].data, sizeof(double) * n);
+    }
+    if (stopping)
+        status = rd_stop_step(&model->model, &stops, args[0].data, dt,
+                              (double *)PyArray_DATA((PyArrayObject *)out[0]),
+                              (double *)PyArray_DATA((PyArrayObject *)out[1]));
+    result = Py_BuildValue("OOi", out[0], out[1], status);
+done:
+    if (stopping) rd_stops_free(&stops);
+    for (k = 0; k < 2; ++k) {
+        Py_XDECREF(held[k]);
+        Py_XDECREF(out[k]);
+    }
+    for (k = 0; k < 3; ++k) Py_XDECREF(args[k].array);
+    Py_DECREF(model);
+    return result;
+}
+
 /* simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, energy_limit[, lower, upper])
  *   -> (q, qd, qdd, tau, energy, status, step). tau: (n,) constant, (steps + 1, n) per step
  *   or None with the gravity-compensation mode; energy_limit None for no check; lower, upper

@@ -185,6 +185,7 @@ static PyMethodDef methods[] = {
     FAST(forward_dynamics_derivatives, "forward_dynamics_derivatives(model, q, qd, tau, f_tip): "
                                         "[dqdd/dq, dqdd/dqd, M^-1]"),
     FAST(step, "step(model, q, qd, tau, f_tip, dt, integrator) -> (q, qd, qdd, status)"),
+    FAST(stop_step, "stop_step(model, q, q_next, qd_next, dt, lower, upper) -> (q, qd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),
     FAST(set_hooks, "set_hooks(packer, explainer, cache, overflow_error)"),
