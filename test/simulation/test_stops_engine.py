@@ -121,9 +121,11 @@ def test_the_engine_refuses_nan_limits_and_wrong_shapes(arm):
 
 @pytest.mark.parametrize('seed', [0, 1, 2])
 def test_the_engine_stop_step_is_the_one_of_the_step_and_equals_the_reference(seed):
-    """stops.stop_step (what the simulation node applies to its free step) runs the engine's
-    rd_stop_step: bit for bit what rd.step(position_limits=True) gives, and the numpy
-    reference to 1e-12. The node used to apply the numpy stop_step after the engine's step.
+    """The node's stop_step is the engine's: rd.step(position_limits=True) bit for bit.
+
+    stops.stop_step (what the simulation node applies to its free step) runs the engine's
+    rd_stop_step, and equals the numpy reference to 1e-12. The node used to apply the numpy
+    stop_step after the engine's step.
     """
     model = limited_random_model(seed)
     rng = np.random.default_rng(200 + seed)
