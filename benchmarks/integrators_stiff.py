@@ -15,13 +15,14 @@
 For the stiff wrist arm (``test/fixtures/stiff_wrist_arm.urdf``, frictionless for the
 explicit schemes, which diverge on it otherwise) and the bundled Panda: CPU µs per step of an
 engine run (``rd.simulate``, constant torque, one call) for every integrator; the hard stops
-(``position_limits=True``) inside the engine against the Python stops (``stops.stop_step``
-after each ``rd.step``: the path ``rd.simulate`` took before, without its bookkeeping), timed
-interleaved in the same run, as a ratio; and the case where the Coriolis term's velocity
+(``position_limits=True``) inside the engine's run against a Python loop of ``rd.step`` and
+``stops.stop_step`` (the simulation node's path, without its bookkeeping; ``stop_step`` is the
+engine's ``rd_stop_step``, the numpy reference with ``--numpy-stops``), timed interleaved in
+the same run, as a ratio; and the case where the Coriolis term's velocity
 derivative matters: the frictionless Panda spinning (base 10 rad/s, the others 2 rad/s) at
 dt = 10 ms, ``implicit`` against ``implicit_coriolis``::
 
-    .venv/bin/python benchmarks/integrators_stiff.py [--steps 5000]
+    .venv/bin/python benchmarks/integrators_stiff.py [--steps 5000] [--numpy-stops]
 """
 
 import argparse
@@ -55,25 +56,26 @@ def per_step(model, integrator, steps, limits=False):
     return 1e6 * best / steps
 
 
-def python_stops(model, steps):
-    """CPU µs per step of the stops in Python: ``rd.step`` then ``stops.stop_step``."""
+def python_stops(model, steps, solver=None):
+    """CPU µs per step of a Python loop: ``rd.step`` then ``stops.stop_step`` (``solver``)."""
     zero = np.zeros(model.dof)
     q, qd = home_posture(model), zero
     start = time.process_time()
     for _ in range(steps):
         q_next, qd_next, _ = rd.step(model, q, qd, zero, 1e-3, 'implicit')
-        q, qd = stops.stop_step(model, q, q_next, qd_next, 1e-3)
+        q, qd = stops.stop_step(model, q, q_next, qd_next, 1e-3, solver)
     return 1e6 * (time.process_time() - start) / steps
 
 
-def stops_table(name, model, steps):
-    """Interleaved best-of-five: Python stops, engine stops, engine without stops."""
+def stops_table(name, model, steps, solver=None):
+    """Interleaved best-of-five: Python loop with stops, engine stops, engine without stops."""
     best = {'python': np.inf, 'engine': np.inf, 'none': np.inf}
     for _ in range(5):
-        best['python'] = min(best['python'], python_stops(model, steps))
+        best['python'] = min(best['python'], python_stops(model, steps, solver))
         best['engine'] = min(best['engine'], per_step(model, 'implicit', steps, limits=True))
         best['none'] = min(best['none'], per_step(model, 'implicit', steps))
-    print(f'{name:16s} implicit + stops: Python {best["python"]:.2f}, engine '
+    loop = 'Python loop, numpy stops' if solver else 'Python loop'
+    print(f'{name:16s} implicit + stops: {loop} {best["python"]:.2f}, engine '
           f'{best["engine"]:.2f}, engine without stops {best["none"]:.2f} µs/step; '
           f'Python / engine = {best["python"] / best["engine"]:.1f}, engine stops / none = '
           f'{best["engine"] / best["none"]:.2f}')
@@ -97,6 +99,8 @@ def main():
     """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--steps', type=int, default=5000)
+    parser.add_argument('--numpy-stops', action='store_true',
+                        help="the loop's stops in numpy (solver='rnea'), not the engine's")
     args = parser.parse_args()
     if ENGINE is None:
         sys.exit('the installed robot_dynamics has no compiled engine: install the package '
@@ -108,7 +112,7 @@ def main():
             run = model if integrator.startswith('implicit') else model.without_joint_effects()
             print(f'{name:16s} {integrator:20s} {per_step(run, integrator, args.steps):8.2f} '
                   'µs/step (engine run)')
-        stops_table(name, model, args.steps)
+        stops_table(name, model, args.steps, 'rnea' if args.numpy_stops else None)
     spinning_panda()
 
 
