@@ -152,7 +152,6 @@ def coriolis_matrix(model, q, qd):
         dM_k = np.einsum('nkij,nk->nij', dM, a['qd'])               # Ṁ
         dM_j = np.einsum('njik,nk->nij', dM, a['qd'])               # Σ_k ∂M_ik/∂q_j qd_k
         dM_i = np.einsum('nijk,nk->nij', dM, a['qd'])               # Σ_k ∂M_jk/∂q_i qd_k
-    with np.errstate(over='ignore', invalid='ignore'):
         C = 0.5 * (dM_k + dM_j - dM_i)
     return unbatch(check_result(C, a), single)
 
