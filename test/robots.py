@@ -141,8 +141,8 @@ def billion_laughs(levels=10):
             f'<robot name="&lol{levels - 1};"><link name="b"/></robot>')
 
 
-def quiet_bundled(name):
+def quiet_bundled(name, **kwargs):
     """Return the library's bundled model, warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', ModelWarning)
-        return load_model(name)
+        return load_model(name, **kwargs)

@@ -87,8 +87,11 @@ class Tree:
             close = sorted(link for link in self.document.links
                            if name.lower() in link.lower())[:10]
             hint = f'; similar: {close}' if close else ''
-            raise URDFError(f'{role}: unknown link {name!r}{hint}; the URDF has '
-                            f'{len(self.document.links)} links, the root is {self.root!r}')
+            links = sorted(self.document.links)
+            listed = links[:40] + ([f'... {len(links) - 40} more'] if len(links) > 40 else [])
+            raise URDFError(f'{role}: unknown link {name!r}{hint}; the root is {self.root!r}; '
+                            f"set {role} to one of the URDF's links {listed}, or '' for the "
+                            'default')
 
     def path(self, base, tip):
         """Joints from ``base`` down to ``tip`` (moving and fixed)."""

@@ -82,14 +82,25 @@ def model_from_parameters(node, urdf_xml=None, pending=None):
     if value['urdf_file']:
         return _from_file('urdf_file', value['urdf_file'], rd.RobotModel.from_urdf, **links)
     if value['dh_file']:
+        _check_no_chain_selection('dh_file', links)
         return _from_file('dh_file', value['dh_file'], rd.RobotModel.from_dh)
     if value['model']:
-        is_urdf = rd.BUNDLED_MODELS[value['model']].endswith('.urdf')
-        options = {'urdf_friction': links['urdf_friction']} if is_urdf else {}
-        return rd.load_model(value['model'], **options)
+        if not rd.BUNDLED_MODELS[value['model']].endswith('.urdf'):
+            _check_no_chain_selection(f"model {value['model']!r}", links)
+            return rd.load_model(value['model'])
+        return rd.load_model(value['model'], **links)      # a sub-chain of a bundled URDF
     if urdf_xml:
         return rd.RobotModel.from_urdf(urdf_xml, **links)
     return None
+
+
+def _check_no_chain_selection(source, links):
+    """Refuse base_link, tip_link or locked_joints for a DH model (URDF-only options)."""
+    for name in ('base_link', 'tip_link', 'locked_joints'):
+        if links[name]:
+            raise ValueError(f'{name}: {source} is a Denavit-Hartenberg table: it has no links '
+                             f"or side branches to select; set {name} to '' (empty), or use a "
+                             'URDF model')
 
 
 def _from_file(parameter, path, load, **kwargs):

@@ -121,3 +121,36 @@ def test_urdf_friction_parameter_leaves_the_tags_out_and_back_in(ros):
     np.testing.assert_array_equal(dynamics.model.viscous_friction, [1000.0, 0.5])
     default = make_dynamics(ros, TORSO_ARM_URDF)
     np.testing.assert_array_equal(default.model.coulomb_friction, [0.0, 1.5])
+
+
+def test_chain_selection_applies_to_a_bundled_model(ros):
+    """Trial 2: tip_link/base_link were dropped for ``model`` (set succeeded, full model kept)."""
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('model', value='ur5')]))
+    assert dynamics.model.dof == 6
+    result = dynamics.set_parameters([Parameter('tip_link', value='nonexistent')])[0]
+    assert not result.successful
+    assert "tip_link: unknown link 'nonexistent'" in result.reason, result.reason
+    assert "'wrist_1_link'" in result.reason and "or '' for the default" in result.reason
+    assert dynamics.get_parameter('tip_link').value == '' and dynamics.model.dof == 6
+    result = dynamics.set_parameters([Parameter('base_link', value='wrist_3_link')])[0]
+    assert not result.successful and 'has no moving joint' in result.reason, result.reason
+    assert dynamics.get_parameter('base_link').value == ''
+    result = dynamics.set_parameters([Parameter('tip_link', value='forearm_link')])[0]
+    assert result.successful, result.reason
+    oracle = quiet_bundled('ur5', tip_link='forearm_link')
+    assert dynamics.model.joint_names == oracle.joint_names and oracle.dof == 3
+    probe = Probe(ros)
+    probe.wait_connected(dynamics)
+    q = np.array([0.3, -0.7, 1.1])
+    np.testing.assert_allclose(gravity_answer(ros, probe, oracle, q, dynamics),
+                               rd.gravity_torques(oracle, q), rtol=0, atol=TOL)
+
+
+def test_chain_selection_on_a_dh_model_is_refused_with_the_fix(ros):
+    dynamics = ros.add(DynamicsNode(namespace=ros.namespace, parameter_overrides=[
+        Parameter('model', value='puma560_dh')]))
+    result = dynamics.set_parameters([Parameter('tip_link', value='link3')])[0]
+    assert not result.successful
+    assert "tip_link: model 'puma560_dh' is a Denavit-Hartenberg table" in result.reason
+    assert "set tip_link to ''" in result.reason and dynamics.model.dof == 6
