@@ -49,6 +49,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.model import bounds
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
 from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
                                                         gains)
@@ -59,7 +60,7 @@ from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
                                               stamp_to_nanoseconds, vector_to_array)
 from robot_dynamics.nodes.joint_state_merge import JointStateMerge, merge_message, name_limit
-from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
+from robot_dynamics.nodes import trajectory_goals as goals
 
 
 class ComputedTorqueController(Node):
@@ -140,11 +141,25 @@ class ComputedTorqueController(Node):
             self._accept_trajectory()
 
     def _accept_trajectory(self):
+        """Read the pending trajectory as the other nodes do (trajectory_goals), no model.
+
+        A first point after time 0 is reached from the current state (kept pending until a
+        joint state is known); the motion is bounded by the plausible speed and acceleration
+        of any joint (:func:`~robot_dynamics.nodes.trajectory_goals.check_motion`).
+        """
+        current = None if self.state is None or self.state[3] != self.joint_names \
+            else self.state[:2]
         try:
-            self.trajectory = DesiredTrajectory.from_message(
-                self._pending_trajectory, self.joint_names, self.get_clock().now().nanoseconds)
-        except BadMessage as exc:
+            trajectory = goals.timed_trajectory(self._pending_trajectory, self.joint_names,
+                                                current, self.get_clock().now().nanoseconds)
+            goals.check_motion(trajectory, self.joint_names)
+        except goals.NeedsState:
+            return                        # taken with the first complete joint state
+        except goals.GoalError as exc:
             self._drop(f'desired_trajectory rejected: {exc}')
+        else:
+            self.trajectory = trajectory
+        self._pending_trajectory = None
 
     def _on_feedforward(self, msg):
         if self.joint_names:
@@ -175,12 +190,13 @@ class ComputedTorqueController(Node):
         if not self.joint_names:
             return                       # joint order not known yet
         if self._merge is None or self._merge.joint_names != tuple(self.joint_names):
-            self._merge = JointStateMerge(self.joint_names)
+            self._merge = JointStateMerge.unmodelled(self.joint_names)    # refuses jumps
         now = self.get_clock().now().nanoseconds
         try:
             updated = merge_message(self._merge, msg, now * 1e-9,
                                     self.get_parameter('stale_timeout').value,
-                                    name_limit(len(self.joint_names)))
+                                    name_limit(len(self.joint_names)),
+                                    check=self._plausible_positions)
         except BadMessage as exc:
             return self._drop(f'joint_states dropped: {exc}')
         if not updated:
@@ -191,6 +207,17 @@ class ComputedTorqueController(Node):
             q, qd, _ = merged
             self.state = (q, qd, stamp_to_nanoseconds(msg.header.stamp) or now,
                           self.joint_names)
+            if self._pending_trajectory is not None:
+                self._accept_trajectory()
+
+    def _plausible_positions(self, q):
+        """Refuse positions no joint reaches (no model here: ``bounds.MAX_POSITION``)."""
+        bound = bounds.MAX_POSITION['revolute']
+        bad = np.flatnonzero(~(np.abs(q) <= bound))
+        if bad.size:
+            raise BadMessage(f'position[{self.joint_names[bad[0]]}] = {q[bad[0]]:.6g}, beyond '
+                             f'the plausible {bound:g} of any joint; publish positions in rad '
+                             'or m')
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""

@@ -61,7 +61,7 @@ class DynamicsModel:
         names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
             self._state, self._trajectory = None, None   # joint set changed: start afresh
-            self._merge = JointStateMerge(model.joint_names)
+            self._merge = JointStateMerge.for_model(model)
         self._message_limit = message_joint_limit(model)
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))

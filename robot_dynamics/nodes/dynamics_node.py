@@ -56,8 +56,8 @@ from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
 from robot_dynamics.nodes.joint_state_merge import merge_message, serialized_name_count
 from robot_dynamics.nodes.locked_joints import LockedJointTracker
-from robot_dynamics.nodes.trajectory_goals import POLICIES, GoalError, apply_policy
-from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
+from robot_dynamics.nodes.trajectory_goals import (POLICIES, GoalError, NeedsState,
+                                                   apply_policy, timed_trajectory)
 
 PUBLISH_MODES = ('on_message', 'timer')
 QOS_CHOICES = ('sensor_data', 'reliable')
@@ -92,6 +92,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._payload = None
         self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
+        self._pending_trajectory = None  # one that starts from the state, before any state
         self._state = None          # (q, qd, state_time, input stamp) in model order
         self._merge = None          # JointStateMerge: the latest value and stamp per joint
         self._message_limit = 0     # most names a joint_states message may carry
@@ -327,6 +328,8 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
         self._state = (q, qd, oldest, input_stamp)
+        if self._pending_trajectory is not None:
+            self._on_trajectory(self._pending_trajectory)
         if self._on_message:
             self._compute_and_publish(now)
 
@@ -344,18 +347,19 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             self._drop(self._locked.problem)
 
     def _on_trajectory(self, msg):
+        """Check and take a desired trajectory as the controllers read it (trajectory_goals)."""
+        self._pending_trajectory = None
         if self.model is None:
             return self._drop('trajectory before the model was loaded')
-        try:
-            if len(msg.points) > bounds.MAX_TRAJECTORY_POINTS:   # before converting them
-                raise BadMessage(f'trajectory has {len(msg.points)} points, more than '
-                                 f'{bounds.MAX_TRAJECTORY_POINTS}; send it in pieces')
-            if msg.header.stamp.sec < 0:
-                raise BadMessage(f'negative stamp ({msg.header.stamp.sec} s); 0 = on receipt')
-            trajectory = DesiredTrajectory.from_message(
-                msg, self.model.joint_names, self.get_clock().now().nanoseconds)
+        current = None if self._state is None else self._state[:2]
+        try:          # a first point after 0 is reached from the current state, as upstream
+            trajectory = timed_trajectory(msg, self.model.joint_names, current,
+                                          self.get_clock().now().nanoseconds, self.model)
             trajectory, _, report = apply_policy(      # torque, speed, plausibility
                 self.model, trajectory, self.get_parameter('feasibility').value, 0.05)
+        except NeedsState:
+            self._pending_trajectory = msg        # taken with the first joint state
+            return None
         except (BadMessage, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
         self.feasibility_note = ''

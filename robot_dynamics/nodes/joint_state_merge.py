@@ -24,7 +24,9 @@ import struct
 
 import numpy as np
 
+from robot_dynamics.model import bounds
 from robot_dynamics.nodes.conversions import BadMessage, stamp_to_seconds
+from robot_dynamics.nodes.joint_state_jumps import JumpFilter
 
 MIN_MESSAGE_JOINTS = 64     # a JointState may name this many joints whatever the model
 MESSAGE_JOINTS_FACTOR = 4   # ... or this many times the model's joints (chain and locked)
@@ -102,7 +104,7 @@ def merge_message(merge, msg, now, timeout, limit, check=None):
     check_message_size(msg.name, msg.position, msg.velocity, msg.effort, limit)
     when = state_time(msg.header.stamp, now, timeout)
     return merge.update(msg.name, msg.position, msg.velocity, when, check=check,
-                        efforts=msg.effort)
+                        efforts=msg.effort, now=now)
 
 
 class JointStateMerge:
@@ -113,21 +115,40 @@ class JointStateMerge:
     ignored. :meth:`state` returns the merged state once every joint has been received.
     """
 
-    def __init__(self, joint_names):
+    def __init__(self, joint_names, jumps=None):
         self.joint_names = tuple(joint_names)
         self._index = {name: i for i, name in enumerate(self.joint_names)}
         count = len(self.joint_names)
         self.q = np.zeros(count)
         self.qd = np.zeros(count)
         self.stamps = np.full(count, -np.inf)       # s; -inf: never received
+        self.jumps = jumps                          # JumpFilter, or None: not checked
 
-    def update(self, names, positions, velocities, stamp, check=None, efforts=()):
+    @classmethod
+    def for_model(cls, model):
+        """Merge for ``model``'s joints, refusing jumps beyond their plausible speeds."""
+        wrap = [kind != 'prismatic' and not np.isfinite(low) and not np.isfinite(high)
+                for kind, low, high in zip(model.joint_types, model.lower_limit,
+                                           model.upper_limit)]
+        return cls(model.joint_names, JumpFilter(bounds.velocity_bounds(model), wrap))
+
+    @classmethod
+    def unmodelled(cls, joint_names):
+        """Merge for joints without a model: any joint's plausible speed bounds the jumps."""
+        count = len(joint_names)
+        return cls(joint_names, JumpFilter(np.full(count, bounds.MAX_VELOCITY),
+                                           np.ones(count, dtype=bool)))
+
+    def update(self, names, positions, velocities, stamp, check=None, efforts=(), now=None):
         """Merge one message; return how many model joints it updated.
 
         Raise :class:`BadMessage`, changing nothing, for a repeated name, a ``position``,
         ``velocity`` or ``effort`` whose length differs from ``name`` (``velocity`` and
         ``effort`` may be empty; velocity then is zero), no positions, or a model joint's
-        value that is NaN or inf (efforts are checked, not kept). ``check(q)``, called with the
+        value that is NaN or inf (efforts are checked, not kept), a position that jumps beyond
+        the plausible speed (``jumps``, :mod:`joint_state_jumps
+        <robot_dynamics.nodes.joint_state_jumps>`; ``now``: the node's clock, s). ``check(q)``,
+        called with the
         merged positions (model order) when every joint has been received, may raise to refuse
         the message: nothing changes then either.
         """
@@ -156,6 +177,11 @@ class JointStateMerge:
             merged[target], received[target] = q, True
             if received.all():
                 check(merged)
+        if self.jumps is not None:
+            jump = self.jumps.check([self.joint_names[i] for i in target], target, q, stamp,
+                                    self.q, self.stamps, stamp if now is None else now)
+            if jump:
+                raise BadMessage(jump)
         self.q[target], self.qd[target], self.stamps[target] = q, qd, stamp
         return len(found)
 

@@ -50,7 +50,8 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 import robot_dynamics as rd
-from robot_dynamics.errors import bounded
+from robot_dynamics.errors import PlausibilityError, bounded
+from robot_dynamics.model import bounds
 from robot_dynamics.nodes import trajectory_goals as goals
 from robot_dynamics.nodes.command_bounds import Saturation
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
@@ -104,7 +105,8 @@ class JointTrajectoryController(Node):
         if policy not in goals.POLICIES:
             raise ValueError(f'feasibility: {policy!r}; use one of {goals.POLICIES}')
         self.saturation = Saturation(self.joint_names, self.model.effort_limit)
-        self._merge = JointStateMerge(self.joint_names)
+        self._merge = JointStateMerge.for_model(self.model)    # refuses implausible jumps
+        self._state_bounds = bounds.StateBounds(self.model)
         self._message_limit = message_joint_limit(self.model)
         self.trajectory = None         # DesiredTrajectory being followed (goal or topic)
         self.active = None             # ActiveGoal
@@ -186,9 +188,9 @@ class JointTrajectoryController(Node):
         timeout = self.get_parameter('stale_timeout').value
         try:
             if not merge_message(self._merge, msg, now_ns * 1e-9, timeout,
-                                 self._message_limit):
+                                 self._message_limit, check=self._state_bounds.check):
                 return                          # another device's joint states
-        except BadMessage as exc:
+        except (BadMessage, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         try:
             q, qd, _ = self._merge.fresh_state(now_ns * 1e-9, timeout)

@@ -33,6 +33,7 @@ from robot_dynamics.model import bounds
 from robot_dynamics.nodes.trajectory_input import MAX_JOINT_NAMES
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, stamp_to_seconds
 from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory
+from robot_dynamics.simulation.trajectory import segment_peaks
 
 # control_msgs/action/FollowJointTrajectory Result codes (kept here: the package must import
 # where control_msgs is absent).
@@ -44,6 +45,8 @@ PATH_TOLERANCE_VIOLATED = -4
 GOAL_TOLERANCE_VIOLATED = -5
 POLICIES = ('reject', 'warn', 'scale')
 LIMIT_SLACK = 1e-9                 # rad or m beyond a position limit still taken as on it
+MAX_DURATION = 3600.0              # s: the last time_from_start of one trajectory (1 h)
+MAX_START_DELAY = 300.0            # s: a header.stamp at most this far ahead of the clock
 
 
 class GoalError(ValueError):
@@ -52,6 +55,10 @@ class GoalError(ValueError):
     def __init__(self, code, message):
         super().__init__(message)
         self.code = code
+
+
+class NeedsState(GoalError):
+    """A trajectory that starts from the current state, before any joint state was received."""
 
 
 @dataclass(frozen=True)
@@ -64,18 +71,19 @@ class Tolerances:
     goal_time: float
 
 
-def _check_names(names, model):
-    """Raise INVALID_JOINTS for no, repeated or unknown names; return their model indices."""
+def _check_names(names, joint_names):
+    """Raise INVALID_JOINTS for no, repeated or unknown names; return their indices."""
+    joint_names = list(joint_names)
     if not names:
         raise GoalError(INVALID_JOINTS, 'trajectory.joint_names is empty; name the joints')
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise GoalError(INVALID_JOINTS, f'joint_names repeat {repeated}; name each joint once')
-    unknown = [name for name in names if name not in model.joint_names]
+    unknown = [name for name in names if name not in joint_names]
     if unknown:
-        raise GoalError(INVALID_JOINTS, f'unknown joints {unknown}; this controller has '
-                        f'{list(model.joint_names)}')
-    return [model.joint_names.index(name) for name in names]
+        raise GoalError(INVALID_JOINTS, f'unknown joints {unknown}; this node has '
+                        f'{joint_names}')
+    return [joint_names.index(name) for name in names]
 
 
 def _columns(msg, count):
@@ -105,7 +113,9 @@ def _columns(msg, count):
 
 
 def _check_limits(model, positions, index, names):
-    """Raise INVALID_GOAL for a position outside the model's joint limits."""
+    """Raise INVALID_GOAL for a position outside the model's joint limits (None: no model)."""
+    if model is None:
+        return
     lower, upper = model.lower_limit[index], model.upper_limit[index]
     outside = (positions < lower - LIMIT_SLACK) | (positions > upper + LIMIT_SLACK)
     if np.any(outside):
@@ -119,7 +129,20 @@ def goal_trajectory(msg, model, current, now_ns):
     """Return the goal's :class:`DesiredTrajectory` in model order, or raise :class:`GoalError`.
 
     ``current`` is ``(q, qd)`` (n,) now: joints the goal leaves out hold ``q``; a first point
-    after time 0 is reached from ``current`` (at rest in acceleration). ``now_ns`` is the clock.
+    after time 0 is reached from ``current`` (at rest in acceleration). ``now_ns`` is the clock
+    (0: simulated time before the first /clock; a zero stamp then starts with the clock).
+    """
+    return timed_trajectory(msg, model.joint_names, current, now_ns, model)
+
+
+def timed_trajectory(msg, joint_names, current, now_ns, model=None):
+    """:func:`goal_trajectory` for ``joint_names``; positions checked against ``model``'s limits.
+
+    The one reading of a JointTrajectory for every node (dynamics node, both controllers):
+    ``current`` may be None when the message needs no current state (every joint named, first
+    point at time 0); otherwise INVALID_GOAL says that no joint state was received yet.
+    Durations beyond :data:`MAX_DURATION` and starts more than :data:`MAX_START_DELAY` ahead
+    of ``now_ns`` are INVALID_GOAL.
     """
     if len(msg.points) > bounds.MAX_TRAJECTORY_POINTS:        # before converting them
         raise GoalError(INVALID_GOAL, f'trajectory has {len(msg.points)} points, more than '
@@ -128,31 +151,74 @@ def goal_trajectory(msg, model, current, now_ns):
     if len(names) > MAX_JOINT_NAMES:
         raise GoalError(INVALID_JOINTS, f'{len(names)} joint_names, more than '
                         f'{MAX_JOINT_NAMES}')
-    index = _check_names(names, model)
+    index = _check_names(names, joint_names)
     times, positions, velocities, accelerations = _columns(msg, len(names))
     _check_limits(model, positions, index, names)
-    stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-    if msg.header.stamp.sec < 0 or (stamp_ns > 0 and stamp_ns + times[-1] * 1e9 < now_ns):
-        raise GoalError(OLD_HEADER_TIMESTAMP, f'header.stamp {stamp_ns * 1e-9:.3f} s is more '
-                        f'than the trajectory\'s {times[-1]:.3f} s in the past (now '
-                        f'{now_ns * 1e-9:.3f} s); stamp 0 starts on receipt')
-    q, qd = (np.asarray(v, dtype=float) for v in current)
-    full = _in_model_order(model, index, q, times, positions, velocities, accelerations)
+    stamp_ns = _check_timing(msg.header.stamp, times, now_ns)
+    if current is None and (times[0] > 0 or len(names) < len(joint_names)):
+        raise NeedsState(INVALID_GOAL, 'no joint_states received yet: the first point is at '
+                        f'time_from_start {times[0]:.6g} s or joints are left out, so the '
+                        'motion starts from the current state, unknown yet')
+    q, qd = (None, None) if current is None else (np.asarray(v, dtype=float) for v in current)
+    full = _in_model_order(len(joint_names), index, q, times, positions, velocities,
+                           accelerations)
     if times[0] > 0:                                   # start from where the arm is
         full = _prepend_current(full, q, qd)
-    start_ns = stamp_ns if stamp_ns > 0 else now_ns
+    start_ns = stamp_ns if stamp_ns > 0 else now_ns if now_ns > 0 else None
     return DesiredTrajectory(start_ns, *full)
 
 
-def _in_model_order(model, index, q, times, positions, velocities, accelerations):
-    """Columns in model order; joints left out hold ``q`` at rest."""
+def check_motion(trajectory, joint_names):
+    """Raise INVALID_GOAL for a motion beyond the bounds of any joint (a node without a model).
+
+    The interpolation's peak speed and acceleration against ``bounds.MAX_VELOCITY`` and
+    ``bounds.MAX_ACCELERATION`` (a node with the model checks its own limits:
+    :func:`apply_policy`).
+    """
+    if len(trajectory.times) < 2:
+        return
+    peaks = segment_peaks(trajectory.times, trajectory.positions, trajectory.velocities,
+                          trajectory.accelerations)
+    for label, values, bound in zip(('velocity', 'acceleration'), peaks,
+                                    (bounds.MAX_VELOCITY, bounds.MAX_ACCELERATION)):
+        bad = np.argwhere(~(np.asarray(values) <= bound))
+        if bad.size:
+            k, j = bad[0]
+            raise GoalError(INVALID_GOAL, f'trajectory {label} of {joint_names[j]!r} reaches '
+                            f'{values[k, j]:.3g} between t = {trajectory.times[k]:.6g} s and '
+                            f'{trajectory.times[k + 1]:.6g} s (from the current state to the '
+                            f'first point included), beyond the plausible {bound:.3g}; space '
+                            'the points further apart in time')
+
+
+def _check_timing(stamp, times, now_ns):
+    """Return ``stamp`` in ns; raise for an old or far-future stamp or an absurd duration."""
+    if times[-1] > MAX_DURATION:
+        raise GoalError(INVALID_GOAL, f'points[{len(times) - 1}].time_from_start is '
+                        f'{times[-1]:.6g} s, longer than MAX_DURATION = {MAX_DURATION:g} s; '
+                        'send the motion in pieces')
+    stamp_ns = stamp_to_nanoseconds(stamp)
+    if stamp.sec < 0 or (stamp_ns > 0 and stamp_ns + times[-1] * 1e9 < now_ns):
+        raise GoalError(OLD_HEADER_TIMESTAMP, f'header.stamp {stamp_ns * 1e-9:.3f} s is more '
+                        f'than the trajectory\'s {times[-1]:.3f} s in the past (now '
+                        f'{now_ns * 1e-9:.3f} s); stamp 0 starts on receipt')
+    if now_ns > 0 and stamp_ns > now_ns + MAX_START_DELAY * 1e9:
+        raise GoalError(INVALID_GOAL, f'header.stamp is {(stamp_ns - now_ns) * 1e-9:.6g} s '
+                        f'ahead of the clock, more than MAX_START_DELAY = {MAX_START_DELAY:g} '
+                        's; stamp 0 starts on receipt (check the clocks and use_sim_time)')
+    return stamp_ns
+
+
+def _in_model_order(dof, index, q, times, positions, velocities, accelerations):
+    """Columns in model order; joints left out hold ``q`` at rest (every joint given: q unused)."""
     def spread(values, fill):
         if values is None:
             return None
         out = np.tile(fill, (len(times), 1))
         out[:, index] = values
         return out
-    rest = np.zeros(model.dof)
+    rest = np.zeros(dof)
+    q = rest if q is None else q
     return (times, spread(positions, q), spread(velocities, rest),
             spread(accelerations, rest))
 

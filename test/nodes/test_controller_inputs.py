@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from rclpy.parameter import Parameter
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
@@ -208,3 +209,56 @@ def test_trajectory_controller_refuses_the_stamps_the_dynamics_node_refuses(
     assert ros.spin_until(lambda: rig.controller.dropped)
     assert reason in rig.controller.last_error, rig.controller.last_error
     assert not rig.commands
+
+
+def test_trajectory_controller_refuses_an_absurd_position_by_its_field(ros, arm3_urdf,
+                                                                      arm3_model):
+    """Trial 2: 1e300 reached the control law; the drop reason was an exception text."""
+    rig = TrajectoryRig(ros, arm3_urdf)
+    names = list(arm3_model.joint_names)
+    rig.send(names, [0.0, 1e300, 0.0], [0.0] * 3)
+    assert ros.spin_until(lambda: rig.controller.dropped)
+    said = rig.controller.last_error
+    assert said.startswith(f"joint_states dropped: joint state position of '{names[1]}' is "
+                           '1e+300, outside the joint limits'), said
+    assert not rig.commands
+
+
+def test_trajectory_controller_refuses_a_spoofed_jump_and_follows_a_reset(ros):
+    """Trial 2: spoofed [0.3]*6 states between the simulator's drove the UR5 to its stops."""
+    from robot_dynamics.model.bundled import data_path
+    with open(data_path('urdf/ur5.urdf')) as f:
+        rig = TrajectoryRig(ros, f.read())
+    names, zero = list(rig.controller.model.joint_names), [0.0] * 6
+    rig.send(names, zero, zero)
+    assert ros.spin_until(lambda: rig.commands)
+    msg = JointState(name=names, position=[0.3] * 6)   # 0.3 rad, stamped 1 ms later
+    msg.header.stamp = Time(nanoseconds=rig.controller.state[2] + 10 ** 6).to_msg()
+    rig.joint_states.publish(msg)
+    assert ros.spin_until(lambda: rig.controller.dropped)
+    assert rig.controller.last_error.startswith(
+        f'joint_states dropped: position[{names[0]}] jumps 0.3 in 0.001 s'), \
+        rig.controller.last_error
+    assert rig.controller.state[0].tolist() == zero
+    for _ in range(3):          # 0.3 rad stamped >= 50 ms later: plausible (0.47), taken
+        rig.send(names, [0.3] * 6, zero)
+    assert rig.controller.state[0].tolist() == [0.3] * 6
+
+
+def test_computed_torque_refuses_a_far_first_point_and_absurd_positions(ros):
+    """Trial 2: one waypoint 2 rad away at 1 ms was a step of the desired position."""
+    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False)
+    order = ['a', 'b']
+    rig.output_names.publish(JointState(name=order, effort=[0.0] * 2))
+    assert ros.spin_until(lambda: rig.controller.joint_names == order)
+    rig.trajectory.publish(trajectory_message(order, [0.001], [[2.0, 0.0]]))
+    ros.spin_for(0.2)
+    assert rig.controller.trajectory is None and not rig.controller.dropped  # needs a state
+    rig.step(order, [0.0, 0.0], np.eye(2))
+    assert ros.spin_until(lambda: rig.controller.dropped)
+    assert "trajectory velocity of 'a' reaches 2e+03" in rig.controller.last_error
+    assert rig.controller.trajectory is None
+    rig.step(order, [0.0, 1e300], np.eye(2))
+    assert 'position[b] = 1e+300, beyond the plausible 10000 of any joint' \
+        in rig.controller.last_error
+    assert all(np.abs(c).max() < 1e-12 for c in rig.commands)    # holds 0: no step

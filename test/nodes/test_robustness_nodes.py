@@ -199,24 +199,24 @@ def trajectory_cases(names, n):
                                                    points=list(points))
     return [
         ('time-decreasing', traj(names, point(0.0, zeros), point(1.0, ones), point(0.5, zeros)),
-         'time_from_start must increase strictly'),
+         'increase strictly'),
         ('time-repeated', traj(names, point(0.0, zeros), point(0.0, ones)),
-         'time_from_start must increase strictly'),
-        ('missing-joint', traj(names[1:], point(0.0, zeros[1:])),
-         f"trajectory lacks joints ['{names[0]}']"),
+         'increase strictly'),
+        ('unknown-joint', traj(names[1:] + ['nope'], point(0.0, zeros)),
+         "unknown joints ['nope']"),
         ('repeated-joint', traj(names + names[:1], point(0.0, zeros + [0.0])),
-         'trajectory repeats joint names'),
+         'joint_names repeat'),
         ('no-points', traj(names), 'trajectory has no points'),
         ('nan-position', traj(names, point(0.0, [math.nan] + zeros[1:])),
          'positions contain NaN or inf'),
         ('inf-acceleration', traj(names, point(0.0, zeros, zeros, [math.inf] + zeros[1:])),
          'accelerations contain NaN or inf'),
         ('positions-too-short', traj(names, point(0.0, zeros[1:])),
-         f'every point needs {n} positions'),
+         f'points[*].positions have sizes [{n - 1}]; give {n} per point'),
         ('velocities-on-some-points', traj(names, point(0.0, zeros, zeros), point(1.0, ones)),
-         f'every point needs {n} velocities'),
+         'points[*].velocities have sizes [0, 3]'),
         ('accelerations-wrong-length', traj(names, point(0.0, zeros, zeros, [0.0])),
-         f'every point needs {n} accelerations'),
+         'points[*].accelerations have sizes [1]'),
     ]
 
 

@@ -168,3 +168,62 @@ def test_oversized_goals_are_refused_before_conversion():
     with pytest.raises(goals.GoalError, match='5000 joint_names') as caught:
         goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=1)
     assert caught.value.code == goals.INVALID_JOINTS
+
+
+def test_one_far_waypoint_is_reached_from_the_current_state_by_every_node(ros):
+    """Trial 2: [2.0]*6 at 1 ms was held from the start by the dynamics node (a 2 rad step).
+
+    The joint trajectory controller refused it (2000 rad/s from the current state); now the
+    dynamics node reads it the same way (trajectory_goals.timed_trajectory) and refuses it.
+    """
+    far = message(NAMES, [0.001], [np.full(6, 2.0)])
+    with pytest.raises(goals.GoalError, match="velocity of 'shoulder_pan_joint' reaches"):
+        goals.apply_policy(UR5, goals.goal_trajectory(far, UR5, (np.zeros(6), np.zeros(6)),
+                                                      10 ** 9), 'reject', 0.05)
+    dynamics, probe = bundled(ros, 'ur5')
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    probe.trajectory.publish(far)                 # before any state: kept until the first
+    ros.spin_for(0.3)
+    assert dynamics.dropped == 0 and dynamics._pending_trajectory is not None
+    dropped_with(ros, dynamics, lambda: probe.send_state(NAMES, np.zeros(6)),
+                 "desired_trajectory rejected: trajectory velocity of 'shoulder_pan_joint' "
+                 'reaches 2e+03 between t = 0 s and 0.001 s')   # linear: 2 rad in 1 ms
+    ros.spin_for(0.2)
+    assert not accepted and dynamics._trajectory is None
+    slow = message(NAMES, [2.0], [np.full(6, 0.2)])   # the same rule, a plausible motion
+    probe.trajectory.publish(slow)
+    assert ros.spin_until(lambda: accepted)
+    t = [stamp_to_nanoseconds(p.time_from_start) * 1e-9 for p in accepted[-1].points]
+    assert t == [0.0, 2.0]                        # from the current state at 0
+    np.testing.assert_array_equal(accepted[-1].points[0].positions, np.zeros(6))
+
+
+@pytest.mark.parametrize('end, stamp_ahead, words', [
+    (1e9, 0.0, 'longer than MAX_DURATION = 3600 s'),
+    (1.0, 1e5, 'ahead of the clock, more than MAX_START_DELAY = 300 s'),
+])
+def test_absurd_durations_and_start_delays_are_refused(end, stamp_ahead, words):
+    """Trial 2: a goal lasting 1e9 s, or stamped to start in 27 h, was accepted."""
+    now_ns = 1000 * 10 ** 9
+    msg = message(NAMES, [end], [np.zeros(6)], stamp_sec=int(1000 + stamp_ahead))
+    with pytest.raises(goals.GoalError, match=re.escape(words)) as caught:
+        goals.goal_trajectory(msg, UR5, (np.zeros(6), np.zeros(6)), now_ns=now_ns)
+    assert caught.value.code == goals.INVALID_GOAL
+    at_bound = message(NAMES, [goals.MAX_DURATION], [np.zeros(6)],
+                       stamp_sec=int(1000 + goals.MAX_START_DELAY))
+    assert goals.goal_trajectory(at_bound, UR5, (np.zeros(6), np.zeros(6)), now_ns).start_ns \
+        == (1000 + goals.MAX_START_DELAY) * 10 ** 9
+
+
+def test_a_node_without_a_model_bounds_the_motion_by_any_joint():
+    far = goals.timed_trajectory(message(['a', 'b'], [0.001], [[2.0, 0.0]]), ['a', 'b'],
+                                 (np.zeros(2), np.zeros(2)), 10 ** 9)
+    with pytest.raises(goals.GoalError, match="velocity of 'a' reaches 2e\\+03 between t "
+                       '= 0 s and 0.001 s .* beyond the plausible 1e\\+03'):
+        goals.check_motion(far, ['a', 'b'])
+    goals.check_motion(goals.timed_trajectory(message(['a', 'b'], [1.0], [[2.0, 0.0]]),
+                                              ['a', 'b'], (np.zeros(2), np.zeros(2)), 1), ['a'])
+    with pytest.raises(goals.NeedsState, match='no joint_states received yet'):
+        goals.timed_trajectory(message(['a', 'b'], [1.0], [[2.0, 0.0]]), ['a', 'b'], None, 1)
