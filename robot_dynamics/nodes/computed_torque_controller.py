@@ -151,7 +151,8 @@ class ComputedTorqueController(Node):
             else self.state[:2]
         try:
             trajectory = goals.timed_trajectory(self._pending_trajectory, self.joint_names,
-                                                current, self.get_clock().now().nanoseconds)
+                                                current, self.get_clock().now().nanoseconds,
+                                                ended_ok=True)     # latched: hold its end
             goals.check_motion(trajectory, self.joint_names)
         except goals.NeedsState:
             return                        # taken with the first complete joint state

@@ -135,14 +135,16 @@ def goal_trajectory(msg, model, current, now_ns):
     return timed_trajectory(msg, model.joint_names, current, now_ns, model)
 
 
-def timed_trajectory(msg, joint_names, current, now_ns, model=None):
+def timed_trajectory(msg, joint_names, current, now_ns, model=None, ended_ok=False):
     """:func:`goal_trajectory` for ``joint_names``; positions checked against ``model``'s limits.
 
     The one reading of a JointTrajectory for every node (dynamics node, both controllers):
     ``current`` may be None when the message needs no current state (every joint named, first
     point at time 0); otherwise INVALID_GOAL says that no joint state was received yet.
     Durations beyond :data:`MAX_DURATION` and starts more than :data:`MAX_START_DELAY` ahead
-    of ``now_ns`` are INVALID_GOAL.
+    of ``now_ns`` are INVALID_GOAL. ``ended_ok``: a trajectory that has already ended is held
+    at its last point rather than refused (a latched ``accepted_trajectory``, checked by the
+    dynamics node, received by a controller that joined late).
     """
     if len(msg.points) > bounds.MAX_TRAJECTORY_POINTS:        # before converting them
         raise GoalError(INVALID_GOAL, f'trajectory has {len(msg.points)} points, more than '
@@ -154,11 +156,11 @@ def timed_trajectory(msg, joint_names, current, now_ns, model=None):
     index = _check_names(names, joint_names)
     times, positions, velocities, accelerations = _columns(msg, len(names))
     _check_limits(model, positions, index, names)
-    stamp_ns = _check_timing(msg.header.stamp, times, now_ns)
+    stamp_ns = _check_timing(msg.header.stamp, times, 0 if ended_ok else now_ns, now_ns)
     if current is None and (times[0] > 0 or len(names) < len(joint_names)):
         raise NeedsState(INVALID_GOAL, 'no joint_states received yet: the first point is at '
-                        f'time_from_start {times[0]:.6g} s or joints are left out, so the '
-                        'motion starts from the current state, unknown yet')
+                         f'time_from_start {times[0]:.6g} s or joints are left out, so the '
+                         'motion starts from the current state, unknown yet')
     q, qd = (None, None) if current is None else (np.asarray(v, dtype=float) for v in current)
     full = _in_model_order(len(joint_names), index, q, times, positions, velocities,
                            accelerations)
@@ -191,14 +193,17 @@ def check_motion(trajectory, joint_names):
                             'the points further apart in time')
 
 
-def _check_timing(stamp, times, now_ns):
-    """Return ``stamp`` in ns; raise for an old or far-future stamp or an absurd duration."""
+def _check_timing(stamp, times, old_before_ns, now_ns):
+    """Return ``stamp`` in ns; raise for an old or far-future stamp or an absurd duration.
+
+    Old: the trajectory ended before ``old_before_ns`` (0: never old).
+    """
     if times[-1] > MAX_DURATION:
         raise GoalError(INVALID_GOAL, f'points[{len(times) - 1}].time_from_start is '
                         f'{times[-1]:.6g} s, longer than MAX_DURATION = {MAX_DURATION:g} s; '
                         'send the motion in pieces')
     stamp_ns = stamp_to_nanoseconds(stamp)
-    if stamp.sec < 0 or (stamp_ns > 0 and stamp_ns + times[-1] * 1e9 < now_ns):
+    if stamp.sec < 0 or (stamp_ns > 0 and stamp_ns + times[-1] * 1e9 < old_before_ns):
         raise GoalError(OLD_HEADER_TIMESTAMP, f'header.stamp {stamp_ns * 1e-9:.3f} s is more '
                         f'than the trajectory\'s {times[-1]:.3f} s in the past (now '
                         f'{now_ns * 1e-9:.3f} s); stamp 0 starts on receipt')

@@ -211,8 +211,8 @@ def test_trajectory_controller_refuses_the_stamps_the_dynamics_node_refuses(
     assert not rig.commands
 
 
-def test_trajectory_controller_refuses_an_absurd_position_by_its_field(ros, arm3_urdf,
-                                                                      arm3_model):
+def test_trajectory_controller_refuses_an_absurd_position_by_its_field(
+        ros, arm3_urdf, arm3_model):
     """Trial 2: 1e300 reached the control law; the drop reason was an exception text."""
     rig = TrajectoryRig(ros, arm3_urdf)
     names = list(arm3_model.joint_names)

@@ -227,3 +227,13 @@ def test_a_node_without_a_model_bounds_the_motion_by_any_joint():
                                               ['a', 'b'], (np.zeros(2), np.zeros(2)), 1), ['a'])
     with pytest.raises(goals.NeedsState, match='no joint_states received yet'):
         goals.timed_trajectory(message(['a', 'b'], [1.0], [[2.0, 0.0]]), ['a', 'b'], None, 1)
+
+
+def test_a_latched_trajectory_that_ended_is_held_by_a_late_controller():
+    """The computed_torque_controller reads accepted_trajectory (ended_ok): holds its end."""
+    msg = message(NAMES, [0.0], [np.full(6, 0.1)], stamp_sec=3)    # ended at 3 s
+    with pytest.raises(goals.GoalError) as caught:
+        goals.timed_trajectory(msg, NAMES, None, 5 * 10 ** 9)
+    assert caught.value.code == goals.OLD_HEADER_TIMESTAMP
+    held = goals.timed_trajectory(msg, NAMES, None, 5 * 10 ** 9, ended_ok=True)
+    np.testing.assert_array_equal(held.sample(5 * 10 ** 9)[0], np.full(6, 0.1))
