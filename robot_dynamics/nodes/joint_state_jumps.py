@@ -48,15 +48,16 @@ class JumpFilter:
         self.resets = 0                  # persistent jumps taken
         self._candidate = None           # (target indices, positions, stamp, first seen, count)
 
-    def check(self, names, target, q, stamp, old_q, old_stamps, now):
+    def check(self, joint_names, target, q, stamp, old_q, old_stamps, now):
         """Return '' to take the message, or why it is refused (names the joint and the fix).
 
-        ``target`` (k,): model indices of the message's joints, ``q`` (k,) their positions,
+        ``joint_names``: all the joints' names; ``target`` (k,): the indices of the message's
+        joints in them, ``q`` (k,) their positions,
         ``stamp`` the message's time (s); ``old_q``, ``old_stamps`` (n,) the merged state
         (stamps -inf: never received); ``now``: the node's clock (s).
         """
-        known = np.isfinite(old_stamps[target])
-        bad = self._jumps(target, q, stamp, old_q[target], old_stamps[target]) & known
+        previous = old_stamps[target]
+        bad = self._jumps(target, q, stamp, old_q[target], previous) & (previous > -np.inf)
         if not bad.any():
             self._candidate = None if self._follows_candidate(target) else self._candidate
             return ''
@@ -67,8 +68,8 @@ class JumpFilter:
         j = int(np.argmax(bad))
         dt = abs(stamp - old_stamps[target[j]])
         step = self._distance(target[j:j + 1], q[j:j + 1], old_q[target[j]])[0]
-        return (f'position[{names[j]}] jumps {step:.6g} in {dt:.3g} s since the last accepted '
-                f'state, beyond {JUMP_MARGIN:g} x its plausible speed '
+        return (f'position[{joint_names[target[j]]}] jumps {step:.6g} in {dt:.3g} s since the '
+                f'last accepted state, beyond {JUMP_MARGIN:g} x its plausible speed '
                 f'{self.speed[target[j]]:.3g} (a second publisher on joint_states? publish '
                 'each joint from one source; a reset is taken once the new positions persist '
                 f'for {RESET_TIME:g} s)')
@@ -76,15 +77,19 @@ class JumpFilter:
     def _distance(self, target, q, old):
         """Return |q - old| (k,), modulo 2 pi on wrapping joints."""
         step = np.abs(q - old)
-        wrapped = np.abs((q - old + np.pi) % (2 * np.pi) - np.pi)
-        return np.where(self.wrap[target], wrapped, step)
+        wrap = self.wrap[target]
+        if wrap.any():
+            step[wrap] = np.abs((step[wrap] + np.pi) % (2 * np.pi) - np.pi)
+        return step
 
     def _jumps(self, target, q, stamp, old_q, old_stamps):
-        """Return which joints (k,) moved further than plausible since ``old_stamps``."""
-        with np.errstate(invalid='ignore'):            # never received: -inf, masked above
-            allowed = JUMP_MARGIN * self.speed[target] * (np.abs(stamp - old_stamps)
-                                                          + JUMP_TIME_SLACK)
-            return ~(self._distance(target, q, old_q) <= allowed)
+        """Return which joints (k,) moved further than plausible since ``old_stamps``.
+
+        A joint never received (stamp -inf) is allowed any step (inf; masked by the caller).
+        """
+        allowed = JUMP_MARGIN * self.speed[target] * (np.abs(stamp - old_stamps)
+                                                      + JUMP_TIME_SLACK)
+        return ~(self._distance(target, q, old_q) <= allowed)
 
     def _follows_candidate(self, target):
         """Tell whether a taken message names a joint of the pending candidate (clears it)."""

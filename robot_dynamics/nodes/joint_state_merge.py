@@ -178,8 +178,8 @@ class JointStateMerge:
             if received.all():
                 check(merged)
         if self.jumps is not None:
-            jump = self.jumps.check([self.joint_names[i] for i in target], target, q, stamp,
-                                    self.q, self.stamps, stamp if now is None else now)
+            jump = self.jumps.check(self.joint_names, target, q, stamp, self.q, self.stamps,
+                                    stamp if now is None else now)
             if jump:
                 raise BadMessage(jump)
         self.q[target], self.qd[target], self.stamps[target] = q, qd, stamp
