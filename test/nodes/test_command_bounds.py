@@ -123,6 +123,7 @@ def test_computed_torque_law_matches_pinocchio(ros):
     q0 = np.array([0.1, -0.4, 0.3, 0.2, -0.1, 0.05])
     rig.step(q0, np.zeros(6))                                  # sets the hold at q0
     q, qd = q0 + 0.01 * np.arange(6), np.linspace(-0.2, 0.2, 6)
+    ros.spin_for(0.05)         # 0.05 rad: plausible after 5 ms (joint_state_jumps.py)
     command = rig.step(q, qd)
     with open(rd.data_path(rd.BUNDLED_MODELS['ur5']), encoding='utf-8') as handle:
         pin_model = pin.buildModelFromXML(handle.read())
@@ -137,6 +138,7 @@ def test_trajectory_controller_saturates_at_the_urdf_limits_and_says_so(ros):
     rig = TrajectoryRig(ros, kp=[3e5], kd=[0.0])
     model = rd.load_model('ur5')
     rig.step(np.zeros(6), np.zeros(6))
+    ros.spin_for(0.1)          # 0.5 rad within ~1 ms would be an implausible jump, dropped
     command = rig.step(np.full(6, 0.5), np.zeros(6))            # 0.5 rad from the hold
     np.testing.assert_array_equal(np.abs(command), model.effort_limit)
     assert ros.spin_until(lambda: any(
