@@ -86,6 +86,26 @@ def test_a_jump_that_persists_is_a_reset():
     np.testing.assert_array_equal(merge.q, home)
 
 
+def test_a_100_hz_driver_clears_a_persistent_spoofer():
+    """A 100 Hz driver and a 1 kHz spoofer: every real message restarts the reset clock.
+
+    0.3 rad is implausible within the 10 ms between two real messages (at most 0.104 rad on
+    the UR5); from a slower driver (31 ms here) it is plausible, hence taken, and the real
+    state then looks like the jump (docs/robustness.md).
+    """
+    merge = JointStateMerge.for_model(UR5)
+    refused = 0
+    for k in range(2000):                             # 2 s
+        t = 3.0 + 1e-3 * k
+        if k % 10 == 0:
+            assert merge_at(merge, np.zeros(6), t) == ''
+        else:
+            refused += bool(merge_at(merge, np.full(6, 0.3), t))
+    assert refused == 2000 - 200 and merge.jumps.resets == 0
+    alone = [merge_at(merge, np.full(6, 0.3), 5.0 + 1e-3 * k) for k in range(10)]
+    assert all(alone) and merge.jumps.resets == 0   # the real driver stopped 1-10 ms ago
+
+
 def test_continuous_joints_wrap_around():
     merge = JointStateMerge(['a', 'b'], JumpFilter([1.0, 1.0], [True, False]))
     assert merge.update(['a', 'b'], [np.pi - 1e-4, 0.0], [], 1.0, now=1.0) == 2
