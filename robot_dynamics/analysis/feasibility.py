@@ -83,7 +83,8 @@ class FeasibilityReport:
     ``times`` (S,), ``torques`` and ``velocities`` (S, n) at the samples; ``effort_ratio``
     (S, n) is ``|τ| / τ_max`` (0 where a joint has no effort limit). ``scale`` is the smallest
     ``k >= 1`` that fits (1.0 if the motion fits as it is), None when no ``k`` helps
-    (``reason`` says why).
+    (``reason`` says why). ``binding``: which limit sets ``scale`` (joint, values), '' when
+    the motion fits as it is or no ``k`` helps.
     """
 
     times: np.ndarray
@@ -96,6 +97,8 @@ class FeasibilityReport:
     reason: str = ''
     margin: float = DEFAULT_MARGIN
     joint_names: tuple = field(default=())
+    binding: str = ''
+
 
     @property
     def feasible(self):
@@ -110,7 +113,7 @@ class FeasibilityReport:
         if self.scale is None:
             return f'{worst.describe()}; {self.reason}'
         return (f'{worst.describe()}; slowed by {self.scale:.3g}x it fits (margin '
-                f'{100 * self.margin:.3g} %)')
+                f'{100 * self.margin:.3g} %){self.binding and "; " + self.binding}')
 
 
 def sample_times(times, samples_per_segment=SAMPLES_PER_SEGMENT):
@@ -246,6 +249,35 @@ def scale_factor(model, A, B, C, qd, margin=DEFAULT_MARGIN):
     return 1.0 / x, ''
 
 
+def binding_limit(model, t, torques, qd, k, margin):
+    """Say which limit sets the slow-down ``k``: the one the slowed motion reaches.
+
+    ``torques`` (S, n): the torques of the motion slowed by ``k`` at the samples ``t``; ``qd``
+    (S, n) the speeds before slowing. The binding limit is the larger of the effort ratio
+    ``|τ_k| / ((1 - margin) τ_max)`` and the speed ratio ``|q̇| / (k q̇_max)`` (at ``k`` it is 1;
+    the other is below it).
+    """
+    with np.errstate(divide='ignore', invalid='ignore'):
+        effort = np.where(np.isfinite(model.effort_limit),
+                          np.abs(torques) / ((1.0 - margin) * model.effort_limit), 0.0)
+        speed = np.where(np.isfinite(model.velocity_limit),
+                         np.abs(qd) / (k * model.velocity_limit), 0.0)
+    peak_effort, peak_speed = effort.max(initial=0.0), speed.max(initial=0.0)
+    ratio = speed if peak_speed >= peak_effort else effort
+    s, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    name = model.joint_names[j]
+    unit = ('N m', 'rad/s') if model.is_revolute[j] else ('N', 'm/s')
+    if ratio is speed:
+        return (f'the velocity limit sets the slow-down: joint {name} moves at '
+                f'{abs(qd[s, j]):.4g} {unit[1]} at t = {t[s]:.3g} s, {k:.3g}x its limit '
+                f'{model.velocity_limit[j]:.4g} {unit[1]}; slowed, the efforts reach '
+                f'{100 * peak_effort * (1.0 - margin):.3g} % of their limits')
+    return (f'the effort limit of joint {name} sets the slow-down: slowed, it needs '
+            f'{abs(torques[s, j]):.4g} {unit[0]} at t = {k * t[s]:.3g} s of the slowed motion, '
+            f'the limit '
+            f'{model.effort_limit[j]:.4g} {unit[0]} less the margin')
+
+
 def _fits(model, q, qd, qdd, k, margin):
     """Tell whether the samples slowed by ``k`` fit the limits (the full model's torque)."""
     tau = _torques(model, q, qd / k, qdd / k ** 2)
@@ -320,10 +352,15 @@ def check_samples(model, t, q, qd, qdd, margin=DEFAULT_MARGIN):
     else:
         scale = bisect_scale(model, q, qd, qdd, margin)
         reason = '' if scale is not None else f'no slow-down up to {MAX_SCALE:g}x fits'
+    binding = ''
+    if violations and scale is not None:
+        slowed = A / scale ** 2 + B / scale + C if exact else _torques(
+            model, q, qd / scale, qdd / scale ** 2)
+        binding = binding_limit(model, np.asarray(t, dtype=float), slowed, qd, scale, margin)
     with np.errstate(divide='ignore', invalid='ignore'):
         ratio = np.where(np.isfinite(model.effort_limit), np.abs(tau) / model.effort_limit, 0.0)
     return FeasibilityReport(np.asarray(t, dtype=float), tau, qd, ratio, violations, scale,
-                             exact, reason, margin, tuple(model.joint_names))
+                             exact, reason, margin, tuple(model.joint_names), binding)
 
 
 def scaled_waypoints(times, positions, velocities, accelerations, k):

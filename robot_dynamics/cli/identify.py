@@ -22,6 +22,7 @@ from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, 
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
+from robot_dynamics.identification.quality import MAX_ERROR
 from robot_dynamics.identification.report import plot_validation, report_lines, validate_models
 from robot_dynamics.io.friction_yaml import friction_yaml
 from robot_dynamics.io.recordings import RecordingError, read_recording
@@ -96,6 +97,10 @@ def add_identify_parser(subparsers, formatter):
     parser.add_argument('--com-margin', type=float, default=0.1, metavar='M',
                         help='centre of mass within this margin of the link\'s box, m '
                              '(default 0.1; negative: no box)')
+    parser.add_argument('--max-error', type=float, default=100 * MAX_ERROR, metavar='PERCENT',
+                        help='refuse a model whose torque error (cross-validated, or on the '
+                             'validation samples) exceeds this %% of the torque RMS: it '
+                             'explains almost nothing (default %(default)g; inf: never)')
     parser.add_argument('--prior-weight', type=float, default=1.0, metavar='W',
                         help='pull towards MODEL where the data do not decide (default 1)')
     parser.add_argument('--no-weighting', action='store_true',
@@ -142,13 +147,17 @@ def options(args):
             cutoff = float(cutoff)
         except ValueError:
             raise CLIError(f'--cutoff: {cutoff!r} is neither a number of Hz nor auto') from None
+    if not args.max_error > 0:
+        raise CLIError(f'--max-error: {args.max_error}; give a percentage > 0 (inf: never '
+                       'refuse)')
     law = args.friction_law
     if '=' in law:
         law = dict(item.split('=', 1) for item in law.split(','))
     return dict(weighted=not args.no_weighting, joint_terms=terms, cutoff=cutoff,
                 torque_cutoff=args.torque_cutoff, effort_delay=args.effort_delay,
                 velocity=args.velocity, friction=law, bounds=bounds(args),
-                compliance=not args.no_compliance)
+                compliance=not args.no_compliance,
+                max_error=None if np.isinf(args.max_error) else args.max_error / 100)
 
 
 def bounds(args):

@@ -30,9 +30,11 @@ from robot_dynamics.identification.estimation import (
     IdentificationResult, ValidationResult, identify, with_parameters,
 )
 from robot_dynamics.identification.plausible import Bounds
+from robot_dynamics.identification.quality import MAX_ERROR, PoorFitError
 from robot_dynamics.identification.regressor import parameter_names, parameters, regressor
 
 __all__ = ['BaseParameters', 'Bounds', 'DataReport', 'Excitation', 'ExcitationLimits',
-           'FourierTrajectory', 'IdentificationResult', 'Samples', 'ValidationResult',
+           'FourierTrajectory', 'IdentificationResult', 'MAX_ERROR', 'PoorFitError', 'Samples',
+           'ValidationResult',
            'base_parameters', 'condition_number', 'design_excitation', 'identify',
            'parameter_names', 'parameters', 'prepare', 'regressor', 'with_parameters']

@@ -34,9 +34,10 @@
 5. the physically consistent and plausible model (:mod:`robot_dynamics.identification.plausible`,
    a convex program): close to ``θ̂`` where the data determine it, to the nominal model where
    they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`;
-6. warnings (:mod:`robot_dynamics.identification.report`): links whose mass or inertia moved
-   by more than a factor 2, a total mass outside ±25 % of the nominal, negative rotor
-   inertias the physical model holds at 0, and the model's own plausibility warnings.
+6. warnings (:mod:`robot_dynamics.identification.review`): a link's mass or inertia moved by
+   more than x2, a total mass outside ±25 % of the nominal, negative rotor inertias held at 0,
+   the model's own plausibility warnings; a fit whose torque error, cross-validated (before
+   step 5) or on the validation samples, exceeds ``max_error`` is refused (``quality``).
 """
 
 from dataclasses import dataclass, field
@@ -54,11 +55,14 @@ from robot_dynamics.identification.normal import (
 )
 from robot_dynamics.identification.plausible import Bounds, estimate
 from robot_dynamics.identification.prediction import layout_for, predict
+from robot_dynamics.identification.quality import (
+    MAX_ERROR, check_cross_validated, check_excitation, check_fit_size, check_validation,
+)
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
 )
 from robot_dynamics.identification.review import review
-from robot_dynamics.io.recordings import Recording, RecordingError, read_recording
+from robot_dynamics.io.recordings import Recording, read_recording
 
 #: The effort-to-position timing is uncertain by this many samples (a current loop's lag,
 #: sampling skew): the standard deviations include the parameters' change per sample of
@@ -148,7 +152,7 @@ class ValidationResult:
 def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAMETERS,
              cutoff='auto', torque_cutoff=None, effort_delay=0.0, physical=True, chunk=4000,
              friction='auto', velocity='auto', bounds=None, replicates=200, seed=0,
-             compliance=True):
+             compliance=True, max_error=MAX_ERROR):
     """Identify ``model``'s parameters and a plausible physical model from recorded motion.
 
     ``data``: a :class:`~robot_dynamics.io.recordings.Recording`, a path (bag or CSV) or
@@ -163,7 +167,9 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     :class:`~robot_dynamics.identification.plausible.Bounds`. ``replicates``: bootstrap
     resamples. ``compliance``: fit the joint compliance seen by motor-side encoders and
     correct the positions where the data support it
-    (:mod:`robot_dynamics.identification.compliance`). Returns an
+    (:mod:`robot_dynamics.identification.compliance`). ``max_error``: refuse a model whose
+    relative torque error, cross-validated or on the validation samples, exceeds it
+    (:mod:`robot_dynamics.identification.quality`; None: never). Returns an
     :class:`IdentificationResult`; ``result.model`` is the identified model (its friction law
     in the model's fields).
     """
@@ -176,12 +182,12 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     samples = _samples(model, data, cutoff, validation, options, base, known, pi0)
     fit_set, held_back = _split(model, samples, validation, options)
     timings['prepare'] = time.perf_counter() - started
-    _check_fit_size(model, base, fit_set)
+    check_fit_size(model, base, fit_set)
 
     started = time.perf_counter()
     scale = np.maximum(np.sqrt(np.mean(fit_set.qd ** 2, axis=0)), 1e-6)
     blocks = accumulate(model, base, fit_set, known, pi0, scale, chunk=chunk)
-    _check_excitation(model, base, fit_set, blocks)
+    check_excitation(model, base, fit_set, blocks)
     coulomb = [variants(1.0, 'coulomb')[0]] * model.dof
     sigma = fit(blocks, coulomb)[2]
     weights = 1.0 / sigma ** 2 if weighted else np.ones(model.dof)
@@ -193,6 +199,8 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         enabled=compliance)
     if np.any(compliance.used > 0):
         theta, plan, sigma, weights = _weighted_fit(blocks, chosen, weighted)
+    check_cross_validated(fit_set.report.source, model.joint_names, blocks, chosen, weights,
+                          max_error)
     std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
     if any(law.law != 'coulomb' for law in chosen):         # the law is uncertain too
         plain = fit(blocks, coulomb, weights)[0]
@@ -228,6 +236,7 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         result.details['mass_ranges'] = mass_ranges(result, com_margin=(
             bounds or Bounds()).com_margin)
     result.warnings = tuple(review(result, bounds or Bounds()))
+    check_validation(fit_set.report.source, result, max_error)
     return result
 
 
@@ -357,43 +366,6 @@ def _windows(samples):
     breaks = np.flatnonzero(np.diff(t) > 2 * period) + 1
     edges = np.concatenate(([0], breaks, [t.size]))
     return [(float(t[a]), float(t[b - 1])) for a, b in zip(edges[:-1], edges[1:])]
-
-
-def _check_fit_size(model, base, fit):
-    """Refuse a fit with fewer equations (samples × joints) than base parameters."""
-    need = -(-base.count // model.dof)
-    if fit.count < need:
-        report = fit.report
-        raise RecordingError(
-            f'{report.source}: too few finite rows for the fit: {fit.count} samples remain '
-            f'({report.nonfinite_rows} of {report.samples_in} rows dropped for NaN/inf, then '
-            f'filter transients and the validation share), need at least {need} for the '
-            f'{base.count} base parameters of {model.dof} joints: record longer or without '
-            'dropouts')
-
-
-def _check_excitation(model, base, fit, blocks):
-    """Refuse zero efforts and a motion that leaves base parameters undetermined."""
-    report = fit.report
-    gram, _, energy, _ = blocks.total()
-    silent = [name for name, e in zip(model.joint_names, energy) if not e > 0]
-    if silent:
-        raise RecordingError(f'{report.source}: the efforts of {", ".join(silent)} are zero in '
-                             f'all {fit.count} fitted samples: record with efforts (the '
-                             'applied joint torques, JointState.effort)')
-    b = base.count
-    G = gram[:, :b, :b].sum(axis=0)
-    scale = 1.0 / np.sqrt(np.maximum(np.diag(G), 1e-300))
-    values, vectors = np.linalg.eigh(G * np.outer(scale, scale))
-    if values[0] > 1e-12 * values[-1]:
-        return
-    weakest = np.argsort(-np.abs(vectors[:, 0]))[:3]
-    raise RecordingError(
-        f'{report.source}: the motion in the {fit.count} fitted samples does not determine '
-        f'the {base.count} base parameters (the regressor is rank-deficient: condition '
-        f'{values[-1] / max(values[0], 1e-300):.2g}; least determined: '
-        f'{", ".join(base.names[k] for k in weakest)}): record a longer motion that moves '
-        'every joint, e.g. the excitation of `robot-dynamics excite`')
 
 
 def _known_columns(model, joint_terms):

@@ -53,6 +53,7 @@ The program is a semidefinite program with log-determinant cones (cvxpy, solved 
 """
 
 from dataclasses import dataclass
+import warnings
 
 import numpy as np
 
@@ -301,10 +302,17 @@ def _band(bounds, model):
 
 
 def _solve(problem, cp):
-    """Clarabel, then SCS if Clarabel fails; the status text."""
+    """Clarabel, then SCS if Clarabel fails; the status text.
+
+    cvxpy's own warnings (``Solution may be inaccurate``) are not printed: the status says
+    ``optimal_inaccurate`` and :func:`robot_dynamics.identification.review.review` turns it
+    into one of the result's warnings.
+    """
     for solver in (cp.CLARABEL, cp.SCS):
         try:
-            problem.solve(solver=solver)
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', UserWarning)
+                problem.solve(solver=solver)
         except cp.error.SolverError:
             continue
         if problem.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):

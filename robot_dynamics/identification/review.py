@@ -23,7 +23,8 @@ turns them into warnings, loud by design (``robot-dynamics identify`` prints eac
   negative beyond two standard deviations: the physical model holds it at 0 or above, so
   the data and the model class disagree there (a negative rotor inertia is never clamped
   silently);
-- a convex program that did not solve to optimality;
+- a convex program that did not solve to optimality, or only inaccurately (cvxpy's own
+  "Solution may be inaccurate" warning is silenced and reported here);
 - every plausibility warning of the identified model itself
   (:mod:`robot_dynamics.model.plausibility`).
 """
@@ -80,8 +81,12 @@ def review(result, bounds):
                          f'{result.theta[k]:.4g} ± {result.std[k]:.2g}; the physical model '
                          f'holds it at {result.physical_theta[k]:.4g}: the data and the model '
                          'class disagree there (unmodelled dynamics, a filter, a delay?)')
-    status = result.details.get('status', 'optimal')
-    if not str(status).startswith('optimal'):
+    status = str(result.details.get('status', 'optimal'))
+    if status.startswith('optimal_inaccurate'):
+        found.append(f'the plausible-parameter program ended {status}: the solver could not '
+                     'reach its accuracy, the model may be off its optimum: check its '
+                     'validation error, or narrow the bounds (--total-mass)')
+    elif not status.startswith('optimal'):
         found.append(f'the plausible-parameter program ended {status}: check the result')
     found += [f'identified model: {warning}' for warning in identified.warnings]
     return found

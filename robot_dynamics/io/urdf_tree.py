@@ -65,6 +65,10 @@ class Tree:
             self.parent_joint[joint.child] = joint
             self.children[joint.parent].append(joint)
         roots = [link for link in document.links if link not in self.parent_joint]
+        if not document.links:
+            raise URDFError('the URDF has no <link>: a robot description needs at least one '
+                            '<link name="..."/> inside <robot> (and a <joint> per moving '
+                            'part); is it the right file or parameter?')
         if len(roots) != 1:
             raise URDFError(f'URDF must form one tree with one root link, found roots {roots}; '
                             'a cycle or a disconnected link?')

@@ -88,6 +88,10 @@ def state_time(stamp, now, timeout):
     age = now - seconds
     if age > timeout:
         raise BadMessage(f'stamp is {age:.3f} s old (stale_timeout)')
+    if -age > timeout and now == 0:               # a ROS clock reads 0 before any /clock
+        raise BadMessage(f'stamp is {-age:.3f} s in the future of this node\'s clock, which '
+                         'reads 0: use_sim_time is true and no /clock received yet: is the '
+                         'simulator (or a bag played with --clock) running?')
     if -age > timeout:
         raise BadMessage(f'stamp is {-age:.3f} s in the future (more than stale_timeout); '
                          'synchronise the clocks or set use_sim_time')

@@ -214,3 +214,34 @@ def test_worked_example_of_the_docs_is_what_the_library_says():
     times = rd.scaled_waypoints([0.0, 0.3], [np.zeros(6), np.full(6, 0.7)], rest, rest,
                                 report.scale)[0]
     assert f'0.3 s -> {times[-1]:.3f} s' in docs and f'runs in {times[-1]:.2f} s' in docs
+
+
+def test_message_names_the_velocity_limit_when_it_sets_the_slow_down():
+    # The trial: UR5, every joint +0.7 rad in 0.3 s (docs/controllers.md). The message
+    # blamed the shoulder's 223 N m; k = 1.39 is the quintic's peak speed 15/8 0.7/0.3 rad/s
+    # over the 3.1416 rad/s limit, and slowed by it the torque is well within its limit.
+    model = quiet_bundled('ur5')
+    rest = np.zeros((2, 6))
+    report = fz.check_trajectory(model, [0.0, 0.3], [np.zeros(6), np.full(6, 0.7)], rest, rest)
+    peak = 15 / 8 * 0.7 / 0.3
+    vmax = model.velocity_limit.min()
+    assert report.scale == pytest.approx(peak / vmax, rel=1e-12)
+    text = report.message()
+    assert 'the effort limit is 150 N m' in text                  # the worst excess: torque
+    assert f'slowed by {report.scale:.3g}x it fits (margin 5 %); the velocity limit sets the ' \
+           f'slow-down: joint {model.joint_names[0]} moves at {peak:.4g} rad/s' in text
+    slowed = fz.check_trajectory(model, *fz.scaled_waypoints(
+        [0.0, 0.3], [np.zeros(6), np.full(6, 0.7)], rest, rest, report.scale))
+    effort = slowed.effort_ratio.max()
+    assert effort < 0.95                                           # torque does not bind
+    assert f'the efforts reach {100 * effort:.3g} % of their limits' in text
+
+
+def test_message_names_the_effort_limit_when_it_sets_the_slow_down():
+    model, waypoints = ur5_with_friction(), fast_ur5_motion()
+    report = fz.check_trajectory(model, *waypoints)
+    slowed = fz.check_trajectory(model, *fz.scaled_waypoints(*waypoints, report.scale))
+    j = int(np.argmax(slowed.effort_ratio.max(axis=0)))
+    assert slowed.effort_ratio.max() == pytest.approx(0.95, abs=1e-9)
+    assert f'; the effort limit of joint {model.joint_names[j]} sets the slow-down' in \
+        report.message()

@@ -296,3 +296,33 @@ def test_identify_scores_other_models_and_writes_the_friction_sidecar(tmp_path, 
     code, out, _ = run(capsys, 'torque', output, '--friction', written, '--q', *q[0],
                        '--qd', *qd[0], '--qdd', *qdd[0], '--json')
     assert code == 0
+
+
+def test_identify_refuses_torques_that_do_not_follow_the_motion(puma_run, tmp_path, capsys):
+    # The trial: torques of pure noise gave a URDF (link2 14.4 kg) and exit 0 although the
+    # validation said the model explained nothing (100 %).
+    _, csv_path = puma_run
+    with open(csv_path) as handle:
+        lines = handle.read().splitlines()
+    header = lines[0].split(',')
+    columns = [k for k, name in enumerate(header) if name.startswith('tau_')]
+    rng = np.random.default_rng(11)
+    rows = []
+    for line in lines[1:]:
+        row = line.split(',')
+        for k in columns:
+            row[k] = repr(float(rng.normal(0.0, 50.0)))
+        rows.append(','.join(row))
+    noise = tmp_path / 'noise.csv'
+    noise.write_text('\n'.join([lines[0]] + rows) + '\n')
+    output = tmp_path / 'noise.urdf'
+    code, out, err = run(capsys, 'identify', 'puma560', noise, '-o', output)
+    assert code == 2 and out == '' and len(err.strip().splitlines()) == 1, err
+    assert 'noise.csv: the model explains almost none of the measured torques: torque error ' \
+        in err and 'above the bound 50 %' in err and '--max-error' in err
+    assert not output.exists()
+    code, _, err = run(capsys, 'identify', 'puma560', noise, '-o', output, '--max-error', '-5')
+    assert code == 2 and '--max-error: -5.0; give a percentage > 0' in err
+    code, out, err = run(capsys, 'identify', 'puma560', noise, '-o', output, '--max-error',
+                         'inf', '--no-plot', '--no-compliance')
+    assert code == 0 and output.exists(), err             # lifted on purpose: written

@@ -1,0 +1,78 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""A model fitted to torques that do not follow the motion is refused, not written.
+
+The trial's case: the excitation's positions with torques drawn N(0, 50²) independently of
+the motion gave a URDF (link2 14.4 kg) and exit 0, while the validation said the model
+explained nothing (error 100 % of the torque RMS). The oracle is the definition: a model
+that explains nothing cannot beat predicting zero torque (100 %); the good-data runs of
+test_identify.py stay far below the bound (1 % noise: ~1 %).
+"""
+
+import numpy as np
+import pytest
+
+import robot_dynamics as rd
+from robot_dynamics.identification import FourierTrajectory, identify
+from robot_dynamics.identification.quality import MAX_ERROR, PoorFitError, check_validation
+from robot_dynamics.io.recordings import Recording
+from measured_runs import record
+
+
+def trajectory(model):
+    rng = np.random.default_rng(5)
+    return FourierTrajectory(model.joint_names, 10.0, np.array([0.0, 1.5, -1.5, 0.5, 0.0, 0.0]),
+                             rng.normal(size=(6, 5)) * 0.25, rng.normal(size=(6, 5)) * 0.25)
+
+
+def noise_run(model, seconds=10.0, scale=50.0):
+    """The motion of a real run with efforts of pure noise, N(0, scale²), N m."""
+    run = record(model, trajectory(model), seconds)
+    noise = np.random.default_rng(7).normal(0.0, scale, run.effort.shape)
+    return Recording(run.joint_names, run.t, run.position, noise, source='noise.csv')
+
+
+def test_pure_noise_torques_are_refused_naming_the_error_and_the_fix():
+    model = rd.load_model('puma560')
+    with pytest.raises(PoorFitError) as caught:
+        identify(model, noise_run(model))
+    text = str(caught.value)
+    assert text.startswith('noise.csv: the model explains almost none of the measured torques')
+    error = float(text.split('torque error ')[1].split(' %')[0])
+    assert 95 <= error <= 110                    # cross-validated: no better than zero torque
+    assert 'cross-validated on the estimation data' in text and 'joint1 ' in text
+    assert f'above the bound {100 * MAX_ERROR:.0f} %' in text
+    for fix in ('applied joint torques', 'robot-dynamics excite', '--max-error'):
+        assert fix in text
+    assert caught.value.result is None           # refused before the convex program
+
+
+def test_the_bound_can_be_lifted_and_the_validation_check_refuses_then():
+    model = rd.load_model('puma560')
+    result = identify(model, noise_run(model), max_error=None, physical=False)
+    assert result.validation.relative_error('physical') > 0.9       # explains nothing
+    with pytest.raises(PoorFitError, match='on the validation samples') as caught:
+        check_validation('noise.csv', result)
+    assert caught.value.result is result
+    check_validation('noise.csv', result, max_error=None)           # lifted: accepted
+
+
+def test_torques_that_follow_the_motion_pass_with_noise_of_a_third_of_their_rms():
+    # Far from the bound on both sides: 30 % noise in RMS scores ~30 %, not refused.
+    model = rd.load_model('puma560')
+    run = record(model, trajectory(model), 10.0)
+    rms = np.sqrt(np.mean(run.effort ** 2, axis=0))
+    noisy = run.effort + 0.3 * rms * np.random.default_rng(3).normal(size=run.effort.shape)
+    data = Recording(run.joint_names, run.t, run.position, noisy, source='noisy.csv')
+    result = identify(model, data, physical=False)
+    assert 0.2 < result.validation.relative_error('base') < MAX_ERROR
