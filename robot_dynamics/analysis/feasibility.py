@@ -77,14 +77,37 @@ class Violation:
 
 
 @dataclass(frozen=True)
+class Binding:
+    """The limit that sets the slow-down: ``kind`` 'effort' or 'velocity', of ``joint``.
+
+    ``detail``: its values as a phrase; ``effort_share``: the slowed motion's largest
+    ``|τ| / τ_max`` (its torque peak as a fraction of the limit).
+    """
+
+    kind: str
+    joint: str
+    detail: str
+    effort_share: float
+
+    def describe(self, worst=None):
+        """Return the phrase; shorter when ``worst`` (a :class:`Violation`) says the rest."""
+        if self.kind == 'effort':
+            return f'the effort limit of joint {self.joint} sets the slow-down: {self.detail}'
+        same = worst is not None and (worst.kind, worst.joint) == (self.kind, self.joint)
+        return ('the velocity limit sets the slow-down' + ('' if same else
+                                                           f': joint {self.joint} {self.detail}')
+                + f'; slowed, the efforts reach {100 * self.effort_share:.3g} % of their limits')
+
+
+@dataclass(frozen=True)
 class FeasibilityReport:
     """The check of one trajectory: samples, worst violations and the scale that fits.
 
     ``times`` (S,), ``torques`` and ``velocities`` (S, n) at the samples; ``effort_ratio``
     (S, n) is ``|τ| / τ_max`` (0 where a joint has no effort limit). ``scale`` is the smallest
     ``k >= 1`` that fits (1.0 if the motion fits as it is), None when no ``k`` helps
-    (``reason`` says why). ``binding``: which limit sets ``scale`` (joint, values), '' when
-    the motion fits as it is or no ``k`` helps.
+    (``reason`` says why). ``binding``: the :class:`Binding` limit that sets ``scale``, None
+    when the motion fits as it is or no ``k`` helps.
     """
 
     times: np.ndarray
@@ -97,8 +120,7 @@ class FeasibilityReport:
     reason: str = ''
     margin: float = DEFAULT_MARGIN
     joint_names: tuple = field(default=())
-    binding: str = ''
-
+    binding: Binding = None
 
     @property
     def feasible(self):
@@ -113,7 +135,8 @@ class FeasibilityReport:
         if self.scale is None:
             return f'{worst.describe()}; {self.reason}'
         return (f'{worst.describe()}; slowed by {self.scale:.3g}x it fits (margin '
-                f'{100 * self.margin:.3g} %){self.binding and "; " + self.binding}')
+                f'{100 * self.margin:.3g} %)'
+                + ('' if self.binding is None else '; ' + self.binding.describe(worst)))
 
 
 def sample_times(times, samples_per_segment=SAMPLES_PER_SEGMENT):
@@ -250,7 +273,7 @@ def scale_factor(model, A, B, C, qd, margin=DEFAULT_MARGIN):
 
 
 def binding_limit(model, t, torques, qd, k, margin):
-    """Say which limit sets the slow-down ``k``: the one the slowed motion reaches.
+    """Return the :class:`Binding` limit of the slow-down ``k``: the one the slowed motion reaches.
 
     ``torques`` (S, n): the torques of the motion slowed by ``k`` at the samples ``t``; ``qd``
     (S, n) the speeds before slowing. The binding limit is the larger of the effort ratio
@@ -265,17 +288,17 @@ def binding_limit(model, t, torques, qd, k, margin):
     peak_effort, peak_speed = effort.max(initial=0.0), speed.max(initial=0.0)
     ratio = speed if peak_speed >= peak_effort else effort
     s, j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    name = model.joint_names[j]
     unit = ('N m', 'rad/s') if model.is_revolute[j] else ('N', 'm/s')
     if ratio is speed:
-        return (f'the velocity limit sets the slow-down: joint {name} moves at '
-                f'{abs(qd[s, j]):.4g} {unit[1]} at t = {t[s]:.3g} s, {k:.3g}x its limit '
-                f'{model.velocity_limit[j]:.4g} {unit[1]}; slowed, the efforts reach '
-                f'{100 * peak_effort * (1.0 - margin):.3g} % of their limits')
-    return (f'the effort limit of joint {name} sets the slow-down: slowed, it needs '
-            f'{abs(torques[s, j]):.4g} {unit[0]} at t = {k * t[s]:.3g} s of the slowed motion, '
-            f'the limit '
-            f'{model.effort_limit[j]:.4g} {unit[0]} less the margin')
+        detail = (f'moves at {abs(qd[s, j]):.4g} {unit[1]} at t = {t[s]:.3g} s, {k:.3g}x its '
+                  f'limit {model.velocity_limit[j]:.4g} {unit[1]}')
+        kind = 'velocity'
+    else:
+        detail = (f'slowed, it needs {abs(torques[s, j]):.4g} {unit[0]} at t = {k * t[s]:.3g} s '
+                  f'of the slowed motion, the limit {model.effort_limit[j]:.4g} {unit[0]} less '
+                  'the margin')
+        kind = 'effort'
+    return Binding(kind, model.joint_names[j], detail, float(peak_effort * (1.0 - margin)))
 
 
 def _fits(model, q, qd, qdd, k, margin):
@@ -352,7 +375,7 @@ def check_samples(model, t, q, qd, qdd, margin=DEFAULT_MARGIN):
     else:
         scale = bisect_scale(model, q, qd, qdd, margin)
         reason = '' if scale is not None else f'no slow-down up to {MAX_SCALE:g}x fits'
-    binding = ''
+    binding = None
     if violations and scale is not None:
         slowed = A / scale ** 2 + B / scale + C if exact else _torques(
             model, q, qd / scale, qdd / scale ** 2)

@@ -48,7 +48,8 @@ where the data do not decide, within the mass and centre-of-mass bounds), writte
 joint's friction law needs more, FILE.friction.yaml (read back with --friction). Prints the
 windows used, the parameter table, per link nominal vs identified mass, centre of mass and
 inertia, the torque error of every model on the validation samples and every warning
-(also on stderr). Never writes over the recording or MODEL, nor over an existing file
+(also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
+explains almost nothing. Never writes over the recording or MODEL, nor over an existing file
 without --force. See docs/identification.md.
 """
 

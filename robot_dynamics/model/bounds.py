@@ -43,6 +43,7 @@ MAX_VELOCITY = 1.0e3           # joints without a velocity limit, rad/s or m/s
 MAX_ACCELERATION = 1.0e4       # rad/s² or m/s²
 MAX_OUTPUT = 1.0e6             # a published torque (N m), force (N) or mass-matrix entry
 MAX_TRAJECTORY_POINTS = 10000  # points of one JointTrajectory
+MAX_PAYLOAD_RATIO = 5.0        # a payload up to 5 x the mass of the arm's moving links
 
 
 def _first_bad(values, bound):
@@ -148,6 +149,21 @@ def check_payload(mass, com, inertia):
     """
     check_body('payload', float(mass), np.asarray(com, dtype=float),
                inertia_matrix(inertia, 'payload inertia'))
+
+
+def check_payload_on(model, mass):
+    """Refuse a payload heavier than ``MAX_PAYLOAD_RATIO`` times ``model``'s moving links.
+
+    Arms carry a fraction of their own mass (a UR5: 5 kg on 17 kg; heavy industrial arms
+    about a quarter); five times is beyond any arm, e.g. a 1000 kg payload sent to a UR5. A
+    model without link masses has no reference and is not checked here (``MAX_MASS`` is).
+    """
+    total = float(model.total_mass)
+    if total > 0 and mass > MAX_PAYLOAD_RATIO * total:
+        raise PlausibilityError(
+            f'payload mass {mass:.4g} kg is {mass / total:.3g}x the mass of the arm\'s moving '
+            f'links ({total:.4g} kg), more than {MAX_PAYLOAD_RATIO:g}x: no arm carries that; '
+            'check the mass (kg) and that the payload is sent to the right robot')
 
 
 def position_bounds(model):

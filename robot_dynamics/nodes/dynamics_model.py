@@ -107,6 +107,7 @@ class DynamicsModel:
             return self._drop('payload contains NaN or inf')
         try:
             bounds.check_payload(m, payload[1], inertia)
+            bounds.check_payload_on(self._source_model, m)
             self._set_model(self._source_model, payload)
         except Exception as exc:  # noqa: BLE001
             return self._drop(f'payload rejected: {exc}')

@@ -76,3 +76,33 @@ def test_torques_that_follow_the_motion_pass_with_noise_of_a_third_of_their_rms(
     data = Recording(run.joint_names, run.t, run.position, noisy, source='noisy.csv')
     result = identify(model, data, physical=False)
     assert 0.2 < result.validation.relative_error('base') < MAX_ERROR
+
+
+def test_cvxpy_inaccuracy_warning_becomes_our_warning_not_stderr(recwarn):
+    # The trial: cvxpy's "UserWarning: Solution may be inaccurate. Try another solver..."
+    # leaked to stderr from plausible.py; its information is the status, which we report.
+    import types
+    import warnings
+
+    import cvxpy as cp
+
+    from robot_dynamics.identification.plausible import _solve
+    from robot_dynamics.identification.review import review
+
+    class Inaccurate:
+        status = None
+
+        def solve(self, solver):
+            warnings.warn('Solution may be inaccurate. Try another solver, ...', UserWarning)
+            self.status = cp.OPTIMAL_INACCURATE
+
+    status = _solve(Inaccurate(), cp)
+    assert status == 'optimal_inaccurate (CLARABEL)'
+    assert not [w for w in recwarn if 'inaccurate' in str(w.message)]
+    model = rd.load_model('puma560')
+    result = types.SimpleNamespace(nominal_model=model, model=model, names=(), theta=[],
+                                   std=[], physical_theta=[], details={'status': status})
+    said = [w for w in review(result, None) if 'program ended' in w]
+    assert said == ['the plausible-parameter program ended optimal_inaccurate (CLARABEL): the '
+                    'solver could not reach its accuracy, the model may be off its optimum: '
+                    'check its validation error, or narrow the bounds (--total-mass)']
