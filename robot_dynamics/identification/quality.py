@@ -10,7 +10,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Can the recording identify the model, and does the model explain its torques at all?
+"""Refusals of recordings that cannot identify a model, or give one that explains nothing.
 
 :func:`check_fit_size` and :func:`check_excitation` refuse a recording with fewer equations
 than base parameters, silent efforts or a motion that leaves parameters undetermined.

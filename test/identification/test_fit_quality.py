@@ -36,7 +36,7 @@ def trajectory(model):
 
 
 def noise_run(model, seconds=10.0, scale=50.0):
-    """The motion of a real run with efforts of pure noise, N(0, scale²), N m."""
+    """Return the motion of a real run with efforts of pure noise, N(0, scale²), N m."""
     run = record(model, trajectory(model), seconds)
     noise = np.random.default_rng(7).normal(0.0, scale, run.effort.shape)
     return Recording(run.joint_names, run.t, run.position, noise, source='noise.csv')
