@@ -57,6 +57,7 @@ from robot_dynamics.identification.plausible import Bounds, estimate
 from robot_dynamics.identification.prediction import layout_for, predict
 from robot_dynamics.identification.quality import (
     MAX_ERROR, check_cross_validated, check_excitation, check_fit_size, check_validation,
+    poorly_explained_joints,
 )
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
@@ -235,7 +236,8 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     if physical:
         result.details['mass_ranges'] = mass_ranges(result, com_margin=(
             bounds or Bounds()).com_margin)
-    result.warnings = tuple(review(result, bounds or Bounds()))
+    result.warnings = tuple(review(result, bounds or Bounds())
+                            + poorly_explained_joints(result, max_error))
     check_validation(fit_set.report.source, result, max_error)
     return result
 

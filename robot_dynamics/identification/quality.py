@@ -28,7 +28,7 @@ torque energy) is far above any usable model and far below a fit to noise.
 data (before the costly convex program); :func:`check_validation` to the identified model's
 error on the validation samples. Both raise :class:`PoorFitError` naming the error, the
 bound, the likely causes and the fix; ``max_error=None`` (``--max-error inf``) accepts any
-fit.
+fit. :func:`poorly_explained_joints` warns about a single joint beyond the bound.
 """
 
 import numpy as np
@@ -78,6 +78,24 @@ def check_validation(source, result, max_error=MAX_ERROR):
         raise PoorFitError(_message(source, 'of the identified model on the validation '
                                     'samples', overall, per_joint,
                                     result.model.joint_names, max_error), result)
+
+
+def poorly_explained_joints(result, max_error=MAX_ERROR):
+    """Warnings for joints whose validation error alone exceeds ``max_error`` (one line each).
+
+    The overall error weighs joints by their torque: a wrist whose effort column is noise
+    hides behind a shoulder's tens of N m. Such a joint's parameters are fitted to nothing.
+    """
+    check = result.validation
+    if max_error is None or check is None:
+        return []
+    per_joint = check.error_rms('physical') / np.maximum(check.measured_rms, 1e-300)
+    return [f'joint {name}: the identified model\'s torque error on the validation samples is '
+            f'{100 * e:.0f} % of its RMS ({rms:.3g} N m or N), above {100 * max_error:.0f} %: '
+            'its torque is barely explained; check its effort column (the applied torque of '
+            'this joint, units) and that the motion moves it'
+            for name, e, rms in zip(result.model.joint_names, per_joint, check.measured_rms)
+            if e > max_error]
 
 
 def check_fit_size(model, base, fit):

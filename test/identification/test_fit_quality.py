@@ -106,3 +106,19 @@ def test_cvxpy_inaccuracy_warning_becomes_our_warning_not_stderr(recwarn):
     assert said == ['the plausible-parameter program ended optimal_inaccurate (CLARABEL): the '
                     'solver could not reach its accuracy, the model may be off its optimum: '
                     'check its validation error, or narrow the bounds (--total-mass)']
+
+
+def test_one_joint_of_noise_is_warned_by_name_when_the_whole_passes():
+    # joint6's torque (RMS < 1 N m) replaced by noise of its own size: overall the model
+    # still explains the shoulder's tens of N m, so it is kept, with a warning naming joint6.
+    model = rd.load_model('puma560')
+    run = record(model, trajectory(model), 10.0)
+    effort = run.effort.copy()
+    rms = np.sqrt(np.mean(effort[:, 5] ** 2))
+    effort[:, 5] = np.random.default_rng(9).normal(0.0, rms, len(effort))
+    data = Recording(run.joint_names, run.t, run.position, effort, source='wrist.csv')
+    result = identify(model, data)
+    assert result.validation.relative_error('physical') < MAX_ERROR
+    flagged = [w for w in result.warnings if 'barely explained' in w]
+    assert len(flagged) == 1 and flagged[0].startswith('joint joint6: the identified model\'s '
+                                                       'torque error on the validation samples')
