@@ -82,6 +82,7 @@ class ComputedTorqueController(Node):
             check_gains(name, self.get_parameter(name).value, self.joint_names)
         self.trajectory = None
         self._pending_trajectory = None
+        self._trajectory_message = None     # the message self.trajectory was read from
         self.feedforward = None
         self.mass = None
         self.hold = None
@@ -117,23 +118,33 @@ class ComputedTorqueController(Node):
         return SetParametersResult(successful=True)
 
     def _on_output_names(self, msg):
-        """Learn the joint order of the dynamics outputs (when ``joints`` is unset)."""
+        """Use the joint order of the dynamics outputs, and its changes, if ``joints`` is unset."""
         names = list(msg.name)
-        if self.joint_names is None:
-            if not names or len(set(names)) != len(names):
-                return self._drop(f'feedforward_joint_states: unusable names {names}')
-            try:
-                for name in ('kp', 'kd'):
-                    check_gains(name, self.get_parameter(name).value, names)
-            except ValueError as exc:
-                return self._drop(f'cannot control joints {names}: {exc}')
-            self.joint_names = names
-            self.get_logger().info(f'controlling joints {names} (order of the dynamics node)')
-            if self._pending_trajectory is not None:
-                self._accept_trajectory()
-        elif names != self.joint_names:
-            self._drop(f'the dynamics node publishes joints {names}, the controller expects '
-                       f'{self.joint_names}: set the same `joints` on both')
+        if names == self.joint_names:
+            return None
+        if parameter_value(self, 'joints'):
+            return self._drop(f'the dynamics node publishes joints {names}, the controller '
+                              f'expects {self.joint_names}: set the same `joints` on both')
+        if not names or len(set(names)) != len(names):
+            return self._drop(f'feedforward_joint_states: unusable names {names}')
+        try:
+            for name in ('kp', 'kd'):
+                check_gains(name, self.get_parameter(name).value, names)
+        except ValueError as exc:
+            return self._drop(f'cannot control joints {names}: {exc}')
+        self._control_joints(names)
+
+    def _control_joints(self, names):
+        """Control ``names`` in this order: what was read in another order is read again."""
+        self.joint_names = names
+        self.state = self._merge = self.feedforward = self.mass = self.hold = None
+        self._bound = None
+        if self.trajectory is not None and self._pending_trajectory is None:
+            self._pending_trajectory = self._trajectory_message
+        self.trajectory = None
+        self.get_logger().info(f'controlling joints {names} (order of the dynamics node)')
+        if self._pending_trajectory is not None:
+            self._accept_trajectory()
 
     def _on_trajectory(self, msg):
         self._pending_trajectory = msg
@@ -159,7 +170,7 @@ class ComputedTorqueController(Node):
         except goals.GoalError as exc:
             self._drop(f'desired_trajectory rejected: {exc}')
         else:
-            self.trajectory = trajectory
+            self.trajectory, self._trajectory_message = trajectory, self._pending_trajectory
         self._pending_trajectory = None
 
     def _on_feedforward(self, msg):

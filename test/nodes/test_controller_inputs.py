@@ -78,6 +78,26 @@ def test_controller_learnt_order_refuses_gains_of_the_wrong_length(ros):
     assert not rig.commands
 
 
+def test_computed_torque_follows_a_new_order_of_the_dynamics_node(ros):
+    """``joints`` unset: the order is the dynamics node's, also after it changes; set: refused."""
+    rig = ControllerRig(ros, kp=[10.0, 20.0, 30.0], kd=[0.0], use_feedforward=False)
+    target = {'a': 0.1, 'b': 0.2, 'c': 0.3}
+    learnt(rig, ['c', 'a', 'b'], np.array([target[name] for name in 'cab']))
+    order = ['a', 'b', 'c']                                     # the dynamics node's new order
+    rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
+    assert ros.spin_until(lambda: rig.controller.joint_names == order)
+    q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
+    rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], np.eye(3))
+    assert ros.spin_until(lambda: rig.commands)
+    error = np.array([target[name] - q[name] for name in order])  # the same trajectory, re-read
+    np.testing.assert_allclose(rig.commands[-1], np.array([10.0, 20.0, 30.0]) * error,
+                               rtol=0, atol=TOL)
+    fixed = ControllerRig(ros, joints=['a', 'b', 'c'])
+    fixed.output_names.publish(JointState(name=['c', 'a', 'b'], effort=[0.0] * 3))
+    assert ros.spin_until(lambda: 'set the same `joints` on both' in fixed.controller.last_error)
+    assert fixed.controller.joint_names == ['a', 'b', 'c']
+
+
 def learnt(rig, order, target):
     """Teach ``rig``'s controller the joint order and a one-point trajectory to ``target``."""
     rig.output_names.publish(JointState(name=order, effort=[0.0] * len(order)))

@@ -345,4 +345,5 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
         scale = np.abs(expected_command).max()
         return any(np.allclose(c, expected_command, rtol=0, atol=TOL * scale) for c in commands)
     assert ros.spin_until(controller_exact, timeout=10.0), \
-        f'the controller is not exact after fuzzing (dropped {controller.dropped})'
+        f'the controller is not exact after fuzzing (dropped {controller.dropped}: '\
+        f'{controller.last_error})'
