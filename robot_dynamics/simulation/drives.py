@@ -54,30 +54,34 @@ def drive_torque(model, q, qd, tau, dt, solver=None):
     The joints that the explicit step would carry past their speed limit get the torque, within
     their effort limits, that ends the step on it (module docstring); the others keep ``tau``.
     """
-    tau = np.array(tau, dtype=float)
+    v = qd + dt * forward_dynamics(model, q, qd, tau, solver=solver)
+    v_max = model.velocity_limit
+    if not np.any((np.abs(v) > v_max * (1 + 1e-12)) & (v_max > 0)):     # the common case
+        return np.asarray(tau, dtype=float)
+    return _speed_loop(model, q, qd, np.array(tau, dtype=float), dt, v, solver)
+
+
+def _speed_loop(model, q, qd, tau, dt, v, solver):
+    """:func:`drive_torque` once a joint would pass its limit: solve for the held set S."""
     v_max = velocity_limits(model)
-    if not np.any(np.isfinite(v_max)):
-        return tau
-    qd = np.asarray(qd, dtype=float)
     effort = np.asarray(model.effort_limit, dtype=float)
     held = np.zeros(model.dof, dtype=bool)       # S: on their limit at the end of the step
     spent = np.zeros(model.dof, dtype=bool)      # at their effort limit: the loop saturated
     target = np.zeros(model.dof)
-    M_inv, changed = None, False
+    M_inv, changed = np.linalg.inv(mass_matrix(model, q, solver=solver)), False
     for _ in range(2 * model.dof + 1):   # each pass adds a joint to S or moves one out of it
-        v = qd + dt * forward_dynamics(model, q, qd, tau, solver=solver)
         over = ~held & ~spent & (np.abs(v) > v_max * (1 + 1e-12))
         target[over] = np.sign(v[over]) * v_max[over]
         held |= over
         if not (np.any(over) or changed and np.any(held)):
             break
-        M_inv = np.linalg.inv(mass_matrix(model, q, solver=solver)) if M_inv is None else M_inv
         wanted = tau[held] + np.linalg.solve(dt * M_inv[np.ix_(held, held)],
                                              target[held] - v[held])
         tau[held] = np.clip(wanted, -effort[held], effort[held])
         out = np.flatnonzero(held)[np.abs(wanted) > effort[held]]
         held[out], spent[out] = False, True
         changed = out.size > 0              # S lost a joint: solve the rest again
+        v = qd + dt * forward_dynamics(model, q, qd, tau, solver=solver)
     return tau
 
 

@@ -133,3 +133,19 @@ def test_a_command_below_the_effort_limits_speeds_up_with_the_old_message(ur5):
     with pytest.raises(rd.SimulationError, match='the step diverged; dt = 0.001 s is too'):
         for _ in range(10):
             q, qd, _ = rd.step(ur5, q, qd, np.full(6, 1e5), DT, 'implicit')
+
+
+@pytest.mark.parametrize('solver', [None, 'rnea'])
+def test_simulate_names_the_saturated_efforts_too(ur5, solver):
+    with pytest.raises(rd.SimulationError) as error:
+        rd.simulate(ur5, np.zeros(6), np.zeros(6), saturated(ur5), 0.02, dt=DT,
+                    integrator='implicit', solver=solver)
+    message = str(error.value)
+    assert message.startswith("joint 'wrist_3_joint' reached ") and ' at t = ' in message
+    assert 'commanded efforts at their effort limits' in message and 'diverged' not in message
+    # composed with the drive as a torque law, the same run stays at the limits
+    command = saturated(ur5)
+    run = rd.simulate(ur5, np.zeros(6), np.zeros(6),
+                      lambda t, q, qd: drive_torque(ur5, q, qd, command, DT, solver), 0.2,
+                      dt=DT, integrator='implicit', solver=solver)
+    assert np.all(np.abs(run.qd) <= velocity_limits(ur5) * (1 + 1e-12))
