@@ -70,10 +70,12 @@ class FastModel:
     def __init__(self, model, backend, functions, generated=None, method='generated'):
         self.model, self.backend, self.generated = model, backend, generated
         self.method, self.functions = method, functions
-        self.inverse_dynamics = functions['inverse_dynamics']
-        self.mass_matrix = functions['mass_matrix']
-        self.gravity = functions['gravity']
-        self.forward_dynamics = functions['forward_dynamics']
+        self.inverse_dynamics = _refusing_booleans(functions['inverse_dynamics'],
+                                                   ('q', 'qd', 'qdd'), model)
+        self.mass_matrix = _refusing_booleans(functions['mass_matrix'], ('q',), model)
+        self.gravity = _refusing_booleans(functions['gravity'], ('q',), model)
+        self.forward_dynamics = _refusing_booleans(functions['forward_dynamics'],
+                                                   ('q', 'qd', 'tau'), model)
 
     # batch names for readers who look for them; the functions accept (N, n) directly
     def inverse_dynamics_batch(self, q, qd, qdd):
@@ -96,6 +98,39 @@ class FastModel:
         """Model and backend."""
         return (f'FastModel({self.model.name!r}, dof={self.model.dof}, '
                 f'backend={self.backend!r}, method={self.method!r})')
+
+
+def _refusing_booleans(function, labels, model):
+    """Return ``function`` refusing bool arrays as the public functions do (check_array)."""
+    name = getattr(function, '__name__', None) or getattr(function, 'func', function).__name__
+
+    def checked(*arrays):
+        _check_not_boolean(model, labels, arrays)
+        return function(*arrays)
+    checked.__name__ = name
+    checked.__doc__ = function.__doc__
+    return checked
+
+
+def _check_not_boolean(model, labels, arrays):
+    """Raise ``ValueError`` naming the first of ``arrays`` that holds booleans (dtype bool).
+
+    A compiled kernel converts True/False to 1.0/0.0 silently: a flag passed where values
+    belong. The message is the one of :func:`robot_dynamics.model.arguments.check_array`.
+    """
+    for label, value in zip(labels, arrays):
+        if _is_boolean(value):
+            raise ValueError(f'{label}: expected real numbers for joints '
+                             f'{list(model.joint_names)}, got booleans (dtype bool); give the '
+                             'values as numbers')
+
+
+def _is_boolean(value):
+    """Whether ``value`` converts to an array of dtype bool."""
+    try:
+        return np.asarray(value).dtype == bool
+    except Exception:  # noqa: BLE001 - not an array at all: the function itself says so
+        return False
 
 
 def compile(model, backend='auto', method='auto'):
@@ -251,6 +286,7 @@ def step(fast, q, qd, tau, dt, integrator='rk4'):
                          "robot_dynamics.step (the engine) or integrator='implicit'")
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
+    _check_not_boolean(fast.model, ('q', 'qd', 'tau'), (q, qd, tau))
     tau = np.asarray(tau, dtype=float)
 
     def accel(q_, qd_):

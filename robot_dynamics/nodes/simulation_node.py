@@ -13,7 +13,8 @@
 """ROS 2 node: a simulated arm that integrates the forward dynamics of a robot model.
 
 Commanded efforts (``~/effort_commands`` in ``joints`` order, or ``~/joint_commands`` by name)
-are saturated at the effort limits and held for ``dt`` steps of
+are saturated at the effort limits, cut by the drives' velocity limits (``velocity_limits``,
+:mod:`~robot_dynamics.simulation.drives`) and held for ``dt`` steps of
 :func:`robot_dynamics.simulation.integrators.step` (default ``integrator: implicit``, stable
 under the stiff joint damping of real robot descriptions); position limits act as hard stops (a
 perfectly inelastic impact within the step, :func:`~robot_dynamics.simulation.stops.stop_step`:
@@ -49,7 +50,8 @@ from robot_dynamics.nodes.process import (check_startup, guarded_parameters, gua
 from robot_dynamics.nodes.qos import STEADY
 from robot_dynamics.nodes.simulation_parameters import declare_simulation_parameters
 from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits, stop_step
-from robot_dynamics.simulation.stability import divergence_advice
+from robot_dynamics.simulation.drives import drive_torque
+from robot_dynamics.simulation.stability import beyond_plausible, divergence_advice
 from robot_dynamics.simulation.trajectory import home_posture
 from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
@@ -196,6 +198,16 @@ class SimulationNode(Node):
         limit = self.model.effort_limit
         return np.clip(self._command, -limit, limit)
 
+    def drive_torque(self, tau):
+        """Return the torque the drives deliver for ``tau``: speed-limited unless disabled.
+
+        ``velocity_limits`` (default true): a drive gives no torque that would pass its joint's
+        URDF velocity limit (:func:`~robot_dynamics.simulation.drives.drive_torque`).
+        """
+        if not self.get_parameter('velocity_limits').value:
+            return tau
+        return drive_torque(self.model, self.q, self.qd, tau, self.dt, self._solver)
+
     # ------------------------------------------------------------------ stepping
     def _on_tick(self):
         if self.paused or self.failed:
@@ -233,8 +245,8 @@ class SimulationNode(Node):
         """Integrate ``steps`` steps of ``dt``; publish when a publish instant is reached."""
         integrator = self.get_parameter('integrator').value
         for _ in range(steps):
-            tau = self.applied_torque()
             try:
+                tau = self.drive_torque(self.applied_torque())
                 q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator,
                                    solver=self._solver)
                 self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
@@ -268,10 +280,9 @@ class SimulationNode(Node):
         if not (np.all(np.isfinite(self.q)) and np.all(np.isfinite(self.qd))):
             return self._fail('state became NaN/inf')
         if not np.all(np.abs(self.qd) <= bounds.MAX_VELOCITY):
-            return self._fail(f'joint speed {np.abs(self.qd).max():.3g} beyond the plausible '
-                              f'{bounds.MAX_VELOCITY:g} (rad/s or m/s): the state diverged; '
-                              + divergence_advice(self.model, self.q, self.qd, self.dt,
-                                                  self.get_parameter('integrator').value))
+            return self._fail(beyond_plausible(
+                self.model, self.qd, 'after the joint stops', 'state',
+                (self.q, self.qd, self.tau), self.dt, self.get_parameter('integrator').value))
         energy = rd.total_energy(self.model, self.q, self.qd)
         if not np.isfinite(energy) or energy > self.get_parameter('max_energy').value:
             return self._fail(f'total energy {energy:.3g} J exceeds max_energy')

@@ -54,6 +54,10 @@ def declare_simulation_parameters(node):
                   'initial joint positions in `joints` order; empty: the home posture '
                   '(0, or the middle of the range where 0 is outside the limits), where '
                   'the standard trajectory starts')
+    node.declare_parameter('velocity_limits', True, descriptor(
+        "model the drives' speed limit: no torque that would pass a joint's URDF velocity "
+        'limit (robot_dynamics.simulation.drives); false: the saturated command acts '
+        'whatever the speed'))
     node.declare_parameter('command_timeout', 0.5, descriptor(
         'apply zero torque once the last command is older than this, simulated s',
         low=0.0, high=3600.0))

@@ -60,7 +60,7 @@ def step(model, q, qd, tau, dt, integrator='rk4', f_tip=None, solver=None,
     """
     q_next, qd_next, qdd = _advance(model, q, qd, tau, dt, integrator, f_tip, solver,
                                     position_limits)
-    check_step_speeds(model, q, qd, qd_next, dt, integrator)
+    check_step_speeds(model, q, qd, qd_next, dt, integrator, tau)
     return q_next, qd_next, qdd
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from robot_dynamics.api import mass_matrix
 from robot_dynamics.model import bounds
 from robot_dynamics.model.friction import friction_slopes
+from robot_dynamics.simulation.drives import saturated_joints
 from robot_dynamics.simulation.schemes import SimulationError
 
 #: Largest stable ``λ dt`` of each explicit scheme for a pure damping mode ``q̈ = -λ q̇``.
@@ -49,6 +50,10 @@ def damping_rate(model, q, qd):
     return rate, int(np.argmax(slopes / np.diag(M)))
 
 
+#: How :func:`divergence_advice` begins when the damping is too stiff for the scheme.
+STIFF = 'the joint damping is too stiff'
+
+
 def divergence_advice(model, q, qd, dt, integrator):
     """Return why the integration from ``(q, qd)`` diverged and what to change (a sentence).
 
@@ -66,7 +71,7 @@ def divergence_advice(model, q, qd, dt, integrator):
     if j is not None and rate * dt > limit:
         M_jj = float(mass_matrix(model, q)[j, j])
         slope = float(np.maximum(friction_slopes(model, np.asarray(qd, dtype=float)), 0)[j])
-        return (f'the joint damping is too stiff for explicit {integrator} at dt = {dt:g} s: '
+        return (f'{STIFF} for explicit {integrator} at dt = {dt:g} s: '
                 f'joint {model.joint_names[j]!r} has {slope:.3g} N m s/rad on '
                 f'{M_jj:.3g} kg m^2 of inertia, and the fastest damping mode gives '
                 f'lambda dt = {rate * dt:.3g}, beyond the {integrator} stability limit '
@@ -91,8 +96,8 @@ def plausible_run(model, run, dt, integrator):
         return run
     k = max(fast[0] - 1, 0)
     when = f'at t = {run.t[fast[0]]:.4g} s'
-    raise SimulationError(diverged(model, run.qd[fast[0]], when, 'run')
-                          + divergence_advice(model, run.q[k], run.qd[k], dt, integrator))
+    raise SimulationError(beyond_plausible(model, run.qd[fast[0]], when, 'run',
+                                           (run.q[k], run.qd[k], run.tau[k]), dt, integrator))
 
 
 def check_start_speed(model, qd, name):
@@ -106,12 +111,13 @@ def check_start_speed(model, qd, name):
                          'speeds in rad/s (m/s)')
 
 
-def check_step_speeds(model, q, qd, qd_next, dt, integrator):
+def check_step_speeds(model, q, qd, qd_next, dt, integrator, tau=None):
     """Refuse a step from a checked state ``(q, qd)`` whose start or end speed is implausible.
 
     The checks of :func:`~robot_dynamics.simulate`: a start ``qd`` beyond ``MAX_VELOCITY`` is
     a ``ValueError`` (as its ``qd0``), an end ``qd_next`` beyond it a :class:`SimulationError`
-    with :func:`plausible_run`'s message and advice (the batch row named for a batch).
+    with :func:`plausible_run`'s message and advice (the batch row named for a batch; ``tau``
+    the step's torque, :func:`beyond_plausible`).
     """
     if max(np.abs(qd).max(initial=0.0), np.abs(qd_next).max(initial=0.0)) \
             <= bounds.MAX_VELOCITY:                     # the common case, in ~1 µs
@@ -124,13 +130,49 @@ def check_step_speeds(model, q, qd, qd_next, dt, integrator):
     q = np.reshape(np.asarray(q, dtype=float), (-1, model.dof))
     k = int(np.flatnonzero(np.any(~(np.abs(qd_next) <= bounds.MAX_VELOCITY), axis=1))[0])
     when = f'in one step of dt = {dt:g} s' + (f' (batch row {k})' if len(qd_next) > 1 else '')
-    raise SimulationError(diverged(model, qd_next[k], when, 'step')
-                          + divergence_advice(model, q[k % len(q)], qd[k % len(qd)], dt,
-                                              integrator))
+    tau = None if tau is None else np.reshape(np.asarray(tau, dtype=float), (-1, model.dof))
+    start = (q[k % len(q)], qd[k % len(qd)], None if tau is None else tau[k % len(tau)])
+    raise SimulationError(beyond_plausible(model, qd_next[k], when, 'step', start, dt,
+                                           integrator))
 
 
-def diverged(model, qd, when, what):
-    """Return the start of the message for a speed ``qd`` (n,) beyond MAX_VELOCITY."""
+def beyond_plausible(model, qd, when, what, start, dt, integrator):
+    """Return the message for a speed ``qd`` (n,) beyond MAX_VELOCITY and its cause.
+
+    ``start`` is ``(q, qd, tau)`` (n,) of the step (``tau`` may be None): when torques at
+    their effort limits drove the joints there and the scheme's own stability check
+    (:func:`divergence_advice`'s stiff damping) does not apply, the message says so
+    (:func:`driven_by_efforts`), not that the integration diverged.
+    """
     j = int(np.argmax(np.abs(qd)))
-    return (f'joint {model.joint_names[j]!r} reached {qd[j]:.3g} rad/s (m/s) {when}, beyond '
-            f'the plausible {bounds.MAX_VELOCITY:g}: the {what} diverged; ')
+    head = (f'joint {model.joint_names[j]!r} reached {qd[j]:.3g} rad/s (m/s) {when}, beyond '
+            f'the plausible {bounds.MAX_VELOCITY:g}')
+    q0, qd0, tau = start
+    advice = divergence_advice(model, q0, qd0, dt, integrator)
+    if tau is not None and not advice.startswith(STIFF):
+        cause = driven_by_efforts(model, tau, j)
+        if cause:
+            return f'{head}: {cause}'
+    return f'{head}: the {what} diverged; {advice}'
+
+
+def driven_by_efforts(model, tau, j):
+    """Return why torques ``tau`` (n,) at their effort limits sped joint ``j`` up ('' if not).
+
+    A light joint under its saturated effort legitimately passes any speed bound when
+    nothing limits its speed (the UR5's wrist: 28 N m reach 1000 rad/s in 5 ms): the fix is
+    the drives' speed limit, not a smaller ``dt``.
+    """
+    saturated = saturated_joints(model, tau)
+    if saturated.size == 0:
+        return ''
+    names = ', '.join(f'{model.joint_names[i]!r} {tau[i]:.3g}' for i in saturated[:3])
+    more = f' and {saturated.size - 3} more' if saturated.size > 3 else ''
+    limit = model.velocity_limit[j]
+    rated = (f'its velocity limit is {limit:.3g}' if np.isfinite(limit) and limit > 0 else
+             'it has no velocity limit')
+    return (f'the commanded efforts at their effort limits (N m or N: {names}{more}) drove it '
+            f'there, not a diverging integration: nothing in this model limits a joint\'s '
+            f'speed ({rated}). Model the drives\' velocity limits (the simulation node\'s '
+            'velocity_limits parameter; robot_dynamics.simulation.drives.drive_torque) or '
+            'command smaller efforts')

@@ -211,7 +211,10 @@ def test_reset_and_pause_services(ros, model):
 
 
 def test_blow_up_stops_without_publishing_garbage(ros, model):
-    unlimited = model.replace(effort_limit=np.full(3, np.inf))
+    # no effort and no velocity limits: nothing bounds the command's effect (the drives'
+    # speed loop, on by default, would hold 5 rad/s with unbounded effort)
+    unlimited = model.replace(effort_limit=np.full(3, np.inf),
+                              velocity_limit=np.full(3, np.inf))
     probe = SimProbe(ros, unlimited)
     diagnostics = []
     from diagnostic_msgs.msg import DiagnosticArray
@@ -247,8 +250,11 @@ def test_an_arm_resting_on_its_stops_runs_on(ros, name):
     # stopped joint's velocity alone added energy and tripped the runaway check within 2.2 s
     # (UR5) and 0.5 s (Panda). The stops' impacts and clamps are now counted as their work:
     # the integration's own energy error stays far below a 1 mJ tolerance.
+    # The drives' speed loop (velocity_limits) off: it brakes the falling UR5 at 3.14 rad/s,
+    # which then swings without reaching a stop within 5 s.
     model = rd.load_model(name)
-    probe = SimProbe(ros, model, energy_tolerance=1e-3, publish_rate=50.0, integrator='rk4')
+    probe = SimProbe(ros, model, energy_tolerance=1e-3, publish_rate=50.0, integrator='rk4',
+                     velocity_limits=False)
     assert probe.wait_time(5.0, timeout=60.0), probe.sim.error
     assert not probe.sim.failed, probe.sim.error
     on_stop = [m for m in probe.states
@@ -257,6 +263,38 @@ def test_an_arm_resting_on_its_stops_runs_on(ros, name):
     assert len(on_stop) > 10
     energy = rd.total_energy(model, probe.sim.q, probe.sim.qd)
     assert energy <= probe.sim._energy_start + 1e-4       # the stops only remove energy
+
+
+def test_saturated_commands_run_the_ur5_at_its_velocity_limits(ros):
+    # Trial 2: 10 x [1e5]*6 (saturated at 150/28 N m) drove the wrist past 1000 rad/s in
+    # 5 ms and the node stopped with "the state diverged; dt = 0.001 s is too large". The
+    # drives' speed loop (velocity_limits, default on) holds the URDF's 3.14 rad/s.
+    ur5 = rd.load_model('ur5')
+    probe = SimProbe(ros, ur5, publish_rate=100.0, command_timeout=2.0)
+    assert probe.sim.get_parameter('velocity_limits').value is True
+    for _ in range(10):
+        probe.command([1e5] * 6)
+    assert probe.wait_time(1.0, timeout=60.0), probe.sim.error
+    assert not probe.sim.failed, probe.sim.error
+    speeds = np.abs([m.velocity for m in probe.states])
+    assert np.all(speeds <= ur5.velocity_limit * (1 + 1e-12))
+    assert np.all(speeds.max(axis=0) >= 0.99 * ur5.velocity_limit)    # near the limits
+    for m in probe.states:
+        assert np.all(np.abs(m.effort) <= ur5.effort_limit)      # the drives' torque
+
+
+def test_without_the_drive_model_the_failure_names_the_saturated_efforts(ros):
+    ur5 = rd.load_model('ur5')
+    probe = SimProbe(ros, ur5, velocity_limits=False)
+    probe.command([1e5] * 6)
+    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
+    error = probe.sim.error
+    assert "joint 'wrist_3_joint' reached" in error, error
+    assert 'commanded efforts at their effort limits' in error
+    assert 'velocity_limits parameter' in error and 'its velocity limit is 3.14' in error
+    assert 'too large' not in error and 'diverged;' not in error
+    ros.call(probe.reset, Trigger.Request())
+    assert not probe.sim.failed
 
 
 def test_joint_commands_by_name(ros, model):
