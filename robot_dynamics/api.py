@@ -229,9 +229,9 @@ def inverse_dynamics_derivatives(model, q, qd, qdd, f_tip=None):
     tanh law's slope, see :mod:`robot_dynamics.model.friction`). ``∂τ/∂q̈ = M``.
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
-    _check_derivatives_size(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     if _engine is not None:
         return _engine.inverse_dynamics_derivatives(model, q, qd, qdd, f_tip)
+    _check_derivatives_size(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, qdd=qdd, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         out = _rnea_derivatives(model, a['q'], a['qd'], a['qdd'], a['f_tip'])
@@ -246,9 +246,9 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
     everything :func:`inverse_dynamics_derivatives` does; ``∂q̈/∂f_tip`` is ``-M⁻¹ ᴺJᵀ``.
     Shapes: (n,) → three (n, n); (N, n) → three (N, n, n).
     """
-    _check_derivatives_size(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     if _engine is not None:
         return _engine.forward_dynamics_derivatives(model, q, qd, tau, f_tip)
+    _check_derivatives_size(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau, f_tip=f_tip)
     with np.errstate(over='ignore', invalid='ignore'):
         qdd = forward_dynamics_batch(model, a['q'], a['qd'], a['tau'], a['f_tip'])
@@ -261,7 +261,10 @@ def forward_dynamics_derivatives(model, q, qd, tau, f_tip=None):
 
 
 def _check_derivatives_size(model, **arrays):
-    """Refuse, before any copy or work, a batch whose three (n, n) results exceed the cap."""
+    """Refuse, before any copy or work, a batch whose three (n, n) results exceed the cap.
+
+    The engine checks the same before allocating (binding_dispatch.c); this is the numpy path's.
+    """
     check_result_size(batch_rows(**arrays), 3 * 8 * model.dof ** 2,
                       f'a batch of derivatives ({", ".join(arrays)})')
 

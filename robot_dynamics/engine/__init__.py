@@ -40,7 +40,7 @@ import weakref
 import numpy as np
 
 from robot_dynamics.errors import ResultOverflowError
-from robot_dynamics.model.arguments import batch_arguments
+from robot_dynamics.model.arguments import MAX_RESULT_BYTES, batch_arguments
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
 from robot_dynamics.engine.checkout import after_import_error
@@ -75,7 +75,7 @@ def _load():
         return None
     constants = {'RK4': INTEGRATOR_CODES['rk4'], 'IMPLICIT': INTEGRATOR_CODES['implicit'],
                  'TORQUE_GRAVITY': TORQUE_GRAVITY,
-                 'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD}
+                 'RUNAWAY': RUNAWAY, 'NOT_SPD': NOT_SPD, 'MAX_RESULT_BYTES': MAX_RESULT_BYTES}
     assert all(getattr(_engine, k) == v for k, v in constants.items()), 'stale extension'
     _engine.set_hooks(engine_model, _explain, _MODELS.data, ResultOverflowError)
     return _engine

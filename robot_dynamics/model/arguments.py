@@ -93,8 +93,13 @@ MAX_RESULT_BYTES = 1 << 30
 
 def batch_rows(**arrays):
     """Return the batch size N the arrays ask for (1 for single rows), without copying them."""
-    rows = [np.shape(v)[0] for v in arrays.values() if v is not None and np.ndim(v) == 2]
-    return max(rows, default=1)
+    rows = 1
+    for value in arrays.values():
+        shape = getattr(value, 'shape', None) if value is not None else ()
+        shape = np.shape(value) if shape is None else shape        # a list of lists
+        if len(shape) == 2 and shape[0] > rows:
+            rows = shape[0]
+    return rows
 
 
 def check_result_size(rows, bytes_per_row, what, fix=None):

@@ -74,6 +74,9 @@ typedef struct {
 } Spec;
 
 /* ------------------------------------------------------------------ binding_dispatch.c */
+/* The most one call returns: robot_dynamics.model.arguments.MAX_RESULT_BYTES (checked equal
+ * when the library loads the engine). */
+#define RD_MAX_RESULT_BYTES (1LL << 30)
 /* Batches of at least this many joint-rows (N n) run without the GIL, on several threads. */
 #define PARALLEL_FROM 4096
 extern int rd_have_avx2;        /* the processor has AVX2: batches in four lanes */

@@ -296,6 +296,37 @@ static int check_result(const Spec *spec, const Arg *args, const Rows *rows)
     return -1;
 }
 
+/* Refuse (-1) a batch whose results would exceed RD_MAX_RESULT_BYTES before any copy of its
+ * arrays or allocation, with the library's message (model.arguments.check_result_size); the
+ * rows are those of the 2-D arrays among the arguments (a broadcast view costs no memory
+ * until it is copied). */
+static int check_result_size(const Spec *spec, PyObject *const *values, npy_intp size)
+{
+    PyObject *arguments, *names, *what, *answer;
+    npy_intp N = 1;
+    int k;
+    for (k = 0; k < spec->nin; ++k)
+        if (PyArray_Check(values[k]) && PyArray_NDIM((PyArrayObject *)values[k]) == 2
+                && PyArray_DIM((PyArrayObject *)values[k], 0) > N)
+            N = PyArray_DIM((PyArrayObject *)values[k], 0);
+    if ((double)N * (double)size * 8.0 <= (double)RD_MAX_RESULT_BYTES) return 0;
+    arguments = PyImport_ImportModule("robot_dynamics.model.arguments");
+    if (arguments == NULL) return -1;
+    names = PyUnicode_FromString(spec->names[0]);
+    for (k = 1; names != NULL && k < spec->nin; ++k)
+        Py_SETREF(names, PyUnicode_FromFormat("%U, %s", names, spec->names[k]));
+    what = names == NULL ? NULL : PyUnicode_FromFormat("a batch of %s (%U)",
+        spec->out == OUT_MATRICES ? "derivatives" : "results", names);
+    answer = what == NULL ? NULL : PyObject_CallMethod(arguments, "check_result_size", "ndO",
+                                                       N, (double)size * 8.0, what);
+    Py_XDECREF(names);
+    Py_XDECREF(what);
+    Py_DECREF(arguments);
+    if (answer == NULL) return -1;
+    Py_DECREF(answer);            /* no refusal after all (rounding at the bound) */
+    return 0;
+}
+
 PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
 {
     Arg args[4] = {{0}};
@@ -315,10 +346,11 @@ PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs)
     model = engine_model(argv[0]);
     if (model == NULL) return NULL;
     n = model->model.n;
+    size = row_size(spec->out, n);
+    if (check_result_size(spec, argv + 1, size) != 0) goto done;
     if (take_all(argv[0], spec, argv + 1, n, args, &N, &single) != 0) goto done;
     result = new_output(spec->out, single, N, n);
     if (result == NULL) goto done;
-    size = row_size(spec->out, n);
     {
         Rows rows = {spec, args, (double *)PyArray_DATA((PyArrayObject *)result), size, N,
                      flag, 1, NULL, 0, 0};

@@ -229,7 +229,8 @@ PyMODINIT_FUNC PyInit__engine(void)
             || PyModule_AddIntConstant(m, "NONFINITE_WITHIN", RD_NONFINITE_WITHIN) < 0
             || PyModule_AddIntConstant(m, "NONFINITE", RD_NONFINITE) < 0
             || PyModule_AddIntConstant(m, "NOT_SPD", RD_NOT_SPD) < 0
-            || PyModule_AddIntConstant(m, "RUNAWAY", RD_RUNAWAY) < 0) {
+            || PyModule_AddIntConstant(m, "RUNAWAY", RD_RUNAWAY) < 0
+            || PyModule_AddIntConstant(m, "MAX_RESULT_BYTES", RD_MAX_RESULT_BYTES) < 0) {
         Py_DECREF(m);
         return NULL;
     }
