@@ -19,7 +19,8 @@ feedback). A finite, plausible command above a joint's URDF effort limit is satu
 and the controller says so on /diagnostics. No rclpy here.
 """
 
-from collections import Counter
+import time
+from collections import Counter, deque
 
 import numpy as np
 
@@ -55,22 +56,30 @@ def check_mass_matrix(M):
 
 
 class Saturation:
-    """Clip commands at the effort limits and count, per joint, how often that happened."""
+    """Clip commands at the effort limits and count, per joint, how often that happened.
 
-    def __init__(self, joint_names, effort_limit):
+    ``count`` is the total of the node's life; :meth:`recent` the count of the last seconds,
+    for a WARN that clears when the saturation stops (it was sticky for the node's life).
+    """
+
+    def __init__(self, joint_names, effort_limit, memory=10000):
         self.joint_names = list(joint_names)
         self.limit = np.where(np.isfinite(effort_limit), effort_limit, np.inf)
         self.count = Counter()
         self.last = ''
+        self._times = deque(maxlen=memory)      # (monotonic time, joint) of recent clips
 
-    def apply(self, tau):
+    def apply(self, tau, now=None):
         """Return ``tau`` checked (:func:`check_vector`) and clipped to ``±limit``."""
         tau = check_vector('effort command', tau)
         over = np.abs(tau) > self.limit
         if not np.any(over):
             return tau
         j = int(np.flatnonzero(over)[0])
-        self.count.update(self.joint_names[i] for i in np.flatnonzero(over))
+        names = [self.joint_names[i] for i in np.flatnonzero(over)]
+        self.count.update(names)
+        now = time.monotonic() if now is None else now
+        self._times.extend((now, name) for name in names)
         self.last = (f'effort command of joint {self.joint_names[j]} saturated: '
                      f'{tau[j]:.4g} clipped to the URDF limit {self.limit[j]:.4g}')
         return np.clip(tau, -self.limit, self.limit)
@@ -78,3 +87,10 @@ class Saturation:
     def summary(self):
         """Return ``{joint: count}`` of the saturated commands so far (for /diagnostics)."""
         return dict(self.count)
+
+    def recent(self, window, now=None):
+        """Return ``{joint: count}`` of the commands saturated in the last ``window`` s."""
+        now = time.monotonic() if now is None else now
+        while self._times and now - self._times[0][0] > window:
+            self._times.popleft()
+        return dict(Counter(name for _, name in self._times))

@@ -38,9 +38,10 @@ model and saturates at its URDF limits.
 """
 
 import functools
+import time
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -53,6 +54,7 @@ from robot_dynamics.model import bounds
 from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
 from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
                                                         gains)
+from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
@@ -61,6 +63,17 @@ from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array
                                               stamp_to_nanoseconds, vector_to_array)
 from robot_dynamics.nodes.joint_state_merge import JointStateMerge, merge_message, name_limit
 from robot_dynamics.nodes import trajectory_goals as goals
+
+DIAGNOSTICS_PERIOD = 1.0        # s of wall time
+FIXES = {
+    'feedforward_joint_states': 'the joint order is unknown: set `joints`, or start the dynamics '
+                                'node (it publishes its order there while subscribed)',
+    'joint_states': 'is the driver or simulator publishing joint_states here (ros2 topic hz '
+                    'joint_states; check the remapping)?',
+    'mass_matrix': 'is the dynamics node running on the same joint_states and remapped to this '
+                   "controller's mass_matrix (ros2 topic hz mass_matrix)?",
+    'feedforward_torques': 'is the dynamics node running and remapped to this controller\'s '
+                           'feedforward_torques (or set use_feedforward false)?'}
 
 
 class ComputedTorqueController(Node):
@@ -92,6 +105,10 @@ class ComputedTorqueController(Node):
         self.dropped = 0
         self.ignored = 0            # joint_states messages without the controlled joints
         self.last_error = ''
+        self._last_drop = None      # monotonic times of the last drop and the last command
+        self._last_command = None
+        self.inputs = InputAges(FIXES)
+        self._log = ThrottledLog(self.get_logger())
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
         guard = functools.partial(guarded_subscription, self)
         self.trajectory_input = TrajectoryInput(self, JointTrajectory, 'desired_trajectory',
@@ -106,7 +123,7 @@ class ComputedTorqueController(Node):
         self.create_subscription(Float64MultiArray, 'mass_matrix', guard(self._on_mass), 10)
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
-        self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
+        self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
 
     def _validate_parameters(self, parameters):
         for parameter in parameters:
@@ -119,6 +136,7 @@ class ComputedTorqueController(Node):
 
     def _on_output_names(self, msg):
         """Use the joint order of the dynamics outputs, and its changes, if ``joints`` is unset."""
+        self.inputs.note('feedforward_joint_states')
         names = list(msg.name)
         if names == self.joint_names:
             return None
@@ -174,6 +192,7 @@ class ComputedTorqueController(Node):
         self._pending_trajectory = None
 
     def _on_feedforward(self, msg):
+        self.inputs.note('feedforward_torques')
         if self.joint_names:
             try:
                 self.feedforward = check_vector('feedforward_torques', array_to_vector(
@@ -184,6 +203,7 @@ class ComputedTorqueController(Node):
 
     def _on_mass(self, msg):
         """Run one control step: M is the dynamics node's last output for a state."""
+        self.inputs.note('mass_matrix')
         if not self.joint_names or self.state is None or self.state[3] != self.joint_names:
             return
         try:
@@ -199,6 +219,7 @@ class ComputedTorqueController(Node):
 
     def _on_joint_state(self, msg):
         """Merge the controlled joints' values by name; keep the state once all are known."""
+        self.inputs.note('joint_states')
         if not self.joint_names:
             return                       # joint order not known yet
         if self._merge is None or self._merge.joint_names != tuple(self.joint_names):
@@ -258,6 +279,7 @@ class ComputedTorqueController(Node):
             self._drop(self._saturation().last)
             self._saturation().last = ''
         self.pub_command.publish(vector_to_array(tau))
+        self._last_command = time.monotonic()
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, q_d, q, tau))
 
@@ -270,29 +292,49 @@ class ComputedTorqueController(Node):
             self._bound = Saturation(self.joint_names, np.where(limits > 0, limits, np.inf))
         return self._bound
 
+    def health(self):
+        """Level and message for /diagnostics: never OK while silent (docs/robustness.md).
+
+        WARN: an input silent for the window (``joint_states``, ``mass_matrix``, and
+        ``feedforward_torques`` with ``use_feedforward``; ``feedforward_joint_states`` until
+        the joint order is known), naming it, its age and the fix; ERROR: inputs arrive but no
+        command went out in the window; WARN: commands saturated or a message dropped within
+        the window (both clear when they stop); OK: controlling.
+        """
+        window = max(DIAGNOSTICS_PERIOD, self.get_parameter('stale_timeout').value)
+        names = ['joint_states', 'mass_matrix'] + (
+            ['feedforward_torques'] if self.get_parameter('use_feedforward').value else [])
+        if not self.joint_names:
+            names.insert(0, 'feedforward_joint_states')
+        silent = silence(self.inputs, self._last_command, window, 'effort_commands',
+                         self.last_error, names)
+        if silent:
+            return silent
+        saturated = self._saturation().recent(window)
+        if saturated:
+            return DiagnosticStatus.WARN, (f'commands saturated at effort_limits in the last '
+                                           f'{window:.1f} s: {saturated}')
+        if self._last_drop is not None and time.monotonic() - self._last_drop <= window:
+            return DiagnosticStatus.WARN, self.last_error
+        return DiagnosticStatus.OK, 'controlling'
+
     def _publish_diagnostics(self):
-        """Publish WARN while commands were saturated or refused, else OK."""
+        """Publish :meth:`health` with the counts."""
         saturated = self._saturation().summary() if self.joint_names else {}
-        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: controller')
-        status.level, status.message = (
-            (DiagnosticStatus.WARN, f'commands saturated at effort_limits: {saturated}')
-            if saturated else (DiagnosticStatus.WARN, self.last_error) if self.dropped
-            else (DiagnosticStatus.OK, 'controlling'))
-        status.values = [KeyValue(key='dropped_messages', value=str(self.dropped)),
-                         KeyValue(key='last_error', value=self.last_error[:2000])]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
-        self.pub_diagnostics.publish(array)
+        publish_status(self, self.pub_diagnostics, 'controller', '', self.health(), {
+            'dropped_messages': self.dropped, 'last_error': self.last_error,
+            'saturated_commands': sum(saturated.values())})
 
     def _drop(self, reason):
         self.dropped += 1
+        self._last_drop = time.monotonic()
         self.last_error = reason
-        self.get_logger().warning(reason, throttle_duration_sec=1.0)
+        self._log.warning(reason)
 
     def callback_failed(self, name, exc):
         """Log an exception caught around a callback (the node keeps running)."""
         self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'
-        self.get_logger().error(self.last_error, throttle_duration_sec=1.0)
+        self._log.error(self.last_error)
 
 
 def main(args=None):

@@ -15,11 +15,14 @@
 A mixin of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode`.
 """
 
-import time
-
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
 from robot_dynamics.errors import PlausibilityError, bounded
+from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, silence
+
+JOINT_STATES_FIX = ('no output is computed without them: is the driver or simulator publishing '
+                    'joint_states here (ros2 topic hz joint_states; check the remapping; with '
+                    'use_sim_time, is /clock running)?')
 
 
 class DynamicsHealth:
@@ -28,10 +31,16 @@ class DynamicsHealth:
     def _now(self):
         return self.get_clock().now().nanoseconds * 1e-9
 
+    def _throttled(self):
+        """Return the node's log throttled per reason (made on first use)."""
+        if getattr(self, '_throttled_log', None) is None:
+            self._throttled_log = ThrottledLog(self.get_logger())
+        return self._throttled_log
+
     def _drop(self, reason):
         self.dropped += 1
         self.last_error = reason = bounded(reason)
-        self.get_logger().warning(reason, throttle_duration_sec=1.0)
+        self._throttled().warning(reason)
 
     def _check_velocity(self, q, qd):
         """Warn about an implausible measured velocity; no output uses it, none is withheld."""
@@ -41,11 +50,11 @@ class DynamicsHealth:
             self.implausible_velocities += 1
             self.last_error = bounded(
                 f'joint_states: {exc} (not used by any output: published anyway)')
-            self.get_logger().warning(self.last_error, throttle_duration_sec=1.0)
+            self._throttled().warning(self.last_error)
 
     def _error(self, reason):
         self.last_error = reason = bounded(reason)
-        self.get_logger().error(reason, throttle_duration_sec=1.0)
+        self._throttled().error(reason)
 
     def callback_failed(self, name, exc):
         """Log and count an exception caught around a callback (the node keeps running)."""
@@ -59,31 +68,39 @@ class DynamicsHealth:
                    3.0 / self.get_parameter('publish_rate').value)
 
     def health(self):
-        """Level and message for /diagnostics: never OK while inputs arrive but nothing goes out.
+        """Level and message for /diagnostics: never OK while a subscriber waits in silence.
 
-        ERROR: no model, or joint states arrive (within the last silence window) while the
-        outputs have not all been published in that window (the reason is the last error);
-        WARN: no recent joint state, or the last locked-joint reading was refused (the outputs
-        use the last good one); OK: publishing.
+        ERROR: no model; WARN: no joint_states within the silence window (their age and the
+        fix; the rule the controllers share, :func:`~robot_dynamics.nodes.node_health.silence`);
+        ERROR: joint states arrive but the outputs have not all been published in the window
+        (the reason is the last error); WARN: the last state is older than ``stale_timeout``
+        by its stamp, the last locked-joint reading was refused (the outputs use the last good
+        one), or the accepted trajectory is beyond the limits; OK "idle" when no output has a
+        subscriber (nothing is computed, nobody waits: docs/robustness.md says why that is not
+        a fault); OK: publishing.
         """
-        now, window = time.monotonic(), self._silence()
-        receiving = self._last_input is not None and now - self._last_input <= window
-        published = self._last_publish is not None and now - self._last_publish <= window
+        window = self._silence()
         if self.model is None:
             return DiagnosticStatus.ERROR, f'no model: {self.last_error}'
-        if receiving and not published:
-            return DiagnosticStatus.ERROR, (f'receiving joint states but not publishing for '
-                                            f'{window:.2f} s: {self.last_error}')
-        stale = self._state is None or \
-            self._now() - self._state[2] > self.get_parameter('stale_timeout').value
-        if stale or not published:
-            return DiagnosticStatus.WARN, 'no recent joint state'
+        inputs = InputAges({'joint_states': JOINT_STATES_FIX})
+        inputs.last['joint_states'] = self._last_input
+        silent = silence(inputs, self._last_publish, window, 'the outputs', self.last_error)
+        if silent:
+            return silent
+        if self._state is None:
+            return DiagnosticStatus.WARN, f'no usable joint_states yet: {self.last_error}'
+        age, timeout = self._now() - self._state[2], self.get_parameter('stale_timeout').value
+        if age > timeout:
+            return DiagnosticStatus.WARN, (f'no recent joint_states: the last state is '
+                                           f'{age:.2f} s old by its stamp (stale_timeout '
+                                           f'{timeout} s): {JOINT_STATES_FIX}')
         if self._locked is not None and self._locked.problem:
             return DiagnosticStatus.WARN, self._locked.problem
         if self.feasibility_note:
             return DiagnosticStatus.WARN, self.feasibility_note
         if not self._listened:
-            return DiagnosticStatus.WARN, 'no subscriber to any output: nothing published'
+            return DiagnosticStatus.OK, ('idle: no subscriber to any output, nothing computed '
+                                         '(accepted_trajectory is still served)')
         return DiagnosticStatus.OK, 'publishing'
 
     def _publish_diagnostics(self):
@@ -93,7 +110,9 @@ class DynamicsHealth:
                                                       200))
         status.level, status.message = self.health()
         status.message = bounded(status.message)
+        age = self.statistics.age()
         values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
+                  'input_age_s': 'never' if age is None else f'{age:.3f}',
                   'compute_time_mean_ms': f'{mean * 1e3:.4f}',
                   'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
                   'compute_time_max_ms': f'{worst * 1e3:.4f}',

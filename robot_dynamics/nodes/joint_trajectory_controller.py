@@ -41,7 +41,7 @@ import functools
 import time
 
 import numpy as np
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from rclpy.task import Future
@@ -56,6 +56,7 @@ from robot_dynamics.nodes import trajectory_goals as goals
 from robot_dynamics.nodes.command_bounds import Saturation
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
+from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
 from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
@@ -77,6 +78,11 @@ except ImportError as _exc:              # pragma: no cover - depends on the ins
     CONTROL_MSGS_MISSING = (f'control_msgs is not installed ({_exc}): no follow_joint_trajectory '
                             'action and no controller_state; install ros-jazzy-control-msgs '
                             '(apt) or ../shared/wheels/ros_control_msgs-*.whl (pip)')
+
+
+DIAGNOSTICS_PERIOD = 1.0        # s of wall time
+JOINT_STATES_FIX = ('nothing is commanded without them: is the driver or simulator publishing '
+                    'joint_states here (ros2 topic hz joint_states; check the remapping)?')
 
 
 class ActiveGoal:
@@ -119,6 +125,9 @@ class JointTrajectoryController(Node):
         self.last_feasibility = ''
         self._last_state_publish = None
         self._pending = None           # a topic trajectory received before any joint state
+        self._log = ThrottledLog(self.get_logger())
+        self.inputs = InputAges({'joint_states': JOINT_STATES_FIX})
+        self._last_command = None      # monotonic time of the last effort command published
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
@@ -126,7 +135,7 @@ class JointTrajectoryController(Node):
                                                 guard(self._on_trajectory), reject=self._drop)
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
-        self.create_timer(1.0, guard(self._publish_diagnostics), clock=STEADY)
+        self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
         self.pub_state = self.action = None
         if CONTROL_MSGS_MISSING:
             self.get_logger().error(CONTROL_MSGS_MISSING)
@@ -184,6 +193,7 @@ class JointTrajectoryController(Node):
 
     def _on_joint_state(self, msg):
         """Merge the message by name; run one control step if every joint is fresh."""
+        self.inputs.note('joint_states')
         now_ns = self.get_clock().now().nanoseconds
         timeout = self.get_parameter('stale_timeout').value
         try:
@@ -232,9 +242,10 @@ class JointTrajectoryController(Node):
         except BadMessage as exc:
             return self._drop(f'{exc}; nothing published (gains or state absurd?)')
         if self.saturation.last:
-            self.get_logger().warning(self.saturation.last, throttle_duration_sec=1.0)
+            self._log.warning(self.saturation.last)
             self.saturation.last = ''
         self.pub_command.publish(vector_to_array(command))
+        self._last_command = time.monotonic()
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, q_d, q, command))
         self._monitor(q, qd, q_d, qd_d, now_ns)
@@ -380,42 +391,52 @@ class JointTrajectoryController(Node):
                 state.reference, state.feedback, state.error)
             goal.handle.publish_feedback(feedback)
 
+    def _window(self):
+        """Seconds of silence /diagnostics tolerates: its period, or stale_timeout if longer."""
+        return max(DIAGNOSTICS_PERIOD, self.get_parameter('stale_timeout').value)
+
     def health(self):
-        """Level and message for /diagnostics."""
-        if self.state is None:
-            return DiagnosticStatus.WARN, 'no joint_states yet'
-        if self.saturation.count:
-            return DiagnosticStatus.WARN, (f'commands saturated at the effort limits: '
-                                           f'{self.saturation.summary()}')
+        """Level and message for /diagnostics: never OK while silent (docs/robustness.md).
+
+        WARN: no joint_states within the window (their age and the fix); ERROR: joint states
+        arrive but no effort command went out in the window (the last error says why); WARN:
+        commands saturated within the window (clears when saturation stops), or an infeasible
+        trajectory executed under ``feasibility: warn``; OK: following or holding.
+        """
+        window = self._window()
+        silent = silence(self.inputs, self._last_command, window, 'effort_commands',
+                         self.last_error)
+        if silent:
+            return silent
+        saturated = self.saturation.recent(window)
+        if saturated:
+            return DiagnosticStatus.WARN, (f'commands saturated at the effort limits in the '
+                                           f'last {window:.1f} s: {saturated}')
         if self.last_feasibility and self.get_parameter('feasibility').value == 'warn':
             return DiagnosticStatus.WARN, f'infeasible trajectory executed: ' \
                                           f'{self.last_feasibility}'
         return DiagnosticStatus.OK, 'following' if self.trajectory else 'holding'
 
     def _publish_diagnostics(self):
-        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: controller',
-                                  hardware_id=bounded(self.model.name, 200))
-        status.level, status.message = self.health()
-        status.message = bounded(status.message)
-        values = {'saturated_commands': str(sum(self.saturation.count.values())),
-                  'dropped_messages': str(self.dropped), 'last_error': bounded(self.last_error),
-                  'last_feasibility': bounded(self.last_feasibility),
+        age = self.inputs.age('joint_states')
+        values = {'saturated_commands': sum(self.saturation.count.values()),
+                  'joint_states_age_s': 'never' if age is None else f'{age:.3f}',
+                  'dropped_messages': self.dropped, 'last_error': self.last_error,
+                  'last_feasibility': self.last_feasibility,
                   'feasibility': self.get_parameter('feasibility').value,
                   'control_msgs': CONTROL_MSGS_MISSING or 'installed'}
-        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
-        self.pub_diagnostics.publish(array)
+        publish_status(self, self.pub_diagnostics, 'controller', self.model.name, self.health(),
+                       values)
 
     def _drop(self, reason):
         self.dropped += 1
         self.last_error = reason[:2000]
-        self.get_logger().warning(self.last_error, throttle_duration_sec=1.0)
+        self._log.warning(self.last_error)
 
     def callback_failed(self, name, exc):
         """Log an exception caught around a callback (the node keeps running)."""
         self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'[:2000]
-        self.get_logger().error(self.last_error, throttle_duration_sec=1.0)
+        self._log.error(self.last_error)
 
 
 def main(args=None):

@@ -1,0 +1,145 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Health rules the nodes share: silent inputs and outputs, and logs throttled per reason.
+
+The rule of every node's ``/diagnostics`` (docs/robustness.md): never OK while the node is
+silent. An input not received within the window is WARN naming the input, its age and the fix;
+inputs arriving while the output stays silent is ERROR with the last error. No rclpy here.
+"""
+
+import collections
+import re
+import time
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+
+from robot_dynamics.errors import bounded
+
+_NUMBER = re.compile(r'[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|\b(nan|inf)\b', re.IGNORECASE)
+
+
+class InputAges:
+    """Monotonic arrival time of each input that drives a node's output.
+
+    ``fixes``: ``{input name: what to check when it is silent}``, in the order to report.
+    """
+
+    def __init__(self, fixes):
+        self.fixes = dict(fixes)
+        self.last = dict.fromkeys(self.fixes)
+
+    def note(self, name, now=None):
+        """Record that ``name`` arrived (at ``now``, monotonic seconds; default: now)."""
+        self.last[name] = time.monotonic() if now is None else now
+
+    def age(self, name, now=None):
+        """Seconds since ``name`` last arrived, None if never."""
+        last = self.last[name]
+        return None if last is None else (time.monotonic() if now is None else now) - last
+
+    def stale(self, window, names=None, now=None):
+        """Return the message about the first input silent for over ``window`` s, else ''."""
+        now = time.monotonic() if now is None else now
+        for name in self.fixes if names is None else names:
+            age = self.age(name, now)
+            if age is None:
+                return f'no {name} received yet: {self.fixes[name]}'
+            if age > window:
+                return (f'no recent {name}: the last arrived {age:.1f} s ago '
+                        f'(window {window:.2f} s): {self.fixes[name]}')
+        return ''
+
+
+def silence(inputs, last_output, window, output, last_error, names=None, now=None):
+    """Return ``(level, message)`` when the node is silent, else None (then judge the rest).
+
+    The level is WARN when an input is silent (:meth:`InputAges.stale`), ERROR when every
+    input arrives but ``output`` was not published within ``window`` seconds (``last_output``:
+    monotonic time of the last publication, None if never).
+    """
+    now = time.monotonic() if now is None else now
+    stale = inputs.stale(window, names, now)
+    if stale:
+        return DiagnosticStatus.WARN, stale
+    if last_output is None or now - last_output > window:
+        never = 'never published' if last_output is None else \
+            f'not published for {now - last_output:.1f} s'
+        return DiagnosticStatus.ERROR, (f'receiving inputs but {output} {never}: '
+                                        f'{last_error or "no reason recorded"}')
+    return None
+
+
+def publish_status(node, publisher, kind, hardware_id, level_message, values):
+    """Publish one ``/diagnostics`` status ``<node's full name>: <kind>``, stamped now."""
+    status = DiagnosticStatus(name=f'{node.get_fully_qualified_name()}: {kind}',
+                              hardware_id=bounded(hardware_id, 200))
+    status.level, status.message = level_message[0], bounded(level_message[1])
+    status.values = [KeyValue(key=k, value=bounded(str(v))) for k, v in values.items()]
+    array = DiagnosticArray(status=[status])
+    array.header.stamp = node.get_clock().now().to_msg()
+    publisher.publish(array)
+
+
+def reason_key(text, length=80):
+    """Return the throttling key of a log line: its text with numbers blanked, shortened."""
+    return _NUMBER.sub('#', text)[:length]
+
+
+class ThrottledLog:
+    """Log each reason at most once per ``period`` s, and at most ``burst`` lines per period.
+
+    rclpy's ``throttle_duration_sec`` throttles per call site: a node's one ``_drop`` then
+    hid every reason behind the first (a "no points" rejection never appeared). Here the key
+    is the reason (:func:`reason_key`: numbers blanked), so each reason appears once a second;
+    ``burst`` bounds a flood of distinct reasons; at most ``keys`` reasons are remembered. A
+    line logged after suppressed ones says how many were suppressed.
+    """
+
+    def __init__(self, logger, period=1.0, burst=10, keys=256, clock=time.monotonic):
+        self.logger, self.period, self.burst, self.clock = logger, period, burst, clock
+        self.keys = keys
+        self._last = collections.OrderedDict()     # key -> [time logged, suppressed since]
+        self._recent = collections.deque()         # times of the lines logged, last period
+
+    def warning(self, text):
+        """Log ``text`` as a warning unless its reason was logged within the period."""
+        return self._log(self.logger.warning, text)
+
+    def error(self, text):
+        """Log ``text`` as an error unless its reason was logged within the period."""
+        return self._log(self.logger.error, text)
+
+    def _log(self, write, text):
+        """Write ``text`` or count it as suppressed; return True when written."""
+        now, key = self.clock(), reason_key(text)
+        while self._recent and now - self._recent[0] >= self.period:
+            self._recent.popleft()
+        entry = self._last.get(key)
+        if (entry is not None and now - entry[0] < self.period) or \
+                len(self._recent) >= self.burst:
+            if entry is None:
+                entry = self._remember(key, -float('inf'))
+            entry[1] += 1
+            return False
+        suppressed = entry[1] if entry is not None else 0
+        self._remember(key, now)
+        self._recent.append(now)
+        write(text if not suppressed else f'{text} (+{suppressed} like it suppressed)')
+        return True
+
+    def _remember(self, key, when):
+        self._last.pop(key, None)
+        self._last[key] = entry = [when, 0]
+        while len(self._last) > self.keys:
+            self._last.popitem(last=False)
+        return entry

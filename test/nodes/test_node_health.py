@@ -1,0 +1,150 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The nodes' /diagnostics never say OK while silent; logs throttled per reason (trial 2).
+
+Reproductions: the joint_trajectory_controller said OK "following" 14 s after the simulator
+died (it checked that a joint state was ever received, not its age); its WARN "commands
+saturated" stayed for the node's life after one saturated command; one rejection's throttled
+log hid another's ("no points" never appeared).
+"""
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticStatus
+from std_msgs.msg import Float64MultiArray
+
+from robot_dynamics.nodes.command_bounds import Saturation
+from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, reason_key, silence
+from ros_graph import ControllerRig
+from test_command_bounds import TrajectoryRig
+
+WARN, ERROR, OK = DiagnosticStatus.WARN, DiagnosticStatus.ERROR, DiagnosticStatus.OK
+
+
+def test_a_silent_input_is_warn_naming_it_its_age_and_the_fix():
+    inputs = InputAges({'joint_states': 'start the driver', 'mass_matrix': 'start dynamics'})
+    level, text = silence(inputs, None, 1.0, 'effort_commands', '', now=10.0)
+    assert level == WARN and text == 'no joint_states received yet: start the driver'
+    inputs.note('joint_states', now=10.0)
+    inputs.note('mass_matrix', now=10.0)
+    assert silence(inputs, 10.0, 1.0, 'effort_commands', '', now=10.5) is None
+    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', '', now=24.0)
+    assert level == WARN and text.startswith('no recent joint_states: the last arrived 14.0 s')
+    assert text.endswith('start the driver')
+    inputs.note('joint_states', now=24.0)
+    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', '', now=24.0)
+    assert level == WARN and 'no recent mass_matrix' in text
+    assert silence(inputs, 10.0, 1.0, 'effort_commands', '', names=['joint_states'],
+                   now=24.0)[0] == ERROR       # receiving, silent 14 s
+    inputs.note('mass_matrix', now=24.0)
+    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', 'stamp 5 s old', now=24.0)
+    assert level == ERROR and text == ('receiving inputs but effort_commands not published '
+                                       'for 14.0 s: stamp 5 s old')
+
+
+def test_saturation_is_reported_over_a_window_and_clears_when_it_stops():
+    saturation = Saturation(['a', 'b'], np.array([10.0, 1.0]))
+    saturation.apply(np.array([20.0, 2.0]), now=100.0)
+    saturation.apply(np.array([20.0, 0.5]), now=100.5)
+    assert saturation.recent(1.0, now=100.6) == {'a': 2, 'b': 1}
+    assert saturation.recent(1.0, now=101.2) == {'a': 1}
+    assert saturation.recent(1.0, now=102.0) == {}
+    assert saturation.summary() == {'a': 2, 'b': 1}            # the life's total stays
+
+
+class Lines:
+    """A logger that records what it is asked to write."""
+
+    def __init__(self):
+        self.lines = []
+
+    def warning(self, text):
+        self.lines.append(text)
+
+    error = warning
+
+
+def test_the_log_is_throttled_per_reason_not_per_node():
+    clock = [0.0]
+    logger = Lines()
+    log = ThrottledLog(logger, period=1.0, burst=3, clock=lambda: clock[0])
+    for k in range(100):                                   # a flood of one reason ...
+        clock[0] = 0.001 * k
+        log.warning(f'joint_states dropped: position[{k % 6}] = nan')
+    log.warning('desired_trajectory rejected: the trajectory has no points')    # ... another
+    assert logger.lines == ['joint_states dropped: position[0] = nan',
+                            'desired_trajectory rejected: the trajectory has no points']
+    clock[0] = 1.5
+    log.warning('joint_states dropped: position[3] = nan')
+    assert logger.lines[-1] == 'joint_states dropped: position[3] = nan (+99 like it suppressed)'
+    for k in range(50):                                    # distinct reasons: burst bounds them
+        log.error(f'reason {chr(65 + k % 26)}{chr(97 + k // 26)}')
+    assert len(logger.lines) == 3 + 2                      # burst 3 per period in all
+    assert reason_key('q = 1.5e+300, nan and -2') == 'q = #, # and #'
+
+
+def test_trajectory_controller_is_not_ok_while_silent_and_says_why(ros):
+    rig = TrajectoryRig(ros)
+    controller = rig.controller
+    assert controller.health()[0] == WARN and 'no joint_states received yet' in \
+        controller.health()[1]
+    rig.step(np.zeros(6), np.zeros(6))
+    assert controller.health() == (OK, 'holding')
+    rig.diagnostics.clear()                    # the simulator dies: nothing arrives any more
+    assert ros.spin_until(lambda: any(
+        s.level == WARN and s.message.startswith('no recent joint_states: the last arrived')
+        for a in rig.diagnostics for s in a.status if 'joint_trajectory_controller' in s.name),
+        timeout=6.0), [s.message for a in rig.diagnostics for s in a.status]
+    assert not any(s.level == OK for a in rig.diagnostics[1:] for s in a.status
+                   if 'joint_trajectory_controller' in s.name)
+    values = {v.key: v.value for v in rig.diagnostics[-1].status[0].values}
+    assert float(values['joint_states_age_s']) > 1.0
+
+
+def test_trajectory_controller_receiving_but_commanding_nothing_is_error(ros):
+    rig = TrajectoryRig(ros)
+    rig.step(np.zeros(6), np.zeros(6))
+    controller = rig.controller
+    controller._last_command -= 5.0            # every state since refused (say, 1e300)
+    controller._drop('joint_states: position of joint x is 1e+300; nothing commanded')
+    level, text = controller.health()
+    assert level == ERROR and 'effort_commands not published for 5.' in text
+    assert text.endswith('nothing commanded')
+
+
+def test_trajectory_controller_saturation_warn_clears_when_saturation_stops(ros):
+    rig = TrajectoryRig(ros, kp=[3e5], kd=[0.0])
+    rig.step(np.zeros(6), np.zeros(6))
+    rig.step(np.full(6, 0.5), np.zeros(6))                     # saturated
+    level, text = rig.controller.health()
+    assert level == WARN and 'commands saturated at the effort limits in the last' in text
+    for _ in range(1000):                          # back at the hold, in limits, 100 Hz
+        rig.step(np.zeros(6), np.zeros(6))
+        ros.spin_for(0.01)
+        if rig.controller.health()[0] == OK:
+            break
+    assert rig.controller.health() == (OK, 'holding')
+    assert sum(rig.controller.saturation.count.values()) == 6  # the total is still reported
+
+
+def test_computed_torque_controller_names_the_silent_dynamics_output(ros):
+    rig = ControllerRig(ros, joints=['a', 'b', 'c'], kp=[10.0], kd=[0.0])
+    controller = rig.controller
+    assert controller.health()[0] == WARN
+    rig.feedforward.publish(Float64MultiArray(data=[0.0, 0.0, 0.0]))
+    rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))
+    assert ros.spin_until(lambda: rig.commands)
+    assert controller.health() == (OK, 'controlling')
+    controller.inputs.last['mass_matrix'] -= 5.0               # the dynamics node stopped
+    level, text = controller.health()
+    assert level == WARN and text.startswith('no recent mass_matrix: the last arrived 5.')
+    assert 'dynamics node' in text
