@@ -72,9 +72,8 @@ def silence(inputs, last_output, window, output, last_error, names=None, now=Non
     if stale:
         return DiagnosticStatus.WARN, stale
     if last_output is None or now - last_output > window:
-        never = 'never published' if last_output is None else \
-            f'not published for {now - last_output:.1f} s'
-        return DiagnosticStatus.ERROR, (f'receiving inputs but {output} {never}: '
+        never = 'none yet' if last_output is None else f'for {now - last_output:.1f} s'
+        return DiagnosticStatus.ERROR, (f'receiving inputs but not publishing {output} ({never}): '
                                         f'{last_error or "no reason recorded"}')
     return None
 
@@ -113,14 +112,20 @@ class ThrottledLog:
 
     def warning(self, text):
         """Log ``text`` as a warning unless its reason was logged within the period."""
-        return self._log(self.logger.warning, text)
+        line = self._admit(text)
+        if line:                   # one call site per severity: rclpy refuses a change
+            self.logger.warning(line)
+        return bool(line)
 
     def error(self, text):
         """Log ``text`` as an error unless its reason was logged within the period."""
-        return self._log(self.logger.error, text)
+        line = self._admit(text)
+        if line:
+            self.logger.error(line)
+        return bool(line)
 
-    def _log(self, write, text):
-        """Write ``text`` or count it as suppressed; return True when written."""
+    def _admit(self, text):
+        """Return the line to write for ``text``, or '' when it is suppressed (counted)."""
         now, key = self.clock(), reason_key(text)
         while self._recent and now - self._recent[0] >= self.period:
             self._recent.popleft()
@@ -130,12 +135,11 @@ class ThrottledLog:
             if entry is None:
                 entry = self._remember(key, -float('inf'))
             entry[1] += 1
-            return False
+            return ''
         suppressed = entry[1] if entry is not None else 0
         self._remember(key, now)
         self._recent.append(now)
-        write(text if not suppressed else f'{text} (+{suppressed} like it suppressed)')
-        return True
+        return text if not suppressed else f'{text} (+{suppressed} like it suppressed)'
 
     def _remember(self, key, when):
         self._last.pop(key, None)

@@ -19,6 +19,7 @@ log hid another's ("no points" never appeared).
 """
 
 import numpy as np
+import rclpy.logging
 from diagnostic_msgs.msg import DiagnosticStatus
 from std_msgs.msg import Float64MultiArray
 
@@ -47,8 +48,8 @@ def test_a_silent_input_is_warn_naming_it_its_age_and_the_fix():
                    now=24.0)[0] == ERROR       # receiving, silent 14 s
     inputs.note('mass_matrix', now=24.0)
     level, text = silence(inputs, 10.0, 1.0, 'effort_commands', 'stamp 5 s old', now=24.0)
-    assert level == ERROR and text == ('receiving inputs but effort_commands not published '
-                                       'for 14.0 s: stamp 5 s old')
+    assert level == ERROR and text == ('receiving inputs but not publishing effort_commands '
+                                       '(for 14.0 s): stamp 5 s old')
 
 
 def test_saturation_is_reported_over_a_window_and_clears_when_it_stops():
@@ -92,6 +93,13 @@ def test_the_log_is_throttled_per_reason_not_per_node():
     assert reason_key('q = 1.5e+300, nan and -2') == 'q = #, # and #'
 
 
+def test_the_throttled_log_writes_warnings_and_errors_through_an_rclpy_logger():
+    """One call site per severity: rclpy refuses two from one site (ValueError)."""
+    log = ThrottledLog(rclpy.logging.get_logger('test_node_health'))
+    assert log.warning('one reason') and log.error('another reason')
+    assert log.warning('a third') and not log.warning('a third')
+
+
 def test_trajectory_controller_is_not_ok_while_silent_and_says_why(ros):
     rig = TrajectoryRig(ros)
     controller = rig.controller
@@ -117,7 +125,7 @@ def test_trajectory_controller_receiving_but_commanding_nothing_is_error(ros):
     controller._last_command -= 5.0            # every state since refused (say, 1e300)
     controller._drop('joint_states: position of joint x is 1e+300; nothing commanded')
     level, text = controller.health()
-    assert level == ERROR and 'effort_commands not published for 5.' in text
+    assert level == ERROR and 'not publishing effort_commands (for 5.' in text
     assert text.endswith('nothing commanded')
 
 

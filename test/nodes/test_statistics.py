@@ -29,8 +29,10 @@ def test_the_rate_is_that_of_the_last_two_seconds_a_pause_forgotten():
 
 
 def test_the_rate_decays_to_zero_while_nothing_arrives_and_the_age_says_since_when():
-    """Trial 2: input_rate_hz stayed 180.1 while no joint state arrived (the window ended at
-    the last arrival, not now)."""
+    """Trial 2: input_rate_hz stayed at 180.1 Hz while no joint state arrived.
+
+    The window ended at the last arrival, not now.
+    """
     statistics = Statistics()
     for k in range(1000):                                                # 200 Hz, 0 .. 4.995 s
         statistics.arrival(now=0.005 * k)
