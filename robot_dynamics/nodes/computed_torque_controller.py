@@ -219,7 +219,6 @@ class ComputedTorqueController(Node):
 
     def _on_joint_state(self, msg):
         """Merge the controlled joints' values by name; keep the state once all are known."""
-        self.inputs.note('joint_states')
         if not self.joint_names:
             return                       # joint order not known yet
         if self._merge is None or self._merge.joint_names != tuple(self.joint_names):
@@ -231,10 +230,12 @@ class ComputedTorqueController(Node):
                                     name_limit(len(self.joint_names)),
                                     check=self._plausible_positions)
         except BadMessage as exc:
+            self.inputs.note('joint_states')    # received (for /diagnostics), refused
             return self._drop(f'joint_states dropped: {exc}')
         if not updated:
             self.ignored += 1            # another device's joint states (a gripper, say)
             return
+        self.inputs.note('joint_states')
         merged = self._merge.state()
         if merged is not None:
             q, qd, _ = merged

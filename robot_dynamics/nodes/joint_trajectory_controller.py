@@ -193,7 +193,6 @@ class JointTrajectoryController(Node):
 
     def _on_joint_state(self, msg):
         """Merge the message by name; run one control step if every joint is fresh."""
-        self.inputs.note('joint_states')
         now_ns = self.get_clock().now().nanoseconds
         timeout = self.get_parameter('stale_timeout').value
         try:
@@ -201,7 +200,9 @@ class JointTrajectoryController(Node):
                                  self._message_limit, check=self._state_bounds.check):
                 return                          # another device's joint states
         except (BadMessage, PlausibilityError) as exc:
+            self.inputs.note('joint_states')    # received (for /diagnostics), refused
             return self._drop(f'joint_states dropped: {exc}')
+        self.inputs.note('joint_states')
         try:
             q, qd, _ = self._merge.fresh_state(now_ns * 1e-9, timeout)
         except BadMessage as exc:

@@ -21,6 +21,7 @@ log hid another's ("no points" never appeared).
 import numpy as np
 import rclpy.logging
 from diagnostic_msgs.msg import DiagnosticStatus
+from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
 from robot_dynamics.nodes.command_bounds import Saturation
@@ -127,6 +128,20 @@ def test_trajectory_controller_receiving_but_commanding_nothing_is_error(ros):
     level, text = controller.health()
     assert level == ERROR and 'not publishing effort_commands (for 5.' in text
     assert text.endswith('nothing commanded')
+
+
+def test_another_devices_joint_states_do_not_count_as_the_arms(ros):
+    """A gripper's messages alone: WARN "no recent joint_states", not ERROR "receiving"."""
+    rig = TrajectoryRig(ros)
+    rig.step(np.zeros(6), np.zeros(6))
+    controller = rig.controller
+    controller.inputs.last['joint_states'] -= 5.0     # the arm's driver died 5 s ago ...
+    controller._last_command -= 5.0
+    for _ in range(5):                                 # ... the gripper's goes on
+        rig.states.publish(JointState(name=['finger_joint'], position=[0.01]))
+        ros.spin_for(0.02)
+    level, text = controller.health()
+    assert level == WARN and text.startswith('no recent joint_states: the last arrived 5.')
 
 
 def test_trajectory_controller_saturation_warn_clears_when_saturation_stops(ros):
