@@ -392,19 +392,15 @@ class JointTrajectoryController(Node):
                 state.reference, state.feedback, state.error)
             goal.handle.publish_feedback(feedback)
 
-    def _window(self):
-        """Seconds of silence /diagnostics tolerates: its period, or stale_timeout if longer."""
-        return max(DIAGNOSTICS_PERIOD, self.get_parameter('stale_timeout').value)
-
     def health(self):
         """Level and message for /diagnostics: never OK while silent (docs/robustness.md).
 
         WARN: no joint_states within the window (their age and the fix); ERROR: joint states
         arrive but no effort command went out in the window (the last error says why); WARN:
         commands saturated within the window (clears when saturation stops), or an infeasible
-        trajectory executed under ``feasibility: warn``; OK: following or holding.
+        trajectory running under ``feasibility: warn``; OK: following or holding.
         """
-        window = self._window()
+        window = max(DIAGNOSTICS_PERIOD, self.get_parameter('stale_timeout').value)
         silent = silence(self.inputs, self._last_command, window, 'effort_commands',
                          self.last_error)
         if silent:
@@ -413,7 +409,8 @@ class JointTrajectoryController(Node):
         if saturated:
             return DiagnosticStatus.WARN, (f'commands saturated at the effort limits in the '
                                            f'last {window:.1f} s: {saturated}')
-        if self.last_feasibility and self.get_parameter('feasibility').value == 'warn':
+        if self.trajectory is not None and self.last_feasibility and \
+                self.get_parameter('feasibility').value == 'warn':       # while it runs
             return DiagnosticStatus.WARN, f'infeasible trajectory executed: ' \
                                           f'{self.last_feasibility}'
         return DiagnosticStatus.OK, 'following' if self.trajectory else 'holding'

@@ -159,6 +159,18 @@ def test_trajectory_controller_saturation_warn_clears_when_saturation_stops(ros)
     assert sum(rig.controller.saturation.count.values()) == 6  # the total is still reported
 
 
+def test_an_infeasible_trajectory_warns_while_it_runs_not_after(ros):
+    rig = TrajectoryRig(ros, feasibility='warn')
+    rig.step(np.zeros(6), np.zeros(6))
+    controller = rig.controller
+    controller.last_feasibility = 'joint elbow_joint would need 600 N m'
+    controller.trajectory = object()                       # following it
+    assert controller.health() == (WARN, 'infeasible trajectory executed: joint elbow_joint '
+                                         'would need 600 N m')
+    controller.trajectory = None                           # ended: holding its end
+    assert controller.health() == (OK, 'holding')
+
+
 def test_computed_torque_controller_names_the_silent_dynamics_output(ros):
     rig = ControllerRig(ros, joints=['a', 'b', 'c'], kp=[10.0], kd=[0.0])
     controller = rig.controller
