@@ -50,7 +50,7 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 import robot_dynamics as rd
-from robot_dynamics.errors import PlausibilityError, bounded
+from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes import trajectory_goals as goals
 from robot_dynamics.nodes.command_bounds import Saturation
