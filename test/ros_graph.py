@@ -15,6 +15,8 @@
 A test module imports the fixtures it uses (``arm3_urdf_fixture`` gives it ``arm3_urdf``).
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from diagnostic_msgs.msg import DiagnosticArray
@@ -27,6 +29,7 @@ from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
+from robot_dynamics.nodes import bringup
 from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
 from robot_dynamics.nodes.simulation_node import SimulationNode
@@ -216,3 +219,23 @@ class ControllerRig:
         self.ros.spin_for(0.05)
         self.mass.publish(Float64MultiArray(data=list(np.asarray(mass).reshape(-1))))
         self.ros.spin_for(0.05)
+
+
+def demo_with(observer_class, robot='puma560', wall_timeout=90.0):
+    """Run a short one-process demo of ``robot`` with an ``observer_class`` node beside it.
+
+    ``observer_class(context, namespace)`` has a ``node``; returns the demo's result and the
+    observer.
+    """
+    observers = []
+
+    def factory(context, namespace):
+        observers.append(observer_class(context, namespace))
+        return observers[-1].node
+
+    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        result = bringup.run_demo(robot, None, True, extra=short, wall_timeout=wall_timeout,
+                                  observers=[factory])
+    return result, observers[0]

@@ -44,6 +44,7 @@ from robot_dynamics.nodes.dynamics_node import DynamicsNode
 from robot_dynamics.nodes.executors import CachedWaitSetExecutor
 from robot_dynamics.nodes.simulation_node import SimulationNode
 from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher
+from ros_graph import demo_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEGATIVE = "subscription '/clock' failed: ValueError: Seconds value must not be negative"
@@ -163,22 +164,6 @@ class ClockAttacker:
     def attack(self):
         self.publisher.publish(clock(-5 - self.sent, 2_000_000_000))
         self.sent += 1
-
-
-def demo_with(observer_class):
-    """Run a short one-process demo with an observer of ``observer_class``; both returned."""
-    observers = []
-
-    def factory(context, namespace):
-        observers.append(observer_class(context, namespace))
-        return observers[-1].node
-
-    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        result = bringup.run_demo('puma560', None, True, extra=short, wall_timeout=90.0,
-                                  observers=[factory])
-    return result, observers[0]
 
 
 def test_the_one_process_demo_survives_a_negative_clock():

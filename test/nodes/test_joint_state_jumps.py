@@ -23,7 +23,9 @@ from robot_dynamics.nodes.conversions import BadMessage
 from robot_dynamics.nodes.joint_state_jumps import (JUMP_MARGIN, JUMP_TIME_SLACK, RESET_TIME,
                                                     JumpFilter)
 from robot_dynamics.nodes.joint_state_merge import JointStateMerge
+from robot_dynamics.nodes import bringup
 from robots import quiet_bundled
+from ros_graph import demo_with
 
 UR5 = quiet_bundled('ur5')
 NAMES = list(UR5.joint_names)
@@ -174,18 +176,6 @@ def test_a_spoofed_flood_does_not_move_the_closed_loop(ros):
     A joint without a velocity limit (the PUMA 560's) is bounded by 1000 rad/s only: the
     check cannot tell 0.3 rad in 0.15 ms there (docs/robustness.md).
     """
-    import warnings
-    from robot_dynamics.nodes import bringup
-    spoofers = []
-
-    def factory(context, namespace):
-        spoofers.append(Spoofer(context, namespace))
-        return spoofers[-1].node
-
-    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        result = bringup.run_demo('ur5', None, True, extra=short, wall_timeout=120.0,
-                                  observers=[factory])
-    assert spoofers[0].sent > 100, 'the flood did not run'
+    result, spoofer = demo_with(Spoofer, 'ur5', wall_timeout=120.0)
+    assert spoofer.sent > 100, 'the flood did not run'
     assert result.max_error.max() < 0.05, bringup.report(result)
