@@ -202,10 +202,10 @@ def graph(rclpy_session, tmp_path_factory):
                               f'robot:={robot}', f'config:={config(tmp, robot, policy)}',
                               f'namespace:={namespace}')
             client = Client(ros, launched, namespace)
+            started[(robot, policy)] = (client, launched)     # stopped at the end, even if
             wait_for_node(ros, client.node, f'/{namespace}/joint_trajectory_controller',
-                          launched)
+                          launched)                           # it never gets ready
             client.wait_ready(rd.load_model(robot).joint_names)
-            started[(robot, policy)] = (client, launched)
         return started[(robot, policy)][0]
     yield get
     for _, launched in started.values():
