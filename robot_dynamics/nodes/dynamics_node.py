@@ -329,7 +329,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             else now.to_msg()
         self._state = (q, qd, oldest, input_stamp)
         if self._pending_trajectory is not None:
-            self._on_trajectory(self._pending_trajectory)
+            self._on_trajectory(self._pending_trajectory, deferred=True)
         if self._on_message:
             self._compute_and_publish(now)
 
@@ -346,15 +346,22 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             self._locked.problem = f'locked joints not re-merged: {exc}'
             self._drop(self._locked.problem)
 
-    def _on_trajectory(self, msg):
-        """Check and take a desired trajectory as the controllers read it (trajectory_goals)."""
+    def _on_trajectory(self, msg, deferred=False):
+        """Check and take a desired trajectory as the controllers read it (trajectory_goals).
+
+        One that starts from the current state and came before any joint state is kept
+        (``deferred``) and taken with the first state. Its age was judged on arrival; if it
+        has ended by the time the first state comes (a simulator or driver that started
+        late), it is held at its last point rather than refused.
+        """
         self._pending_trajectory = None
         if self.model is None:
             return self._drop('trajectory before the model was loaded')
         current = None if self._state is None else self._state[:2]
         try:          # a first point after 0 is reached from the current state, as upstream
             trajectory = timed_trajectory(msg, self.model.joint_names, current,
-                                          self.get_clock().now().nanoseconds, self.model)
+                                          self.get_clock().now().nanoseconds, self.model,
+                                          ended_ok=deferred)
             trajectory, _, report = apply_policy(      # torque, speed, plausibility
                 self.model, trajectory, self.get_parameter('feasibility').value, 0.05)
         except NeedsState:

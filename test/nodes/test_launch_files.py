@@ -39,6 +39,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profi
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, String
+from trajectory_msgs.msg import JointTrajectory
 import yaml
 
 import robot_dynamics as rd
@@ -277,6 +278,8 @@ def test_simulation_launch_tracks_the_trajectory(ros, launch):
     feedforward = []
     probe.create_subscription(Float64MultiArray, '/dynamics_node/feedforward_torques',
                               feedforward.append, 10)
+    motions = []
+    probe.create_subscription(JointTrajectory, '/desired_trajectory', motions.append, LATCHED)
     launched = launch('simulation.launch.py', 'robot:=puma560')
     for name in ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                  'trajectory_publisher'):
@@ -285,10 +288,14 @@ def test_simulation_launch_tracks_the_trajectory(ros, launch):
         assert parameters['model'] == 'puma560', name
     model = rd.load_model('puma560')
     times, positions, _, _ = standard_waypoints(model)
-    end = 0.2 + times[-1] + 0.5      # start_delay + trajectory + settling, simulated seconds
 
     def stamp(message):
         return message.header.stamp.sec + 1e-9 * message.header.stamp.nanosec
+    # The publisher stamps the motion start_delay after its own first simulated instant, which
+    # comes late when its process starts late: the end is read from the motion, not assumed.
+    assert ros.spin_until(lambda: motions, 120.0), \
+        f'no motion on /desired_trajectory:\n{launched.output()[-4000:]}'
+    end = stamp(motions[0]) + times[-1] + 0.5      # trajectory + settling, simulated seconds
     assert ros.spin_until(lambda: states and stamp(states[-1]) >= end, 180.0), \
         f'simulation did not reach t = {end} s:\n{launched.output()[-4000:]}'
     assert feedforward, 'no feed-forward torques reached the controller topic'

@@ -200,6 +200,35 @@ def test_one_far_waypoint_is_reached_from_the_current_state_by_every_node(ros):
     np.testing.assert_array_equal(accepted[-1].points[0].positions, np.zeros(6))
 
 
+def test_a_motion_kept_for_the_first_state_is_judged_on_arrival(ros):
+    """CI: the simulator came 2.7 s late; the motion, fresh on arrival, was refused as ended.
+
+    A motion that starts from the current state waits for the first joint state. Its age is
+    judged when it arrives; if it has ended by the time the state comes, it is held at its
+    last point (as the controllers hold a latched motion that ended), not refused.
+    """
+    dynamics, probe = bundled(ros, 'ur5')
+    accepted = []
+    probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
+                                   'accepted_trajectory', accepted.append, LATCHED)
+    now = dynamics.get_clock().now().nanoseconds
+    target = np.full(6, 0.1)
+    motion = message(NAMES, [0.2], [target], stamp_sec=now // 10 ** 9)   # fresh, ends in <1.2 s
+    motion.header.stamp.nanosec = now % 10 ** 9
+    probe.trajectory.publish(motion)
+    assert ros.spin_until(lambda: dynamics._pending_trajectory is not None)
+    ros.spin_for(0.5)                   # the motion ends before any joint state comes
+    assert dynamics.get_clock().now().nanoseconds > now + 0.2e9
+    probe.send_state(NAMES, np.zeros(6))
+    assert ros.spin_until(lambda: accepted), 'the motion was not taken'
+    assert dynamics.dropped == 0 and dynamics._trajectory is not None
+    np.testing.assert_array_equal(accepted[-1].points[-1].positions, target)
+    assert stamp_to_nanoseconds(accepted[-1].header.stamp) == now
+    old = message(NAMES, [0.2], [target], stamp_sec=now // 10 ** 9 - 5)    # old on arrival
+    dropped_with(ros, dynamics, lambda: probe.trajectory.publish(old),
+                 'desired_trajectory rejected: header.stamp')
+
+
 @pytest.mark.parametrize('end, stamp_ahead, words', [
     (1e9, 0.0, 'longer than MAX_DURATION = 3600 s'),
     (1.0, 1e5, 'ahead of the clock, more than MAX_START_DELAY = 300 s'),
