@@ -44,6 +44,7 @@ from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.model_parameters import (joint_order, model_with_logged_warnings,
                                                    model_with_overrides)
+from robot_dynamics.nodes.node_health import ThrottledLog
 from robot_dynamics.nodes.parameters import parameter_value
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
@@ -62,6 +63,7 @@ class SimulationNode(Node):
 
     def __init__(self, node_name='simulation_node', **kwargs):
         super().__init__(node_name, **kwargs)
+        self._log = ThrottledLog(self.get_logger())     # each reason once a second
         declare_simulation_parameters(self)
         source = model_with_logged_warnings(self)
         if source is None:
@@ -399,12 +401,12 @@ class SimulationNode(Node):
     def _drop(self, reason):
         self.dropped += 1
         self.last_dropped = bounded(reason)
-        self.get_logger().warning(bounded(reason), throttle_duration_sec=1.0)
+        self._log.warning(self.last_dropped)
 
     def callback_failed(self, name, exc):
         """Log an exception caught around a callback (the node keeps running)."""
         self.error = bounded(f'{name} failed: {type(exc).__name__}: {exc}')
-        self.get_logger().error(self.error, throttle_duration_sec=1.0)
+        self._log.error(self.error)
 
 
 def check_integrator(name):

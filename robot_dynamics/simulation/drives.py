@@ -55,15 +55,14 @@ def drive_torque(model, q, qd, tau, dt, solver=None):
     their effort limits, that ends the step on it (module docstring); the others keep ``tau``.
     """
     v = qd + dt * forward_dynamics(model, q, qd, tau, solver=solver)
-    v_max = model.velocity_limit
-    if not np.any((np.abs(v) > v_max * (1 + 1e-12)) & (v_max > 0)):     # the common case
-        return np.asarray(tau, dtype=float)
-    return _speed_loop(model, q, qd, np.array(tau, dtype=float), dt, v, solver)
-
-
-def _speed_loop(model, q, qd, tau, dt, v, solver):
-    """:func:`drive_torque` once a joint would pass its limit: solve for the held set S."""
     v_max = velocity_limits(model)
+    if not np.any(np.abs(v) > v_max * (1 + 1e-12)):      # the common case
+        return np.asarray(tau, dtype=float)
+    return _speed_loop(model, q, qd, np.array(tau, dtype=float), dt, v, v_max, solver)
+
+
+def _speed_loop(model, q, qd, tau, dt, v, v_max, solver):
+    """:func:`drive_torque` once a joint would pass its limit: solve for the held set S."""
     effort = np.asarray(model.effort_limit, dtype=float)
     held = np.zeros(model.dof, dtype=bool)       # S: on their limit at the end of the step
     spent = np.zeros(model.dof, dtype=bool)      # at their effort limit: the loop saturated

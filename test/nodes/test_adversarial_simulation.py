@@ -23,6 +23,7 @@ import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 from diagnostic_msgs.msg import DiagnosticStatus
 from rclpy.parameter import Parameter
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import Trigger
 
 from robot_dynamics.nodes.simulation_node import SimulationNode
@@ -107,3 +108,20 @@ def test_simulation_absurd_effort_command_dropped(ros, arm3_urdf):
     assert 'beyond' in sim.last_dropped, sim.last_dropped
     ros.spin_for(0.1)
     assert not sim.failed and np.all(np.isfinite(sim.q))
+
+
+def test_simulation_logs_each_reason_for_a_drop(ros, arm3_urdf):
+    """Review: one call site throttled by rclpy hid a second reason behind the first."""
+    sim = make_simulation(ros, arm3_urdf, gravity=[0.0, 0.0, 0.0])
+    lines = []
+    sim._log.logger = type('Lines', (), {'warning': lines.append, 'error': lines.append})()
+    publisher = ros.node('commander').create_publisher(
+        Float64MultiArray, f'{ros.namespace}/simulation_node/effort_commands', 10)
+    assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
+    for values in ([1e300, 0.0, 0.0], [1e300, 0.0, 0.0], [1.0, 2.0]):
+        dropped = sim.dropped
+        publisher.publish(Float64MultiArray(data=values))
+        assert ros.spin_until(lambda: sim.dropped > dropped)
+    assert len(lines) == 2, lines          # the repeat of the first reason within 1 s: not logged
+    assert 'beyond the plausible' in lines[0] and lines[1] == sim.last_dropped \
+        == 'effort_commands dropped: 2 values for 3 joints', lines
