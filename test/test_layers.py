@@ -18,6 +18,7 @@ a function (a lazy import that would hide a cycle).
 """
 
 import ast
+import os
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / 'robot_dynamics'
@@ -93,3 +94,23 @@ def test_imports_run_downward_and_never_lazily():
                 lazy.append(where)
     assert not upward, 'imports of a higher layer:\n' + '\n'.join(upward)
     assert not lazy, 'imports inside functions (hidden cycles):\n' + '\n'.join(lazy)
+
+
+MAX_LINES = 450     # issue 25: a file a maintainer can read through
+
+
+def test_every_source_and_document_is_under_450_lines():
+    """Python, C, launch files, tests, benchmarks and docs (robot descriptions are data)."""
+    top = ROOT.parent
+    suffixes = ('.py', '.c', '.h', '.md', '.sh', '.yaml')
+    long = {}
+    for folder, folders, files in os.walk(top):
+        folders[:] = [name for name in folders if not name.startswith('.') and
+                      name not in ('build', 'install', 'log', '__pycache__')]
+        for name in files:
+            if name.endswith(suffixes):
+                path = pathlib.Path(folder, name)
+                count = len(path.read_text(encoding='utf-8', errors='replace').splitlines())
+                if count >= MAX_LINES:
+                    long[str(path.relative_to(top))] = count
+    assert not long, f'split these files (>= {MAX_LINES} lines): {long}'
