@@ -213,18 +213,18 @@ def test_a_motion_kept_for_the_first_state_is_judged_on_arrival(ros):
                                    'accepted_trajectory', accepted.append, LATCHED)
     now = dynamics.get_clock().now().nanoseconds
     target = np.full(6, 0.1)
-    motion = message(NAMES, [0.2], [target], stamp_sec=now // 10 ** 9)   # fresh, ends in <1.2 s
+    motion = message(NAMES, [1.0], [target], stamp_sec=now // 10 ** 9)    # fresh: ends in 1 s
     motion.header.stamp.nanosec = now % 10 ** 9
     probe.trajectory.publish(motion)
     assert ros.spin_until(lambda: dynamics._pending_trajectory is not None)
-    ros.spin_for(0.5)                   # the motion ends before any joint state comes
-    assert dynamics.get_clock().now().nanoseconds > now + 0.2e9
+    assert ros.spin_until(                      # the motion ends before any joint state comes
+        lambda: dynamics.get_clock().now().nanoseconds > now + 1.1e9)
     probe.send_state(NAMES, np.zeros(6))
     assert ros.spin_until(lambda: accepted), 'the motion was not taken'
     assert dynamics.dropped == 0 and dynamics._trajectory is not None
     np.testing.assert_array_equal(accepted[-1].points[-1].positions, target)
     assert stamp_to_nanoseconds(accepted[-1].header.stamp) == now
-    old = message(NAMES, [0.2], [target], stamp_sec=now // 10 ** 9 - 5)    # old on arrival
+    old = message(NAMES, [1.0], [target], stamp_sec=now // 10 ** 9 - 5)    # old on arrival
     dropped_with(ros, dynamics, lambda: probe.trajectory.publish(old),
                  'desired_trajectory rejected: header.stamp')
 
