@@ -32,6 +32,8 @@ import robot_dynamics as rd
 from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 from robot_dynamics.nodes.parameters import parameter_overrides
 
+SETTLE = 0.3        # simulated s recorded after the end of the motion
+
 # Remappings shared with launch/simulation.launch.py (relative names: they follow a namespace).
 REMAPPINGS = {
     'simulation_node': [],
@@ -123,12 +125,28 @@ def make_nodes(context, robot, feedforward=True, config=None, namespace='', extr
     return nodes
 
 
-def run_demo(robot='puma560', duration=None, feedforward=True, config=None, namespace='',
-             extra=None, wall_timeout=300.0, observers=()):
-    """Run the closed loop until ``duration`` simulated seconds (default: trajectory + 0.3 s).
+def unfinished(end, sim_time, wall_timeout):
+    """Return why a demo run did not finish in ``wall_timeout`` wall seconds."""
+    if end is None:
+        return (f'demo: the trajectory publisher published no motion in {wall_timeout} s '
+                f'(simulated time {sim_time:.2f} s)')
+    if sim_time < end:
+        return f'demo did not reach t = {end:.2f} s in {wall_timeout} s (t = {sim_time:.2f} s)'
+    return f'demo: its observers were not done after {wall_timeout} s (t = {sim_time:.2f} s)'
 
-    ``observers``: factories ``factory(context, namespace) -> node`` of extra nodes (such as a
-    joint-state recorder) spun on the same executor and destroyed with the demo's nodes.
+
+def run_demo(robot='puma560', duration=None, feedforward=True, config=None, namespace='',
+             extra=None, wall_timeout=300.0, observers=(), until=None):
+    """Run the closed loop for ``duration`` simulated seconds, by default the motion + 0.3 s.
+
+    By default the run lasts until :data:`SETTLE` simulated seconds after the end of the
+    trajectory publisher's motion (its ``end``), which starts ``start_delay`` after the
+    publisher's timer first sees the clock: seconds late on a loaded machine, so a run to
+    ``start_delay`` + the motion's duration would cut the motion short. ``observers``: factories
+    ``factory(context, namespace) -> node`` of extra nodes (such as a joint-state recorder)
+    spun on the same executor and destroyed with the demo's nodes. ``until``: a callable; the
+    run goes on until it also returns true (an observer's condition). ``wall_timeout``: wall
+    seconds for all of it (``TimeoutError``).
     """
     import rclpy
     from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor, spin_surviving
@@ -147,14 +165,16 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         if trajectory.waypoints() is None:
             raise RuntimeError(f'the demo motion was refused, nothing to run: '
                                f'{trajectory.refused}')
-        times = trajectory.waypoints()[0]
-        start_delay = trajectory.get_parameter('start_delay').value
-        end = duration if duration is not None else start_delay + times[-1] + 0.3
+        end = duration
         wall_start = time.monotonic()
-        while simulator.sim_time < end and not simulator.failed:
+        while not simulator.failed:
+            if end is None and trajectory.end is not None:      # its first motion, published
+                end = trajectory.end.nanoseconds * 1e-9 + SETTLE
+            if end is not None and simulator.sim_time >= end and (until is None or until()):
+                break
             spin_surviving(executor, timeout_sec=0.01)     # a callback's exception is logged
             if time.monotonic() - wall_start > wall_timeout:
-                raise TimeoutError(f'demo did not reach t = {end} s in {wall_timeout} s')
+                raise TimeoutError(unfinished(end, simulator.sim_time, wall_timeout))
         if simulator.failed:
             raise rd.SimulationError(simulator.error)
         controller = nodes['joint_trajectory_controller']

@@ -38,7 +38,9 @@ from robot_dynamics.simulation.trajectory import sample_waypoints
 from robots import quiet_bundled
 from ros_graph import bundled, dropped_with, Probe, vector
 
-SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1},
+         # the simulator waits for a controller delayed by load (test_nodes_closed_loop.py)
+         'simulation_node': {'lockstep_timeout': 1.0}}
 ABSURD = 100.0     # rad on joint1: far outside the PUMA 560's limits
 
 

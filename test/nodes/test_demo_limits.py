@@ -41,6 +41,9 @@ def config(tmp_path, publisher_policy):
     data = yaml.safe_load(open(bringup.config_path()).read())
     data['/**/trajectory_publisher']['ros__parameters'].update(SHORT,
                                                                feasibility=publisher_policy)
+    # Wait up to 1 s of wall time for each command (config: 0.1 s), so that a controller
+    # delayed by load does not let the simulator step on without it (test_nodes_closed_loop).
+    data['/**/simulation_node']['ros__parameters']['lockstep_timeout'] = 1.0
     path = tmp_path / f'{publisher_policy}.yaml'
     path.write_text(yaml.safe_dump(data))
     return str(path)

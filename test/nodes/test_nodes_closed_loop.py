@@ -30,8 +30,12 @@ from robot_dynamics.nodes import bringup  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PUMA = os.path.join(ROOT, 'urdf', 'puma560.urdf')
 CONFIG = os.path.join(ROOT, 'config', 'simulation.yaml')
-# A shorter run of the standard trajectory than the demo's, to keep the suite fast.
-SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+# A shorter run of the standard trajectory than the demo's, to keep the suite fast. The
+# simulator waits up to 1 s of wall time (config: 0.1 s) for the controller's command after each
+# state: a controller callback delayed 0.2 s on every 20th state made 18 steps go on without a
+# new command at 0.1 s (RMS 6.3e-4 -> 7.4e-4 rad), none at 1 s (errors as unloaded, to 4 digits).
+LOCKSTEP = {'simulation_node': {'lockstep_timeout': 1.0}}
+SHORT = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}, **LOCKSTEP}
 RMS_BOUND = 3e-3       # rad, every joint, with feed-forward
 RATIO_BOUND = 20.0     # overall RMS without / with feed-forward
 
@@ -97,6 +101,27 @@ def test_other_robots_start_where_the_trajectory_starts(robot):
     start_error = np.abs(result.q_desired[0] - result.q[0])
     assert start_error.max() < 1e-3, (robot, start_error)
     assert result.max_error.max() < 0.1, bringup.report(result)   # was 0.95 rad
+
+
+def test_a_late_trajectory_publisher_is_recorded_to_the_end_of_its_motion(monkeypatch):
+    """Its timer first publishes 0.5 simulated s late (as on a loaded machine).
+
+    The run lasts until the motion it actually published has ended, plus the settling time:
+    the run to ``start_delay`` + the motion's duration cut it to 1.0 of its 1.2 s.
+    """
+    from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher
+    on_timer, late = TrajectoryPublisher._on_timer, 0.5
+
+    def late_timer(self):
+        if self.get_clock().now().nanoseconds >= late * 1e9:
+            on_timer(self)
+    monkeypatch.setattr(TrajectoryPublisher, '_on_timer', late_timer)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        result = bringup.run_demo(PUMA, None, True, CONFIG, extra=SHORT, wall_timeout=60.0)
+    assert result.t[0] >= late + 0.1 - 1e-9, 'the motion did not start late'
+    assert result.t[-1] - result.t[0] > 1.2 + 0.2, bringup.report(result)   # + most of 0.3 s
+    assert result.sim_time >= result.t[0] + 1.2 + bringup.SETTLE - 1e-9
 
 
 def test_unknown_robot_is_one_line_and_a_nonzero_exit():
