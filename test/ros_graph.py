@@ -221,11 +221,12 @@ class ControllerRig:
         self.ros.spin_for(0.05)
 
 
-def demo_with(observer_class, robot='puma560', wall_timeout=90.0):
+def demo_with(observer_class, robot='puma560', wall_timeout=90.0, until=None):
     """Run a short one-process demo of ``robot`` with an ``observer_class`` node beside it.
 
     ``observer_class(context, namespace)`` has a ``node``; returns the demo's result and the
-    observer.
+    observer. ``until(observer)``: the demo goes on after its motion until it is true (within
+    ``wall_timeout``, else ``TimeoutError``).
     """
     observers = []
 
@@ -236,6 +237,7 @@ def demo_with(observer_class, robot='puma560', wall_timeout=90.0):
     short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        result = bringup.run_demo(robot, None, True, extra=short, wall_timeout=wall_timeout,
-                                  observers=[factory])
+        result = bringup.run_demo(
+            robot, None, True, extra=short, wall_timeout=wall_timeout, observers=[factory],
+            until=None if until is None else lambda: bool(observers) and until(observers[0]))
     return result, observers[0]

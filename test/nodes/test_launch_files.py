@@ -152,6 +152,28 @@ def answered(ros, call, timeout, attempt=5.0):
     return None
 
 
+def param_dump(full_name, attempts=2, timeout=60.0):
+    """Return the ``ros__parameters`` that ``ros2 param dump`` prints; run it again once.
+
+    The tool waits for each reply without a deadline and prints nothing on stdout (exit 0) when
+    its wait for the services times out, so a request lost as :func:`answered` says hangs it or
+    leaves stdout empty. A failed last attempt fails the test with the tool's output.
+    """
+    for _ in range(attempts):
+        try:
+            dump = subprocess.run([ROS2, 'param', 'dump', full_name, '--no-daemon',
+                                   '--spin-time', '10'], capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            failure = f'no answer in {timeout:g} s: {exc.stderr!r}'
+            continue
+        document = yaml.safe_load(dump.stdout) if dump.returncode == 0 else None
+        if isinstance(document, dict) and document:
+            return next(iter(document.values()))['ros__parameters']
+        failure = f'exit code {dump.returncode}: {dump.stderr[-3000:]}{dump.stdout[-3000:]}'
+    pytest.fail(f'ros2 param dump {full_name}: {failure}')
+
+
 def all_parameters(ros, probe, full_name, timeout=30.0):
     """List every parameter of a node from this process and read all of them in one request."""
     client = AsyncParameterClient(probe, full_name)
@@ -218,11 +240,7 @@ def test_bundled_robot_with_a_namespace_keeps_the_config(ros, launch):
         assert parameters[name] == value, f'{name}: config value not applied in a namespace'
     assert parameters['publish_rate'] != 100.0, 'the config must differ from the default here'
     # The command-line tool reads the same: every parameter, not `ros__parameters: {}`.
-    dump = subprocess.run([ROS2, 'param', 'dump', f'{ros.namespace}/dynamics_node',
-                           '--no-daemon', '--spin-time', '10'],
-                          capture_output=True, text=True, timeout=120)
-    assert dump.returncode == 0, dump.stderr
-    dumped = next(iter(yaml.safe_load(dump.stdout).values()))['ros__parameters']
+    dumped = param_dump(f'{ros.namespace}/dynamics_node')
     assert dumped['model'] == 'stanford' and dumped['joints'] == []
     assert {name.split('.')[0] for name in parameters} == set(dumped)
     check_gravity_output(ros, probe, 'joint_states', 'dynamics_node/gravity_torques',

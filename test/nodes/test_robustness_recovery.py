@@ -183,7 +183,9 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
     assert quiet(ros, states), 'the paused simulator kept publishing'
     crash_sim = stamp(states[-1])                    # the simulator's time at the pause
     graph.kill('dynamics_node')
-    ros.spin_for(0.5)
+    # Mass matrices and commands sent before the kill may still be on their way to this
+    # process (and to the controller): count the commands once nothing has arrived for 0.5 s.
+    assert quiet(ros, commands, masses), 'commands went on with the simulator paused'
     crash_commands = len(commands)
     assert ros.call(pause, SetBool.Request(data=False), timeout=10.0).success
     assert ros.spin_until(lambda: stamp(states[-1]) > crash_sim + COMMAND_TIMEOUT + 0.6,
