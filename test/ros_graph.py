@@ -213,11 +213,21 @@ class ControllerRig:
                               and self.joint_states.get_subscription_count() > 0)
 
     def step(self, names, q, mass):
-        """Send a joint state then the mass matrix (one control step)."""
+        """Send a joint state then the mass matrix (one control step).
+
+        The mass matrix goes once the controller has taken the state, and the step returns
+        once it has taken the mass matrix (delayed callbacks on a loaded machine made a mass
+        matrix command the state before).
+        """
+        controller, arrived = self.controller, self.controller.inputs.last
+        before = (arrived['joint_states'], controller.ignored)
         self.joint_states.publish(JointState(name=list(names), position=list(q),
                                              velocity=[0.0] * len(q)))
-        self.ros.spin_for(0.05)
+        if controller.joint_names:        # else it takes no state: nothing to wait for
+            self.ros.spin_until(lambda: (arrived['joint_states'], controller.ignored) != before)
+        before = arrived['mass_matrix']
         self.mass.publish(Float64MultiArray(data=list(np.asarray(mass).reshape(-1))))
+        self.ros.spin_until(lambda: arrived['mass_matrix'] != before)
         self.ros.spin_for(0.05)
 
 

@@ -41,7 +41,7 @@ def test_simulation_initial_positions_validated_and_reset_survives(ros, arm3_urd
     reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
     response = ros.call(reset, Trigger.Request())
     assert response.success, response.message
-    ros.spin_for(0.1)
+    assert ros.spin_until(lambda: sim.failed or sim.sim_time > 0)
     assert not sim.failed and sim.sim_time > 0 and np.all(np.isfinite(sim.q))
 
 
@@ -56,8 +56,7 @@ def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, arm3_urdf, monkeyp
     response = ros.call(reset, Trigger.Request())
     assert not response.success and 'injected failure' in response.message
     before = sim.sim_time
-    ros.spin_for(0.1)
-    assert sim.sim_time > before, 'the simulation stopped'
+    assert ros.spin_until(lambda: sim.sim_time > before), 'the simulation stopped'
 
 
 def test_simulation_bogus_integrator_refused_at_start_and_run_time(ros, arm3_urdf):
@@ -66,8 +65,7 @@ def test_simulation_bogus_integrator_refused_at_start_and_run_time(ros, arm3_urd
     sim = make_simulation(ros, arm3_urdf)
     result = sim.set_parameters([Parameter('integrator', value='bogus')])[0]
     assert not result.successful and 'integrator: unknown' in result.reason
-    ros.spin_for(0.05)
-    assert sim.sim_time > 0
+    assert ros.spin_until(lambda: sim.sim_time > 0)
 
 
 def test_simulation_gravity_defaults_to_the_models(ros):

@@ -16,6 +16,8 @@ Reproductions: a 1e300 feed-forward gave 1e300 effort commands; a negative-defin
 matrix gave positive feedback (+1e4 N m). Oracle of the control law: Pinocchio's RNEA.
 """
 
+import re
+
 import numpy as np
 import pinocchio as pin
 import pytest
@@ -56,8 +58,9 @@ def test_absurd_feedforward_publishes_nothing(ros):
     rig = ControllerRig(ros, joints=['a', 'b', 'c'], kp=[10.0], kd=[0.0])
     rig.feedforward.publish(Float64MultiArray(data=[1e300, 0.0, 0.0]))
     rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))
+    assert ros.spin_until(lambda: 'feedforward_torques[0] = 1e+300' in
+                          rig.controller.last_error), rig.controller.last_error
     assert not rig.commands, 'a 1e300 feed-forward must not reach the actuators'
-    assert 'feedforward_torques[0] = 1e+300' in rig.controller.last_error
 
 
 def test_negative_definite_mass_matrix_is_refused(ros):
@@ -66,7 +69,8 @@ def test_negative_definite_mass_matrix_is_refused(ros):
     rig.trajectory.publish(trajectory_message(['a', 'b', 'c'], [0.0], [[1.0, 1.0, 1.0]]))
     assert ros.spin_until(lambda: rig.controller.trajectory is not None)
     rig.step(['a', 'b', 'c'], [0.0] * 3, -100.0 * np.eye(3))
-    assert not rig.commands and 'not positive definite' in rig.controller.last_error
+    assert ros.spin_until(lambda: 'not positive definite' in rig.controller.last_error)
+    assert not rig.commands
     rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))          # a good one goes through
     assert ros.spin_until(lambda: rig.commands)
     np.testing.assert_allclose(rig.commands[-1], [100.0] * 3, rtol=0, atol=1e-12)
@@ -84,10 +88,15 @@ def test_effort_limits_saturate_the_old_controller(ros):
     diagnostics = []
     ros.node('listener').create_subscription(DiagnosticArray, '/diagnostics',
                                              diagnostics.append, 10)
-    assert ros.spin_until(lambda: any(
-        s.level == DiagnosticStatus.WARN and "{'a': 1, 'b': 1}" in s.message
-        for a in diagnostics for s in a.status if 'computed_torque_controller' in s.name),
-        timeout=5.0)
+    counted = re.compile(r"\{'a': (\d+), 'b': \1\}")       # a and b as often, c never
+
+    def warned():             # the WARN lasts a window (1 s): steps go on until it is seen
+        rig.step(['a', 'b', 'c'], [0.0] * 3, np.eye(3))
+        return any(s.level == DiagnosticStatus.WARN and counted.search(s.message)
+                   for a in diagnostics for s in a.status
+                   if 'computed_torque_controller' in s.name)
+    assert ros.spin_until(warned, timeout=10.0), [s.message for a in diagnostics
+                                                  for s in a.status]
 
 
 class TrajectoryRig:
@@ -141,10 +150,13 @@ def test_trajectory_controller_saturates_at_the_urdf_limits_and_says_so(ros):
     ros.spin_for(0.1)          # 0.5 rad within ~1 ms would be an implausible jump, dropped
     command = rig.step(np.full(6, 0.5), np.zeros(6))            # 0.5 rad from the hold
     np.testing.assert_array_equal(np.abs(command), model.effort_limit)
-    assert ros.spin_until(lambda: any(
-        s.level == DiagnosticStatus.WARN and 'saturated' in s.message
-        for a in rig.diagnostics for s in a.status if 'joint_trajectory_controller' in s.name),
-        timeout=5.0)
+
+    def warned():             # the WARN lasts a window: saturating steps until it is seen
+        rig.step(np.full(6, 0.5), np.zeros(6))
+        return any(s.level == DiagnosticStatus.WARN and 'saturated' in s.message
+                   for a in rig.diagnostics for s in a.status
+                   if 'joint_trajectory_controller' in s.name)
+    assert ros.spin_until(warned, timeout=10.0)
 
 
 def test_without_control_msgs_the_controller_says_so_and_follows_topics(tmp_path):

@@ -49,7 +49,7 @@ def test_controller_matches_joint_states_by_name_and_ignores_other_devices(ros):
     assert ros.spin_until(lambda: rig.controller.trajectory is not None)
     mass = np.diag([1.0, 2.0, 3.0])
     rig.step(['gripper_left', 'gripper_right'], [0.01, 0.01], mass)   # another device first
-    assert rig.controller.ignored >= 1 and not rig.commands
+    assert ros.spin_until(lambda: rig.controller.ignored >= 1) and not rig.commands
     q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
     rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], mass)          # reversed order
     assert ros.spin_until(lambda: rig.commands)
@@ -108,7 +108,7 @@ def learnt(rig, order, target):
 
 def test_computed_torque_merges_two_partial_messages(ros):
     """Joints a, b from one driver and c from another: one command, M (Kp e) exactly."""
-    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False)
+    rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False, stale_timeout=2.0)
     order, target = ['a', 'b', 'c'], np.array([0.1, 0.2, 0.3])
     learnt(rig, order, target)
     mass = np.array([[2.0, 0.1, 0.0], [0.1, 1.5, 0.2], [0.0, 0.2, 1.0]])

@@ -174,17 +174,26 @@ def test_bad_joint_states_are_dropped_and_counted(ros, urdf, model):
     assert 'stale' in dynamics.last_error or 'old' in dynamics.last_error
 
 
-def test_timer_mode_goes_silent_when_state_is_stale(ros, urdf, model):
+def test_timer_mode_goes_silent_when_state_is_stale(ros, urdf, model, monkeypatch):
     dynamics = make_dynamics(ros, urdf, publish_mode='timer', publish_rate=200.0,
                              stale_timeout=0.15)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
-    probe.send_state(model.joint_names, np.zeros(model.dof))
-    assert probe.wait_outputs(count=3)
+    published, ticks = [], []          # counted in the node: nothing in flight is mistaken
+    original = dynamics.pub_gravity.publish
+    monkeypatch.setattr(dynamics.pub_gravity, 'publish',
+                        lambda msg: (published.append(1), original(msg))[-1])
+    compute = dynamics._compute_and_publish
+    monkeypatch.setattr(dynamics, '_compute_and_publish',
+                        lambda *args: (ticks.append(1), compute(*args))[-1])
+    # Fresh states (sent again until three output sets came: a pause must not age them).
+    assert ros.spin_until(lambda: (probe.send_state(model.joint_names, np.zeros(model.dof)),
+                                   ros.spin_for(0.01), probe.wait_outputs(count=3,
+                                                                          timeout=0.0))[-1])
     ros.spin_for(0.2)                                # the state is now older than 0.15 s
-    probe.clear()
-    ros.spin_for(0.3)
-    assert not any(probe.received.values()), 'published outputs for a stale state'
+    count, ticked = len(published), len(ticks)
+    assert ros.spin_until(lambda: len(ticks) >= ticked + 20)     # 20 timer ticks on it
+    assert len(published) == count, 'published outputs for a stale state'
 
 
 def test_solver_switch_and_rejection(ros, urdf, model, monkeypatch):

@@ -14,6 +14,7 @@
 
 import collections
 import threading
+import time
 
 from std_msgs.msg import Float64
 
@@ -50,16 +51,15 @@ def test_every_task_is_submitted_once_and_runs(rclpy_session):
 
     executor._executor.submit = counting_submit
     executor.add_node(node)
+    deadline = time.monotonic() + 30.0      # generous: a loaded machine may be slow
     try:
-        for _ in range(400):
+        while len(received) < 50 and time.monotonic() < deadline:
             executor.spin_once(timeout_sec=0.01)
-            if len(received) >= 50:
-                break
     finally:
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown(context=context)
-    assert len(received) >= 50, f'only {len(received)} messages in 400 spins'
+    assert len(received) >= 50, f'only {len(received)} messages in 30 s'
     counts = collections.Counter(id(task) for task in submitted)
     assert submitted and max(counts.values()) == 1, 'a queued task was submitted again'
     assert len(ticks) >= len(received)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
-from builtin_interfaces.msg import Duration  # noqa: E402
+from builtin_interfaces.msg import Duration, Time  # noqa: E402
 from rclpy.serialization import serialize_message  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint  # noqa: E402
@@ -133,14 +133,19 @@ def test_arm_and_gripper_messages_are_merged(ros):
 
 
 def test_each_joint_is_stale_on_its_own_age(ros, arm3_urdf, arm3_model):
-    dynamics = make_dynamics(ros, arm3_urdf, stale_timeout=0.3)
+    """names[2] sent once, stamped 1 s ago (2 s stale_timeout); the others kept fresh."""
+    dynamics = make_dynamics(ros, arm3_urdf, stale_timeout=2.0)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     names = list(arm3_model.joint_names)
-    probe.send_state(names[2:], [0.1])                       # sent once, then never again
-    probe.send_state(names[:2], [0.2, 0.3])
-    assert probe.wait_outputs()
-    ros.spin_for(0.4)                                        # names[2] is now 0.4 s old
+    clock = probe.node.get_clock()
+    past = clock.now().nanoseconds - 10 ** 9
+    once = Time(sec=past // 10 ** 9, nanosec=past % 10 ** 9)   # names[2]'s only stamp
+    assert ros.spin_until(lambda: (probe.send_state(names[2:], [0.1], stamp=once),
+                                   probe.send_state(names[:2], [0.2, 0.3]),
+                                   probe.wait_outputs(timeout=0.05))[-1])
+    ros.spin_until(lambda: clock.now().nanoseconds * 1e-9 > seconds(once) + 2.1,
+                   timeout=10.0)                           # names[2] is now stale
     probe.clear()
     before = dynamics.dropped
     probe.send_state(names[:2], [0.2, 0.3])                  # fresh, but names[2] is stale

@@ -140,15 +140,16 @@ def test_bad_joint_state_dropped_with_reason_node_keeps_answering(ros, urdf, mod
     assert_answers_correctly(probe, model, dynamics)
 
 
-@pytest.mark.parametrize('offset', [-0.3, 0.0, 0.3], ids=['recent-past', 'now', 'near-future'])
+@pytest.mark.parametrize('offset', [-1.0, 0.0, 1.0], ids=['recent-past', 'now', 'near-future'])
 def test_stamps_within_the_tolerance_are_used(ros, urdf, model, offset):
-    dynamics = make_dynamics(ros, urdf, stale_timeout=0.5)
+    """Stamps 1 s off a 2 s stale_timeout: used (1 s of slack for a loaded machine)."""
+    dynamics = make_dynamics(ros, urdf, stale_timeout=2.0)
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     q = np.linspace(0.3, -0.2, model.dof)
     probe.send_state(model.joint_names, q, stamp=offset_stamp(probe.node, offset))
-    assert probe.wait_outputs()
-    assert dynamics.dropped == 0
+    assert probe.wait_outputs(), dynamics.last_error
+    assert dynamics.dropped == 0, dynamics.last_error
     np.testing.assert_allclose(vector(probe.received['gravity_torques'][0]),
                                rd.gravity_torques(model, q), rtol=0, atol=TOL)
 
@@ -305,7 +306,7 @@ def test_simulation_run_time_parameters_rejected(ros, urdf, model):
                               (Parameter('real_time_factor', value=-1.0), 'real_time_factor')):
         result = sim.set_parameters([parameter])[0]
         assert not result.successful and reason in result.reason, result.reason
-    ros.spin_for(0.1)
+    assert ros.spin_until(lambda: sim.failed or sim.sim_time > 0)
     assert not sim.failed and sim.sim_time > 0
 
 
