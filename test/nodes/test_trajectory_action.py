@@ -56,7 +56,7 @@ def config(tmp_path, robot, policy):
         if 'model' in parameters:
             parameters['model'] = robot
     data['/**/joint_trajectory_controller']['ros__parameters']['feasibility'] = policy
-    # start_delay 2 s (config: 0.5 s): a motion that reaches the dynamics node after its end
+    # start_delay 2 s (config: 0.2 s): a motion that reaches the dynamics node after its end
     # is refused as old and never relayed, and Client.wait_ready waits for it (seen at load 4.6:
     # published at 0.05 s, received at 0.955 s simulated).
     data['/**/trajectory_publisher']['ros__parameters'].update(moves=1, move_time=0.3,
