@@ -165,7 +165,8 @@ def plot_validation(result, path, names=None, title=''):
         axis.plot(t, check.physical[:, j], color='tab:blue', lw=1.0, label='identified model')
         for k, (label, tau) in enumerate(check.others.items()):
             axis.plot(t, tau[:, j], ':', color=f'C{k + 2}', lw=1.0, label=label)
-        axis.set_ylabel(f'{names[j]}\n(N m)', fontsize='small')
+        unit = 'N' if result.model.joint_types[j] == 'prismatic' else 'N m'
+        axis.set_ylabel(f'{names[j]}\n({unit})', fontsize='small')
     axes[0, 0].legend(fontsize='x-small', loc='upper right', ncol=3 + len(check.others))
     axes[0, 0].set_title(title or 'validation: measured vs predicted joint torques')
     axes[-1, 0].set_xlabel('time on the validation samples (s)')

@@ -161,9 +161,22 @@ def _singular_step_matrix(W, dt, qd):
 MAX_DT = 1.0
 
 
+def _seconds(name, value):
+    """Return ``value`` as a float of seconds; raise naming ``name`` for anything else.
+
+    A real number only: a string, an array or a bool (True would be a 1 s step) is a
+    mistake, not a duration.
+    """
+    number = isinstance(value, (int, float, np.integer, np.floating))
+    if isinstance(value, (bool, np.bool_)) or not number:
+        raise ValueError(f'{name}: expected a number of seconds, got {value!r}')
+    return float(value)
+
+
 def _check_settings(integrator, dt):
     if integrator not in INTEGRATORS:
         raise ValueError(f'integrator: unknown {integrator!r}; use one of {sorted(INTEGRATORS)}')
+    dt = _seconds('dt', dt)
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f'dt: must be a positive number of seconds, got {dt}')
     if dt > MAX_DT:
@@ -268,7 +281,7 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     large ``dt``; docs/simulation.md).
     """
     _check_settings(integrator, dt)
-    if not (np.isfinite(duration) and duration >= 0):
+    if not (np.isfinite(_seconds('duration', duration)) and duration >= 0):
         raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
     _check_run(model, q0, qd0, energy_limit, position_limits)
     steps = int(round(duration / dt))

@@ -25,7 +25,8 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics.identification import FourierTrajectory, identify
 from robot_dynamics.identification.quality import MAX_ERROR, PoorFitError, check_validation
-from robot_dynamics.io.recordings import Recording
+from robot_dynamics.identification.data import prepare
+from robot_dynamics.io.recordings import Recording, RecordingError
 from measured_runs import record
 
 
@@ -122,3 +123,23 @@ def test_one_joint_of_noise_is_warned_by_name_when_the_whole_passes():
     flagged = [w for w in result.warnings if 'barely explained' in w]
     assert len(flagged) == 1 and flagged[0].startswith('joint joint6: the identified model\'s '
                                                        'torque error on the validation samples')
+
+
+def test_positions_far_outside_the_joint_limits_are_refused_with_the_unit_hint():
+    """Trial 3: joint 6 recorded in degrees gave a URDF (a wrong link inertia) and exit 0."""
+    model = rd.load_model('puma560')
+    run = record(model, trajectory(model), 4.0)
+    prepare(run, model)                                       # the run itself is within them
+    degrees = run.position.copy()
+    degrees[:, 5] = np.degrees(degrees[:, 5])
+    assert np.abs(degrees[:, 5]).max() > model.upper_limit[5] + 0.05
+    data = Recording(run.joint_names, run.t, degrees, run.effort, source='degrees.csv')
+    with pytest.raises(RecordingError, match=r"degrees.csv: position of joint 'joint6' reaches "
+                       r'-?\d.* rad, outside its limits \[.*\] on \d+ of \d+ samples: record '
+                       r'positions in rad \(degrees: divide by 57.3\) with the model'):
+        identify(model, data)
+    shifted = run.position.copy()                             # a joint-order or offset mistake
+    shifted[:, 1] += 2 * np.pi
+    data = Recording(run.joint_names, run.t, shifted, run.effort, source='shifted.csv')
+    with pytest.raises(RecordingError, match="position of joint 'joint2' reaches 8.*, outside"):
+        identify(model, data)

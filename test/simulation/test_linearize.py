@@ -89,6 +89,7 @@ def test_euler_closed_form_on_one_free_joint():
 
 @pytest.mark.parametrize('given, message', [
     (dict(dt=0.0), 'dt: must be a positive number'),
+    (dict(dt=True), 'dt: expected a number of seconds, got True'),   # was A, B of a 1 s step
     (dict(integrator='leapfrog'), "integrator: unknown 'leapfrog'"),
     (dict(tau=np.zeros(5)), r'tau: expected shape \(6,\)'),
 ])

@@ -121,6 +121,9 @@ def test_blow_up_raises_simulation_error(puma):
     (dict(dt=0.0), 'dt: must be a positive number'),
     (dict(dt=-1e-3), 'dt: must be a positive number'),
     (dict(dt=float('nan')), 'dt: must be a positive number'),
+    (dict(dt='0.001'), "dt: expected a number of seconds, got '0.001'"),   # trial 3: numpy's
+    (dict(dt=True), 'dt: expected a number of seconds, got True'),         # TypeError; a 1 s step
+    (dict(dt=np.array([1e-3])), r'dt: expected a number of seconds, got array\(\[0.001\]\)'),
     (dict(integrator='leapfrog'), 'integrator: unknown'),
     (dict(tau=np.zeros(5)), 'tau'),
     (dict(q=np.full(6, np.nan)), 'q'),

@@ -178,3 +178,11 @@ def test_a_step_from_an_absurd_speed_is_named_as_simulate_names_it(panda, solver
                                          r'\(m/s\), beyond the plausible 1000'):
         rd.step(panda, home(panda), qd, np.zeros(7), 1e-3, integrator='implicit',
                 solver=solver)
+
+
+@pytest.mark.parametrize('value', ['1.0', True, np.array([1.0])])
+def test_a_duration_must_be_a_number_of_seconds(panda, value):
+    # Trial 3: a string gave numpy's "ufunc 'isfinite' not supported"; True ran for 1 s.
+    zero = np.zeros(7)
+    with pytest.raises(ValueError, match='duration: expected a number of seconds, got'):
+        rd.simulate(panda, zero, zero, zero, value)
