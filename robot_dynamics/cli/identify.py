@@ -234,7 +234,8 @@ def write_outputs(args, model, result, plot, sidecar):
                                    'it with the friction option or RobotModel.with_friction'
                                    if rich else ''))
     with open(args.output, 'w') as handle:
-        handle.write(model_to_urdf(result.model, comment=comment))
+        handle.write(model_to_urdf(result.model, comment=comment,
+                                   sidecar=sidecar if rich else ''))
     written = [args.output]
     if rich:
         laws = {name: law.law for name, law in zip(model.joint_names, result.laws)}

@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from robot_dynamics.errors import ModelError
+from robot_dynamics.errors import ModelError, warn
 from robot_dynamics.spatial.joints import REVOLUTE
 from robot_dynamics.spatial.vectors import matrix_rpy
 
@@ -101,14 +101,29 @@ def _transmission(robot, joint_name, gear_ratio, rotor_inertia):
     ET.SubElement(actuator, 'rotorInertia').text = _f(rotor_inertia)
 
 
-def model_to_urdf(model, comment=''):
+#: Friction terms URDF has no place for (robot_dynamics.model.friction's law beyond Fv, Fc).
+UNWRITTEN_FRICTION = ('friction_offset', 'coulomb_asymmetry', 'friction_smoothing',
+                      'stribeck_friction')
+
+
+def model_to_urdf(model, comment='', sidecar=''):
     """URDF XML text for ``model``: base link, one link per body, a fixed tool link.
 
     Friction goes to ``<dynamics damping friction>``; gear ratio and rotor inertia to a
     ``<transmission>`` per joint (``mechanicalReduction``, ``rotorInertia``). Gravity is not
     part of URDF: pass ``gravity=`` to :meth:`RobotModel.from_urdf` if it is not the default.
-    ``comment`` goes into an XML comment before the robot.
+    ``comment`` goes into an XML comment before the robot. A friction law beyond viscous and
+    Coulomb (offset, asymmetry, smoothing, Stribeck) has no place in URDF: unless ``sidecar``
+    names the friction sidecar written beside it, a ``ModelWarning`` says what is left out.
     """
+    extra = [np.asarray(getattr(model, name)) for name in UNWRITTEN_FRICTION
+             if getattr(model, name, None) is not None]
+    left_out = [name for j, name in enumerate(model.joint_names) if any(e[j] for e in extra)]
+    if left_out and not sidecar:
+        warn(f'URDF holds viscous and Coulomb friction only: the rest of the friction law '
+             f'(offset, asymmetry, smoothing, Stribeck) of joints {left_out} is not written; '
+             'save it with robot_dynamics.io.friction_yaml.friction_yaml(model) and load it '
+             'back with RobotModel.with_friction (or the friction= option)')
     header = ['<?xml version="1.0"?>']
     if comment:
         header.append(f'<!-- {comment_text(comment)} -->')
