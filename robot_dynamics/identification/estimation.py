@@ -53,11 +53,11 @@ from robot_dynamics.identification.friction_laws import model_fields, variants
 from robot_dynamics.identification.normal import (
     accumulate, assemble, bootstrap, choose_laws, cross_validate, fit, solve,
 )
-from robot_dynamics.identification.plausible import Bounds, estimate
+from robot_dynamics.identification.plausible import Bounds, ConvexProgramError, estimate
 from robot_dynamics.identification.prediction import layout_for, predict
 from robot_dynamics.identification.quality import (
     MAX_ERROR, check_cross_validated, check_excitation, check_fit_size, check_validation,
-    poorly_explained_joints,
+    nominal_scale_hint, poorly_explained_joints,
 )
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
@@ -211,9 +211,15 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
 
     started = time.perf_counter()
     identified, values, details = model, {}, {}
+    hint = nominal_scale_hint(model, fit_set)          # torques in the wrong units
     if physical:
-        pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
-                                       bounds or Bounds())
+        try:
+            pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
+                                           bounds or Bounds())
+        except ConvexProgramError as exc:
+            if not hint:
+                raise
+            raise ConvexProgramError(f'{exc}{hint}') from exc
         identified = with_parameters(model, pi, chosen, values)
     physical_theta = np.concatenate((base.values(parameters(identified)),
                                      [values.get(name, 0.0) for name in plan[2]]))
@@ -238,7 +244,7 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
             bounds or Bounds()).com_margin)
     result.warnings = tuple(review(result, bounds or Bounds())
                             + poorly_explained_joints(result, max_error))
-    check_validation(fit_set.report.source, result, max_error)
+    check_validation(fit_set.report.source, result, max_error, hint)
     return result
 
 

@@ -33,6 +33,7 @@ fit. :func:`poorly_explained_joints` warns about a single joint beyond the bound
 
 import numpy as np
 
+from robot_dynamics.api import inverse_dynamics
 from robot_dynamics.identification.normal import cross_validate
 from robot_dynamics.io.recordings import RecordingError
 
@@ -67,8 +68,11 @@ def check_cross_validated(source, names, blocks, chosen, weights, max_error=MAX_
             names, max_error))
 
 
-def check_validation(source, result, max_error=MAX_ERROR):
-    """Raise :class:`PoorFitError` (carrying ``result``) when the validation error is too big."""
+def check_validation(source, result, max_error=MAX_ERROR, hint=''):
+    """Raise :class:`PoorFitError` (carrying ``result``) when the validation error is too big.
+
+    ``hint``: a sentence added to the message (:func:`scale_hint`).
+    """
     check = result.validation
     if max_error is None or check is None:
         return
@@ -77,7 +81,36 @@ def check_validation(source, result, max_error=MAX_ERROR):
         per_joint = check.error_rms('physical') / np.maximum(check.measured_rms, 1e-300)
         raise PoorFitError(_message(source, 'of the identified model on the validation '
                                     'samples', overall, per_joint,
-                                    result.model.joint_names, max_error), result)
+                                    result.model.joint_names, max_error) + hint, result)
+
+
+#: Measured over nominal torque RMS beyond which (or below its inverse) the units are wrong.
+SCALE_BOUND = 10.0
+
+
+def nominal_scale_hint(model, samples):
+    """:func:`scale_hint` of prepared ``samples`` against ``model``'s inverse dynamics."""
+    return scale_hint(samples.tau, inverse_dynamics(model, samples.q, samples.qd, samples.qdd),
+                      model.joint_names)
+
+
+def scale_hint(measured, predicted, names):
+    """Return a sentence naming joints whose torques are orders of magnitude off, or ''.
+
+    ``measured``, ``predicted`` (K, n): the recorded torques and the nominal model's for the
+    same motion. Least squares fits torques scaled by 1000 as well as the true ones (the model
+    is linear in its parameters), so only the bounded physical model fails, and "the efforts
+    do not follow the motion" or "widen the bounds" would be the wrong advice (trial 3).
+    """
+    expected = np.sqrt(np.mean(np.asarray(predicted) ** 2, axis=0))
+    ratio = np.sqrt(np.mean(np.asarray(measured) ** 2, axis=0)) / np.maximum(expected, 1e-300)
+    off = [f'{name} {r:.3g}x' for name, r, p in zip(names, ratio, expected)
+           if p > 0 and not 1 / SCALE_BOUND <= r <= SCALE_BOUND]
+    if not off:
+        return ''
+    return (f'. The measured torques are orders of magnitude from what the nominal model '
+            f'predicts for this motion ({", ".join(off)}): check their units (N m; from mN m '
+            'divide by 1000) and the nominal masses')
 
 
 def poorly_explained_joints(result, max_error=MAX_ERROR):

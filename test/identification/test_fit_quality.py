@@ -24,7 +24,8 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.identification import FourierTrajectory, identify
-from robot_dynamics.identification.quality import MAX_ERROR, PoorFitError, check_validation
+from robot_dynamics.identification.quality import (MAX_ERROR, PoorFitError, check_validation,
+                                                   scale_hint)
 from robot_dynamics.identification.data import prepare
 from robot_dynamics.io.recordings import Recording, RecordingError
 from measured_runs import record
@@ -143,3 +144,25 @@ def test_positions_far_outside_the_joint_limits_are_refused_with_the_unit_hint()
     data = Recording(run.joint_names, run.t, shifted, run.effort, source='shifted.csv')
     with pytest.raises(RecordingError, match="position of joint 'joint2' reaches 8.*, outside"):
         identify(model, data)
+
+
+def test_torques_a_thousand_times_too_large_are_refused_naming_the_units():
+    """Trial 3: ×1000 was refused with the wrong reason ("the efforts do not follow").
+
+    Least squares fits scaled torques exactly; only the bounded physical model fails.
+    """
+    model = rd.load_model('puma560')
+    run = record(model, trajectory(model), 10.0)
+    data = Recording(run.joint_names, run.t, run.position, 1000.0 * run.effort,
+                     source='millinewton.csv')
+    with pytest.raises(ValueError) as caught:        # the convex program or the validation
+        identify(model, data, replicates=20)
+    text = str(caught.value)
+    assert 'The measured torques are orders of magnitude from what the nominal model predicts' \
+        in text and 'check their units (N m; from mN m divide by 1000)' in text, text
+    ratios = [float(part.split(' ')[1].rstrip('x')) for part in
+              text.split('predicts for this motion (')[1].split(')')[0].split(', ')]
+    assert len(ratios) == model.dof and all(500 < r < 2000 for r in ratios), ratios
+    result = identify(model, run, replicates=20)            # the same run in N m: accepted
+    assert result.validation.relative_error('physical') < 0.05
+    assert not scale_hint(run.effort, 2.0 * run.effort, model.joint_names)  # within x10: quiet
