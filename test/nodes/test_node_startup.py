@@ -20,6 +20,7 @@ through the parameter services; the library's model warnings must reach the ROS 
 
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import warnings
@@ -65,11 +66,20 @@ BAD_STARTUP = [
                          ids=[f'{c[0]}-{c[2]}' for c in BAD_STARTUP])
 def test_bad_startup_configuration_exits_with_one_fatal_line(node, parameters, field):
     arguments = [item for parameter in parameters for item in ('-p', parameter)]
-    result = subprocess.run(node_command(node, *arguments), env=node_environment(),
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                            timeout=120)
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, f'{node} kept running or exited 0:\n{output}'
+    command = node_command(node, *arguments)
+    process = subprocess.Popen([command[0], '-X', 'faulthandler', *command[1:]],
+                               env=node_environment(), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        stdout, stderr = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:      # CI once: no exit in 120 s; say where it hangs
+        process.send_signal(signal.SIGABRT)
+        stdout, stderr = process.communicate()
+        pytest.fail(f'{node} did not exit in 120 s; its threads (faulthandler):\n'
+                    f'{stdout}{stderr}')
+    output = stdout + stderr
+    assert process.returncode == 1, f'{node} kept running or exited {process.returncode}:\n' \
+        f'{output}'
     fatal = [line for line in output.splitlines() if '[FATAL]' in line]
     assert len(fatal) == 1 and field in fatal[0], output
     assert 'Traceback' not in output, output
