@@ -15,10 +15,10 @@
 A mixin of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode`.
 """
 
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticStatus
 
 from robot_dynamics.errors import PlausibilityError, bounded
-from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, silence
+from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
 
 JOINT_STATES_FIX = ('no output is computed without them: is the driver or simulator publishing '
                     'joint_states here (ros2 topic hz joint_states; check the remapping; with '
@@ -105,11 +105,6 @@ class DynamicsHealth:
 
     def _publish_diagnostics(self):
         mean, p99, worst = self.statistics.summary()
-        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: dynamics',
-                                  hardware_id=bounded(self.model.name if self.model else '',
-                                                      200))
-        status.level, status.message = self.health()
-        status.message = bounded(status.message)
         age = self.statistics.age()
         values = {'input_rate_hz': f'{self.statistics.rate():.1f}',
                   'input_age_s': 'never' if age is None else f'{age:.3f}',
@@ -124,7 +119,5 @@ class DynamicsHealth:
             values['locked_joints'] = ', '.join(
                 f'{k}={v:.6g}' for k, v in self._locked.model.locked_joints.items())
             values['locked_joints_remerges'] = str(self._locked.remerges)
-        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
-        self.pub_diagnostics.publish(array)
+        publish_status(self, self.pub_diagnostics, 'dynamics',
+                       self.model.name if self.model else '', self.health(), values)

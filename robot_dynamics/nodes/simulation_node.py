@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 from builtin_interfaces.msg import Time
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
@@ -44,7 +44,7 @@ from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.model_parameters import (joint_order, model_with_logged_warnings,
                                                    model_with_overrides)
-from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.nodes.node_health import ThrottledLog, publish_status
 from robot_dynamics.nodes.parameters import parameter_value
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
@@ -356,18 +356,12 @@ class SimulationNode(Node):
     def _publish_diagnostics(self):
         elapsed = time.monotonic() - self._wall_anchor
         factor = (self.sim_time - self._sim_anchor) / elapsed if elapsed > 0 else 0.0
-        status = DiagnosticStatus(name=f'{self.get_fully_qualified_name()}: simulation',
-                                  hardware_id=bounded(self.model.name, 200))
-        status.level, status.message = self.health()
-        status.message = bounded(status.message)
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
                   'dropped_messages': str(self.dropped), 'last_dropped': self.last_dropped,
                   'last_error': self.error,
                   'integrator': self.get_parameter('integrator').value}
-        status.values = [KeyValue(key=k, value=v) for k, v in values.items()]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
-        self.pub_diagnostics.publish(array)
+        publish_status(self, self.pub_diagnostics, 'simulation', self.model.name, self.health(),
+                       values)
 
     # ------------------------------------------------------------------ services
     def _on_reset(self, request, response):
