@@ -281,7 +281,8 @@ def simulate(model, q0, qd0, torque, duration, dt=1e-3, integrator='rk4', solver
     large ``dt``; docs/simulation.md).
     """
     _check_settings(integrator, dt)
-    if not (np.isfinite(_seconds('duration', duration)) and duration >= 0):
+    duration = _seconds('duration', duration)
+    if not (np.isfinite(duration) and duration >= 0):
         raise ValueError(f'duration: must be a number of seconds >= 0, got {duration}')
     _check_run(model, q0, qd0, energy_limit, position_limits)
     steps = int(round(duration / dt))

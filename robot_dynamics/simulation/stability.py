@@ -50,37 +50,46 @@ def damping_rate(model, q, qd):
     return rate, int(np.argmax(slopes / np.diag(M)))
 
 
-#: How :func:`divergence_advice` begins when the damping is too stiff for the scheme.
-STIFF = 'the joint damping is too stiff'
-
-
 def divergence_advice(model, q, qd, dt, integrator):
     """Return why the integration from ``(q, qd)`` diverged and what to change (a sentence).
 
-    Names the stiff joint when its damping exceeds the scheme's stability limit; otherwise
-    says that ``dt`` is too large for the torques. Both name the fixes: a smaller ``dt``
-    and the ``'implicit'`` integrator.
+    Names the stiff joint when its damping exceeds the scheme's stability limit
+    (:func:`stiff_damping`); otherwise says that ``dt`` is too large for the torques. Both
+    name the fixes: a smaller ``dt`` and the ``'implicit'`` integrator.
     """
-    limit = STABILITY_LIMITS.get(integrator)
-    rate, j = (0.0, None)
-    if limit is not None and np.all(np.isfinite(q)) and np.all(np.isfinite(qd)):
-        try:
-            rate, j = damping_rate(model, q, qd)
-        except np.linalg.LinAlgError:
-            rate, j = 0.0, None
-    if j is not None and rate * dt > limit:
-        M_jj = float(mass_matrix(model, q)[j, j])
-        slope = float(np.maximum(friction_slopes(model, np.asarray(qd, dtype=float)), 0)[j])
-        return (f'{STIFF} for explicit {integrator} at dt = {dt:g} s: '
-                f'joint {model.joint_names[j]!r} has {slope:.3g} N m s/rad on '
-                f'{M_jj:.3g} kg m^2 of inertia, and the fastest damping mode gives '
-                f'lambda dt = {rate * dt:.3g}, beyond the {integrator} stability limit '
-                f'{limit:g}; use integrator=\'implicit\' (stable for any damping) or '
-                f'dt <= {0.9 * limit / rate:.3g} s')
+    return stiff_damping(model, q, qd, dt, integrator) or _step_too_large(dt, integrator)
+
+
+def _step_too_large(dt, integrator):
     fix = ("use integrator='implicit'" if not integrator.startswith('implicit') else
            'check the torques and the model')
     return (f'dt = {dt:g} s is too large for these torques, or the torques are unbounded: '
             f'use a smaller dt, or {fix}')
+
+
+def stiff_damping(model, q, qd, dt, integrator):
+    """Return the sentence naming the joint whose damping is too stiff for the scheme, or ''.
+
+    '' for the implicit schemes, without damping, or with ``λ dt`` within the explicit
+    scheme's stability limit (:data:`STABILITY_LIMITS`).
+    """
+    limit = STABILITY_LIMITS.get(integrator)
+    if limit is None or not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
+        return ''
+    try:
+        rate, j = damping_rate(model, q, qd)
+    except np.linalg.LinAlgError:
+        return ''
+    if j is None or not rate * dt > limit:
+        return ''
+    M_jj = float(mass_matrix(model, q)[j, j])
+    slope = float(np.maximum(friction_slopes(model, np.asarray(qd, dtype=float)), 0)[j])
+    return (f'the joint damping is too stiff for explicit {integrator} at dt = {dt:g} s: '
+            f'joint {model.joint_names[j]!r} has {slope:.3g} N m s/rad on '
+            f'{M_jj:.3g} kg m^2 of inertia, and the fastest damping mode gives '
+            f'lambda dt = {rate * dt:.3g}, beyond the {integrator} stability limit '
+            f'{limit:g}; use integrator=\'implicit\' (stable for any damping) or '
+            f'dt <= {0.9 * limit / rate:.3g} s')
 
 
 # ---------------------------------------------------------------------- speeds beyond the bound
@@ -141,19 +150,18 @@ def beyond_plausible(model, qd, when, what, start, dt, integrator):
 
     ``start`` is ``(q, qd, tau)`` (n,) of the step (``tau`` may be None): when torques at
     their effort limits drove the joints there and the scheme's own stability check
-    (:func:`divergence_advice`'s stiff damping) does not apply, the message says so
+    (:func:`stiff_damping`) does not apply, the message says so
     (:func:`driven_by_efforts`), not that the integration diverged.
     """
     j = int(np.argmax(np.abs(qd)))
     head = (f'joint {model.joint_names[j]!r} reached {qd[j]:.3g} rad/s (m/s) {when}, beyond '
             f'the plausible {bounds.MAX_VELOCITY:g}')
     q0, qd0, tau = start
-    advice = divergence_advice(model, q0, qd0, dt, integrator)
-    if tau is not None and not advice.startswith(STIFF):
-        cause = driven_by_efforts(model, tau, j)
-        if cause:
-            return f'{head}: {cause}'
-    return f'{head}: the {what} diverged; {advice}'
+    stiff = stiff_damping(model, q0, qd0, dt, integrator)
+    cause = driven_by_efforts(model, tau, j) if tau is not None and not stiff else ''
+    if cause:
+        return f'{head}: {cause}'
+    return f'{head}: the {what} diverged; {stiff or _step_too_large(dt, integrator)}'
 
 
 def driven_by_efforts(model, tau, j):
