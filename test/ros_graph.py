@@ -142,6 +142,18 @@ def vector(msg):
     return np.array(msg.data)
 
 
+class LogLines:
+    """A logger that records the lines it is asked to write (a ThrottledLog's ``logger``)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def warning(self, text):
+        self.lines.append(text)
+
+    error = warning
+
+
 def dropped_with(ros, node, publish, reason):
     """Publish one bad input; it must be counted as dropped with ``reason`` in last_error."""
     before = node.dropped

@@ -28,7 +28,7 @@ from std_srvs.srv import Trigger
 
 from robot_dynamics.nodes.simulation_node import SimulationNode
 from ros_graph import arm3_model_fixture, arm3_urdf_fixture  # noqa: F401 (fixtures)
-from ros_graph import drop_effort_command, make_simulation
+from ros_graph import LogLines, drop_effort_command, make_simulation
 
 
 def test_simulation_initial_positions_validated_and_reset_survives(ros, arm3_urdf):
@@ -111,8 +111,8 @@ def test_simulation_absurd_effort_command_dropped(ros, arm3_urdf):
 def test_simulation_logs_each_reason_for_a_drop(ros, arm3_urdf):
     """Review: one call site throttled by rclpy hid a second reason behind the first."""
     sim = make_simulation(ros, arm3_urdf, gravity=[0.0, 0.0, 0.0])
-    lines = []
-    sim._log.logger = type('Lines', (), {'warning': lines.append, 'error': lines.append})()
+    sim._log.logger = log = LogLines()
+    lines = log.lines
     publisher = ros.node('commander').create_publisher(
         Float64MultiArray, f'{ros.namespace}/simulation_node/effort_commands', 10)
     assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)

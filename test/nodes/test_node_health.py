@@ -26,7 +26,7 @@ from std_msgs.msg import Float64MultiArray
 
 from robot_dynamics.nodes.command_bounds import Saturation
 from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, reason_key, silence
-from ros_graph import ControllerRig
+from ros_graph import ControllerRig, LogLines
 from test_command_bounds import TrajectoryRig
 
 WARN, ERROR, OK = DiagnosticStatus.WARN, DiagnosticStatus.ERROR, DiagnosticStatus.OK
@@ -63,21 +63,9 @@ def test_saturation_is_reported_over_a_window_and_clears_when_it_stops():
     assert saturation.summary() == {'a': 2, 'b': 1}            # the life's total stays
 
 
-class Lines:
-    """A logger that records what it is asked to write."""
-
-    def __init__(self):
-        self.lines = []
-
-    def warning(self, text):
-        self.lines.append(text)
-
-    error = warning
-
-
 def test_the_log_is_throttled_per_reason_not_per_node():
     clock = [0.0]
-    logger = Lines()
+    logger = LogLines()
     log = ThrottledLog(logger, period=1.0, burst=3, clock=lambda: clock[0])
     for k in range(100):                                   # a flood of one reason ...
         clock[0] = 0.001 * k
