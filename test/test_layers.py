@@ -37,6 +37,7 @@ LAYERS = [
     ('cartesian', 'simulation'),
     ('fast',),
     ('analysis', 'identification'),
+    ('control',),
     ('cli', 'nodes', '__init__', '__main__'),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -25,7 +25,7 @@ from rclpy.parameter import Parameter
 import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.locked_joints import parse_locked_joints
+from robot_dynamics.control.locked_joints import parse_locked_joints
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 
 MODEL_PARAMETERS = {
