@@ -13,7 +13,8 @@
 """Compile a generated model to a CPython extension with gcc, cached on disk.
 
 The generated C functions are wrapped in a small extension module (vectorcall ``FASTCALL``
-functions, numpy arrays in and out, a C loop over a batch), built once with the system C
+functions, numpy arrays in and out, a C loop over a batch; every input check in C, booleans
+included: ``Kernels(refuse)`` binds the functions to the library's message), built once with the system C
 compiler and kept in a cache directory, so that a restarted process only loads the shared
 library. The cache key is the SHA-256 of the exact source text, the compiler (path and
 ``--version``), the flags and the Python and numpy ABI: a library is only ever loaded for the
@@ -41,7 +42,7 @@ from robot_dynamics.codegen import cache
 from robot_dynamics.codegen.cache import cache_directory, CacheError
 from robot_dynamics.codegen.emit import c_module
 
-GENERATOR_VERSION = '3'
+GENERATOR_VERSION = '4'
 #: Every source the generated code depends on, relative to the package (Renaud's recursion
 #: and its 3-vector helpers included).
 _SOURCES = ('codegen/expr.py', 'codegen/parameters.py', 'algorithms/renaud.py',
@@ -198,6 +199,11 @@ _GLUE = r'''
 
 #define NDOF %(n)d
 typedef void (*kernel_t)(const double *const *in, double *out);
+/* The functions bound to the library's refusal of booleans (its message names the joints). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *refuse;
+} KernelsObject;
 typedef void (*vkernel_t)(const V *const *in, V *out);
 #define NTRI (NDOF * (NDOF + 1) / 2)
 
@@ -228,10 +234,47 @@ static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp
     }
 }
 
+/* Whether `value` converts to an array of dtype bool (numpy.asarray(value).dtype == bool): a
+ * flag passed where values belong, which the conversion to double would take as 0 and 1. An
+ * array or a number is told by its type; anything else is converted once to see. */
+static int is_boolean(PyObject *value)
+{
+    PyArrayObject *array;
+    int boolean;
+    if (PyArray_Check(value))
+        return PyArray_TYPE((PyArrayObject *)value) == NPY_BOOL;
+    if (PyFloat_CheckExact(value) || PyLong_CheckExact(value))
+        return 0;
+    array = (PyArrayObject *)PyArray_FromAny(value, NULL, 0, 0, 0, NULL);
+    if (array == NULL) {              /* not an array at all: the checks below say so */
+        PyErr_Clear();
+        return 0;
+    }
+    boolean = PyArray_TYPE(array) == NPY_BOOL;
+    Py_DECREF(array);
+    return boolean;
+}
+
+/* A float64 array to read as it is (C order, aligned, native), a new reference; else the
+ * conversion of `value` (NULL with an exception if it has no numbers). */
+static PyArrayObject *as_doubles(PyObject *value)
+{
+    if (PyArray_CheckExact(value) && PyArray_TYPE((PyArrayObject *)value) == NPY_DOUBLE
+            && PyArray_ISCARRAY_RO((PyArrayObject *)value)
+            && PyArray_ISNOTSWAPPED((PyArrayObject *)value)) {
+        Py_INCREF(value);
+        return (PyArrayObject *)value;
+    }
+    return (PyArrayObject *)PyArray_FROMANY(value, NPY_DOUBLE, 0, 0, NPY_ARRAY_IN_ARRAY);
+}
+
 /* Call `kernel` on every row of `nin` arrays (n,) or (N, n); `tri` = lower-triangle output
- * to expand into a full symmetric matrix. Errors name the argument and the expected shape. */
+ * to expand into a full symmetric matrix. Errors name the argument and the expected shape.
+ * Booleans are refused first, by `refuse(label)` (the library's message, naming the joints)
+ * when the call came through a Kernels object, else with the same words without the joints. */
 static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t nargs, int nin,
-                          kernel_t kernel, vkernel_t vkernel, int out_width, int tri)
+                          kernel_t kernel, vkernel_t vkernel, int out_width, int tri,
+                          PyObject *refuse)
 {
     const char *labels[] = {"q", "qd", strncmp(fname, "forward", 7) == 0 ? "tau" : "qdd"};
     PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
@@ -239,12 +282,25 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
     PyObject *result = NULL;
     int ndim = 0, k;
     npy_intp N = 1, row, i, j;
+    for (k = 0; k < nin && k < nargs; ++k) {
+        if (!is_boolean(args[k]))
+            continue;
+        if (refuse != NULL) {
+            PyObject *answer = PyObject_CallFunction(refuse, "s", labels[k]);
+            if (answer == NULL)
+                return NULL;
+            Py_DECREF(answer);
+        }
+        PyErr_Format(PyExc_ValueError, "%%s: expected real numbers, got booleans (dtype bool); "
+                     "give the values as numbers", labels[k]);
+        return NULL;
+    }
     if (nargs != nin) {
         PyErr_Format(PyExc_TypeError, "%%s() takes %%d arrays, got %%zd", fname, nin, nargs);
         return NULL;
     }
     for (k = 0; k < nin; ++k) {
-        arr[k] = (PyArrayObject *)PyArray_FROMANY(args[k], NPY_DOUBLE, 0, 0, NPY_ARRAY_IN_ARRAY);
+        arr[k] = as_doubles(args[k]);
         if (arr[k] == NULL) {
             PyErr_Clear();
             PyErr_Format(PyExc_ValueError, "%%s(): %%s must be real numbers, shape (%%d,) or "
@@ -345,7 +401,13 @@ static void vkernel_%(name)s(const V *const *in, V *out)
 static PyObject *py_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
-                    %(tri)d);
+                    %(tri)d, NULL);
+}
+
+static PyObject *kernels_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
+                    %(tri)d, ((KernelsObject *)self)->refuse);
 }
 '''
 
@@ -355,13 +417,57 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}
 };
 
+static PyMethodDef kernel_methods[] = {
+%(kernel_entries)s
+    {NULL, NULL, 0, NULL}
+};
+
+static void Kernels_dealloc(KernelsObject *self)
+{
+    Py_XDECREF(self->refuse);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds)
+{
+    PyObject *refuse;
+    if (!PyArg_ParseTuple(args, "O", &refuse))
+        return -1;
+    if (!PyCallable_Check(refuse)) {
+        PyErr_SetString(PyExc_TypeError, "Kernels(refuse): refuse(label) raises the error for "
+                        "a boolean argument");
+        return -1;
+    }
+    Py_INCREF(refuse);
+    Py_XSETREF(self->refuse, refuse);
+    return 0;
+}
+
+static PyTypeObject KernelsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "%(module)s.Kernels",
+    .tp_basicsize = sizeof(KernelsObject),
+    .tp_dealloc = (destructor)Kernels_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The functions, bound to refuse(label): raises the error for a boolean argument",
+    .tp_init = (initproc)Kernels_init,
+    .tp_new = PyType_GenericNew,
+    .tp_methods = kernel_methods,
+};
+
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "%(module)s",
                                     "Compiled customised dynamic model", -1, methods};
 
 PyMODINIT_FUNC PyInit_%(module)s(void)
 {
+    PyObject *m;
     import_array();
-    return PyModule_Create(&module);
+    if (PyType_Ready(&KernelsType) < 0)
+        return NULL;
+    m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddObjectRef(m, "Kernels", (PyObject *)&KernelsType) < 0)
+        Py_CLEAR(m);
+    return m;
 }
 '''
 
@@ -369,16 +475,19 @@ PyMODINIT_FUNC PyInit_%(module)s(void)
 def extension_source(generated, name):
     """C source of the extension module ``name`` for every function of ``generated``."""
     parts = [c_module(generated, vector=True), _GLUE % {'n': generated.dof}]
-    entries = []
+    entries, kernel_entries = [], []
     for function_name, function in generated.functions.items():
         nin = len(function.inputs)
         parts.append(_WRAPPER % {
             'name': function_name, 'nin': nin,
             'arguments': ', '.join(f'in[{k}]' for k in range(nin)),
             'tri': int(function_name == 'mass_matrix')})
-        entries.append(f'    {{"{function_name}", (PyCFunction)(void (*)(void))py_{function_name},'
-                       f' METH_FASTCALL, "{function_name} (arrays (n,) or (N, n))"}},')
-    parts.append(_MODULE % {'entries': '\n'.join(entries), 'module': name})
+        for prefix, listing in (('py', entries), ('kernels', kernel_entries)):
+            listing.append(f'    {{"{function_name}", (PyCFunction)(void (*)(void))'
+                           f'{prefix}_{function_name}, METH_FASTCALL, '
+                           f'"{function_name} (arrays (n,) or (N, n))"}},')
+    parts.append(_MODULE % {'entries': '\n'.join(entries), 'module': name,
+                            'kernel_entries': '\n'.join(kernel_entries)})
     return '\n'.join(parts)
 
 
