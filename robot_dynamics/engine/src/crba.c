@@ -25,13 +25,14 @@ void rd_world_inertia(const rd_joint *J, const double *R, const double *o, rd_in
     rd_inertia_placed(J->m, J->c, J->Ic, R, o, In);
 }
 
-void rd_crba(rd_model *m, const double *q, double *M)
+/* With an AVX2 clone (engine.h RD_WIDE: the same operations, so the same bits). */
+RD_WIDE void rd_crba(rd_model *m, const double *q, double *M)
 {
     for (int i = 0; i < m->n; ++i) rd_place(m->J + i, q[i], &m->w.X[i]);
     rd_crba_pass(m, m->w.X, m->w.S, m->w.Ic, M);
 }
 
-void rd_crba_placed(rd_model *m, double *M)
+RD_WIDE void rd_crba_placed(rd_model *m, double *M)
 {
     rd_crba_pass(m, m->w.X, m->w.S, m->w.Ic, M);
 }
