@@ -28,7 +28,7 @@ against a Python loop of Pinocchio's call; random chains of 15-100 joints; the c
 process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and ``robot-dynamics
 simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
 link inertias, which violate the triangle inequality). ``--write-docs`` puts the tables, with
-date, commit, machine and load, into the README's block (:mod:`doc_tables`).
+date, commit, machine and load, into docs/performance.md's block (:mod:`doc_tables`).
 """
 
 import argparse
@@ -228,12 +228,12 @@ def mujoco_lines(repeat):
 
 
 def main():
-    """Run every table and print markdown (``--write-docs``: also into the README)."""
+    """Run every table and print markdown (``--write-docs``: also into docs/performance.md)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=7)
     parser.add_argument('--quick', action='store_true', help='fewer calls per timing')
     parser.add_argument('--write-docs', action='store_true',
-                        help="replace the README's generated block with these tables")
+                        help="replace docs/performance.md's generated block with these tables")
     args = parser.parse_args()
     number = 500 if args.quick else 5000
     where = require_engine()
@@ -254,7 +254,7 @@ def main():
                                       f'{rd.engine.ENGINE.THREADS}') + '\n')
     print(out[0])
     if args.write_docs:
-        write_block('README.md', 'engine_vs_pinocchio', out)
+        write_block('docs/performance.md', 'engine_vs_pinocchio', out)
 
 
 if __name__ == '__main__':

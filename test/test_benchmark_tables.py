@@ -32,7 +32,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import doc_tables  # noqa: E402
 
-BLOCKS = [('README.md', 'engine_vs_pinocchio'),
+BLOCKS = [('docs/performance.md', 'engine_vs_pinocchio'),
           ('docs/codegen.md', 'fast_path_vs_pinocchio'),
           ('docs/derivatives.md', 'derivatives_vs_pinocchio')]
 
