@@ -30,12 +30,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def markers(name):
-    """The opening and closing comment of block ``name``."""
+    """Return the opening and closing comment of block ``name``."""
     return f'<!-- benchmark {name} -->', f'<!-- /benchmark {name} -->'
 
 
 def commit():
-    """Short hash of the checkout's HEAD, ``+changes`` if the package or benchmarks differ."""
+    """Return the short hash of HEAD, with ``+changes`` if the package or benchmarks differ."""
     def git(*args):
         return subprocess.run(['git', *args], cwd=ROOT, capture_output=True, text=True).stdout
     try:
@@ -47,7 +47,7 @@ def commit():
 
 
 def provenance(command, machine):
-    """One line: when, at which commit, on what machine and load, by which command."""
+    """Return one line: when, at which commit, on what machine and load, by which command."""
     load = ', '.join(f'{x:.1f}' for x in os.getloadavg())
     when = datetime.datetime.now(datetime.timezone.utc)
     return (f'*Generated {when:%Y-%m-%d %H:%M} UTC by `{command}` at commit {commit()}; '
@@ -69,7 +69,7 @@ def write_block(document, name, lines):
 
 
 def block_text(document, name):
-    """The text between the markers of block ``name`` in ``document``."""
+    """Return the text between the markers of block ``name`` in ``document``."""
     text = (ROOT / document).read_text(encoding='utf-8')
     begin, end = markers(name)
     if text.count(begin) != 1 or text.count(end) != 1:
@@ -78,7 +78,7 @@ def block_text(document, name):
 
 
 def block_tables(document, name):
-    """Markdown tables in block ``name`` of ``document``: a list of lists of row cells."""
+    """Return the tables in block ``name`` of ``document``: lists of row cells, one per table."""
     body = block_text(document, name)
     tables, rows = [], None
     for line in body.splitlines():

@@ -24,9 +24,9 @@ each repeat at a new state drawn over the full joint range (q in [-π, π], q̇ 
 (below 1: faster), median and [min, max] over the repeats: on a shared machine the ratio of two
 back-to-back timings is steadier than either time. Also: every public batch function on
 10,000 states (inverse dynamics, gravity, mass matrix, forward dynamics, both derivatives)
-against a Python loop of Pinocchio's call; random chains of 15-100 joints; the cold first call in a fresh
-process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and ``robot-dynamics
-simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
+against a Python loop of Pinocchio's call; random chains of 15-100 joints; the cold first
+call in a fresh process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and
+``robot-dynamics simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
 link inertias, which violate the triangle inequality). ``--write-docs`` puts the tables, with
 date, commit, machine and load, into docs/performance.md's block (:mod:`doc_tables`).
 """

@@ -38,7 +38,7 @@ BLOCKS = [('docs/performance.md', 'engine_vs_pinocchio'),
 
 
 def expected_tables(script, text):
-    """The script's tables' row keys (the fast path's scaling table depends on --quick)."""
+    """Return the script's tables' row keys (the fast path's scaling table: --quick)."""
     module = importlib.import_module(script)
     if script == 'fast_path_vs_pinocchio':
         return module.table_rows(quick='--quick' in text.splitlines()[0])

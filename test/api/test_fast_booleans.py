@@ -68,8 +68,11 @@ def test_public_function_message_is_the_same(model):
 
 @pytest.mark.skipif(not compiled.compiler_available(), reason='no C compiler or Python headers')
 def test_compiled_functions_check_in_c_with_the_library_message(model):
-    """The C backend's functions are the module's own (no Python wrapper per call) and say
-    what the Python check says, word for word, for every form of booleans."""
+    """The C backend's functions are the module's own and say what the Python check says.
+
+    No Python wrapper runs per call; the message is the same word for word, for every form of
+    booleans (arrays, lists, numpy scalars).
+    """
     c_model = fast.compile(model, backend='c', method='generated')
     python_model = fast.compile(model, backend='python', method='generated')
     for name in ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics'):

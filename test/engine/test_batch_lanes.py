@@ -38,7 +38,7 @@ ROWS = [1, 2, 3, 4, 5, 7, 9, engine.ENGINE.PARALLEL_FROM // 6 + 5]
 
 
 def singles(function, model, *batch, f_tip=None):
-    """``function`` row by row (a single-row ``f_tip`` goes to every row)."""
+    """Call ``function`` row by row (a single-row ``f_tip`` goes to every row)."""
     rows = []
     for k, state in enumerate(zip(*batch)):
         wrench = {} if f_tip is None else {'f_tip': np.atleast_2d(f_tip)[
