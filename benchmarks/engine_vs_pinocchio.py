@@ -16,19 +16,20 @@ Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/engine_vs_pinocchio.py [--repeat 7] [--quick] [--write-docs]
 
-What a user calls is timed: ``rd.inverse_dynamics``, ``rd.gravity_torques``, ``rd.mass_matrix``,
-``rd.forward_dynamics``, ``rd.coriolis_matrix`` per call from Python (input checks included),
-each repeat at a new state drawn over the full joint range (q in [-π, π], q̇ and q̈ in
-[-2, 2]), against ``pin.rnea``, ``computeGeneralizedGravity``, ``crba``, ``aba`` and
-``computeCoriolisMatrix`` timed right after it in the same repeat. Ratios are ours / Pinocchio's
-(below 1: faster), median and [min, max] over the repeats: on a shared machine the ratio of two
-back-to-back timings is steadier than either time. Also: every public batch function on
-10,000 states (inverse dynamics, gravity, mass matrix, forward dynamics, both derivatives)
-against a Python loop of Pinocchio's call; random chains of 15-100 joints; the cold first
-call in a fresh process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and
-``robot-dynamics simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
-link inertias, which violate the triangle inequality). ``--write-docs`` puts the tables, with
-date, commit, machine and load, into docs/performance.md's block (:mod:`doc_tables`).
+What a user calls is timed: ``rd.inverse_dynamics``, ``rd.gravity_torques``,
+``rd.mass_matrix``, ``rd.forward_dynamics``, ``rd.coriolis_matrix`` per call from Python (input
+checks included), each repeat at a new state drawn over the full joint range (q in [-π, π], q̇
+and q̈ in [-2, 2]), against ``pin.rnea``, ``computeGeneralizedGravity``, ``crba``, ``aba`` and
+``computeCoriolisMatrix`` timed right after it in the same repeat. Ratios are ours /
+Pinocchio's (below 1: faster), median and [min, max] over the repeats: on a shared machine the
+ratio of two back-to-back timings is steadier than either time. Also: every public batch
+function on 10,000 states (inverse dynamics, gravity, mass matrix, forward dynamics, both
+derivatives) against a Python loop of Pinocchio's call; random chains of 15-100 joints; the
+cold first call in a fresh process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate``
+and ``robot-dynamics simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo
+refuses the PUMA 560's link inertias, which violate the triangle inequality). ``--write-docs``
+puts the tables, with date, commit, machine and load, into docs/performance.md's block
+(:mod:`doc_tables`).
 """
 
 import argparse

@@ -15,11 +15,12 @@
 The generated C functions are wrapped in a small extension module (:mod:`.extension`: every
 input check in C, a C loop over a batch), built once with the system C compiler and kept in a
 cache directory, so that a restarted process only loads the shared library. The cache key is
-the SHA-256 of the exact source text, the compiler (path and ``--version``), the flags and the Python and numpy ABI: a library is only ever loaded for the
-very source it was built from (issue 22.2). The library's own SHA-256 is recorded when it is
-built and checked before it is loaded; the directory must be private (:mod:`.cache`). Without
-a compiler (or with ``ROBOT_DYNAMICS_NO_COMPILE=1``) :func:`compiler_available` is False and
-callers fall back to the generated Python code.
+the SHA-256 of the exact source text, the compiler (path and ``--version``), the flags and the
+Python and numpy ABI: a library is only ever loaded for the very source it was built from
+(issue 22.2). The library's own SHA-256 is recorded when it is built and checked before it is
+loaded; the directory must be private (:mod:`.cache`). Without a compiler (or with
+``ROBOT_DYNAMICS_NO_COMPILE=1``) :func:`compiler_available` is False and callers fall back to
+the generated Python code.
 
 Cache directory: ``$ROBOT_DYNAMICS_CACHE`` or ``~/.cache/robot_dynamics/codegen``.
 """
