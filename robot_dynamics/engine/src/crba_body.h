@@ -32,7 +32,7 @@ static RD_INLINE void RD_SP(crba_pass)(const rd_model *m, const RD_SP(placement)
     RD_SP(placement) W = X[0], next;
     RD_T F[6];
     int i, j;
-    for (i = 0; i < n; ++i) {                                               /* outward */
+    for (i = 0; i < n; ++i) {                         /* outward: poses, subspaces, inertias */
         const rd_joint *J = m->J + i;
         if (i > 0) {
             RD_SP(compose)(&W, &X[i], &next);                          /* X_1 ... X_i */
@@ -47,8 +47,8 @@ static RD_INLINE void RD_SP(crba_pass)(const rd_model *m, const RD_SP(placement)
         }
         RD_SP(inertia_placed)(J->m, J->c, J->Ic, W.R, W.p, &Ic[i]);
     }
-    for (i = n - 1; i >= 0; --i) {                                          /* inward */
-        if (i + 1 < n) RD_SP(inertia_add)(&Ic[i], &Ic[i + 1]);
+    for (i = n - 1; i > 0; --i) RD_SP(inertia_add)(&Ic[i - 1], &Ic[i]);   /* composites */
+    for (i = 0; i < n; ++i) {                            /* row and column i of M, in order */
         RD_SP(inertia_apply)(&Ic[i], S[i], F);
         for (j = 0; j < i; ++j) M[n * i + j] = M[n * j + i] = RD_SP(dot6)(S[j], F);
         M[n * i + i] = RD_SP(dot6)(S[i], F) + m->J[i].rotor;
@@ -56,6 +56,22 @@ static RD_INLINE void RD_SP(crba_pass)(const rd_model *m, const RD_SP(placement)
 }
 
 #if RD_LANES > 1
+/* s_i = sin q_i and v_i = 1 - cos q_i of the n joints of one row, LANES joints at a time
+ * (trig_lanes.h: the bits of rd_sin_versine): the single-row mass matrix's sines (crba.c). */
+void RD_LANES_FN(rd_sin_versine)(int n, const double *q, double *s, double *v)
+{
+    for (int i = 0; i < n; i += LANES) {
+        VEC x, sines, versines;
+        int l;
+        for (l = 0; l < LANES; ++l) x[l] = i + l < n ? q[i + l] : 0.0;
+        vsin_versine(x, &sines, &versines);
+        for (l = 0; l < LANES && i + l < n; ++l) {
+            s[i + l] = sines[l];
+            v[i + l] = versines[l];
+        }
+    }
+}
+
 /* M of LANES rows of a batch: x[l] = {q}, out[l] its n x n matrix; at most RD_LANES_MAX
  * joints (stack arrays). */
 int RD_LANES_FN(rd_crba)(rd_model *m, const double *const *const *x, double *const *out)
@@ -77,5 +93,10 @@ int rd_crba_pair(rd_model *m, const double *const *const *x, double *const *out)
 {
     for (int l = 0; l < 2; ++l) rd_crba(m, x[l][0], out[l]);
     return 0;
+}
+
+void rd_sin_versine_pair(int n, const double *q, double *s, double *v)
+{
+    for (int i = 0; i < n; ++i) rd_sin_versine(q[i], s + i, v + i);
 }
 #endif

@@ -111,12 +111,15 @@ int rd_rnea_pair(rd_model *m, const double *const *const *x, double *const *tau)
 int rd_gravity_pair(rd_model *m, const double *const *const *x, double *const *tau);
 int rd_crba_pair(rd_model *m, const double *const *const *x, double *const *M);
 int rd_forward_pair(rd_model *m, const double *const *const *x, double *const *qdd);
+/* s = sin q, v = 1 - cos q of the n joints of one row, 2 (4) at a time: rd_sin_versine's bits */
+void rd_sin_versine_pair(int n, const double *q, double *s, double *v);
 #if defined(__GNUC__) && defined(__x86_64__)
 #define RD_HAVE_QUAD 1
 int rd_rnea_quad(rd_model *m, const double *const *const *x, double *const *tau);
 int rd_gravity_quad(rd_model *m, const double *const *const *x, double *const *tau);
 int rd_crba_quad(rd_model *m, const double *const *const *x, double *const *M);
 int rd_forward_quad(rd_model *m, const double *const *const *x, double *const *qdd);
+void rd_sin_versine_quad(int n, const double *q, double *s, double *v);
 #endif
 
 /* kinematics.c */
