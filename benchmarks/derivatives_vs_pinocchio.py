@@ -41,7 +41,7 @@ sys.path[:0] = [str(HERE.parent / 'test'), str(HERE)]   # the installed package,
 
 import robot_dynamics as rd  # noqa: E402
 from doc_tables import provenance, write_block  # noqa: E402
-from harness import load, machine, paired, pinocchio, ratio_text, seconds, state  # noqa: E402
+from harness import batch_against_loop, load, machine, paired, ratio_text  # noqa: E402
 from robots import pinocchio_configuration, random_model  # noqa: E402
 
 ARMS = ('ur5', 'panda')
@@ -92,26 +92,12 @@ def batch_table(repeat, rows):
     lines = [f'| arm | function | batch of {rows:,}: ours, ms | Pinocchio loop, ms | '
              'ours / loop |', '|---|---|---:|---:|---:|']
     for name in ARMS:
-        model = load(name)
-        pm, pd = pinocchio(model)
-        rng = np.random.default_rng(1)
-        measured = {}
-        for _ in range(repeat):
-            Q, QD, X = state(rng, model.dof, rows)
-            configs = [pinocchio_configuration(pm, q) for q in Q]
-            for label, ours, theirs in (
-                    ('ID derivatives', rd.inverse_dynamics_derivatives,
-                     pin.computeRNEADerivatives),
-                    ('FD derivatives', rd.forward_dynamics_derivatives,
-                     pin.computeABADerivatives)):
-                def loop(theirs=theirs):
-                    for c, v, a in zip(configs, QD, X):
-                        theirs(pm, pd, c, v, a)
-                a = seconds(lambda ours=ours: ours(model, Q, QD, X), 1, best_of=2)
-                b = seconds(loop, 1, best_of=2)
-                measured.setdefault(label, []).append((a * 1e3, b * 1e3, a / b))
-        for label, rows_ in measured.items():
-            ours, theirs, ratios = np.array(rows_).T
+        functions = {'ID derivatives': (rd.inverse_dynamics_derivatives,
+                                        pin.computeRNEADerivatives),
+                     'FD derivatives': (rd.forward_dynamics_derivatives,
+                                        pin.computeABADerivatives)}
+        for label, (ours, theirs, ratios) in batch_against_loop(load(name), functions, rows,
+                                                                repeat, best_of=2).items():
             lines.append(f'| {name} | {label} | {np.median(ours):.1f} | '
                          f'{np.median(theirs):.1f} | {ratio_text(ratios)} |')
     return lines

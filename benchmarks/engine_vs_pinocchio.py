@@ -43,8 +43,8 @@ import numpy as np
 import pinocchio as pin
 
 from doc_tables import provenance, write_block
-from harness import (child_options, load, machine, paired, pinocchio, ratio_text,
-                     require_engine, seconds, state)
+from harness import (batch_against_loop, child_options, load, machine, paired, pinocchio,
+                     ratio_text, require_engine, seconds)
 import robot_dynamics as rd
 from robots import pinocchio_configuration, random_model
 
@@ -119,21 +119,8 @@ def batch_table(repeat, rows=10_000):
              'ours / loop |', '|---|---|---:|---:|---:|']
     for name in ARMS:
         model = load(name)
-        pm, pd = pinocchio(model)
-        rng = np.random.default_rng(1)
-        measured = {}
-        for _ in range(repeat):
-            Q, QD, X = state(rng, model.dof, rows)
-            configs = [pinocchio_configuration(pm, q) for q in Q]
-            for label, (ours, theirs) in BATCHES.items():
-                def loop(theirs=theirs):
-                    for c, v, a in zip(configs, QD, X):
-                        theirs(pm, pd, c, v, a)
-                a = seconds(lambda ours=ours: ours(model, Q, QD, X), 1)
-                b = seconds(loop, 1, best_of=2)
-                measured.setdefault(label, []).append((a * 1e3, b * 1e3, a / b))
-        for label, values in measured.items():
-            ours, theirs, ratios = np.array(values).T
+        for label, (ours, theirs, ratios) in batch_against_loop(model, BATCHES, rows,
+                                                                repeat).items():
             lines.append(f'| {name} ({model.dof}) | {label} | {np.median(ours):.2f} | '
                          f'{np.median(theirs):.2f} | {ratio_text(ratios)} |')
     return lines

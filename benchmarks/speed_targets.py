@@ -30,7 +30,6 @@ import json
 import os
 import pathlib
 import sys
-import timeit
 import warnings
 
 import numpy as np
@@ -41,7 +40,8 @@ sys.path[:0] = [str(HERE.parent / 'test'), str(HERE)]
 
 import robot_dynamics as rd  # noqa: E402
 from engine_vs_pinocchio import BATCHES  # noqa: E402
-from harness import load, pinocchio, require_engine, seconds, state  # noqa: E402
+from harness import (batch_against_loop, load, pinocchio, require_engine, seconds,  # noqa: E402
+                     state)
 from robots import pinocchio_configuration  # noqa: E402
 
 
@@ -78,19 +78,8 @@ def per_call(name, repeat, number):
 
 def batches(name, rows, repeat):
     """Name → ratio: every public batch function over a Python loop of Pinocchio's call."""
-    model = load(name)
-    pm, pd = pinocchio(model)
-    Q, QD, X = state(np.random.default_rng(1), model.dof, rows)
-    configs = [pinocchio_configuration(pm, q) for q in Q]
-    out = {}
-    for label, (ours, theirs) in BATCHES.items():
-        def loop(theirs=theirs):
-            for c, v, a in zip(configs, QD, X):
-                theirs(pm, pd, c, v, a)
-        out[f'{name} batch {label}'] = float(np.median([
-            seconds(lambda: ours(model, Q, QD, X), 1) / seconds(loop, 1, best_of=2)
-            for _ in range(repeat)]))
-    return out
+    return {f'{name} batch {label}': float(np.median(ratios)) for label, (_, _, ratios)
+            in batch_against_loop(load(name), BATCHES, rows, repeat).items()}
 
 
 def urdf_loading(name, repeat):

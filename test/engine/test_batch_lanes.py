@@ -19,9 +19,6 @@ wrench, on both forward-dynamics paths (CRBA + Cholesky below 9 joints, ABA from
 every row agrees with Pinocchio.
 """
 
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -31,7 +28,7 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics import engine
 from robots import pinocchio_configuration, random_state
-from test_engine import close, pinocchio_of, pinocchio_tip_force, random_case
+from test_engine import close, pinocchio_of, pinocchio_tip_force, random_case, without_avx2
 
 SIZES = [1, 2, 3, 6, 7, 8, 9, 12]
 ROWS = [1, 2, 3, 4, 5, 7, 9, engine.ENGINE.PARALLEL_FROM // 6 + 5]
@@ -128,9 +125,5 @@ print(ENGINE.BATCH_LANES, int(all(equal)))
 
 
 def test_the_two_lane_batches_equal_single_calls_where_avx2_is_missing():
-    env = dict(os.environ, ROBOT_DYNAMICS_NO_AVX2='1')
-    out = subprocess.run([sys.executable, '-c', PAIRS_SCRIPT], capture_output=True, text=True,
-                         env=env, timeout=120, cwd=os.path.dirname(os.path.dirname(
-                             os.path.dirname(os.path.abspath(__file__)))))
-    lanes, equal = out.stdout.split()
-    assert lanes == '2' and equal == '1', out.stderr
+    lanes, equal, errors = without_avx2(PAIRS_SCRIPT)
+    assert lanes == '2' and equal == '1', errors
