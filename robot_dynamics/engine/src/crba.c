@@ -41,8 +41,7 @@ static void row_sines(int n, const double *q, double *s, double *v)
 /* With an AVX2 clone (engine.h RD_WIDE: the same operations, so the same bits). */
 RD_WIDE void rd_crba(rd_model *m, const double *q, double *M)
 {
-    const int n = m->n > 0 ? m->n : 1;
-    double s[n], v[n];
+    double *s = m->w.tmp, *v = m->w.tmp + m->n;            /* scratch of 6 n */
     row_sines(m->n, q, s, v);
     for (int i = 0; i < m->n; ++i) rd_place_sv(m->J + i, q[i], s[i], v[i], &m->w.X[i]);
     rd_crba_pass(m, m->w.X, m->w.S, m->w.Ic, M);
