@@ -192,19 +192,19 @@ class RobotModel:
             if norm < 1e-9:
                 raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
                                  'give a non-zero direction such as [0, 0, 1]')
-        if not np.allclose(norms, 1.0, atol=1e-9):
+        if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
             object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
         R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = np.any(np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3),
-                          axis=(1, 2)) | (np.linalg.det(R) < 0)
+        improper = (np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3)).any(
+            axis=(1, 2)) | (np.linalg.det(R) < 0)
         for i in np.flatnonzero(improper)[:1]:
             raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
                              'a proper rotation matrix (orthonormal, det +1)')
         inertia = self.inertia
         scale = np.maximum(1.0, np.abs(inertia).max(axis=(1, 2)))[:, None, None]
         transposed = inertia.transpose(0, 2, 1)
-        asymmetric = np.any(np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
-            transposed), axis=(1, 2))
+        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
+            transposed)).any(axis=(1, 2))
         huge = np.flatnonzero(np.abs(inertia).max(axis=(1, 2)) > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
@@ -233,13 +233,13 @@ class RobotModel:
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
         found += plausibility_warnings(self, principal)
-        if np.any(self.lower_limit > self.upper_limit):
+        if (self.lower_limit > self.upper_limit).any():
             bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
                    if lo > hi]
             raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
         for name in ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
                      'rotor_inertia'):
-            if np.any(getattr(self, name) < 0):
+            if (getattr(self, name) < 0).any():
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')
         problem = check_friction_fields(self)
@@ -435,11 +435,12 @@ def _frozen_array(value, shape, name):
         raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
     finite_required = name not in ('lower_limit', 'upper_limit', 'velocity_limit',
                                    'effort_limit')
-    if finite_required and not np.all(np.isfinite(array)):
+    if finite_required and not np.isfinite(array).all():
         raise ModelError(f'{name}: contains NaN or inf')
-    if np.any(np.isnan(array)):
+    if not finite_required and np.isnan(array).any():
         raise ModelError(f'{name}: contains NaN')
-    return _freeze(array)
+    array.setflags(write=False)            # a new array already (np.array copies)
+    return array
 
 
 def _freeze(array):
