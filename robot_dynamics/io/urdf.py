@@ -35,23 +35,31 @@
   gazebo and ros2_control tags are not read (:mod:`robot_dynamics.io.urdf_elements`).
 - Linear time and no recursion: a 5 MB URDF loads in well under a second; chains of any
   depth of fixed links load.
-- Safety: a document with a DOCTYPE or an entity declaration is refused before parsing, so no
-  URDF can make the parser read a file or expand entities.
+- Safety: a document with a DOCTYPE or an entity declaration is refused where the XML parser
+  meets it, before any entity is declared or expanded, so no URDF can make the parser read a
+  file or expand entities. xacro sources are refused with the command that expands them;
+  xacro's output (its namespace declared, macro calls in comments) loads. Both are decided
+  from the parsed document, never from text in a comment.
 """
 
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
-from robot_dynamics.io.urdf_bodies import (chain_bodies, locked_note, locked_positions,
-                                           merged_bodies)
-from robot_dynamics.io.urdf_elements import parse, transmissions
+from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
+                                           locked_positions, merged_bodies)
+from robot_dynamics.io.urdf_elements import parse, parser_input, transmissions
 from robot_dynamics.io.urdf_tree import Tree
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path, the text or UTF-8 bytes (refusing unsafe documents)."""
+    """Return URDF XML text from a path, the text or UTF-8 bytes (refusing unsafe documents).
+
+    A byte-order mark and blank lines before the XML declaration are dropped (TinyXML, which
+    Pinocchio's and KDL's parsers use, skips them). What is refused is decided by the XML
+    parser (:func:`scan`), never by text that may sit in a comment.
+    """
     if isinstance(urdf, (bytes, bytearray)):
         try:
             urdf = bytes(urdf).decode('utf-8')
@@ -67,46 +75,66 @@ def read_urdf_text(urdf):
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')
-    if '<xacro:' in text:
-        raise URDFError('URDF contains xacro macros (<xacro:...>); expand it first: xacro '
-                        'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
-    head = text.upper()
-    if '<!DOCTYPE' in head or '<!ENTITY' in head:
-        raise URDFError(DECLARATION_REFUSED)
-    _refuse_declarations(text)
+    text = text.lstrip('\ufeff \t\r\n')
+    scan(text)
     return text
 
 
 DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
                        'expansion and external entities are unsafe); expand xacro and remove '
                        'the DOCTYPE')
+XACRO_REFUSED = ('URDF contains xacro macros ({what} at line {line}); expand it first: xacro '
+                 'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
 
 
-def _parser_input(text):
-    """Return the XML for every parser: bytes with an XML declaration, else the text."""
-    return text.encode('utf-8') if text.lstrip().startswith('<?xml') else text
+def scan(text):
+    """Parse with expat, exactly as the parsers will see the document; refuse a DTD or xacro.
 
-
-def _refuse_declarations(text):
-    """Scan with expat, exactly as the parsers will see the document; refuse any DTD.
-
-    Defence in depth behind the textual check: a declared or detected encoding cannot smuggle
-    a DOCTYPE past it, because expat reports the declaration after decoding.
+    A DOCTYPE, an entity declaration or an external entity reference is refused where expat
+    reports it, before any entity is declared or expanded (a declared or detected encoding
+    cannot hide one). xacro is an element or attribute whose prefix is ``xacro`` or bound to
+    a namespace naming xacro (``xmlns:xacro="http://www.ros.org/wiki/xacro"``): xacro's
+    output keeps that declaration and the expanded macro calls in comments, and loads.
     """
     from xml.parsers import expat
 
     def refuse(*_):
         raise URDFError(DECLARATION_REFUSED)
+    prefixes = {'xacro'}
+
+    def start(name, attributes):
+        for key, value in attributes.items():
+            if key.startswith('xmlns:') and 'xacro' in value.lower():
+                prefixes.add(key[len('xmlns:'):])
+        for item in (name, *attributes):
+            if item.partition(':')[0] in prefixes and ':' in item:
+                what = f'<{name}>' if item == name else f'attribute {item} of <{name}>'
+                raise URDFError(XACRO_REFUSED.format(what=what[:80],
+                                                     line=parser.CurrentLineNumber))
 
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = refuse
     parser.EntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse
+    parser.StartElementHandler = start
     try:
-        parser.Parse(_parser_input(text), True)
+        parser.Parse(parser_input(text), True)
     except expat.ExpatError as exc:
+        if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
+            raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+
+
+def _at_declaration(text, line, column):
+    """Tell whether expat's error at ``line`` (1-based), ``column`` is at a ``<!`` declaration."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find('\n', start) + 1
+        if start == 0:
+            return False
+    rest = text[start + column:start + column + 2]
+    return rest == '<!' and not text.startswith('<!--', start + column)
 
 
 def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_friction=True):
@@ -127,10 +155,14 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     else:
         tree.check_link(tip_link, 'tip_link')
         tip = tip_link
+    given = dict(locked_joints or {})
+    held = hold_chain_joints(tree, base, tip, given)
+    if held:                                     # the held joints are fixed now
+        tree = Tree(document)
     moving, placements, fixed, locked, tip_pose = chain_bodies(tree, base, tip)
     names = [joint.name for joint in moving]
-    branches, positions, notes = locked_positions(tree, locked, set(names),
-                                                  dict(locked_joints or {}))
+    given = {name: value for name, value in given.items() if name not in held}
+    branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
     bodies = merged_bodies(fixed, branches, positions)
     fields.update(mass=[b[0] for b in bodies], com=[b[1] for b in bodies],
@@ -141,11 +173,10 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     if gear or rotor:
         fields['gear_ratio'] = [gear.get(n, 1.0) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
-    given = set(locked_joints or {})
     followers = {name for name, master, *_ in branches.mimics if master in given}
-    defaulted = set(positions) - given - followers               # locked without being asked
+    defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
-    messages += _friction_note(fields, urdf_friction)
+    messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
     for message in messages:
         warn(message)
     return fields
@@ -169,9 +200,33 @@ def _friction_note(fields, included):
             'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
 
 
+def _limit_notes(moving):
+    """Name the chain joints whose ``<limit>`` has zero width (loaded moving, no position limit).
+
+    One line for the exporters' all-zero "not set" pattern (no position, effort or velocity
+    limit: unknown), one for other equal ``lower``/``upper`` (docs/models.md).
+    """
+    unset = [joint.name for joint in moving if joint.unset_limits]
+    equal = [(joint.name, joint.zero_width) for joint in moving
+             if joint.zero_width is not None and not joint.unset_limits]
+    hint = ('as Pinocchio and KDL move them; to hold one fixed, lock it: locked_joints='
+            "{{'{0}': {1:g}}} (command line: --lock {0}={1:g})")
+    notes = []
+    if unset:
+        notes.append(f'URDF <limit lower="0" upper="0" effort="0" velocity="0"/> on '
+                     f"{len(unset)} joint(s) ({', '.join(unset)}): an exporter's \"not set\" "
+                     '(the SolidWorks exporter writes it on every joint), loaded moving with no '
+                     'position, effort or velocity limit (unknown), ' + hint.format(unset[0], 0))
+    if equal:
+        listed = ', '.join(f'{name} at {value:g}' for name, value in equal)
+        notes.append(f'URDF <limit lower= upper=> equal (zero width) on {listed}: loaded moving '
+                     'with no position limit, ' + hint.format(*equal[0]))
+    return notes
+
+
 def _joint_fields(moving, placements):
     """Per-joint arrays of the chain: type, axis, placement, limits, friction."""
-    limits = [joint.limits(strict=True) for joint in moving]
+    limits = [joint.limits() for joint in moving]
     return dict(
         joint_types=['prismatic' if j.type == 'prismatic' else 'revolute' for j in moving],
         joint_names=[j.name for j in moving], link_names=[j.child for j in moving],

@@ -90,6 +90,7 @@ _PER_JOINT_SHAPES = {
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
+_LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
@@ -433,13 +434,13 @@ def _frozen_array(value, shape, name):
         raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
     if array.shape != shape:
         raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    finite_required = name not in ('lower_limit', 'upper_limit', 'velocity_limit',
-                                   'effort_limit')
-    if finite_required and not np.all(np.isfinite(array)):
+    if name not in _LIMITS and not np.all(np.isfinite(array)):
         raise ModelError(f'{name}: contains NaN or inf')
     if np.any(np.isnan(array)):
         raise ModelError(f'{name}: contains NaN')
-    return _freeze(array)
+    # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
+    # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
+    return _freeze(np.where(array == 0, np.inf, array) if name in _LIMITS[2:] else array)
 
 
 def _freeze(array):

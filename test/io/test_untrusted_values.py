@@ -99,17 +99,30 @@ def test_torque_command_refuses_overflow_with_exit_2(capsys):
 
 
 # ---------------------------------------------------------------------- transmissions
-def test_two_transmissions_for_one_joint_are_refused():
+def test_two_transmissions_for_one_joint_are_refused_when_they_disagree():
     with pytest.raises(rd.URDFError, match=r"transmission\[@name='t2'\] and transmission"
-                                           r"\[@name='t1'\] both drive joint 'j1'"):
+                                           r"\[@name='t1'\] both drive joint 'j1' with "
+                                           'different values'):
         load(arm(TRANSMISSION.format(name='t1', joint='j1', ratio=10),
                  TRANSMISSION.format(name='t2', joint='j1', ratio=50)))
+    twice = load(arm(TRANSMISSION.format(name='t1', joint='j1', ratio=10),
+                     TRANSMISSION.format(name='t2', joint='j1', ratio=10)))
+    assert twice.gear_ratio[0] == 10.0
 
 
-def test_a_transmission_of_an_unknown_joint_is_refused():
-    with pytest.raises(rd.URDFError, match=r"transmission\[@name='t1'\] names joint 'j9', "
-                                           'which the URDF does not have'):
-        load(arm(TRANSMISSION.format(name='t1', joint='j9', ratio=10)))
+def test_a_transmission_of_an_unknown_joint_is_ignored_unless_it_carries_a_rotor():
+    # Pinocchio and KDL ignore transmissions; one left behind by a removed joint carries no
+    # dynamics here either (a gear ratio only scales a rotor inertia): a warning, not a refusal.
+    with pytest.warns(rd.ModelWarning, match=r"transmission\[@name='t1'\] names joint 'j9', "
+                                             r'which the URDF does not have: ignored'):
+        model = rd.RobotModel.from_urdf(arm(TRANSMISSION.format(name='t1', joint='j9',
+                                                                ratio=10)))
+    assert model.gear_ratio[0] == 1.0
+    with_rotor = TRANSMISSION.format(name='t1', joint='j9', ratio=10).replace(
+        '</actuator>', '<rotorInertia>2e-5</rotorInertia></actuator>')
+    with pytest.raises(rd.URDFError, match=r"names joint 'j9', which the URDF does not have; "
+                                           'fix the name'):
+        load(arm(with_rotor))
 
 
 def test_one_transmission_per_joint_still_reads():
