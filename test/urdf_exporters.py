@@ -307,3 +307,22 @@ def robot_description(design, gripper_joints=()):
              'name="gazebo_ros2_control"><parameters>/opt/ros/humble/share/robot/config/'
              'controllers.yaml</parameters></plugin>\n  </gazebo>\n')
     return text + '</robot>\n'
+
+
+def drake(design):
+    """Drake: a default namespace on ``<robot>``, ``drake:`` tags, frames, transmissions."""
+    text = ('<?xml version="1.0"?>\n<robot xmlns="http://drake.mit.edu" xmlns:xsi="http://www.w3.'
+            'org/2001/XMLSchema-instance" xsi:schemaLocation="http://drake.mit.edu ../../doc/'
+            f'drakeURDF.xsd" xmlns:drake="http://drake.mit.edu" name="{design.name}">\n')
+    text += ''.join(_plain_link(design, link, full) for link in design.links)
+    for joint in design.joints:
+        text += _plain_joint(joint, full, _limit(joint) if joint['limits'] else '')
+        if joint['kind'] != 'fixed':
+            text += (f'  <transmission type="SimpleTransmission" name="{joint["name"]}_trans">'
+                     f'<actuator name="{joint["name"]}_act"><drake:rotor_inertia value="1e-4"/>'
+                     f'<drake:gear_ratio value="100"/></actuator><joint name="{joint["name"]}"/>'
+                     '<mechanicalReduction>1</mechanicalReduction></transmission>\n')
+    last = design.joints[-1]['child']
+    return text + (f'  <frame name="tool_frame" link="{last}" xyz="0 0 0.1" rpy="0 0 0"/>\n'
+                   '  <drake:collision_filter_group name="arm"><drake:member link="'
+                   f'{last}"/></drake:collision_filter_group>\n</robot>\n')

@@ -42,34 +42,32 @@
   from the parsed document, never from text in a comment.
 """
 
+import re
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
 from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
                                            locked_positions, merged_bodies)
-from robot_dynamics.io.urdf_elements import parse, parser_input, transmissions
+from robot_dynamics.io.urdf_elements import parse, transmissions
 from robot_dynamics.io.urdf_tree import Tree
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path, the text or UTF-8 bytes (refusing unsafe documents).
+    """Return URDF XML text from a path, the text or bytes (refusing unsafe documents).
 
+    Bytes and files are UTF-8, or in the encoding their XML declaration names (:func:`decode`).
     A byte-order mark and blank lines before the XML declaration are dropped (TinyXML, which
     Pinocchio's and KDL's parsers use, skips them). What is refused is decided by the XML
     parser (:func:`scan`), never by text that may sit in a comment.
     """
     if isinstance(urdf, (bytes, bytearray)):
-        try:
-            urdf = bytes(urdf).decode('utf-8')
-        except UnicodeDecodeError as exc:
-            raise URDFError(f'URDF bytes are not UTF-8 ({exc.reason} at byte {exc.start}); '
-                            'give UTF-8 text') from None
+        urdf = decode(bytes(urdf), 'URDF bytes')
     text = str(urdf)
     if '<' not in text:
         text = read_text_file(text, 'URDF', MAX_URDF_BYTES, URDFError,
-                              'strip meshes or comments')
+                              'strip meshes or comments', decode)
     if len(text) > MAX_URDF_BYTES:
         raise URDFError(f'URDF text is larger than {MAX_URDF_BYTES >> 20} MiB')
     if '\x00' in text:
@@ -78,6 +76,32 @@ def read_urdf_text(urdf):
     text = text.lstrip('\ufeff \t\r\n')
     scan(text)
     return text
+
+
+# The encoding an XML declaration names (XML 1.0 §4.3.3), read from ASCII-compatible bytes.
+DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=\s*'
+                               rb'["\']([A-Za-z][A-Za-z0-9._-]*)["\']')
+
+
+def decode(data, where):
+    """Return the text of URDF ``data`` (bytes): UTF-8, else the encoding its declaration names.
+
+    A file saved as ISO-8859-1 or windows-1252 that says so (``<?xml version="1.0"
+    encoding="ISO-8859-1"?>``) loads, as XML allows; undeclared non-UTF-8 is refused.
+    """
+    try:
+        return data.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        declared = DECLARED_ENCODING.match(data)
+        if declared:
+            try:
+                return data.decode(declared.group(1).decode('ascii'))
+            except (LookupError, UnicodeDecodeError):
+                pass
+        raise URDFError(f'{where} {"are" if where.endswith("bytes") else "is"} not UTF-8 '
+                        f'{"" if where.endswith("bytes") else "text "}({exc.reason} at byte '
+                        f'{exc.start}); save it as UTF-8, or declare its encoding: <?xml '
+                        'version="1.0" encoding="ISO-8859-1"?>') from None
 
 
 DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
@@ -119,7 +143,7 @@ def scan(text):
     parser.ExternalEntityRefHandler = refuse
     parser.StartElementHandler = start
     try:
-        parser.Parse(parser_input(text), True)
+        parser.Parse(text, True)
     except expat.ExpatError as exc:
         if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
             raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD

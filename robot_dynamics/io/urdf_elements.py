@@ -206,20 +206,22 @@ class Document:
         return self._bodies[link]
 
 
-def parser_input(text):
-    """Return the XML for every parser: UTF-8 bytes after an XML declaration, else the text.
-
-    Bytes let the declaration's encoding apply (expat refuses a declaration in a ``str``).
-    """
-    return text.encode('utf-8') if text.startswith('<?xml') else text
-
-
 def parse(text):
-    """Return the :class:`Document` of URDF text (already checked safe by the caller)."""
+    """Return the :class:`Document` of URDF text (already checked safe by the caller).
+
+    Text, not bytes: the parser reads exactly the characters that were checked (a declared
+    encoding was applied when the bytes were decoded). A default namespace on ``<robot>``
+    (``xmlns="http://drake.mit.edu"``) is dropped from the tags in it, as TinyXML ignores it.
+    """
     try:
-        root = ET.fromstring(parser_input(text))
+        root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+    if root.tag.startswith('{') and root.tag.endswith('}robot'):
+        namespace = root.tag[:-len('robot')]
+        for element in root.iter():
+            if isinstance(element.tag, str) and element.tag.startswith(namespace):
+                element.tag = element.tag[len(namespace):]
     return Document(root)
 
 

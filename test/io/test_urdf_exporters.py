@@ -21,6 +21,7 @@ target is 1e-9; measured at most 3.3e-15). A tree with two equal arms is the one
 loaded as is: the error names the candidate tips, and with one of them it loads and agrees.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -31,8 +32,8 @@ import robot_dynamics as rd
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.model import bounds
 from robot_dynamics.simulation.drives import drive_torque
-from urdf_exporters import (Design, fusion, onshape, phobos, robot_description, solidworks,
-                            xacro_output)
+from urdf_exporters import (Design, drake, fusion, onshape, phobos, robot_description,
+                            solidworks, xacro_output)
 from urdf_trees import oracle_dynamics, reduced_oracle
 
 TOLERANCE = 1e-13          # relative to the largest entry (target 1e-9; measured 3.3e-15)
@@ -128,6 +129,12 @@ def mobile_manipulator(seed=8):
     return Design(seed, 'mobile_manipulator', joints, massless=('base_footprint',))
 
 
+# A differential transmission, and one left behind by a removed gripper (Pinocchio loads both).
+STALE = ('<transmission name="wrist_differential"><type>transmission_interface/Differential'
+         'Transmission</type><joint name="Revolute 2"/><joint name="Revolute 4"/><actuator '
+         'name="m1"/><actuator name="m2"/></transmission>\n<transmission name="gripper_tran">'
+         '<joint name="gripper_joint"/><actuator name="gripper_motor"><mechanicalReduction>30'
+         '</mechanicalReduction></actuator></transmission>\n</robot>\n')
 CORPUS = {
     'xacro-industrial-arm': lambda: xacro_output(industrial_arm()),
     'xacro-humanoid-arm-v1': lambda: xacro_output(humanoid_arm(1), old_namespaces=True),
@@ -136,6 +143,8 @@ CORPUS = {
     'solidworks-arm': lambda: solidworks(solidworks_arm()),
     'onshape-leg': lambda: onshape(leg(), frames=(('foot', 'link6'), ('tool', 'link6'))),
     'fusion-scara': lambda: fusion(scara()),
+    'fusion-stale-transmissions': lambda: fusion(scara(11)).replace('</robot>', STALE),
+    'drake-arm': lambda: drake(industrial_arm(12)),
     'phobos-arm': lambda: phobos(industrial_arm(10)),
     'robot-description': lambda: robot_description(mobile_manipulator(),
                                                    ('finger_left', 'finger_right')),
@@ -146,6 +155,9 @@ DELIVERIES = {
         '\r\n', '\n').replace('\n', '\r\n').encode('utf-8'),
     'file-bom': lambda text, path: (path.write_bytes('\ufeff'.encode() + text.encode('utf-8')),
                                     str(path))[1],
+    'file-latin-1-declared': lambda text, path: (path.write_bytes(re.sub(
+        r'^\s*(<\?xml[^>]*\?>)?', '<?xml version="1.0" encoding="ISO-8859-1"?>\n', text).encode(
+        'latin-1')), str(path))[1],
 }
 
 
@@ -192,7 +204,8 @@ def test_the_corpus_chains_are_the_expected_ones():
         'xacro-industrial-arm': (6, 'tool0', 0), 'xacro-humanoid-arm-v1': (7, 'l_hand', 2),
         'xacro-humanoid-arm-v2': (7, 'l_hand', 15), 'solidworks-arm': (5, 'link5', 0),
         'onshape-leg': (6, 'tool', 0), 'fusion-scara': (4, 'link4', 0),
-        'robot-description': (6, 'gripper', 2)}
+        'robot-description': (6, 'gripper', 2), 'drake-arm': (6, 'tool0', 0),
+        'fusion-stale-transmissions': (4, 'link4', 0)}
     for case, (dof, tip, locked) in expected.items():
         model, _ = load(CORPUS[case]())
         assert (model.dof, model.tip_link, len(model.locked_joints)) == (dof, tip, locked), case
@@ -220,6 +233,19 @@ def test_solidworks_zero_limits_move_with_no_limits_and_one_warning():
     notes = [line for line in said if 'effort="0" velocity="0"/>' in line]
     assert len(notes) == 1 and '4 joint(s) (joint1, joint2, joint3, joint4)' in notes[0] and \
         "locked_joints={'joint1': 0}" in notes[0], said       # joint5 is continuous: no <limit>
+
+
+def test_a_declared_latin_1_file_keeps_its_names_and_undeclared_is_refused(tmp_path):
+    text = solidworks(solidworks_arm()).replace('encoding="utf-8"', 'encoding="ISO-8859-1"')
+    path = tmp_path / 'arm.urdf'
+    path.write_bytes(text.encode('latin-1'))
+    model, _ = load(str(path))
+    assert model.link_names[1] == 'Glied_2_ä'
+    path.write_bytes(text.replace(' encoding="ISO-8859-1"', '').encode('latin-1'))
+    with pytest.raises(rd.URDFError, match=r"is not UTF-8 text \(invalid continuation byte at "
+                                           r'byte \d+\); save it as UTF-8, or declare its '
+                                           'encoding'):
+        load(str(path))
 
 
 @pytest.mark.parametrize('held', [{'joint2': 0.4}, {'joint1': -1.0, 'joint4': 2.0}])
