@@ -70,7 +70,7 @@ class Design:
 
 
 def full(value):
-    """Every digit of a float (``repr``), as most writers print."""
+    """Return every digit of a float (``repr``), as most writers print."""
     return repr(float(value))
 
 
@@ -93,7 +93,7 @@ def _triple(values, number):
 
 
 def _plain_joint(joint, number, limit):
-    """A joint as most writers put it (``limit``: the ``<limit>`` text or '')."""
+    """Write a joint as most writers do (``limit``: the ``<limit>`` text or '')."""
     mimic = joint['mimic']
     return (f'  <joint name="{joint["name"]}" type="{joint["kind"]}">\n'
             f'    <origin xyz="{_triple(joint["xyz"], number)}" '
@@ -106,7 +106,7 @@ def _plain_joint(joint, number, limit):
 
 
 def _plain_link(design, link, number, visuals=1, mesh='package://{robot}/meshes/{link}.stl'):
-    """A link: ``<inertial>`` (origin, mass, inertia), ``visuals`` meshes and collisions."""
+    """Write a link: ``<inertial>`` (origin, mass, inertia), ``visuals`` meshes, collisions."""
     text = f'  <link name="{link}">\n'
     if link in design.inertials:
         mass, com, inertia = design.inertials[link]
@@ -143,7 +143,7 @@ XACRO_HEADER = '''<?xml version="1.0" ?>
 
 
 def xacro_output(design, macro_comments=True, old_namespaces=False, visuals=1):
-    """What ``xacro robot.urdf.xacro`` prints: header, namespaces, macro calls in comments.
+    """Write as ``xacro robot.urdf.xacro`` prints: header, namespaces, macros in comments.
 
     ``visuals``: meshes per link (a scanned part as hundreds of meshes).
     """
@@ -174,7 +174,7 @@ def xacro_output(design, macro_comments=True, old_namespaces=False, visuals=1):
 
 
 def solidworks(design):
-    """The SolidWorks to URDF exporter: CRLF, one attribute a line, all-zero ``<limit>``."""
+    """Write as the SolidWorks exporter: CRLF, one attribute a line, all-zero ``<limit>``."""
     def number(value):
         return f'{value:.5G}'
 
@@ -215,7 +215,7 @@ def solidworks(design):
 
 
 def onshape(design, frames=()):
-    """onshape-to-robot: parts as visuals, dummy frame links (1e-9 kg), ``<joint_properties>``.
+    """Write as onshape-to-robot: parts as visuals, dummy frames (1e-9 kg), joint properties.
 
     ``frames``: ``(name, parent)`` frame links added on fixed joints.
     """
@@ -239,7 +239,7 @@ def onshape(design, frames=()):
 
 
 def fusion(design):
-    """fusion2urdf's output after xacro: materials, transmissions, gazebo tags, spaced names."""
+    """Write as fusion2urdf and xacro: materials, transmissions, gazebo tags, spaced names."""
     def number(value):
         return repr(round(float(value), 6))
     text = ('<?xml version="1.0" ?>\n<robot name="{0}" xmlns:xacro="http://www.ros.org/wiki/'
@@ -271,7 +271,7 @@ def fusion(design):
 
 
 def phobos(design):
-    """phobos (Blender): ``version`` attribute, ``effort="0" velocity="0"`` with real limits."""
+    """Write as Blender's phobos: ``version``, ``effort="0" velocity="0"``, real limits."""
     text = f'<?xml version="1.0" ?>\n<robot name="{design.name}" version="1.0">\n'
     for link in design.links:
         text += _plain_link(design, link, full).replace('<visual>', f'<visual name="v_{link}">')
@@ -282,7 +282,7 @@ def phobos(design):
 
 
 def robot_description(design, gripper_joints=()):
-    """A ROS 2 ``robot_description`` parameter: xacro output with ros2_control and gazebo.
+    """Write a ROS 2 ``robot_description``: xacro output with ros2_control and gazebo.
 
     Leading blank lines (a launch file's f-string), a ``<ros2_control>`` block with interfaces
     and ros2_control transmissions, a ``gazebo_ros2_control`` plugin.
@@ -310,7 +310,7 @@ def robot_description(design, gripper_joints=()):
 
 
 def drake(design):
-    """Drake: a default namespace on ``<robot>``, ``drake:`` tags, frames, transmissions."""
+    """Write as Drake: a default namespace on ``<robot>``, ``drake:`` tags, frames."""
     text = ('<?xml version="1.0"?>\n<robot xmlns="http://drake.mit.edu" xmlns:xsi="http://www.w3.'
             'org/2001/XMLSchema-instance" xsi:schemaLocation="http://drake.mit.edu ../../doc/'
             f'drakeURDF.xsd" xmlns:drake="http://drake.mit.edu" name="{design.name}">\n')

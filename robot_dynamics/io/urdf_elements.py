@@ -117,7 +117,7 @@ class Joint:
 
     @property
     def zero_width(self):
-        """The written ``lower``, ``upper`` if equal on a revolute or prismatic joint, else None.
+        """Return the written ``lower`` if it equals ``upper`` (revolute, prismatic), else None.
 
         An exporter's "not set" (SolidWorks writes ``lower="0" upper="0" effort="0"
         velocity="0"`` on every joint), or a joint meant to be held there: read as no position

@@ -51,7 +51,7 @@ def chain(prefix, parent, n, kinds=None, names=None):
 
 
 def industrial_arm(seed=1):
-    """world → base_link → 6 revolute joints → flange → tool0 (UR-like frames)."""
+    """Build an arm: world → base_link → 6 revolute joints → flange → tool0 (UR-like)."""
     joints = [('world_joint', 'fixed', 'world', 'base_link')] + chain('', 'base_link', 6)
     joints += [('flange_joint', 'fixed', 'link6', 'flange'),
                ('tool0_joint', 'fixed', 'flange', 'tool0')]
@@ -63,7 +63,7 @@ ARM7 = ['shoulder_pitch', 'shoulder_roll', 'shoulder_yaw', 'elbow', 'wrist_yaw',
 
 
 def humanoid_arm(version, seed=2, side='l_'):
-    """A humanoid's 7-joint arm; version 1 ends in a 2-finger gripper, version 2 in a hand."""
+    """Build a humanoid's 7-joint arm: version 1 ends in a 2-finger gripper, 2 in a hand."""
     joints = chain(side, 'torso', 7, names=[side + n for n in ARM7])
     joints.append((f'{side}hand_joint', 'fixed', f'{side}link7', f'{side}hand'))
     if version == 1:
@@ -85,7 +85,7 @@ def humanoid_arm(version, seed=2, side='l_'):
 
 
 def upper_body(seed=4):
-    """A torso with two equal arms: the tip must be named."""
+    """Build a torso with two equal arms: the tip must be named."""
     joints = [('waist', 'revolute', 'pelvis', 'torso')]
     joints += chain('l_', 'torso', 7, names=['l_' + n for n in ARM7])
     joints += chain('r_', 'torso', 7, names=['r_' + n for n in ARM7])
@@ -93,7 +93,7 @@ def upper_body(seed=4):
 
 
 def solidworks_arm(seed=5):
-    """base_link and five joints (one continuous), a non-ASCII link name, SolidWorks style."""
+    """Build base_link and five joints (one continuous), a link name with an umlaut."""
     def rename(link):
         return 'Glied_2_ä' if link == 'link2' else link
     joints = [(name, kind, rename(parent), rename(child)) for name, kind, parent, child in
@@ -102,20 +102,20 @@ def solidworks_arm(seed=5):
 
 
 def leg(seed=6):
-    """A 6-joint leg below a trunk (Onshape): hip yaw, roll, pitch, knee, ankle pitch, roll."""
+    """Build a 6-joint leg below a trunk: hip yaw, roll, pitch, knee, ankle pitch, roll."""
     return Design(seed, 'leg', chain('', 'trunk', 6, names=[
         'hip_yaw', 'hip_roll', 'hip_pitch', 'knee', 'ankle_pitch', 'ankle_roll']))
 
 
 def scara(seed=7):
-    """Fusion 360: names with spaces, continuous, revolute and prismatic joints."""
+    """Build a SCARA: names with spaces, continuous, revolute and prismatic joints."""
     return Design(seed, 'scara', chain('', 'base_link', 4, names=[
         'Revolute 1', 'Revolute 2', 'Slider 3', 'Revolute 4'],
         kinds=['continuous', 'revolute', 'prismatic', 'continuous']))
 
 
 def mobile_manipulator(seed=8):
-    """Wheels on the base, a 6-joint arm with a 2-finger gripper (robot_description)."""
+    """Build wheels on the base, a 6-joint arm with a 2-finger gripper."""
     joints = [('base_joint', 'fixed', 'base_footprint', 'base_link'),
               ('left_wheel', 'continuous', 'base_link', 'left_wheel_link'),
               ('right_wheel', 'continuous', 'base_link', 'right_wheel_link'),

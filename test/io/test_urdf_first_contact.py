@@ -150,7 +150,7 @@ def test_a_xacro_value_where_a_number_belongs_names_the_fix():
     '<!-- <!ENTITY m "1.5"> -->',
 ])
 def test_xacro_output_with_its_namespace_and_comments_loads(comment):
-    """xacro keeps the macro calls in comments and the namespace declaration: it is expanded."""
+    """The output of xacro keeps macro calls in comments and its namespace: it is expanded."""
     plain = arm()
     expanded = plain.replace('<robot name="arm">', f'<?xml version="1.0"?>\n{comment}\n'
                              f'<robot name="arm" {XACRO}>{comment}')

@@ -26,26 +26,14 @@ from rclpy.parameter import Parameter
 import robot_dynamics as rd
 from robot_dynamics.model.bundled import bundled_notes
 from robot_dynamics.nodes import model_parameters
-
-
-class Recorder:
-    """A logger that records ``(level, text)``."""
-
-    def __init__(self):
-        self.lines = []
-
-    def info(self, text):
-        self.lines.append(('INFO', text))
-
-    def warning(self, text):
-        self.lines.append(('WARN', text))
+from ros_graph import LogLines
 
 
 @pytest.fixture
 def logged(ros, monkeypatch):
-    """Load a model the way a node does; return the lines it logged (twice: logged once)."""
+    """Give a function that loads a model as a node does and returns the lines it wrote."""
     monkeypatch.setattr(model_parameters, '_LOGGED_MODEL_NOTES', set())
-    recorder = Recorder()
+    recorder = LogLines()
 
     def load(name, **parameters):
         node = ros.node(name, parameter_overrides=[Parameter(key, value=value)
@@ -54,7 +42,7 @@ def logged(ros, monkeypatch):
         monkeypatch.setattr(node, 'get_logger', lambda: recorder)
         for _ in range(2):
             model_parameters.model_with_logged_warnings(node)
-        return list(recorder.lines)
+        return list(zip(recorder.levels, recorder.lines))
     return load
 
 
