@@ -35,14 +35,13 @@
   gazebo and ros2_control tags are not read (:mod:`robot_dynamics.io.urdf_elements`).
 - Linear time and no recursion: a 5 MB URDF loads in well under a second; chains of any
   depth of fixed links load.
-- Safety: a document with a DOCTYPE or an entity declaration is refused where the XML parser
-  meets it, before any entity is declared or expanded, so no URDF can make the parser read a
-  file or expand entities. xacro sources are refused with the command that expands them;
-  xacro's output (its namespace declared, macro calls in comments) loads. Both are decided
-  from the parsed document, never from text in a comment.
+- Safety (:mod:`robot_dynamics.io.urdf_xml`): a document with a DOCTYPE or an entity
+  declaration is refused where the XML parser meets it, before any entity is declared or
+  expanded, so no URDF can make the parser read a file or expand entities. xacro sources are
+  refused with the command that expands them; xacro's output (its namespace declared, macro
+  calls in comments) loads. Both are decided from the parsed document, never from text in a
+  comment; the XML is read as TinyXML reads it (no namespace processing).
 """
-
-import re
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
@@ -50,17 +49,18 @@ from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, lock
                                            locked_positions, merged_bodies)
 from robot_dynamics.io.urdf_elements import parse, transmissions
 from robot_dynamics.io.urdf_tree import Tree
+from robot_dynamics.io.urdf_xml import decode
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path, the text or bytes (refusing unsafe documents).
+    """Return URDF XML text from a path, the text or bytes (size-bounded, no NUL characters).
 
-    Bytes and files are UTF-8, or in the encoding their XML declaration names (:func:`decode`).
-    A byte-order mark and blank lines before the XML declaration are dropped (TinyXML, which
-    Pinocchio's and KDL's parsers use, skips them). What is refused is decided by the XML
-    parser (:func:`scan`), never by text that may sit in a comment.
+    Bytes and files are UTF-8, or in the encoding their XML declaration names
+    (:func:`~robot_dynamics.io.urdf_xml.decode`). A byte-order mark and blank lines before
+    the XML declaration are dropped (TinyXML, which Pinocchio's and KDL's parsers use, skips
+    them). What the parser refuses (a DTD, xacro) is :mod:`robot_dynamics.io.urdf_xml`'s.
     """
     if isinstance(urdf, (bytes, bytearray)):
         urdf = decode(bytes(urdf), 'URDF bytes')
@@ -73,92 +73,7 @@ def read_urdf_text(urdf):
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')
-    text = text.lstrip('\ufeff \t\r\n')
-    scan(text)
-    return text
-
-
-# The encoding an XML declaration names (XML 1.0 §4.3.3), read from ASCII-compatible bytes.
-DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=\s*'
-                               rb'["\']([A-Za-z][A-Za-z0-9._-]*)["\']')
-
-
-def decode(data, where):
-    """Return the text of URDF ``data`` (bytes): UTF-8, else the encoding its declaration names.
-
-    A file saved as ISO-8859-1 or windows-1252 that says so (``<?xml version="1.0"
-    encoding="ISO-8859-1"?>``) loads, as XML allows; undeclared non-UTF-8 is refused.
-    """
-    try:
-        return data.decode('utf-8')
-    except UnicodeDecodeError as exc:
-        declared = DECLARED_ENCODING.match(data)
-        if declared:
-            try:
-                return data.decode(declared.group(1).decode('ascii'))
-            except (LookupError, UnicodeDecodeError):
-                pass
-        raise URDFError(f'{where} {"are" if where.endswith("bytes") else "is"} not UTF-8 '
-                        f'{"" if where.endswith("bytes") else "text "}({exc.reason} at byte '
-                        f'{exc.start}); save it as UTF-8, or declare its encoding: <?xml '
-                        'version="1.0" encoding="ISO-8859-1"?>') from None
-
-
-DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
-                       'expansion and external entities are unsafe); expand xacro and remove '
-                       'the DOCTYPE')
-XACRO_REFUSED = ('URDF contains xacro macros ({what} at line {line}); expand it first: xacro '
-                 'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
-
-
-def scan(text):
-    """Parse with expat, exactly as the parsers will see the document; refuse a DTD or xacro.
-
-    A DOCTYPE, an entity declaration or an external entity reference is refused where expat
-    reports it, before any entity is declared or expanded (a declared or detected encoding
-    cannot hide one). xacro is an element or attribute whose prefix is ``xacro`` or bound to
-    a namespace naming xacro (``xmlns:xacro="http://www.ros.org/wiki/xacro"``): xacro's
-    output keeps that declaration and the expanded macro calls in comments, and loads.
-    """
-    from xml.parsers import expat
-
-    def refuse(*_):
-        raise URDFError(DECLARATION_REFUSED)
-    prefixes = {'xacro'}
-
-    def start(name, attributes):
-        for key, value in attributes.items():
-            if key.startswith('xmlns:') and 'xacro' in value.lower():
-                prefixes.add(key[len('xmlns:'):])
-        for item in (name, *attributes):
-            if item.partition(':')[0] in prefixes and ':' in item:
-                what = f'<{name}>' if item == name else f'attribute {item} of <{name}>'
-                raise URDFError(XACRO_REFUSED.format(what=what[:80],
-                                                     line=parser.CurrentLineNumber))
-
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.ExternalEntityRefHandler = refuse
-    parser.StartElementHandler = start
-    try:
-        parser.Parse(text, True)
-    except expat.ExpatError as exc:
-        if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
-            raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
-
-
-def _at_declaration(text, line, column):
-    """Tell whether expat's error at ``line`` (1-based), ``column`` is at a ``<!`` declaration."""
-    start = 0
-    for _ in range(line - 1):
-        start = text.find('\n', start) + 1
-        if start == 0:
-            return False
-    rest = text[start + column:start + column + 2]
-    return rest == '<!' and not text.startswith('<!--', start + column)
+    return text.lstrip('\ufeff \t\r\n')
 
 
 def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_friction=True):

@@ -21,12 +21,12 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io.files import strict_float
+from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
 
@@ -207,22 +207,8 @@ class Document:
 
 
 def parse(text):
-    """Return the :class:`Document` of URDF text (already checked safe by the caller).
-
-    Text, not bytes: the parser reads exactly the characters that were checked (a declared
-    encoding was applied when the bytes were decoded). A default namespace on ``<robot>``
-    (``xmlns="http://drake.mit.edu"``) is dropped from the tags in it, as TinyXML ignores it.
-    """
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
-    if root.tag.startswith('{') and root.tag.endswith('}robot'):
-        namespace = root.tag[:-len('robot')]
-        for element in root.iter():
-            if isinstance(element.tag, str) and element.tag.startswith(namespace):
-                element.tag = element.tag[len(namespace):]
-    return Document(root)
+    """Return the :class:`Document` of URDF text (parsed by :mod:`.urdf_xml`, checked safe)."""
+    return Document(parse_xml(text))
 
 
 def _inertial_body(inertial, link):

@@ -121,13 +121,13 @@ XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
 
 @pytest.mark.parametrize('source, what', [
     (f'<robot name="a" {XACRO}><xacro:property name="m" value="1"/></robot>',
-     '<xacro:property> at line 1'),
+     '<xacro:property>'),
     ('<robot name="a">\n<xacro:include filename="arm.xacro"/></robot>',      # undeclared
-     '<xacro:include> at line 2'),
+     '<xacro:include>'),
     ('<robot name="a" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
-     '<x:macro> at line 1'),                                      # another prefix, old URI
+     '<x:macro>'),                                      # another prefix, old URI
     (f'<robot name="a" {XACRO}><link name="b" xacro:if="1"/></robot>',
-     'attribute xacro:if of <link> at line 1'),
+     'attribute xacro:if of <link>'),
 ])
 def test_xacro_is_refused_with_the_command_that_expands_it(source, what):
     with pytest.raises(URDFError, match=re.escape(f'URDF contains xacro macros ({what}); expand '
