@@ -140,14 +140,17 @@ def _friction_note(fields, included):
 
 
 def _limit_notes(moving):
-    """Name the chain joints whose ``<limit>`` has zero width (loaded moving, no position limit).
+    """Name the chain joints whose ``<limit>`` has no range (loaded moving, no position limit).
 
     One line for the exporters' all-zero "not set" pattern (no position, effort or velocity
-    limit: unknown), one for other equal ``lower``/``upper`` (docs/models.md).
+    limit: unknown), one for other equal ``lower``/``upper``, one for inverted ones
+    (docs/models.md).
     """
     unset = [joint.name for joint in moving if joint.unset_limits]
-    equal = [(joint.name, joint.zero_width) for joint in moving
-             if joint.zero_width is not None and not joint.unset_limits]
+    empty = [(joint.name, *joint.empty_range) for joint in moving
+             if joint.empty_range is not None and not joint.unset_limits]
+    equal = [(name, lower) for name, lower, upper in empty if lower == upper]
+    inverted = [(name, lower, upper) for name, lower, upper in empty if lower > upper]
     hint = ('as Pinocchio and KDL move them; to hold one fixed, lock it: locked_joints='
             "{{'{0}': {1:g}}} (command line: --lock {0}={1:g})")
     notes = []
@@ -160,6 +163,12 @@ def _limit_notes(moving):
         listed = ', '.join(f'{name} at {value:g}' for name, value in equal)
         notes.append(f'URDF <limit lower= upper=> equal (zero width) on {listed}: loaded moving '
                      'with no position limit, ' + hint.format(*equal[0]))
+    if inverted:
+        listed = ', '.join(f'{name} (lower {lower:g}, upper {upper:g})'
+                           for name, lower, upper in inverted)
+        notes.append(f'URDF <limit lower= upper=> inverted (lower > upper) on {listed}: loaded '
+                     'moving with no position limit, as Pinocchio and KDL move them; swap '
+                     'lower and upper to limit it')
     return notes
 
 

@@ -104,36 +104,37 @@ class Joint:
         """``(lower, upper)`` position limits, ``(-inf, inf)`` when there are none.
 
         None for continuous joints, without ``<limit>``, with ``lower``/``upper`` left out (a
-        hand-written ``<limit effort= velocity=/>``; one left out defaults to 0), or with them
-        equal (:attr:`zero_width`: the joint moves, as in Pinocchio and KDL).
+        hand-written ``<limit effort= velocity=/>``; one left out reads 0), or with no range
+        between them (:attr:`empty_range`: the joint moves, as in Pinocchio and KDL).
         """
         element = self.element.find('limit')
         if self.type == 'continuous' or element is None:
             return -np.inf, np.inf
         lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
-        if lower == upper:
+        if lower >= upper:
             return -np.inf, np.inf
         return lower, upper
 
     @property
-    def zero_width(self):
-        """Return the written ``lower`` if it equals ``upper`` (revolute, prismatic), else None.
+    def empty_range(self):
+        """Return ``(lower, upper)`` if written with ``lower >= upper`` (0 if one is left out).
 
-        An exporter's "not set" (SolidWorks writes ``lower="0" upper="0" effort="0"
-        velocity="0"`` on every joint), or a joint meant to be held there: read as no position
-        limit, named in a warning (docs/models.md).
+        On a revolute or prismatic joint, else None. Equal: an exporter's "not set" (SolidWorks
+        writes ``lower="0" upper="0" effort="0" velocity="0"`` on every joint) or a joint meant
+        to be held there; inverted: a slip. Read as no position limit, named in a warning
+        (docs/models.md).
         """
         element = self.element.find('limit')
         if self.type not in ('revolute', 'prismatic') or element is None or \
-                element.get('lower') is None or element.get('upper') is None:
+                element.get('lower') is None and element.get('upper') is None:
             return None
-        lower = self.attribute('limit', 'lower')
-        return lower if lower == self.attribute('limit', 'upper') else None
+        lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
+        return (lower, upper) if lower >= upper else None
 
     @property
     def unset_limits(self):
         """Tell whether ``<limit>`` is the exporters' all-zero "not set" (every value 0)."""
-        return self.zero_width == 0 and all(
+        return self.empty_range == (0.0, 0.0) and all(
             self.attribute('limit', name, 0.0) == 0 for name in ('effort', 'velocity'))
 
     def rate_limit(self, name):

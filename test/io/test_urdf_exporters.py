@@ -139,6 +139,9 @@ CORPUS = {
     'xacro-industrial-arm': lambda: xacro_output(industrial_arm()),
     'xacro-humanoid-arm-v1': lambda: xacro_output(humanoid_arm(1), old_namespaces=True),
     'xacro-humanoid-arm-v2': lambda: xacro_output(humanoid_arm(2)),
+    'ros1-undeclared-prefixes': lambda: re.sub(      # TinyXML reads them; so does the loader
+        r' xmlns:(sensor|controller|interface)="[^"]*"', '',
+        xacro_output(humanoid_arm(1, seed=13), old_namespaces=True)),
     'xacro-huge-mesh-lists': lambda: xacro_output(industrial_arm(9), visuals=400),
     'solidworks-arm': lambda: solidworks(solidworks_arm()),
     'onshape-leg': lambda: onshape(leg(), frames=(('foot', 'link6'), ('tool', 'link6'))),

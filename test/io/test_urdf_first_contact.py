@@ -92,6 +92,15 @@ def test_a_joint_with_equal_limits_moves_with_a_warning_as_in_pinocchio(value):
     agree_with_pinocchio(model, urdf)
 
 
+def test_inverted_limits_move_with_a_warning_as_in_pinocchio():
+    urdf = arm(middle_limit='lower="1.5" upper="-0.5"')
+    model, said = load(urdf)
+    assert (model.lower_limit[1], model.upper_limit[1]) == (-np.inf, np.inf)
+    assert any('inverted (lower > upper) on j2 (lower 1.5, upper -0.5): loaded moving with no '
+               'position limit' in line for line in said), said
+    agree_with_pinocchio(model, urdf)
+
+
 @pytest.mark.parametrize('value', [0.0, 0.7])
 def test_a_chain_joint_is_held_fixed_where_locked_joints_asks(value):
     urdf = arm(middle_limit=f'lower="{value}" upper="{value}"')
