@@ -279,9 +279,10 @@ def transmissions(document):
 
     ``mechanicalReduction`` (ROS 1 actuator or transmission form) or ``mechanical_reduction``
     (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
-    inertia. Multi-joint (differential) transmissions are skipped; one naming a joint the URDF
-    does not have is skipped with a note unless it carries a rotor inertia (then an error: a
-    typo would drop it); two that drive one joint must agree.
+    inertia. Multi-joint (differential) transmissions are skipped. Where no rotor inertia is at
+    stake (a gear ratio alone changes no torque), one naming a joint the URDF does not have,
+    or a second one for a joint with other values, is skipped with a note; with a rotor
+    inertia either is an error (a typo would drop or change it).
     """
     gear, rotor, owner = {}, {}, {}
     for transmission in document.transmissions:
@@ -304,9 +305,13 @@ def transmissions(document):
             elif element.tag == 'rotorInertia':
                 values['rotor'] = _finite((element.text or '').strip(), f'{where} rotorInertia')
         if joint in owner and owner[joint][1] != values:
-            raise URDFError(f'{where} and transmission[@name={owner[joint][0]!r}] both drive '
-                            f'joint {joint[:80]!r} with different values; keep one transmission '
-                            'per joint')
+            message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
+                       f'{joint[:80]!r} with different values')
+            if 'rotor' in values or 'rotor' in owner[joint][1]:          # dynamics at stake
+                raise URDFError(f'{message}; keep one transmission per joint')
+            document.notes.append(f'{message}: the first is kept (no rotor inertia: no effect '
+                                  'on the dynamics)')
+            continue
         owner[joint] = str(transmission.get('name'))[:80], values
         gear.update({joint: values['gear']} if 'gear' in values else {})
         rotor.update({joint: values['rotor']} if 'rotor' in values else {})
