@@ -38,6 +38,7 @@ PROG = 'robot-dynamics'
 EPILOG = """\
 examples:
   robot-dynamics info puma560
+  robot-dynamics check my_arm.urdf
   robot-dynamics torque puma560 --q 0,0.5,-0.3,0,0.2,0 --qd 0.1,0,0,0,0,0 --qdd 0,0,0,0,0,0
   robot-dynamics mass-matrix my_arm.urdf --q 0 0.5 1.0
   robot-dynamics gravity arm_dh.yaml --deg --q 0 30 -20 --json

@@ -34,7 +34,8 @@ def add_model_argument(parser, optional=False):
     """Add the positional MODEL argument and the URDF chain options.
 
     ``--base-link``, ``--tip-link`` choose the chain of a URDF tree; ``--lock NAME=VALUE``
-    (repeatable) sets a locked side-branch joint's position, rad or m (docs/models.md).
+    (repeatable) sets a locked side-branch joint's position, or holds a chain joint fixed
+    there, rad or m (docs/models.md).
     """
     if optional:
         parser.add_argument('model', metavar='MODEL', nargs='?', help=MODEL_HELP)
@@ -47,8 +48,8 @@ def add_model_argument(parser, optional=False):
                        'the end of the longest moving path, see docs/models.md)')
     group.add_argument('--lock', metavar='NAME=VALUE', action='append', default=[],
                        help='position of a locked side-branch joint (a gripper finger, the '
-                            'other arm), rad or m; repeatable (default: 0 clipped into its '
-                            'limits)')
+                            'other arm; default: 0 clipped into its limits), or of a chain '
+                            'joint to hold fixed there, rad or m; repeatable')
     group.add_argument('--no-urdf-friction', dest='urdf_friction', action='store_false',
                        help="leave out the URDF's <dynamics damping friction> (included by "
                             'default, as the URDF describes the robot; Pinocchio and KDL '
@@ -121,10 +122,10 @@ NOTES = []
 
 def load_model(args):
     """Load ``args.model`` (chain options too); note warnings and locked joints for stderr."""
-    model, _ = load_model_and_warnings(args)
-    if model.warnings:
-        NOTES.append(f'model {model.name!r} has {len(model.warnings)} warning(s); see '
-                     f'`robot-dynamics info {args.model}`')
+    model, found = load_model_and_warnings(args)
+    if found:
+        NOTES.append(f'model {model.name!r} has {len(found)} warning(s); see '
+                     f'`robot-dynamics check {args.model}`')
     if model.locked_joints:
         NOTES.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
                      + ', '.join(f'{k}={v:g}' for k, v in model.locked_joints.items())

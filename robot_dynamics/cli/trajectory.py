@@ -299,7 +299,8 @@ def _check_effort(model, args, prefix, t, q, qd, qdd, written):
         raise CLIError(f'--margin: {args.margin} must be in [0, 1), e.g. 0.05 for 5 %')
     if not np.any(np.isfinite(model.effort_limit) | np.isfinite(model.velocity_limit)):
         raise CLIError(f'--check-effort: model {model.name!r} has no effort or velocity '
-                       'limits; give a URDF with <limit effort=... velocity=...>')
+                       'limits (none given, or 0: unknown, as in an exporter\'s all-zero '
+                       '<limit>); give a URDF with <limit effort=... velocity=...>')
     report = feasibility.check_samples(model, t - t[0], q, qd, qdd, args.margin)
     if not args.no_plot:
         written.append(plot_effort_ratio(prefix + '_effort.png', report,

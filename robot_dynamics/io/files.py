@@ -29,12 +29,13 @@ def strict_float(text):
     return float(text)
 
 
-def read_text_file(path, kind, max_bytes, error, too_large_fix):
+def read_text_file(path, kind, max_bytes, error, too_large_fix, decode=None):
     """Return the text of ``path``, a ``kind`` file (``'URDF'``, ``'DH'``), as UTF-8.
 
     Raises ``error`` (a :class:`~robot_dynamics.errors.ModelError` subclass) naming the file
     when it does not exist, is larger than ``max_bytes`` (``too_large_fix`` says what to do) or
     is not UTF-8 text. The size is checked before reading, so no file is read unbounded.
+    ``decode(data, where)``: the reader's own decoding instead (URDF: a declared encoding).
     """
     if not os.path.isfile(path):
         raise error(f'{kind} file {path!r} not found; give an existing path or the document '
@@ -42,9 +43,12 @@ def read_text_file(path, kind, max_bytes, error, too_large_fix):
     if os.path.getsize(path) > max_bytes:
         raise error(f'{kind} file {path!r} is larger than {max_bytes >> 20} MiB; '
                     f'{too_large_fix}')
+    with open(path, 'rb') as handle:
+        data = handle.read(max_bytes + 1)
+    if decode is not None:
+        return decode(data, f'{kind} file {path!r}')
     try:
-        with open(path, encoding='utf-8') as handle:
-            return handle.read()
+        return data.decode('utf-8')
     except UnicodeDecodeError as exc:
         raise error(f'{kind} file {path!r} is not UTF-8 text ({exc.reason} at byte '
                     f'{exc.start}); save it as UTF-8') from None

@@ -90,6 +90,7 @@ _PER_JOINT_SHAPES = {
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
+_LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
@@ -433,12 +434,15 @@ def _frozen_array(value, shape, name):
         raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
     if array.shape != shape:
         raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    finite_required = name not in ('lower_limit', 'upper_limit', 'velocity_limit',
-                                   'effort_limit')
+    finite_required = name not in _LIMITS
     if finite_required and not np.isfinite(array).all():
         raise ModelError(f'{name}: contains NaN or inf')
     if not finite_required and np.isnan(array).any():
         raise ModelError(f'{name}: contains NaN')
+    # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
+    # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
+    if name in _LIMITS[2:] and (array == 0).any():
+        array = np.where(array == 0, np.inf, array)
     array.setflags(write=False)            # a new array already (np.array copies)
     return array
 

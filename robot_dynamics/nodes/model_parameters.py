@@ -26,6 +26,7 @@ import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
 from robot_dynamics.control.locked_joints import parse_locked_joints
+from robot_dynamics.model.bundled import bundled_notes
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 
 MODEL_PARAMETERS = {
@@ -170,7 +171,9 @@ def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     prints on stderr with a source line; a node logs them instead, each once per process (the
     one-process bringup runs several nodes on the same model): ``RobotModel.warnings`` and
     what the loader said while reading (locked side branches and why, such as a mimic of a
-    chain joint locked at its default; URDF elements it tolerated).
+    chain joint locked at its default; URDF elements it tolerated). The known, documented notes
+    of a bundled model (the ``model`` parameter: :func:`~robot_dynamics.model.bundled.
+    bundled_notes`) are one INFO line instead; a user's model's stay WARN lines.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
@@ -179,11 +182,25 @@ def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
         warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
     name = model.name if model is not None else ''
-    for message in dict.fromkeys(said + list(model.warnings if model is not None else ())):
+    messages = list(dict.fromkeys(said + list(model.warnings if model is not None else ())))
+    bundled = _bundled_source(node, pending) if model is not None else None
+    known = [m for m in messages if bundled and m in bundled_notes(bundled)]
+    if known and (name, bundled) not in _LOGGED_MODEL_NOTES:
+        _LOGGED_MODEL_NOTES.add((name, bundled))
+        node.get_logger().info(f'model {name!r}: {len(known)} known note(s) of the bundled '
+                               f'model, documented in docs/models.md; `robot-dynamics check '
+                               f'{bundled}` lists them')
+    for message in (m for m in messages if m not in known):
         if (name, message) not in _LOGGED_MODEL_NOTES:
             _LOGGED_MODEL_NOTES.add((name, message))
             node.get_logger().warning(bounded(f'model {name!r}: {message}'))
     return model
+
+
+def _bundled_source(node, pending):
+    """Return the bundled model name the parameters load (``model``, no source before it)."""
+    values = [_pending_or_current(node, name, pending) for name in SOURCE_ORDER]
+    return values[-1] if values[-1] and not any(values[:-1]) else None
 
 
 _LOGGED_MODEL_NOTES = set()
