@@ -225,13 +225,60 @@ def print_json(payload):
     print(json.dumps(jsonable(payload), indent=2))
 
 
-def output_prefix(path, default):
-    """Output prefix without extension; its parent directory is created."""
+def output_prefix(path, default, extensions=('.png', '.csv')):
+    """Output prefix: ``path`` (or ``default``) without one of the ``extensions``."""
     prefix = path or default
     root, ext = os.path.splitext(prefix)
-    if ext.lower() in ('.png', '.csv'):
-        prefix = root
-    parent = os.path.dirname(prefix)
-    if parent:
-        os.makedirs(parent, exist_ok=True)
-    return prefix
+    return root if ext.lower() in extensions else prefix
+
+
+def model_inputs(args):
+    """Return ``(what, path)`` of the files MODEL (bundled: its file) and ``--friction`` name."""
+    found = []
+    if getattr(args, 'model', None):
+        bundled = rd.BUNDLED_MODELS.get(args.model)
+        found.append(('model MODEL', rd.data_path(bundled) if bundled else args.model))
+    if getattr(args, 'friction', None):
+        found.append(('friction file --friction', args.friction))
+    return found
+
+
+def check_outputs(outputs, inputs, force=True):
+    """Refuse outputs that would destroy an input; create the outputs' folders.
+
+    ``outputs``: every path the command will write; ``inputs``: ``(what, path)`` of every file
+    or folder it reads. One rule for every command (issue 30): an output that is an input,
+    resolves to one (symlinks, ``..``, hard links) or lies inside an input folder (a rosbag2
+    directory) is refused, ``--force`` or not. With ``force=False`` an output that exists is
+    refused too. Checked before any work, so a refused run costs nothing and writes nothing.
+    """
+    for output in outputs:
+        for what, source in inputs:
+            relation = overwrites(output, source)
+            if relation:
+                raise CLIError(f'output {output} {relation} the {what} ({source}); writing it '
+                               'would destroy the input: give another output path')
+        if os.path.exists(output) and not force:
+            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
+                           '--force to replace it')
+    for output in outputs:
+        os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+
+
+def overwrites(output, source):
+    """Say how writing ``output`` would replace ``source``: 'is', 'lies inside', or ''.
+
+    Both paths are resolved (``os.path.realpath``: symlinks and ``..``); ``os.path.samefile``
+    also catches hard links and case-insensitive file systems when both exist.
+    """
+    target, real = os.path.realpath(output), os.path.realpath(source)
+    if target == real:
+        return 'is'
+    try:
+        if os.path.samefile(output, source):
+            return 'is'
+    except OSError:                               # one of them does not exist (yet)
+        pass
+    if os.path.isdir(real) and target.startswith(os.path.join(real, '')):
+        return 'lies inside'
+    return ''

@@ -21,7 +21,7 @@ from tqdm import tqdm
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, add_vector_argument, format_number, format_table,
-    joint_vector, load_model, output_prefix,
+    check_outputs, joint_vector, load_model, model_inputs, output_prefix,
 )
 from robot_dynamics.simulation.integrators import INTEGRATORS, SimulationError
 
@@ -131,6 +131,8 @@ def run_simulate(args):
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
     prefix = output_prefix(args.output, 'sim')
+    check_outputs([prefix + '.csv'] + ([] if args.no_plot else [prefix + '.png']),
+                  model_inputs(args))
     start = time.perf_counter()
     try:
         trajectory = _run(model, q0, qd0, args)
