@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 import robot_dynamics as rd
+from robot_dynamics.errors import bounded
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, check_outputs, load_model, model_inputs, print_json,
 )
@@ -205,7 +206,7 @@ def run_identify(args):
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
     for warning in result.warnings:
-        print(f'robot-dynamics identify: WARNING: {warning}', file=sys.stderr)
+        print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
     if args.json:
         print_json(json_report(model, result, written))
         return 0
