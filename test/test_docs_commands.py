@@ -15,7 +15,7 @@
 Every ``$ robot-dynamics …`` line inside a fenced block of README.md or docs/*.md is a
 command; the lines after it, up to the next ``$`` or the fence, are what the page says it
 prints. Each command is either run here (in-process, in a scratch directory that sees the
-repository's ``docs/``) and its stdout and stderr compared with the page, or listed in
+repository's ``docs/`` and ``test/``) and its stdout and stderr compared with the page, or listed in
 ``SKIPPED`` with the reason; a new command in the docs that is neither fails, so drift in
 either direction is caught.
 
@@ -168,8 +168,9 @@ def run(command, capsys):
 
 @pytest.fixture
 def scratch(tmp_path, monkeypatch):
-    """Run in an empty directory that sees the repository's docs/ (the examples' paths)."""
-    (tmp_path / 'docs').symlink_to(ROOT / 'docs')
+    """Run in an empty directory that sees docs/ and test/ (the examples' paths)."""
+    for name in ('docs', 'test'):
+        (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv('MPLBACKEND', 'Agg')
     return tmp_path
@@ -283,7 +284,7 @@ def test_python_examples_are_found():
 @pytest.mark.parametrize('page, line, source', EXAMPLES, ids=[f'{e[0]}:{e[1]}' for e in EXAMPLES])
 def test_python_example_runs_and_shows_its_values(scratch, capsys, page, line, source):
     """Run the example statement by statement; a ``# literal`` after an expression is checked."""
-    for name in ('urdf', 'config', 'test'):      # the examples run from a checkout
+    for name in ('urdf', 'config'):              # the examples run from a checkout
         (scratch / name).symlink_to(ROOT / name)
     namespace = {}
     for statement in ast.parse(source).body:

@@ -24,6 +24,7 @@ from robot_dynamics.cli.common import (
     check_outputs, joint_vector, load_model, model_inputs, output_prefix,
 )
 from robot_dynamics.simulation.integrators import INTEGRATORS, SimulationError
+from robot_dynamics.simulation.stability import stiff_damping
 
 SIMULATE_EPILOG = """\
 examples:
@@ -39,8 +40,11 @@ SI units, rad) and PREFIX.png (q, qd, τ and total energy over time). Joint limi
 stops with --limits only. --integrator implicit is stable under any joint damping (real
 URDFs such as the xArm7's have wrists too stiffly damped for rk4 at 1 ms); --integrator
 implicit_coriolis is implicit in the Coriolis term too (fast spinning arms at a large --dt);
-rk4 is the more accurate for undamped arms. A diverging run stops with an error that names
-the stiff joint and the fix.
+rk4 is the more accurate for undamped arms. The default stays rk4, checked before the run: when
+the joint damping makes an explicit scheme (rk4, euler, semi_implicit_euler) unstable at the
+start (lambda dt beyond its stability limit), the command refuses at once with an error that
+names the stiff joint and the fix (--integrator implicit, or the largest stable --dt); a run
+that diverges later stops with an error saying why. See docs/simulation.md.
 """
 
 TORQUE_MODES = ('zero', 'gravity')
@@ -130,6 +134,9 @@ def run_simulate(args):
         q0 = np.clip(q0, model.lower_limit, model.upper_limit)
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
+    stiff = stiff_damping(model, q0, qd0, args.dt, args.integrator)
+    if stiff:                                        # would diverge: say so before the run
+        raise CLIError(in_cli_words(f'refused before the run: {stiff}'))
     prefix = output_prefix(args.output, 'sim')
     check_outputs([prefix + '.csv'] + ([] if args.no_plot else [prefix + '.png']),
                   model_inputs(args))
