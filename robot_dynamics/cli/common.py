@@ -95,24 +95,24 @@ def chain_options(args):
 
 
 def load_model_and_warnings(args):
-    """Load ``args.model`` with the chain options; return it and every warning (one line each).
+    """Load ``args.model`` with the chain options; return it and its warnings (one line each).
 
-    The warnings are the model's own (:attr:`RobotModel.warnings`: massless links, inertias
-    that violate the triangle inequality, …) followed by the loader's (locked joints, URDF
-    notes).
+    The warnings are :attr:`RobotModel.warnings`, the one list every command, ``info`` and
+    Python count (issue 36): the loader's notes (URDF friction included, locked joints, a
+    doubtful chain or tool frame) and the model's checks (massless links, inertias that
+    violate the triangle inequality, ...). Other warnings pass through.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.load_model(args.model, friction=getattr(args, 'friction', None),
-                              **chain_options(args))
-    messages = list(model.warnings)
+        model = rd.load_model(args.model, **chain_options(args))
+        friction = getattr(args, 'friction', None)
+        if friction:
+            model = model.with_friction(friction)
     for warning in caught:
         if not issubclass(warning.category, rd.ModelWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
-        elif str(warning.message) not in messages:
-            messages.append(str(warning.message))
-    return model, [' '.join(m.split()) for m in messages]
+    return model, [' '.join(m.split()) for m in model.warnings]
 
 
 # One-line notes printed on stderr after a command succeeds (not after an error).
@@ -120,16 +120,39 @@ NOTES = []
 
 
 def load_model(args):
-    """Load ``args.model`` (chain options too); note warnings and locked joints for stderr."""
-    model, _ = load_model_and_warnings(args)
-    if model.warnings:
-        NOTES.append(f'model {model.name!r} has {len(model.warnings)} warning(s); see '
+    """Load ``args.model`` (chain options too); note URDF friction, warnings, locked joints."""
+    model, found = load_model_and_warnings(args)
+    NOTES.extend(model_notes(args, model, found))
+    return model
+
+
+def model_notes(args, model, found):
+    """The stderr notes of a loaded model: URDF friction, the warning count, locked joints."""
+    notes = []
+    joints = urdf_friction_joints(args, model)
+    if joints:
+        notes.append(f'URDF friction included on {joints} joint(s); --no-urdf-friction to '
+                     'match Pinocchio')
+    if found:
+        notes.append(f'model {model.name!r} has {len(found)} warning(s); see '
                      f'`robot-dynamics info {args.model}`')
     if model.locked_joints:
-        NOTES.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
+        notes.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
                      + ', '.join(f'{k}={v:g}' for k, v in model.locked_joints.items())
                      + ' (change with --lock NAME=VALUE)')
-    return model
+    return notes
+
+
+def urdf_friction_joints(args, model):
+    """Count the joints whose URDF ``<dynamics damping friction>`` is in ``model`` (0: none).
+
+    A URDF model loaded without ``--no-urdf-friction`` and without a ``--friction`` sidecar
+    (which sets the friction law itself) counts its joints with viscous or Coulomb friction.
+    """
+    if model.source != 'urdf' or getattr(args, 'friction', None) or \
+            not getattr(args, 'urdf_friction', True):
+        return 0
+    return int(np.count_nonzero((model.viscous_friction != 0) | (model.coulomb_friction != 0)))
 
 
 def parse_numbers(flag, tokens, count, names=None):

@@ -18,8 +18,8 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
-    load_model_and_warnings, print_json,
+    CLIError, NOTES, add_model_argument, format_number, format_table, from_radians, load_model,
+    load_model_and_warnings, print_json, urdf_friction_joints,
 )
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
@@ -121,6 +121,11 @@ def run_info(args):
     summary = model_summary(model, args.deg)
     summary['warnings'] = found
     summary['locked_joints'] = dict(model.locked_joints)
+    summary['chain_choice'] = model.chain_choice
+    friction = urdf_friction_joints(args, model)
+    if friction:
+        NOTES.append(f'URDF friction included on {friction} joint(s); --no-urdf-friction to '
+                     'match Pinocchio')
     if args.json:
         print_json(summary)
         return 0
@@ -132,6 +137,8 @@ def run_info(args):
           f'tip {model.tip_link!r}')
     if model.source:
         print(f'source: {model.source}')
+    if model.chain_choice:
+        print(model.chain_choice)
     print(f'gravity: {model.gravity.tolist()} m/s²\n')
     rows = [(j['name'], j['type'], ' '.join(num(a, 3) for a in j['axis']), num(j['lower']),
              num(j['upper']), num(j['velocity_limit']), num(j['effort_limit']),
