@@ -109,7 +109,7 @@ class RobotModel:
     arrays are read-only; derive a changed model with :meth:`replace`, :meth:`with_payload`
     or :meth:`with_gravity`. ``warnings``: every warning, one place to count them: the
     loader's ``notes`` (how a URDF was read: friction included, branches locked, a doubtful
-    chain or tool frame; kept by derived models), then the checks' findings. ``chain_choice``:
+    chain or tool frame; a derived model has none), then the checks' findings. ``chain_choice``:
     which chain and tool frame the URDF loader chose and why ('' when ``tip_link`` was given).
     """
 
@@ -301,6 +301,7 @@ class RobotModel:
             raise ModelError(f'unknown RobotModel field(s) {sorted(unknown)}; '
                              f'fields are {[f.name for f in fields(self)]}')
         changes.setdefault('warnings', ())
+        changes.setdefault('notes', ())           # how a file was read: not the new model's
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', ModelWarning)
             return replace(self, **changes)

@@ -77,9 +77,16 @@ def test_every_command_says_urdf_friction_is_in_the_numbers_and_counts_warnings_
     assert with_friction[0] - without[0] == pytest.approx(1000 * 0.01 + 100, abs=1e-10)
 
 
-def test_a_derived_model_keeps_the_loaders_notes_and_python_counts_them():
+def test_a_derived_model_has_its_own_warnings_and_info_counts_them_alike(capsys, tmp_path):
+    from cli_helpers import run
     with pytest.warns(rd.ModelWarning):
         model = rd.load_model(str(TIAGO_CLASS_URDF))
-    heavy = model.with_payload(1.0)
-    assert heavy.warnings == model.warnings and heavy.notes == model.notes
+    heavy = model.with_payload(1.0)            # the notes said how the file was read
+    assert heavy.notes == () and heavy.warnings == () and model.notes == model.warnings
     assert heavy.chain_choice == model.chain_choice
+    sidecar = tmp_path / 'arm.friction.yaml'
+    sidecar.write_text('joints:\n  arm_7_joint: {viscous: 0.1, coulomb: 0.2}\n')
+    code, out, err = run(capsys, 'info', TIAGO_CLASS_URDF, '--friction', sidecar, '--json')
+    listed = json.loads(out)['warnings']
+    assert code == 0 and listed == list(model.with_friction(str(sidecar)).warnings) == []
+    assert 'URDF friction' not in err          # the sidecar sets the friction law
