@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, add_vector_argument, format_number, format_table,
+    CLIError, NOTES, add_model_argument, add_vector_argument, format_number, format_table,
     check_outputs, joint_vector, load_model, model_inputs, output_prefix,
 )
 from robot_dynamics.simulation.integrators import INTEGRATORS, SimulationError
@@ -68,7 +68,10 @@ def add_parsers(subparsers, formatter):
                              'implicit_coriolis for fast spinning arms too)')
     parser.add_argument('--limits', action='store_true',
                         help='joint position limits act as hard stops')
-    add_vector_argument(parser, '--q0', 'initial joint positions')
+    parser.add_argument('--q0', nargs='+', metavar='V',
+                        help='initial joint positions: one value per joint, comma- or '
+                             'space-separated (default: zeros; with --limits, zeros clipped '
+                             'into each joint\'s limits, said on stderr)')
     add_vector_argument(parser, '--qd0', 'initial joint velocities')
     parser.add_argument('--deg', action='store_true', help='revolute q0/qd0 in deg and deg/s')
     parser.add_argument('--solver', metavar='NAME', help='registered solver (default rnea)')
@@ -132,6 +135,11 @@ def run_simulate(args):
     q0 = joint_vector(model, '--q0', args.q0, args.deg)
     if args.limits and args.q0 is None:          # the default 0, moved into each joint's range
         q0 = np.clip(q0, model.lower_limit, model.upper_limit)
+        moved = [f'{name}={value:g}' for name, value in zip(model.joint_names, q0) if value]
+        if moved:
+            NOTES.append('--limits: the default start q0 = 0 lies outside the limits of '
+                         f'{len(moved)} joint(s), started at the nearest limit: '
+                         f'{", ".join(moved)} (give --q0 to choose)')
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
     stiff = stiff_damping(model, q0, qd0, args.dt, args.integrator)

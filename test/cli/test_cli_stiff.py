@@ -105,3 +105,19 @@ def test_the_stiffness_check_is_the_librarys_at_the_start_state(capsys, tmp_path
     code, out, err = run(capsys, 'simulate', TIAGO_CLASS_URDF, '--dt', dt, '--duration', 0.05,
                          '--no-plot', '-o', tmp_path / 'fine')
     assert code == 0, err
+
+
+def test_limits_say_where_the_default_start_moved(capsys, tmp_path):
+    # Was (issue 36.4): the default start moved into the limits silently; help said zeros.
+    code, out, err = run(capsys, 'simulate', TIAGO_CLASS_URDF, '--limits', '--integrator',
+                         'implicit', '--duration', 0.01, '--no-plot', '-o', tmp_path / 'lim')
+    assert code == 0, err
+    assert 'robot-dynamics: note: --limits: the default start q0 = 0 lies outside the limits ' \
+           'of 1 joint(s), started at the nearest limit: arm_1_joint=0.07 (give --q0 to ' \
+           'choose)' in err
+    data = np.genfromtxt(tmp_path / 'lim.csv', delimiter=',', names=True)
+    assert data['q_arm_1_joint'][0] == 0.07 and data['q_arm_2_joint'][0] == 0.0
+    code, out, err = run(capsys, 'simulate', TIAGO_CLASS_URDF, '--limits', '--integrator',
+                         'implicit', '--duration', 0.01, '--no-plot', '-o', tmp_path / 'given',
+                         '--q0', *[0] * 8)
+    assert code == 2 and 'arm_1_joint' in err                 # a given start is not moved
