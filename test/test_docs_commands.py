@@ -298,3 +298,10 @@ def test_python_example_runs_and_shows_its_values(scratch, capsys, page, line, s
         else:
             exec(code, namespace)
     capsys.readouterr()
+
+
+def test_the_readme_says_how_to_count_the_tests_not_a_count_that_goes_stale():
+    """Issue 36.4: the README's "1619 tests" was stale; it names the command that counts."""
+    text = (ROOT / 'README.md').read_text()
+    assert not re.search(r'\b\d[\d,]* tests\b', text), re.search(r'\b\d[\d,]* tests\b', text)
+    assert '`./run_tests.sh --collect-only -q | tail -1` counts the\ntests' in text
