@@ -14,13 +14,14 @@
 
 import os
 import sys
+import warnings
 
 import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, check_outputs, load_model, model_inputs, print_json,
+    CLIError, NOTES, add_model_argument, check_outputs, load_model, model_inputs, print_json,
 )
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
@@ -160,11 +161,17 @@ def bounds(args):
 
 
 def other_models(args):
-    """{label: model} of ``--validate MODEL[,FRICTION]``."""
+    """{label: model} of ``--validate MODEL[,FRICTION]``; their warnings counted in a note."""
     models = {}
     for item in args.validate:
         path, _, friction = item.partition(',')
-        models[os.path.basename(path)] = rd.load_model(path, friction=friction or None)
+        with warnings.catch_warnings():          # counted below, as MODEL's are
+            warnings.simplefilter('ignore', rd.ModelWarning)
+            model = rd.load_model(path, friction=friction or None)
+        models[os.path.basename(path)] = model
+        if model.warnings:
+            NOTES.append(f'--validate model {path!r} has {len(model.warnings)} warning(s); see '
+                         f'`robot-dynamics info {path}`')
     return models
 
 
