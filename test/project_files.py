@@ -46,7 +46,7 @@ def project_files(top):
 
 
 def _git_files(top):
-    """The file list git gives for ``top``, or None when ``top`` is not a checkout's top."""
+    """Return the file list git gives for ``top``, or None when it is not a checkout's top."""
     def git(*args):
         return subprocess.run(['git', '-C', str(top), *args], capture_output=True, text=True,
                               timeout=60)
@@ -63,7 +63,7 @@ def _git_files(top):
 
 
 def gitignore_patterns(top):
-    """The patterns of ``top/.gitignore`` (comments and blank lines dropped)."""
+    """Return the patterns of ``top/.gitignore`` (comments and blank lines dropped)."""
     path = pathlib.Path(top, '.gitignore')
     if not path.is_file():
         return []

@@ -15,8 +15,8 @@
 Every ``$ robot-dynamics …`` line inside a fenced block of README.md or docs/*.md is a
 command; the lines after it, up to the next ``$`` or the fence, are what the page says it
 prints. Each command is either run here (in-process, in a scratch directory that sees the
-repository's ``docs/`` and ``test/``) and its stdout and stderr compared with the page, or listed in
-``SKIPPED`` with the reason; a new command in the docs that is neither fails, so drift in
+repository's ``docs/`` and ``test/``) and its stdout and stderr compared with the page, or
+listed in ``SKIPPED`` with the reason; a new command in the docs that is neither fails, so drift in
 either direction is caught.
 
 Comparison, line by line, spaces collapsed: ``…`` alone on a line stands for any number of

@@ -32,7 +32,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def cli_command():
-    """The installed ``robot-dynamics`` as a user runs it."""
+    """Return the command of the installed ``robot-dynamics``, as a user runs it."""
     script = os.path.join(os.path.dirname(sys.executable), 'robot-dynamics')
     return [script] if os.path.exists(script) else [sys.executable, '-m', 'robot_dynamics']
 

@@ -51,7 +51,7 @@ def truth():
 
 
 def motion(model, rng):
-    """The periodic excitation: offsets away from the singular stretch, seeded harmonics."""
+    """Return the periodic excitation: fixed offsets, seeded harmonics."""
     return FourierTrajectory(model.joint_names, 10.0, np.array([0.0, 1.5, -1.5, 0.5, 0.0, 0.0]),
                              rng.normal(size=(6, 5)) * 0.25, rng.normal(size=(6, 5)) * 0.25)
 
@@ -68,7 +68,7 @@ def recording(model, seed=SEED):
 
 
 def csv_text(model, t, q, tau):
-    """The CSV file's text: a comment saying what it is, a header, rows of 13 numbers."""
+    """Return the CSV text: a comment saying what it is, a header, rows of 13 numbers."""
     header = ','.join(['t'] + [f'q_{n}' for n in model.joint_names]
                       + [f'tau_{n}' for n in model.joint_names])
     lines = ['# sample recording of a PUMA 560 "as built" (tools/sample_recording.py); its true '

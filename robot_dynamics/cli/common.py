@@ -127,7 +127,7 @@ def load_model(args):
 
 
 def model_notes(args, model, found):
-    """The stderr notes of a loaded model: URDF friction, the warning count, locked joints."""
+    """Return the stderr notes of a loaded model: URDF friction, warning count, locked joints."""
     notes = []
     joints = urdf_friction_joints(args, model)
     if joints:

@@ -176,7 +176,7 @@ def other_models(args):
 
 
 def identify_inputs(args, validation):
-    """``(what, path)`` of every file ``identify`` reads: never one of its outputs (issue 30)."""
+    """Return ``(what, path)`` of every file ``identify`` reads: never one of its outputs."""
     inputs = [('recording', args.data)] + [
         (f'nominal {what}', path) for what, path in model_inputs(args)]
     if isinstance(validation, str):

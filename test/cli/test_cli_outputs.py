@@ -32,7 +32,7 @@ from robot_dynamics.io.recordings import Recording, write_bag
 
 @pytest.fixture
 def files(tmp_path):
-    """A DH model, a URDF, a trajectory file named .csv and a small bag, with their bytes."""
+    """Write a DH model, a URDF, odd-named inputs and a small bag; return their bytes."""
     dh = tmp_path / 'arm.yaml'
     dh.write_text(open(rd.data_path('config/two_link_dh.yaml')).read())
     urdf = tmp_path / 'two.urdf'

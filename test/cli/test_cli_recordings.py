@@ -79,9 +79,9 @@ def test_time_out_of_order_is_named_not_the_efforts(tmp_path, capsys):
     run_ = record(model, motion, 8.0)
     shuffled = Recording(run_.joint_names, run_.t[rng.permutation(len(run_.t))],
                          run_.position, run_.effort)
-    code, out, err = run(capsys, 'identify', 'two_link', write_csv(tmp_path / 'shuffled.csv',
-                                                                    shuffled),
-                         '-o', tmp_path / 'x.urdf', '--no-plot')
+    data = write_csv(tmp_path / 'shuffled.csv', shuffled)
+    code, out, err = run(capsys, 'identify', 'two_link', data, '-o', tmp_path / 'x.urdf',
+                         '--no-plot')
     assert code == 2 and out == ''
     assert 'the recorded time is out of order, the likely cause: the time goes backwards at ' \
            'row ' in err

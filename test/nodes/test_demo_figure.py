@@ -24,7 +24,7 @@ from robot_dynamics.simulation.trajectory import sample_waypoints, standard_wayp
 
 
 def feedforward_run(model):
-    """A DemoResult whose torques are the demo trajectory's feed-forward ID(q_d, q̇_d, q̈_d)."""
+    """Return a DemoResult whose torques are the demo motion's feed-forward ID(q_d, q̇_d, q̈_d)."""
     waypoints = standard_waypoints(model, 1.0, 0.5, 4)
     t = np.arange(0.0, 4.0, 0.002)
     q, qd, qdd = (np.array(x) for x in zip(*(sample_waypoints(*waypoints, s) for s in t)))
