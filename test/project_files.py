@@ -18,6 +18,7 @@ an 812-line YAML), and a user who follows the README must not break the test sui
 """
 
 import fnmatch
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -84,3 +85,11 @@ def ignored(relative, patterns, is_folder=False):
         if (is_folder or not folder_only) and fnmatch.fnmatch(name, pattern):
             return True
     return False
+
+
+def tool_module(name, top=pathlib.Path(__file__).resolve().parents[1]):
+    """Return ``tools/<name>.py`` of the checkout as a module (the tools are no package)."""
+    spec = importlib.util.spec_from_file_location(name, pathlib.Path(top, 'tools', f'{name}.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

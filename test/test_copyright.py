@@ -19,23 +19,18 @@ file, read as ament_copyright reads it, and the LICENSE and CONTRIBUTING.md file
 repository root.
 """
 
-import importlib.util
 import pathlib
 
 import pytest
 
-from project_files import project_files
+from project_files import project_files, tool_module
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def license_header_tool():
-    """tools/license_header.py as a module (the same check, and the ``--fix`` for it)."""
-    spec = importlib.util.spec_from_file_location('license_header',
-                                                  ROOT / 'tools' / 'license_header.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """Return tools/license_header.py as a module (the same check, and the ``--fix`` for it)."""
+    return tool_module('license_header')
 
 
 def squashed(path):

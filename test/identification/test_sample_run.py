@@ -17,7 +17,6 @@ tools/sample_recording.py writes, the truth explains the recorded efforts to the
 what ``identify`` finds is the truth's base parameters.
 """
 
-import importlib.util
 import pathlib
 import warnings
 
@@ -27,6 +26,7 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics.identification import identify
 from robot_dynamics.io.recordings import read_recording
+from project_files import tool_module
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RUN, TRUTH = ROOT / 'docs' / 'examples' / 'puma560_run.csv', \
@@ -34,12 +34,8 @@ RUN, TRUTH = ROOT / 'docs' / 'examples' / 'puma560_run.csv', \
 
 
 def tool():
-    """tools/sample_recording.py as a module."""
-    spec = importlib.util.spec_from_file_location('sample_recording',
-                                                  ROOT / 'tools' / 'sample_recording.py')
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """Return tools/sample_recording.py as a module."""
+    return tool_module('sample_recording')
 
 
 def quiet(path):
