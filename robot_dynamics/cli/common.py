@@ -275,7 +275,11 @@ def check_outputs(outputs, inputs, force=True):
     directory) is refused, ``--force`` or not. With ``force=False`` an output that exists is
     refused too. Checked before any work, so a refused run costs nothing and writes nothing.
     """
-    for output in outputs:
+    for k, output in enumerate(outputs):
+        twice = next((other for other in outputs[:k] if overwrites(output, other) == 'is'), None)
+        if twice is not None:
+            raise CLIError(f'outputs {twice} and {output} are the same file: one would replace '
+                           'the other; give different paths (-o, --plot)')
         for what, source in inputs:
             relation = overwrites(output, source)
             if relation:

@@ -94,6 +94,8 @@ def test_identify_protects_every_validated_model_and_the_bag_folder(files, capsy
     refused(capsys, base + ['-o', 'runbag/new.urdf'], 'lies inside the recording')
     assert all(path.read_bytes() == data for path, data in before.items())
     assert sorted(os.listdir(bag)) == ['metadata.yaml', 'runbag.mcap']
+    code, _, err = run(capsys, *base, '-o', 'x.urdf', '--plot', './x.urdf')
+    assert code == 2 and 'outputs x.urdf and ./x.urdf are the same file' in err
 
 
 def test_the_rule_resolves_paths_and_creates_only_the_outputs_folders(tmp_path):
