@@ -128,11 +128,7 @@ def load_model(args):
 
 def model_notes(args, model, found):
     """Return the stderr notes of a loaded model: URDF friction, warning count, locked joints."""
-    notes = []
-    joints = urdf_friction_joints(args, model)
-    if joints:
-        notes.append(f'URDF friction included on {joints} joint(s); --no-urdf-friction to '
-                     'match Pinocchio')
+    notes = [friction_note(args, model)] if urdf_friction_joints(args, model) else []
     if found:
         notes.append(f'model {model.name!r} has {len(found)} warning(s); see '
                      f'`robot-dynamics info {args.model}`')
@@ -141,6 +137,13 @@ def model_notes(args, model, found):
                      + ', '.join(f'{k}={v:g}' for k, v in model.locked_joints.items())
                      + ' (change with --lock NAME=VALUE)')
     return notes
+
+
+def friction_note(args, model):
+    """Return the line saying URDF friction is in the numbers ('' without any)."""
+    joints = urdf_friction_joints(args, model)
+    return (f'URDF friction included on {joints} joint(s); --no-urdf-friction to match '
+            'Pinocchio') if joints else ''
 
 
 def urdf_friction_joints(args, model):

@@ -18,8 +18,8 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, NOTES, add_model_argument, format_number, format_table, from_radians, load_model,
-    load_model_and_warnings, print_json, urdf_friction_joints,
+    CLIError, NOTES, add_model_argument, format_number, format_table, friction_note,
+    from_radians, load_model, load_model_and_warnings, print_json,
 )
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
@@ -122,10 +122,7 @@ def run_info(args):
     summary['warnings'] = found
     summary['locked_joints'] = dict(model.locked_joints)
     summary['chain_choice'] = model.chain_choice
-    friction = urdf_friction_joints(args, model)
-    if friction:
-        NOTES.append(f'URDF friction included on {friction} joint(s); --no-urdf-friction to '
-                     'match Pinocchio')
+    NOTES.extend(filter(None, [friction_note(args, model)]))
     if args.json:
         print_json(summary)
         return 0
