@@ -83,11 +83,15 @@ def _version():
 
 
 def one_line(exc):
-    """Return the exception's message on one line."""
+    """Return the exception's message on one line, at most ``errors.MAX_MESSAGE`` characters.
+
+    A message that quotes input (a CSV header of a million columns) is cut in its middle
+    (:func:`robot_dynamics.errors.bounded`), never printed whole.
+    """
     text = str(exc)
     if isinstance(exc, FileNotFoundError) and exc.filename and exc.strerror:
         text = f'{exc.filename}: {exc.strerror}; check the path'
-    return ' '.join(text.split()) or type(exc).__name__
+    return errors.bounded(' '.join(text.split())) or type(exc).__name__
 
 
 # A value such as '-0.5,1.2' or '-1e-3' starts with '-' but is no option: argparse only
@@ -104,7 +108,7 @@ def main(argv=None):
     try:
         code = args.handler(args)
         for note in NOTES:
-            print(f'{PROG}: note: {note}', file=sys.stderr)
+            print(f'{PROG}: note: {errors.bounded(note)}', file=sys.stderr)
         return code
     except BrokenPipeError:                       # output piped into `head` and cut short
         sys.stdout = open(os.devnull, 'w')

@@ -14,11 +14,15 @@
 
 import os
 import sys
+import warnings
 
 import numpy as np
 
 import robot_dynamics as rd
-from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, print_json
+from robot_dynamics.errors import bounded
+from robot_dynamics.cli.common import (
+    CLIError, NOTES, add_model_argument, check_outputs, load_model, model_inputs, print_json,
+)
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
@@ -49,8 +53,9 @@ joint's friction law needs more, FILE.friction.yaml (read back with --friction).
 windows used, the parameter table, per link nominal vs identified mass, centre of mass and
 inertia, the torque error of every model on the validation samples and every warning
 (also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
-explains almost nothing. Never writes over the recording or MODEL, nor over an existing file
-without --force. See docs/identification.md.
+explains almost nothing. Never writes over an input (the recording or a file inside its
+folder, MODEL, --validate models and sidecars, --friction), --force or not, nor over an
+existing file without --force. See docs/identification.md.
 """
 
 
@@ -112,31 +117,9 @@ def add_identify_parser(subparsers, formatter):
                         help='measured vs predicted torques (default: FILE with .png)')
     parser.add_argument('--no-plot', action='store_true', help='write no plot')
     parser.add_argument('--force', action='store_true',
-                        help='replace output files that exist (never the recording or MODEL)')
+                        help='replace output files that exist (never an input)')
     parser.add_argument('--json', action='store_true', help='machine-readable report')
     parser.set_defaults(handler=run_identify)
-
-
-def check_outputs(outputs, inputs, force):
-    """Refuse an output that is one of the ``inputs`` {what: path}, or exists without force.
-
-    Checked before any work, so a refused run costs nothing and overwrites nothing.
-    """
-    for output in outputs:
-        for what, source in inputs.items():
-            if _same_file(output, source):
-                raise CLIError(f'output {output} is the {what} ({source}); writing it would '
-                               'destroy the input: give another file with -o/--plot')
-        if os.path.exists(output) and not force:
-            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
-                           '--force to replace it')
-
-
-def _same_file(a, b):
-    try:
-        return os.path.samefile(a, b)
-    except OSError:                               # one of them does not exist (yet)
-        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def options(args):
@@ -178,12 +161,32 @@ def bounds(args):
 
 
 def other_models(args):
-    """{label: model} of ``--validate MODEL[,FRICTION]``."""
+    """{label: model} of ``--validate MODEL[,FRICTION]``; their warnings counted in a note."""
     models = {}
     for item in args.validate:
         path, _, friction = item.partition(',')
-        models[os.path.basename(path)] = rd.load_model(path, friction=friction or None)
+        with warnings.catch_warnings():          # counted below, as MODEL's are
+            warnings.simplefilter('ignore', rd.ModelWarning)
+            model = rd.load_model(path, friction=friction or None)
+        models[os.path.basename(path)] = model
+        if model.warnings:
+            NOTES.append(f'--validate model {path!r} has {len(model.warnings)} warning(s); see '
+                         f'`robot-dynamics info {path}`')
     return models
+
+
+def identify_inputs(args, validation):
+    """Return ``(what, path)`` of every file ``identify`` reads: never one of its outputs."""
+    inputs = [('recording', args.data)] + [
+        (f'nominal {what}', path) for what, path in model_inputs(args)]
+    if isinstance(validation, str):
+        inputs.append(('validation recording', validation))
+    for item in args.validate:
+        path, _, friction = item.partition(',')
+        inputs.append(('model to validate', path))
+        if friction:
+            inputs.append(('friction file to validate', friction))
+    return inputs
 
 
 def run_identify(args):
@@ -196,13 +199,8 @@ def run_identify(args):
     stem = os.path.splitext(args.output)[0]
     plot = None if args.no_plot else args.plot or stem + '.png'
     sidecar = stem + '.friction.yaml'
-    inputs = {'recording': args.data, 'nominal model MODEL': str(
-        rd.BUNDLED_MODELS.get(args.model, args.model))}
-    if isinstance(validation, str):
-        inputs['validation recording'] = validation
-    for item in args.validate:
-        inputs['model to validate'] = item.partition(',')[0]
-    check_outputs([args.output, sidecar] + ([plot] if plot else []), inputs, args.force)
+    check_outputs([args.output, sidecar] + ([plot] if plot else []), identify_inputs(
+        args, validation), args.force)
     others = other_models(args)
     try:
         data = read_recording(args.data, args.topic)
@@ -215,7 +213,7 @@ def run_identify(args):
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
     for warning in result.warnings:
-        print(f'robot-dynamics identify: WARNING: {warning}', file=sys.stderr)
+        print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
     if args.json:
         print_json(json_report(model, result, written))
         return 0

@@ -18,8 +18,8 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
-    load_model_and_warnings, print_json,
+    CLIError, NOTES, add_model_argument, format_number, format_table, friction_note,
+    from_radians, load_model, load_model_and_warnings, print_json,
 )
 from robot_dynamics.model.bundled import bundled_notes
 from robot_dynamics.model.friction import EXTRA_FIELDS
@@ -143,6 +143,8 @@ def run_info(args):
     summary = model_summary(model, args.deg)
     summary['warnings'] = found
     summary['locked_joints'] = dict(model.locked_joints)
+    summary['chain_choice'] = model.chain_choice
+    NOTES.extend(filter(None, [friction_note(args, model)]))
     if args.json:
         print_json(summary)
         return 0
@@ -154,6 +156,8 @@ def run_info(args):
           f'tip {model.tip_link!r}')
     if model.source:
         print(f'source: {model.source}')
+    if model.chain_choice:
+        print(model.chain_choice)
     print(f'gravity: {model.gravity.tolist()} m/s²\n')
     rows = [(j['name'], j['type'], ' '.join(num(a, 3) for a in j['axis']), num(j['lower']),
              num(j['upper']), num(j['velocity_limit']), num(j['effort_limit']),

@@ -17,8 +17,8 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
-    print_json, to_radians,
+    CLIError, add_model_argument, check_outputs, format_number, format_table, load_model,
+    model_inputs, output_prefix, print_json, to_radians,
 )
 from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 
@@ -242,6 +242,10 @@ def run_trajectory(args):
     """Compute the feed-forward torques, write CSV and PNG, report limit violations."""
     from robot_dynamics.cli.simulation import write_csv
     model = with_payload(load_model(args), args.payload)
+    prefix = output_prefix(args.output, 'trajectory')
+    plots = [] if args.no_plot else ['.png'] + (['_effort.png'] if args.check_effort else [])
+    check_outputs([prefix + suffix for suffix in ['.csv'] + plots],
+                  model_inputs(args) + [('trajectory file FILE.yaml', args.file)])
     kind, times, positions, velocities, accelerations, degree = read_trajectory_file(
         args.file, model)
     degree = args.interpolation or degree
@@ -256,7 +260,6 @@ def run_trajectory(args):
     found = (violations(t, tau, model.effort_limit, names, 'effort')
              + violations(t, qd, model.velocity_limit, names, 'velocity')
              + violations(t, q, model.upper_limit, names, 'position', model.lower_limit))
-    prefix = output_prefix(args.output, 'trajectory')
     motion = _Motion(t, q, qd, qdd, tau)
     written = [write_csv(prefix + '.csv', motion, names, energy=False)]
     if not args.no_plot:

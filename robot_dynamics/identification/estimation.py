@@ -57,7 +57,7 @@ from robot_dynamics.identification.plausible import Bounds, ConvexProgramError, 
 from robot_dynamics.identification.prediction import layout_for, predict
 from robot_dynamics.identification.quality import (
     MAX_ERROR, check_cross_validated, check_excitation, check_fit_size, check_validation,
-    nominal_scale_hint, poorly_explained_joints,
+    nominal_scale_hint, poorly_explained_joints, timing_cause,
 )
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
@@ -200,8 +200,9 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         enabled=compliance)
     if np.any(compliance.used > 0):
         theta, plan, sigma, weights = _weighted_fit(blocks, chosen, weighted)
+    cause = timing_cause(fit_set.report)                # time stamps out of order
     check_cross_validated(fit_set.report.source, model.joint_names, blocks, chosen, weights,
-                          max_error)
+                          max_error, cause)
     std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
     if any(law.law != 'coulomb' for law in chosen):         # the law is uncertain too
         plain = fit(blocks, coulomb, weights)[0]
@@ -217,9 +218,9 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
             pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
                                            bounds or Bounds())
         except ConvexProgramError as exc:
-            if not hint:
+            if not (hint or cause):
                 raise
-            raise ConvexProgramError(f'{exc}{hint}') from exc
+            raise ConvexProgramError(f'{exc}{hint}' + (f'; {cause}' if cause else '')) from exc
         identified = with_parameters(model, pi, chosen, values)
     physical_theta = np.concatenate((base.values(parameters(identified)),
                                      [values.get(name, 0.0) for name in plan[2]]))
@@ -244,7 +245,7 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
             bounds or Bounds()).com_margin)
     result.warnings = tuple(review(result, bounds or Bounds())
                             + poorly_explained_joints(result, max_error))
-    check_validation(fit_set.report.source, result, max_error, hint)
+    check_validation(fit_set.report.source, result, max_error, hint, cause)
     return result
 
 

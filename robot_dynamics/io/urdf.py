@@ -107,7 +107,8 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     fields.update(mass=[b[0] for b in bodies], com=[b[1] for b in bodies],
                   inertia=[b[2] for b in bodies], tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
-                  source='urdf', locked_joints=positions, locked_branches=branches)
+                  source='urdf', locked_joints=positions, locked_branches=branches,
+                  chain_choice=tree.choice)
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [gear.get(n, 1.0) for n in names]

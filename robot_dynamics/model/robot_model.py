@@ -59,7 +59,9 @@ import numpy as np
 from robot_dynamics.errors import bounded, ModelError, ModelWarning, warn
 from robot_dynamics.io.dh import dh_fields
 from robot_dynamics.io.friction_yaml import KEYS as FRICTION_KEYS, apply_friction, read_friction
-from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
+from robot_dynamics.io.locked import (
+    LockedBranches, LockedPositions, add, centroidal_form, origin_form,
+)
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.model.friction import (
@@ -106,7 +108,10 @@ class RobotModel:
     Build one with :meth:`from_urdf`, :meth:`from_dh` or directly from arrays (every per-joint
     array has ``n`` rows; missing friction, rotor and limit arrays take neutral defaults). The
     arrays are read-only; derive a changed model with :meth:`replace`, :meth:`with_payload`
-    or :meth:`with_gravity`.
+    or :meth:`with_gravity`. ``warnings``: every warning, one place to count them: the
+    loader's ``notes`` (how a URDF was read: friction included, branches locked, a doubtful
+    chain or tool frame; a derived model has none), then the checks' findings. ``chain_choice``:
+    which chain and tool frame the URDF loader chose and why ('' when ``tip_link`` was given).
     """
 
     joint_types: tuple
@@ -141,6 +146,8 @@ class RobotModel:
     locked_joints: Mapping = None
     locked_branches: LockedBranches = field(default=None, compare=False, repr=False)
     warnings: tuple = field(default=(), compare=False)
+    notes: tuple = field(default=(), compare=False, repr=False)
+    chain_choice: str = field(default='', compare=False, repr=False)
 
     def __post_init__(self):
         """Validate every field, fill defaults and freeze the arrays."""
@@ -169,7 +176,9 @@ class RobotModel:
                          'gravity': np.array([0.0, 0.0, -9.81])}[name]
             set_(self, name, _frozen_array(value, shape, name))
         self._set_locked()
-        set_(self, 'warnings', tuple(map(bounded, tuple(self.warnings) + tuple(self._validate()))))
+        set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
+        set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
+                                         + tuple(self._validate()))))
         for message in self.warnings:
             warn(message)
 
@@ -293,6 +302,7 @@ class RobotModel:
             raise ModelError(f'unknown RobotModel field(s) {sorted(unknown)}; '
                              f'fields are {[f.name for f in fields(self)]}')
         changes.setdefault('warnings', ())
+        changes.setdefault('notes', ())           # how a file was read: not the new model's
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', ModelWarning)
             return replace(self, **changes)
@@ -380,9 +390,15 @@ class RobotModel:
         after loading, e.g. ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``. See
         :mod:`robot_dynamics.io.urdf`.
         """
-        fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
-                             locked_joints=locked_joints, urdf_friction=urdf_friction)
-        return cls(**{**fields, **overrides})
+        with warnings.catch_warnings(record=True) as said:   # the loader's notes: warnings
+            warnings.simplefilter('always', ModelWarning)
+            fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
+                                 locked_joints=locked_joints, urdf_friction=urdf_friction)
+        for other in (w for w in said if not issubclass(w.category, ModelWarning)):
+            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+        notes = tuple(dict.fromkeys(str(w.message) for w in said
+                                    if issubclass(w.category, ModelWarning)))
+        return cls(**{'notes': notes, **fields, **overrides})
 
     @classmethod
     def from_dh(cls, dh, convention=None, **overrides):
@@ -399,25 +415,6 @@ class RobotModel:
 
 
 # ---------------------------------------------------------------------- helpers
-class LockedPositions(Mapping):
-    """Read-only mapping locked joint name → position (rad or m); picklable, unlike a proxy."""
-
-    def __init__(self, positions):
-        self._positions = dict(positions)
-
-    def __getitem__(self, name):
-        return self._positions[name]
-
-    def __iter__(self):
-        return iter(self._positions)
-
-    def __len__(self):
-        return len(self._positions)
-
-    def __repr__(self):
-        return f'LockedPositions({self._positions!r})'
-
-
 def _names(names, n, prefix):
     if names is None:
         return tuple(f'{prefix}{i + 1}' for i in range(n))

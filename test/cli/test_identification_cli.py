@@ -113,7 +113,9 @@ def test_identify_writes_urdf_report_and_plot(puma_run, tmp_path, capsys):
     _, nominal_error, base_error, physical_error = numbers
     assert physical_error < 2.0 and nominal_error > 50.0       # percent of the torque RMS
     model = rd.RobotModel.from_urdf(str(output))
-    assert not model.warnings                                 # real bodies
+    assert model.warnings == model.notes                      # real bodies: no finding,
+    assert [n.split(':')[0] for n in model.notes] == ['URDF <dynamics> friction included in '
+                                                      'every torque']  # only the loader's note
     assert np.all(model.viscous_friction > 0)
     assert os.path.getsize(tmp_path / 'identified.png') > 10000
 

@@ -194,7 +194,7 @@ def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process, tmp_p
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         notes = rd.load_model('puma560').warnings
-    assert len(notes) == 4                   # docs/models.md: link 1 twice, link 3, massless
+    assert len(notes) == 5      # the URDF friction; docs/models.md: link 1 twice, link 3, massless
     for note in notes:
         lines = [line for line in output.splitlines() if note in line]
         assert len(lines) == 1 and lines[0].startswith('[WARN]'), output
