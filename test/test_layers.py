@@ -36,7 +36,7 @@ LAYERS = [
     ('api',),
     ('cartesian', 'simulation'),
     ('fast',),
-    ('analysis', 'identification'),
+    ('analysis', 'identification', 'contacts'),
     ('cli', 'nodes', '__init__', '__main__'),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
