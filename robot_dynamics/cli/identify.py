@@ -19,6 +19,7 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, print_json
+from robot_dynamics.contacts.recording import write_identified_thresholds
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
@@ -45,7 +46,9 @@ parameters by weighted least squares with block-bootstrap standard deviations; t
 physically consistent and plausible model (a convex program: real bodies, close to MODEL
 where the data do not decide, within the mass and centre-of-mass bounds), written as URDF
 (viscous and Coulomb friction as <dynamics>, rotor inertia as <transmission>) and, when a
-joint's friction law needs more, FILE.friction.yaml (read back with --friction). Prints the
+joint's friction law needs more, FILE.friction.yaml (read back with --friction), and
+FILE.contacts.yaml, the identified model's collision thresholds learnt on DATA (read by
+robot-dynamics contacts; docs/contacts.md). Prints the
 windows used, the parameter table, per link nominal vs identified mass, centre of mass and
 inertia, the torque error of every model on the validation samples and every warning
 (also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
@@ -196,13 +199,15 @@ def run_identify(args):
     stem = os.path.splitext(args.output)[0]
     plot = None if args.no_plot else args.plot or stem + '.png'
     sidecar = stem + '.friction.yaml'
+    contacts = stem + '.contacts.yaml'
     inputs = {'recording': args.data, 'nominal model MODEL': str(
         rd.BUNDLED_MODELS.get(args.model, args.model))}
     if isinstance(validation, str):
         inputs['validation recording'] = validation
     for item in args.validate:
         inputs['model to validate'] = item.partition(',')[0]
-    check_outputs([args.output, sidecar] + ([plot] if plot else []), inputs, args.force)
+    check_outputs([args.output, sidecar, contacts] + ([plot] if plot else []), inputs,
+                  args.force)
     others = other_models(args)
     try:
         data = read_recording(args.data, args.topic)
@@ -214,6 +219,8 @@ def run_identify(args):
     except (RecordingError, ConvexProgramError) as exc:
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
+    written.append(write_identified_thresholds(result.model, data, contacts,
+                                               comment=f'for {args.output}'))
     for warning in result.warnings:
         print(f'robot-dynamics identify: WARNING: {warning}', file=sys.stderr)
     if args.json:
