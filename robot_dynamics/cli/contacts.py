@@ -22,6 +22,7 @@ import robot_dynamics as rd
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, load_model, output_prefix, print_json,
 )
+from robot_dynamics.cli.identify import check_outputs
 from robot_dynamics.contacts import (
     CollisionThresholds, collision_thresholds, detect_collisions, external_wrench,
     observer_samples,
@@ -50,8 +51,9 @@ without contact; written to PREFIX.contacts.yaml). Prints the thresholds, the la
 estimate per joint and every contact event (time, joints, peak); writes PREFIX.csv (t,
 tau_ext_<joint>, threshold_<joint>, contact) and PREFIX.png (measured vs model torque,
 estimate and threshold band, contacts shaded). Rows with NaN, repeated stamps or stale
-repeats are dropped and said so (no estimate there). Exit code 0 with or without contacts.
-See docs/contacts.md.
+repeats are dropped and said so (no estimate there). Never writes over the recording, MODEL
+or the thresholds it reads, nor over an existing file without --force. Exit code 0 with or
+without contacts. See docs/contacts.md.
 """
 
 
@@ -82,6 +84,9 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('-o', '--output', metavar='PREFIX',
                         help='writes PREFIX.csv, PREFIX.png (default contacts)')
     parser.add_argument('--no-plot', action='store_true', help='write no plot')
+    parser.add_argument('--force', action='store_true',
+                        help='replace output files that exist (never the recording, MODEL or '
+                             'the thresholds read)')
     parser.add_argument('--json', action='store_true', help='machine-readable report')
     parser.set_defaults(handler=run_contacts)
 
@@ -130,6 +135,12 @@ def run_contacts(args):
     """Estimate, detect, print the report, write the CSV and the plot."""
     model = load_model(args)
     prefix = output_prefix(args.output, 'contacts')
+    inputs = {'recording': args.recording, 'model MODEL': args.model}
+    if args.thresholds:
+        inputs['thresholds'] = args.thresholds
+    check_outputs([prefix + '.csv'] + ([] if args.no_plot else [prefix + '.png'])
+                  + ([prefix + '.contacts.yaml'] if args.learn else []), inputs, args.force,
+                  flags='-o')
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
         try:

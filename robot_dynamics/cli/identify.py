@@ -120,18 +120,19 @@ def add_identify_parser(subparsers, formatter):
     parser.set_defaults(handler=run_identify)
 
 
-def check_outputs(outputs, inputs, force):
+def check_outputs(outputs, inputs, force, flags='-o/--plot'):
     """Refuse an output that is one of the ``inputs`` {what: path}, or exists without force.
 
-    Checked before any work, so a refused run costs nothing and overwrites nothing.
+    Checked before any work, so a refused run costs nothing and overwrites nothing; ``flags``
+    name the options that choose the outputs.
     """
     for output in outputs:
         for what, source in inputs.items():
             if _same_file(output, source):
                 raise CLIError(f'output {output} is the {what} ({source}); writing it would '
-                               'destroy the input: give another file with -o/--plot')
+                               f'destroy the input: give another file with {flags}')
         if os.path.exists(output) and not force:
-            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
+            raise CLIError(f'output {output} exists; give another file with {flags}, or '
                            '--force to replace it')
 
 
