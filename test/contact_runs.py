@@ -66,8 +66,10 @@ def truth_model(seed=33):
 
 @dataclass(frozen=True)
 class Motion:
-    """Desired joint motion: ``centre`` (n,), ``amplitude``, ``frequency`` (Hz), ``phase``
-    (n, 3) of three sines per joint."""
+    """Desired joint motion: three sines per joint.
+
+    ``centre`` (n,); ``amplitude``, ``frequency`` (Hz), ``phase`` (n, 3).
+    """
 
     centre: np.ndarray
     amplitude: np.ndarray
@@ -101,8 +103,11 @@ class Motion:
 
 @dataclass(frozen=True)
 class Run:
-    """A simulated run on the ``STEP`` grid: ``t``, ``q``, ``qd`` (K,) / (K, n), the motor
-    torque ``tau`` held over each step and the external torque ``ext`` (K, n)."""
+    """A simulated run on the ``STEP`` grid.
+
+    ``t`` (K,); ``q``, ``qd`` (K, n); the motor torque ``tau`` held over each step and the
+    external torque ``ext`` (K, n).
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -112,8 +117,10 @@ class Run:
 
 
 def warm(truth, t, warmup):
-    """The arm at time ``t`` s: its friction ``1 + warmup e^{-t / 40 s}`` times the truth's
-    (the grease warms up)."""
+    """Return the arm at time ``t`` s: its friction ``1 + warmup e^{-t / 40 s}`` times.
+
+    The grease warms up.
+    """
     scale = 1.0 + warmup * np.exp(-t / 40.0)
     return truth.replace(viscous_friction=scale * truth.viscous_friction,
                          coulomb_friction=scale * truth.coulomb_friction,
@@ -122,12 +129,13 @@ def warm(truth, t, warmup):
 
 def simulate(truth, motion, seconds, contact=None, start=0.0, gains=(400.0, 40.0),
              warmup=0.1):
-    """Simulate the arm tracking ``motion`` from ``start`` for ``seconds`` s; ``contact`` =
-    (time, joint, torque): an external torque step from that time on (N m on that joint),
-    the environment's on the arm. The PD law
-    ``diag(M(q)) (kp e + kd ė)`` (a 20 rad/s critically damped loop) is updated every
-    ``CONTROL`` steps and held in between; the friction warms up (:func:`warm`, one model per
-    second)."""
+    """Simulate the arm tracking ``motion`` from ``start`` for ``seconds`` s.
+
+    ``contact`` = (time, joint, torque): an external torque step from that time on (N m on
+    that joint), the environment's on the arm. The PD law ``diag(M(q)) (kp e + kd ė)`` (a
+    20 rad/s critically damped loop) is updated every ``CONTROL`` steps and held in between;
+    the friction warms up (:func:`warm`, one model per second).
+    """
     kp, kd = gains
     steps = int(round(seconds / STEP))
     t = start + np.arange(steps + 1) * STEP
@@ -155,7 +163,7 @@ def simulate(truth, motion, seconds, contact=None, start=0.0, gains=(400.0, 40.0
 
 
 def sample_indices(run, seed=0, every=1):
-    """Indices of the irregular sample instants (3-5 steps apart), one in ``every`` kept."""
+    """Return the irregular sample instants (3-5 steps apart), one in ``every`` kept."""
     rng = np.random.default_rng(seed)
     gaps = rng.integers(3, 6, size=len(run.t) // 3 + 2)
     index = np.cumsum(np.r_[1, gaps])
@@ -164,7 +172,7 @@ def sample_indices(run, seed=0, every=1):
 
 
 def record(run, model, seed=0, every=1, noise=0.01, gain_error=0.0, start=None, end=None):
-    """The :class:`Recording` a driver would write of ``run`` (module docstring).
+    """Return the :class:`Recording` a driver would write of ``run`` (module docstring).
 
     Efforts are the motor torques (the external torque is not in them) times
     ``1 + gain_error``, plus white noise of ``noise`` times each joint's RMS torque.

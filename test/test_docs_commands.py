@@ -56,6 +56,11 @@ SKIPPED = {
     'robot-dynamics excite puma560': 'designs for up to 30 s; test/cli and test/identification '
                                      'run excite with a short time limit',
     'robot-dynamics identify puma560': 'the reader\'s own recording',
+    'robot-dynamics identify panda run.csv': 'the reader\'s own recording; '
+                                             'test/cli/test_contacts_cli.py runs identify, then '
+                                             'contacts on its thresholds',
+    'robot-dynamics contacts': 'the reader\'s own recording; test/cli/test_contacts_cli.py runs '
+                               'the command on simulated ones',
 }
 
 

@@ -92,7 +92,7 @@ def add_parsers(subparsers, formatter):
 
 
 def thresholds_for(args, model, samples, prefix):
-    """The thresholds of the command line: (thresholds, where they came from, file written)."""
+    """Return the thresholds, where they came from and the file written (None: none)."""
     if args.thresholds and args.learn:
         raise CLIError('--thresholds and --learn: give one (a file, or a window to learn on)')
     if args.learn:
@@ -183,7 +183,7 @@ def _gains(gain):
 
 
 def _wrenches(args, model, samples, detection):
-    """The wrench on ``--link`` at each event's peak sample (none without --link)."""
+    """Return the wrench on ``--link`` at each event's peak sample (none without --link)."""
     if not args.link:
         return []
     out = []

@@ -30,10 +30,12 @@ from robot_dynamics.contacts.thresholds import CollisionThresholds
 
 @dataclass(frozen=True)
 class ContactEvent:
-    """A run of samples in contact: ``start``, ``end`` (s, first and last sample in contact),
-    ``joints`` (names of the joints over their threshold at any of them), and at the largest
-    ``|τ̂_ext| / T`` the joint ``peak_joint``, its ``peak_torque`` (signed, N m or N) and
-    ``peak_ratio``."""
+    """A run of samples in contact.
+
+    ``start``, ``end`` (s, first and last sample in contact), ``joints`` (names of the joints
+    over their threshold at any of them), and at the largest ``|τ̂_ext| / T`` the joint
+    ``peak_joint``, its ``peak_torque`` (signed, N m or N) and ``peak_ratio``.
+    """
 
     start: float
     end: float
@@ -51,9 +53,12 @@ class ContactEvent:
 
 @dataclass(frozen=True)
 class CollisionDetection:
-    """The detector over a recording: ``t`` (N,); ``tau_ext``, ``threshold`` (N, n);
-    ``joints`` (N, n) bool, joint over its threshold; ``contact`` (N,) bool, any joint;
-    ``events`` (:class:`ContactEvent`, in time order); ``joint_names``."""
+    """The detector over a recording.
+
+    ``t`` (N,); ``tau_ext``, ``threshold`` (N, n); ``joints`` (N, n) bool, joint over its
+    threshold; ``contact`` (N,) bool, any joint; ``events`` (:class:`ContactEvent`, in time
+    order); ``joint_names``.
+    """
 
     t: np.ndarray
     tau_ext: np.ndarray
@@ -70,10 +75,12 @@ class CollisionDetection:
 
 
 def detect_collisions(model, t, q, qd, tau, thresholds):
-    """Detect contacts in a recording with ``thresholds`` (:class:`CollisionThresholds`, or a
-    file). ``t`` (N,) s strictly increasing; ``q``, ``qd``, ``tau`` (N, n) in the model's joint
-    order, ``tau`` the measured motor torques. The observer runs with the thresholds' gain and
-    hold. Returns a :class:`CollisionDetection`: ``.contact`` (N,) and ``.joints`` (N, n).
+    """Detect contacts in a recording with ``thresholds``.
+
+    ``thresholds``: :class:`CollisionThresholds`, or a file. ``t`` (N,) s strictly increasing;
+    ``q``, ``qd``, ``tau`` (N, n) in the model's joint order, ``tau`` the measured motor
+    torques. The observer runs with the thresholds' gain and hold. Returns a
+    :class:`CollisionDetection`: ``.contact`` (N,) and ``.joints`` (N, n).
     """
     limits = _thresholds(thresholds).for_model(model)
     run = observe(model, t, q, qd, tau, limits.gain, limits.hold)
@@ -86,7 +93,7 @@ def detect_collisions(model, t, q, qd, tau, thresholds):
 
 
 def events(t, tau_ext, band, over, names):
-    """The runs of samples in contact as :class:`ContactEvent` (see :func:`detect_collisions`)."""
+    """Return the runs of samples in contact as :class:`ContactEvent` (time order)."""
     contact = np.any(over, axis=1).astype(np.int8)
     edges = np.flatnonzero(np.diff(np.r_[0, contact, 0]))
     found = []

@@ -94,25 +94,6 @@ def check_hold(hold):
     return HOLDS.index(hold)
 
 
-def check_times(t, rows):
-    """Return ``t`` as (N,) floats; refuse non-finite or not strictly increasing times."""
-    t = np.asarray(t, dtype=float) if not isinstance(t, np.ndarray) else t.astype(float)
-    if t.ndim != 1 or t.size != rows:
-        raise ValueError(f't: expected one time per sample, shape ({rows},), got shape '
-                         f'{np.shape(t)}')
-    bad = np.flatnonzero(~np.isfinite(t))
-    if bad.size:
-        raise ValueError(f't: sample {bad[0]} has the time {t[bad[0]]}; give finite times in '
-                         'seconds')
-    back = np.flatnonzero(np.diff(t) <= 0)
-    if back.size:
-        k = back[0] + 1
-        raise ValueError(f't: the time does not increase at sample {k} ({t[k]:.9g} s after '
-                         f'{t[k - 1]:.9g} s); give strictly increasing times: sort the samples '
-                         'and drop repeated stamps')
-    return t
-
-
 def warn_without_friction(model):
     """Say, once per call site, that the estimate will hold the real joints' friction."""
     if not model.has_friction:
@@ -192,7 +173,7 @@ def _read_only(view):
 
 
 def missing_efforts():
-    """The message for a sample or recording without motor torques."""
+    """Return the message for a sample or recording without motor torques."""
     return ('tau: the measured motor torques are missing (None): the observer compares them '
             'with the model, without them no contact can be told; record JointState.effort '
             '(on arms without torque sensors: motor currents times the torque constants)')
@@ -200,8 +181,11 @@ def missing_efforts():
 
 @dataclass(frozen=True)
 class ObserverRun:
-    """The observer over a recording: ``t`` (N,); ``tau_ext``, ``momentum_rate``, ``gravity``,
-    ``qd`` (N, n); ``gain`` (n,) 1/s; ``hold``."""
+    """The observer over a recording.
+
+    ``t`` (N,); ``tau_ext``, ``momentum_rate``, ``gravity``, ``qd`` (N, n); ``gain`` (n,) 1/s;
+    ``hold``.
+    """
 
     t: np.ndarray
     tau_ext: np.ndarray
@@ -221,13 +205,12 @@ def observe(model, t, q, qd, tau, gain=None, hold='linear'):
     if tau is None:
         raise ValueError(missing_efforts())
     state = new_state(model, gain, hold)
-    a, _ = batch_arguments(model, q=q, qd=qd, tau=tau)
-    times = check_times(t, len(a['q']))
     warn_without_friction(model)
     step = numpy_step if _engine is None else _engine.momentum_observer
-    r, pdot, g = step(model, state, times, a['q'], a['qd'], a['tau'], True)
+    r, pdot, g = step(model, state, t, q, qd, tau, True)        # checks every argument
     gain = state[HEADER:HEADER + model.dof].copy()
-    return ObserverRun(times, r, pdot, g, np.asarray(a['qd']), gain, hold)
+    return ObserverRun(np.asarray(t, dtype=float), r, pdot, g,
+                       np.broadcast_to(np.asarray(qd, dtype=float), r.shape), gain, hold)
 
 
 def momentum_observer(model, t, q, qd, tau, gain=None, hold='linear'):
@@ -259,13 +242,13 @@ def momentum_terms(model, q, qd):
 
 
 def numpy_step(model, state, t, q, qd, tau, series, chunk=2048):
-    """The engine's ``momentum_observer`` in numpy: the same state, results and errors."""
+    """Run the engine's ``momentum_observer`` in numpy: the same state, results and errors."""
     a, single = batch_arguments(model, q=q, qd=qd, tau=tau)
     times = np.atleast_1d(np.asarray(t, dtype=float))
     n, N = model.dof, len(a['q'])
-    if times.shape != (N,):
-        raise ValueError(f't: expected {"a number" if single else "one time per sample"}, '
-                         f'got shape {np.shape(t)}')
+    if times.shape != (N,) or np.ndim(t) != (0 if single else 1):
+        wanted = 'one time (a number) with one sample' if single else 'one time per sample'
+        raise ValueError(f't: expected {wanted}, got {np.size(t)} value(s)')
     blocks = state[HEADER:].reshape(len(BLOCKS), n)
     K, p_, w_, held, r, pdot, G = blocks
     out = np.empty((3, N, n))

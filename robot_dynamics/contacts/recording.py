@@ -10,12 +10,13 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""From a recorded run (:class:`~robot_dynamics.io.recordings.Recording`) to the observer's
-samples, and the thresholds ``robot-dynamics identify`` writes next to its model.
+"""A recorded run to the observer's samples; the thresholds ``identify`` writes.
 
-The observer needs every sample as it was measured (no filter: it filters itself, with a
-known lag), in time order, with a finite position, velocity and effort. The rows are cleaned
-as identification cleans them (:func:`robot_dynamics.identification.timing.clean_rows`):
+From a :class:`~robot_dynamics.io.recordings.Recording` to what the observer takes, and the
+thresholds ``robot-dynamics identify`` writes next to its model. The observer needs every
+sample as it was measured (no filter: it filters itself, with a known lag), in time order,
+with a finite position, velocity and effort. The rows are cleaned as identification cleans
+them (:func:`robot_dynamics.identification.timing.clean_rows`):
 sorted by time (the note names where the time went backwards), non-finite rows, repeated
 stamps and a driver's stale repeats dropped (each would be a false step of the momentum); the
 observer integrates exactly over the longer interval a dropped row leaves, and the notes say
@@ -35,8 +36,11 @@ from robot_dynamics.io.recordings import RecordingError
 
 @dataclass(frozen=True)
 class ObserverSamples:
-    """Cleaned samples in the model's joint order: ``t`` (N,) s; ``q``, ``qd``, ``tau``
-    (N, n); ``notes``: what was dropped or derived, one sentence each."""
+    """Cleaned samples in the model's joint order.
+
+    ``t`` (N,) s; ``q``, ``qd``, ``tau`` (N, n); ``notes``: what was dropped or derived, one
+    sentence each.
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -95,8 +99,11 @@ def observer_samples(recording, model):
 
 
 def recording_thresholds(model, recording, **options):
-    """:func:`~robot_dynamics.contacts.thresholds.collision_thresholds` of a whole recording
-    without contact (``options``: gain, hold, safety, floor)."""
+    """Learn the collision thresholds of a whole recording without contact.
+
+    :func:`~robot_dynamics.contacts.thresholds.collision_thresholds` on its
+    :func:`observer_samples`; ``options``: gain, hold, safety, floor, friction_margin.
+    """
     samples = observer_samples(recording, model)
     label = (f'{recording.source or "recording"}, {samples.t[0]:.6g} - {samples.t[-1]:.6g} s, '
              f'{len(samples.t)} samples without contact')
@@ -105,6 +112,8 @@ def recording_thresholds(model, recording, **options):
 
 
 def write_identified_thresholds(model, recording, path, comment=''):
-    """Learn the thresholds of an identified ``model`` on the recording it was identified
-    from and write them to ``path`` (``robot-dynamics identify``); return the path."""
+    """Write the thresholds of an identified ``model`` to ``path``; return the path.
+
+    Learnt on the recording it was identified from (``robot-dynamics identify``).
+    """
     return recording_thresholds(model, recording).write(path, comment)

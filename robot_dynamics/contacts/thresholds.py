@@ -161,8 +161,10 @@ def friction_at_rest(model):
 
 
 def fingerprint(model):
-    """The model's inverse dynamics (n,) at ``q = 0.5, q̇ = q̈ = 1`` (every joint): masses,
-    inertias, friction and gravity in n numbers, to tell models apart."""
+    """Return the model's inverse dynamics (n,) at ``q = 0.5, q̇ = q̈ = 1`` (every joint).
+
+    Masses, inertias, friction and gravity in n numbers, to tell models apart.
+    """
     ones = np.ones(model.dof)
     return inverse_dynamics(model, 0.5 * ones, ones, ones)
 

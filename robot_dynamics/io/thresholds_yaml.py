@@ -30,9 +30,9 @@ gravity |G_j(q)|`` with ``τ̂_ext`` from the momentum observer of gain ``gain``
 thresholds hold for that gain only) and ``hold`` (``linear`` or ``previous``); ``peak`` is the
 largest ``|τ̂_ext,j|`` of the learning data (information); ``fingerprint`` the model's inverse
 dynamics at ``q = 0.5, q̇ = q̈ = 1`` (every joint), to tell a model the thresholds were not
-learnt for. Units: N m (N), N m s/rad, and two ratios. Every joint of the model must be listed; a key that is not known, a value that is not
-a finite number ``>= 0`` (``gain > 0``), a repeated key and YAML aliases are refused with the
-file and the fix.
+learnt for. Units: N m (N), N m s/rad, and two ratios. Every joint of the model must be
+listed; a key that is not known, a value that is not a finite number ``>= 0`` (``gain >
+0``), a repeated key and YAML aliases are refused with the file and the fix.
 """
 
 import math
@@ -130,5 +130,5 @@ def thresholds_yaml(joints, hold, safety, model='', source='', comment=''):
 
 
 def _scalar(text):
-    """A string as one YAML scalar (quoted where YAML would read it otherwise)."""
+    """Return a string as one YAML scalar (quoted where YAML would read it otherwise)."""
     return yaml.safe_dump(str(text), default_style=None, width=1 << 16).splitlines()[0]

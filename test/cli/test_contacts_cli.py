@@ -30,8 +30,10 @@ ONSET, JOINT, SIZE = 9.0, 1, 6.0          # a 6 N m step on panda_joint2 at 9 s
 
 @pytest.fixture(scope='module')
 def files(tmp_path_factory):
-    """An arm URDF (viscous + Coulomb friction, rotors) and a 12 s recording of it with a
-    step of external torque at 9 s (CSV: t, q_*, qd_*, tau_*)."""
+    """Write an arm URDF (viscous + Coulomb friction, rotors) and a 12 s recording of it.
+
+    A step of external torque at 9 s (CSV: t, q_*, qd_*, tau_*).
+    """
     folder = tmp_path_factory.mktemp('contacts')
     panda = rd.load_model('panda')
     arm = panda.replace(viscous_friction=np.full(7, 0.5), coulomb_friction=np.full(7, 0.4),
@@ -149,7 +151,7 @@ def test_missing_efforts_are_an_error(files, capsys, tmp_path):
 
 
 def test_identify_writes_thresholds_the_contacts_command_reads(tmp_path, capsys):
-    """identify → arm.contacts.yaml beside arm.urdf; contacts finds it, with the friction."""
+    """Check identify → arm.contacts.yaml beside arm.urdf; contacts finds it, with friction."""
     truth, nominal = contact_runs.truth_model(), contact_runs.nominal_model()
     motion = contact_runs.Motion.random(nominal, seed=6)
     learn = contact_runs.simulate(truth, motion, 30.0, warmup=0.0)

@@ -10,8 +10,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Collision detection with the exact model: 60 s of fast motion without a false alarm, a
-step found at once, the streaming detector equal to the batch one, the events."""
+"""Collision detection with the exact model.
+
+60 s of fast motion without a false alarm, a step found at once, the streaming detector equal
+to the batch one, the events.
+"""
 
 import numpy as np
 import pytest
@@ -27,7 +30,7 @@ HOLD = 'previous'           # the simulated efforts: each held for its step
 
 @pytest.fixture(scope='module')
 def arm():
-    """The simulated arm (friction, rotors), known exactly, and thresholds learnt on 20 s."""
+    """Give the simulated Panda (friction, rotors), known exactly, and thresholds from 20 s."""
     truth = contact_runs.truth_model()
     run = contact_runs.simulate(truth, contact_runs.Motion.random(truth, seed=11), 20.0,
                                 warmup=0.0)

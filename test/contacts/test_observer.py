@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import robot_dynamics as rd
-from robot_dynamics.contacts import MomentumObserver, momentum_observer
+from robot_dynamics.contacts import MomentumObserver, momentum_observer, observe
 from robot_dynamics.contacts.observer import new_state, numpy_step
 from robot_dynamics.errors import ModelWarning
 
@@ -41,8 +41,11 @@ def cartesian_arm():
 
 
 def cartesian_motion(model, t, force, external, onset):
-    """Exact q, q̇ of the Cartesian arm under constant motor ``force`` (2,) and the
-    ``external`` force (2,) from ``onset`` on; it moves in + on both joints throughout."""
+    """Return the exact q, q̇ of the Cartesian arm.
+
+    Under the constant motor ``force`` (2,) and the ``external`` force (2,) from ``onset`` on;
+    it moves in + on both joints throughout.
+    """
     M = np.diag([model.mass.sum(), model.mass[1]]) + np.diag(model.reflected_inertia)
     bias = np.array([model.mass.sum() * GRAVITY, 0.0]) + model.coulomb_friction
     a0 = np.linalg.solve(M, force - bias)
@@ -58,7 +61,7 @@ def cartesian_motion(model, t, force, external, onset):
 
 
 def test_exact_at_random_sample_times_and_any_gain():
-    """r = τ_ext (1 - e^{-K (t - t_s)}) to rounding, with steps from 0.1 to 20 ms, K h to 10."""
+    """Check r = τ_ext (1 - e^{-K (t - t_s)}) to rounding: steps 0.1 to 20 ms, K h to 10."""
     model = cartesian_arm()
     rng = np.random.default_rng(7)
     t = np.cumsum(np.r_[0.0, rng.uniform(1e-4, 2e-2, 400)])
@@ -74,8 +77,10 @@ def test_exact_at_random_sample_times_and_any_gain():
 
 
 def simulated_step(dt, joint, size=5.0, K=50.0, onset=0.8, seconds=1.2):
-    """The Panda (viscous friction, rotors) simulated with an external step on ``joint``:
-    (t, estimate, exact response)."""
+    """Return (t, estimate, exact response, onset index) of a simulated step on ``joint``.
+
+    The Panda with viscous friction and rotors.
+    """
     model = rd.load_model('panda').replace(viscous_friction=np.full(7, 0.6),
                                            rotor_inertia=np.full(7, 0.15))
     q0 = np.array([0.1, -0.5, 0.2, -2.0, 0.3, 1.5, 0.4])
@@ -132,6 +137,27 @@ def test_streaming_equals_batch_to_the_bit(recording):
     assert observer.time == t[-1] and np.array_equal(observer.tau_ext, batch[-1])
 
 
+def test_a_long_batch_on_threads_equals_the_stream_to_the_bit():
+    """9000 samples: the batch's momentum terms on several threads, in blocks of 8192."""
+    model = rd.load_model('ur5').replace(viscous_friction=np.full(6, 0.3))
+    rng = np.random.default_rng(9)
+    t = np.cumsum(rng.uniform(5e-4, 1.5e-3, 9000))
+    q = rng.uniform(-2, 2, (9000, 6))
+    qd = rng.uniform(-1, 1, (9000, 6))
+    tau = rng.normal(0, 20, (9000, 6))
+    batch, pdot, gravity = observe_series(model, t, q, qd, tau)
+    observer = MomentumObserver(model)
+    for k, row in enumerate(zip(t, q, qd, tau)):
+        assert np.array_equal(observer.update(*row), batch[k]), k
+        assert np.array_equal(observer.momentum_rate, pdot[k])
+        assert np.array_equal(observer.gravity, gravity[k])
+
+
+def observe_series(model, t, q, qd, tau):
+    run = observe(model, t, q, qd, tau)
+    return run.tau_ext, run.momentum_rate, run.gravity
+
+
 def test_numpy_twin_equals_the_engine(recording):
     model, t, q, qd, tau = recording
     engine = momentum_observer(model, t, q, qd, tau, gain=40)
@@ -180,10 +206,18 @@ def test_time_that_does_not_increase_is_an_error_naming_the_sample(recording):
     model, t, q, qd, tau = recording
     back = t.copy()
     back[40] = back[39]
-    with pytest.raises(ValueError, match=r'does not increase at sample 40 .*sort the samples'):
-        momentum_observer(model, back, q, qd, tau)
-    with pytest.raises(ValueError, match='sample 7 has the time nan'):
+    for step in (None, numpy_step):
+        with pytest.raises(ValueError, match=r't: sample 40 at .* s is not after the previous '
+                                             r'sample at .* s; give strictly increasing times '
+                                             r'\(sort the samples'):
+            if step is None:
+                momentum_observer(model, back, q, qd, tau)
+            else:
+                step(model, new_state(model, None, 'linear'), back, q, qd, tau, False)
+    with pytest.raises(ValueError, match='t: sample 7 has the time (nan|NaN); give finite'):
         momentum_observer(model, np.where(np.arange(len(t)) == 7, np.nan, t), q, qd, tau)
+    with pytest.raises(ValueError, match='t: expected one time per sample, got 299 value'):
+        momentum_observer(model, t[:-1], q, qd, tau)
     observer = MomentumObserver(model)
     observer.update(1.0, q[0], qd[0], tau[0])
     with pytest.raises(ValueError, match=r'at 0\.5 s is not after the previous sample at 1 s'):

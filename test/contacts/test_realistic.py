@@ -36,7 +36,7 @@ STEPS = [(1.3, 1, 6.0), (2.1, 3, -6.0), (1.7, 1, -8.0), (2.4, 3, 7.0)]
 
 @pytest.fixture(scope='module')
 def arm():
-    """The truth, a 60 s run without contact and four 3 s runs with a step (second half)."""
+    """Give the truth, a 60 s run without contact and four 3 s runs with a step."""
     truth, nominal = contact_runs.truth_model(), contact_runs.nominal_model()
     motion = contact_runs.Motion.random(nominal, seed=1)
     run = contact_runs.simulate(truth, motion, 60.0)
@@ -90,7 +90,7 @@ def test_steps_on_major_joints_are_found_within_50_ms(arm, identified):
 
 
 def _largest_model_error(model, run, recording):
-    """The model's largest error of the measured torque on the held-out samples, per joint."""
+    """Return the model's largest error of the measured torque on the samples, per joint."""
     index = np.searchsorted(run.t, recording.t)
     qdd = np.gradient(run.qd, run.t, axis=0)
     predicted = inverse_dynamics(model, run.q[index], run.qd[index], qdd[index])

@@ -10,8 +10,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A wrench at a named link: its Jacobian against Pinocchio's, its sign against the tool
-wrench's, and the estimate back from joint torques with its observability."""
+"""A wrench at a named link.
+
+Its Jacobian against Pinocchio's, its sign against the tool wrench's, and the estimate back
+from joint torques with its observability.
+"""
 
 import numpy as np
 import pinocchio as pin
@@ -53,8 +56,11 @@ def test_link_jacobian_equals_pinocchio(n, frame):
 
 
 def test_a_push_on_the_tool_is_the_opposite_of_the_tool_wrench():
-    """A push w on the tool is the tool wrench f_tip = -w (the tool's on the environment):
-    ``τ_ext = ᴺJᵀ w = -ᴺJᵀ f_tip``, and the arm accelerates as under ``τ + τ_ext``."""
+    """Check a push w on the tool is the tool wrench f_tip = -w.
+
+    The tool's on the environment: ``τ_ext = ᴺJᵀ w = -ᴺJᵀ f_tip``, and the arm accelerates as
+    under ``τ + τ_ext``.
+    """
     model = rd.load_model('panda')
     q = np.array([0.3, -0.4, 0.2, -2.1, 0.5, 1.7, -0.6])
     qd = np.linspace(-0.5, 0.5, 7)
@@ -85,8 +91,11 @@ def test_an_observable_wrench_is_recovered_exactly():
 
 
 def test_a_wrench_on_a_near_link_is_flagged_unobservable_and_least_norm():
-    """Joints 1-4 feel four components of a wrench on link 4: the estimate explains their
-    torques, is zero along the two directions they cannot feel, and says so."""
+    """Check joints 1-4 feel four components of a wrench on link 4.
+
+    The estimate explains their torques, is zero along the two directions they cannot feel,
+    and says so.
+    """
     model = rd.load_model('panda')
     q = np.array([0.3, -0.4, 0.2, -2.1, 0.5, 1.7, -0.6])
     w = np.array([3.0, -2.0, 5.0, 0.4, -0.1, 0.3])

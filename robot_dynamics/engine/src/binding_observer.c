@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "observer.h"
+#include "parallel.h"
 
 static int not_finite(const double *x, npy_intp count)
 {
@@ -129,36 +130,107 @@ static PyObject *series_array(int single, npy_intp N, int n)
                   : PyArray_SimpleNew(2, dims, NPY_DOUBLE);
 }
 
-/* Run the samples through the state; fill r (and pdot, g when not NULL). */
-static int run(rd_model *m, double *state, const double *t, const Arg *args, npy_intp N,
-               double *r, double *pdot, double *g)
+/* Rows of a batch whose momentum terms are computed ahead, in blocks (memory bounded). */
+#define BLOCK_ROWS 8192
+
+typedef struct {
+    const Arg *args;
+    double *terms;              /* (rows, 3 n): p, C^T qd, g */
+    npy_intp first;
+} Terms;
+
+static int terms_row(rd_model *m, long row, void *context)
 {
+    const Terms *job = (const Terms *)context;
+    const npy_intp at = job->first + row;
+    double *o = job->terms + (size_t)row * 3 * (size_t)m->n;
+    rd_momentum(m, job->args[0].data + at * job->args[0].stride,
+                job->args[1].data + at * job->args[1].stride, o, o + m->n, o + 2 * m->n);
+    return 0;
+}
+
+/* The momentum terms of rows first .. first + count - 1 into terms: without the GIL on
+ * several threads (forked workspaces) for a large block, else here. */
+static int block_terms(ModelObject *model, const Arg *args, npy_intp first, npy_intp count,
+                       double *terms)
+{
+    Terms job = {args, terms, first};
+    long failed = 0;
+    int status = 0;
+    if (count * model->model.n < PARALLEL_FROM || rd_engine_threads < 2) {
+        for (long row = 0; row < count; ++row) terms_row(&model->model, row, &job);
+        return 0;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    status = rd_parallel_rows(&model->model, (long)count, rd_engine_threads, 128, terms_row,
+                              &job, &failed);
+    Py_END_ALLOW_THREADS
+    if (status != 0) PyErr_NoMemory();
+    return status;
+}
+
+static int time_error(npy_intp row, double t, double previous)
+{
+    char message[300];
+    if (!isfinite(t))
+        snprintf(message, sizeof message, "t: sample %ld has the time %s; give finite times in "
+                 "seconds", (long)row, isnan(t) ? "NaN" : "inf");
+    else
+        snprintf(message, sizeof message, "t: sample %ld at %.9g s is not after the previous "
+                 "sample at %.9g s; give strictly increasing times (sort the samples, drop "
+                 "repeated stamps) or reset the observer", (long)row, t, previous);
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
+/* Run the samples through the state; fill r (and pdot, g when not NULL). One sample takes
+ * rd_observer_update; a batch its terms by blocks, then rd_observer_advance row by row. */
+static int run(ModelObject *model, double *state, const double *t, const Arg *args,
+               npy_intp N, double *r, double *pdot, double *g)
+{
+    rd_model *m = &model->model;
     const int n = m->n;
     const double *block = state + RD_OBS_HEADER;
-    for (npy_intp row = 0; row < N; ++row) {
-        if (!isfinite(t[row])) {
-            PyErr_Format(PyExc_ValueError, "t: sample %zd has the time %s; give finite times "
-                         "in seconds", (Py_ssize_t)row, isnan(t[row]) ? "NaN" : "inf");
-            return -1;
+    double *terms = NULL;
+    int status = 0;
+    if (N > 1 && (terms = (double *)PyMem_Malloc(sizeof(double) * 3 * (size_t)n
+                                                 * (size_t)(N < BLOCK_ROWS ? N : BLOCK_ROWS)))
+            == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (npy_intp first = 0; first < N && status == 0; first += BLOCK_ROWS) {
+        npy_intp count = N - first < BLOCK_ROWS ? N - first : BLOCK_ROWS;
+        if (terms != NULL && block_terms(model, args, first, count, terms) != 0) {
+            status = -1;
+            break;
         }
-        if (rd_observer_update(m, state, t[row], args[0].data + row * args[0].stride,
-                               args[1].data + row * args[1].stride,
-                               args[2].data + row * args[2].stride) != 0) {
-            char message[300];
-            snprintf(message, sizeof message, "t: sample %ld at %.9g s is not after the "
-                     "previous sample at %.9g s; give strictly increasing times (sort the "
-                     "samples, drop repeated stamps) or reset the observer", (long)row, t[row],
-                     state[1]);
-            PyErr_SetString(PyExc_ValueError, message);
-            return -1;
-        }
-        memcpy(r + row * n, block + RD_OBS_R * n, sizeof(double) * (size_t)n);
-        if (pdot != NULL) {
-            memcpy(pdot + row * n, block + RD_OBS_PDOT * n, sizeof(double) * (size_t)n);
-            memcpy(g + row * n, block + RD_OBS_G * n, sizeof(double) * (size_t)n);
+        for (npy_intp k = 0; k < count; ++k) {
+            const npy_intp row = first + k;
+            const double *qd = args[1].data + row * args[1].stride;
+            const double *tau = args[2].data + row * args[2].stride;
+            const double *o = terms + (size_t)k * 3 * (size_t)n;
+            int failed = !isfinite(t[row]) || (terms == NULL
+                ? rd_observer_update(m, state, t[row], args[0].data + row * args[0].stride,
+                                     qd, tau)
+                : rd_observer_advance(m, state, t[row], o, o + n, o + 2 * n, qd, tau));
+            if (failed) {
+                status = time_error(row, t[row], state[1]);
+                break;
+            }
+            memcpy(r + row * n, block + RD_OBS_R * n, sizeof(double) * (size_t)n);
+            if (pdot != NULL) {
+                memcpy(pdot + row * n, block + RD_OBS_PDOT * n, sizeof(double) * (size_t)n);
+                memcpy(g + row * n, block + RD_OBS_G * n, sizeof(double) * (size_t)n);
+            }
         }
     }
-    return not_finite(block + RD_OBS_R * n, n) ? (overflow(), -1) : 0;
+    PyMem_Free(terms);
+    if (status == 0 && not_finite(block + RD_OBS_R * n, n)) {
+        overflow();
+        status = -1;
+    }
+    return status;
 }
 
 /* momentum_observer(model, state, t, q, qd, tau, series) -> r; (r, pdot, g) if series. */
@@ -190,7 +262,7 @@ PyObject *py_momentum_observer(PyObject *self, PyObject *const *argv, Py_ssize_t
         g = series_array(single, N, n);
     }
     if (r == NULL || (series && (pdot == NULL || g == NULL))) goto done;
-    if (run(&model->model, state, (PyObject *)t == Py_None ? &one_time
+    if (run(model, state, (PyObject *)t == Py_None ? &one_time
                                                           : (const double *)PyArray_DATA(t),
             args, N,
             (double *)PyArray_DATA((PyArrayObject *)r),

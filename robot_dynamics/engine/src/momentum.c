@@ -95,15 +95,23 @@ void rd_momentum(rd_model *m, const double *q, const double *qd, double *p, doub
 int rd_observer_update(rd_model *m, double *state, double t, const double *q,
                        const double *qd, const double *tau)
 {
+    double *p = m->w.tmp, *c = p + m->n, *g = c + m->n;
+    if (state[0] != 0.0 && !(t - state[1] > 0)) return -1;
+    rd_momentum(m, q, qd, p, c, g);
+    return rd_observer_advance(m, state, t, p, c, g, qd, tau);
+}
+
+int rd_observer_advance(const rd_model *m, double *state, double t, const double *p_now,
+                        const double *c, const double *g, const double *qd, const double *tau)
+{
     const int n = m->n;
-    double *block = state + RD_OBS_HEADER, *p_now = m->w.tmp, *c = p_now + n, *g = c + n;
+    double *block = state + RD_OBS_HEADER;
     double *K = block + RD_OBS_K * n, *p = block + RD_OBS_P * n, *w = block + RD_OBS_W * n;
     double *held = block + RD_OBS_TAU * n, *r = block + RD_OBS_R * n;
     double *pdot = block + RD_OBS_PDOT * n, *G = block + RD_OBS_G * n;
     double h = t - state[1], b = 0.0;
     int started = state[0] != 0.0, hold = state[2] != 0.0;
     if (started && !(h > 0)) return -1;
-    rd_momentum(m, q, qd, p_now, c, g);
     for (int j = 0; j < n; ++j) {
         double w_now = c[j] - g[j] - rd_friction(m->J + j, qd[j]);
         if (started) {

@@ -40,6 +40,10 @@ enum { RD_OBS_K, RD_OBS_P, RD_OBS_W, RD_OBS_TAU, RD_OBS_R, RD_OBS_PDOT, RD_OBS_G
  * it. Returns 0, or -1 if t is not later than the previous sample (state unchanged). */
 int rd_observer_update(rd_model *m, double *state, double t, const double *q,
                        const double *qd, const double *tau);
+/* The same from the sample's momentum terms (rd_momentum: p, c = C^T qd, g): the step of a
+ * batch whose terms were computed on several threads, bit for bit rd_observer_update's. */
+int rd_observer_advance(const rd_model *m, double *state, double t, const double *p,
+                        const double *c, const double *g, const double *qd, const double *tau);
 
 #ifdef Py_PYTHON_H
 /* binding_observer.c: momentum(model, q, qd) -> [p, C^T qd, g] (3, n) or (N, 3, n);
