@@ -74,11 +74,12 @@ def add_parsers(subparsers, formatter):
                              'must hold no contact)')
     parser.add_argument('--gain', type=float, default=None, metavar='K',
                         help=f'observer gain with --learn, 1/s (default {DEFAULT_GAIN:g})')
-    parser.add_argument('--hold', choices=HOLDS, default='linear',
+    parser.add_argument('--hold', choices=HOLDS, default=None,
                         help='efforts between samples with --learn: linear (sampled signals, '
                              'default) or previous (held commands)')
-    parser.add_argument('--safety', type=float, default=SAFETY, metavar='F',
-                        help=f'safety factor on the learnt envelope (default {SAFETY:g})')
+    parser.add_argument('--safety', type=float, default=None, metavar='F',
+                        help=f'safety factor on the learnt envelope with --learn (default '
+                             f'{SAFETY:g})')
     parser.add_argument('--link', metavar='LINK',
                         help='also estimate the wrench on this link at each event\'s peak')
     parser.add_argument('-o', '--output', metavar='PREFIX',
@@ -95,6 +96,11 @@ def thresholds_for(args, model, samples, prefix):
     """Return the thresholds, where they came from and the file written (None: none)."""
     if args.thresholds and args.learn:
         raise CLIError('--thresholds and --learn: give one (a file, or a window to learn on)')
+    learning = {'--gain': args.gain, '--hold': args.hold, '--safety': args.safety}
+    given = [flag for flag, value in learning.items() if value is not None]
+    if given and not args.learn:
+        raise CLIError(f'{", ".join(given)}: only with --learn; thresholds hold for the gain, '
+                       'hold and safety they were learnt with (they are in their file)')
     if args.learn:
         start, end = _window(args.learn)
         window = samples.between(start, end)
@@ -102,9 +108,10 @@ def thresholds_for(args, model, samples, prefix):
             raise CLIError(f'--learn {args.learn}: no samples in {start:g} - {end:g} s (the '
                            f'recording spans {samples.t[0]:.6g} - {samples.t[-1]:.6g} s)')
         learnt = collision_thresholds(
-            model, window.t, window.q, window.qd, window.tau, gain=args.gain, hold=args.hold,
-            safety=args.safety, source=f'{args.recording}, {start:g} - {end:g} s, '
-            f'{len(window.t)} samples without contact')
+            model, window.t, window.q, window.qd, window.tau, gain=args.gain,
+            hold=args.hold or 'linear', safety=SAFETY if args.safety is None else args.safety,
+            source=f'{args.recording}, {start:g} - {end:g} s, {len(window.t)} samples without '
+            'contact')
         path = learnt.write(prefix + '.contacts.yaml', comment=f'for model {args.model}')
         return learnt, f'learnt on {start:g} - {end:g} s', path
     path = args.thresholds or _beside(args.model)

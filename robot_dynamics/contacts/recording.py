@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.contacts.thresholds import collision_thresholds
-from robot_dynamics.identification.data import DataReport
+from robot_dynamics.identification.data import _match_joints as match_joints, DataReport
 from robot_dynamics.identification.timing import clean_rows
 from robot_dynamics.io.recordings import RecordingError
 
@@ -58,13 +58,7 @@ class ObserverSamples:
 def observer_samples(recording, model):
     """Return the :class:`ObserverSamples` of ``recording`` for ``model`` (module docstring)."""
     source = recording.source or 'recording'
-    names = list(recording.joint_names)
-    missing = [name for name in model.joint_names if name not in names]
-    if missing:
-        raise RecordingError(f'{source}: joints {missing} of model {model.name!r} are not '
-                             f'recorded (recorded: {names}); record them, or load the model '
-                             'of the recorded arm')
-    columns = [names.index(name) for name in model.joint_names]
+    columns, _ = match_joints(recording, model)
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     no_effort = [model.joint_names[j] for j in range(model.dof)
                  if not np.any(np.isfinite(arrays['tau'][:, j]))]

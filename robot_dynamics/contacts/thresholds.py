@@ -169,21 +169,38 @@ def fingerprint(model):
     return inverse_dynamics(model, 0.5 * ones, ones, ones)
 
 
-def fit_band(residual, features):
+def fit_band(residual, features, rows=2000):
     """Coefficients x >= 0 (k,) of the least mean band ``features @ x`` above ``|residual|``.
 
     ``residual`` (N,), ``features`` (N, k) (non-negative; column 0 the constant 1). A linear
     program (scipy's HiGHS): minimise ``mean(features) @ x`` subject to ``features @ x >=
-    |residual|``.
+    |residual|``, by constraint generation: solved on the ``rows`` largest residuals, then
+    again with the most violated of the others added until none is (the same optimum as with
+    every row, at the cost of a few small programs: an hour at 1 kHz is 3.6 million rows).
+    What the solver's tolerance leaves under a residual is added to the constant: the band
+    lies above every one.
     """
     from scipy.optimize import linprog         # scipy.optimize: ~0.3 s to import, when used
-    target = np.abs(residual)
+    peak = max(np.abs(residual).max(), 1e-300)
+    target = np.abs(residual) / peak                         # the program in units of 1
     scale = np.maximum(features.max(axis=0), 1e-300)         # columns of comparable size
     A = features / scale
-    result = linprog(A.mean(axis=0), A_ub=-A, b_ub=-target, bounds=(0, None), method='highs')
-    if result.status != 0:                    # not expected: x = (max|r|, 0, …) is feasible
-        return np.r_[target.max(), np.zeros(features.shape[1] - 1)]
-    return np.maximum(result.x, 0.0) / scale
+    cost = A.mean(axis=0)
+    chosen = np.argsort(target)[-rows:]
+    while True:
+        result = linprog(cost, A_ub=-A[chosen], b_ub=-target[chosen], bounds=(0, None),
+                         method='highs')
+        if result.status != 0:                # not expected: x = (1, 0, …) is feasible
+            return np.r_[peak, np.zeros(features.shape[1] - 1)]
+        x = np.maximum(result.x, 0.0)
+        short = target - A @ x
+        violated = np.setdiff1d(np.flatnonzero(short > 1e-6), chosen)   # HiGHS: 1e-7
+        if violated.size == 0:
+            x = x / scale * peak
+            deficit = (np.abs(residual) - features @ x).max() + 8 * np.finfo(float).eps * peak
+            x[0] += max(deficit, 0.0)
+            return x
+        chosen = np.union1d(chosen, violated[np.argsort(short[violated])[-rows:]])
 
 
 def collision_thresholds(model, t, q, qd, tau, gain=None, hold='linear', safety=SAFETY,

@@ -112,6 +112,10 @@ def test_problems_with_the_recording_are_said(files, capsys, tmp_path):
     (['--learn', '20:30'], '--learn 20:30: no samples in 20 - 30 s'),
     (['--learn', '8'], "--learn: '8'; give START:END"),
     (['--thresholds', 'none.contacts.yaml'], 'none.contacts.yaml: no such file'),
+    (['--gain', '80'], '--gain: only with --learn; thresholds hold for the gain'),
+    (['--learn', '0:8', '--gain', '0'], 'gain: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0] 1/s; every '
+                                        'gain must be a finite number > 0'),
+    (['--learn', '0:8', '--safety', '0.5'], 'safety: 0.5; give a factor >= 1'),
 ])
 def test_errors_name_the_fix(files, capsys, tmp_path, argv, message):
     _, urdf, recording = files
