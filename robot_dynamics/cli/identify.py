@@ -18,7 +18,9 @@ import sys
 import numpy as np
 
 import robot_dynamics as rd
-from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, print_json
+from robot_dynamics.cli.common import (
+    CLIError, NOTES, add_model_argument, load_model, print_json,
+)
 from robot_dynamics.contacts.recording import write_identified_thresholds
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
@@ -220,8 +222,10 @@ def run_identify(args):
     except (RecordingError, ConvexProgramError) as exc:
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
-    written.append(write_identified_thresholds(result.model, data, contacts,
-                                               comment=f'for {args.output}'))
+    contacts, notes = write_identified_thresholds(result.model, data, contacts,
+                                                  comment=f'for {args.output}')
+    written.append(contacts)
+    NOTES.extend(notes)
     for warning in result.warnings:
         print(f'robot-dynamics identify: WARNING: {warning}', file=sys.stderr)
     if args.json:

@@ -25,10 +25,12 @@ has one, else the positions' derivative (``numpy.gradient``, second order, any s
 """
 
 from dataclasses import dataclass
+import warnings
 
 import numpy as np
 
 from robot_dynamics.contacts.thresholds import collision_thresholds
+from robot_dynamics.errors import ModelWarning
 from robot_dynamics.identification.data import _match_joints as match_joints, DataReport
 from robot_dynamics.identification.timing import clean_rows
 from robot_dynamics.io.recordings import RecordingError
@@ -106,8 +108,13 @@ def recording_thresholds(model, recording, **options):
 
 
 def write_identified_thresholds(model, recording, path, comment=''):
-    """Write the thresholds of an identified ``model`` to ``path``; return the path.
+    """Write the thresholds of an identified ``model`` to ``path``; return it and the warnings.
 
-    Learnt on the recording it was identified from (``robot-dynamics identify``).
+    Learnt on the recording it was identified from (``robot-dynamics identify``); the
+    warnings (a model that explains little of it) as one-line messages, for the report.
     """
-    return recording_thresholds(model, recording).write(path, comment)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', ModelWarning)
+        written = recording_thresholds(model, recording).write(path, comment)
+    return written, [' '.join(str(w.message).split()) for w in caught
+                     if issubclass(w.category, ModelWarning)]

@@ -220,7 +220,7 @@ def collision_thresholds(model, t, q, qd, tau, gain=None, hold='linear', safety=
         if not (np.isfinite(value) and value >= 0):
             raise ValueError(f'{name}: {value}; give a fraction >= 0')
     run = observe(model, t, q, qd, tau, gain, hold)
-    rms = np.sqrt(np.mean(np.asarray(tau, dtype=float) ** 2, axis=0))
+    rms = check_efforts(model, np.asarray(tau, dtype=float))
     least = np.maximum(floor * rms, friction_margin * friction_at_rest(model))
     coefficients = np.zeros((model.dof, len(COEFFICIENTS)))
     for j in range(model.dof):
@@ -229,6 +229,29 @@ def collision_thresholds(model, t, q, qd, tau, gain=None, hold='linear', safety=
         coefficients[j] = safety * fit_band(run.tau_ext[:, j], features)
         coefficients[j, 0] = max(coefficients[j, 0], least[j])
     label = source or f'{run.t[-1] - run.t[0]:.6g} s, {len(run.t)} samples without contact'
-    return CollisionThresholds(model.joint_names, run.gain, *coefficients.T,
-                               np.abs(run.tau_ext).max(axis=0), hold, safety, model.name, label,
-                               fingerprint(model))
+    peak = np.abs(run.tau_ext).max(axis=0)
+    loose = np.flatnonzero(peak > 0.5 * rms)
+    if loose.size:
+        found = ', '.join(f'{model.joint_names[j]} {peak[j]:.3g} of {rms[j]:.3g}' for j in loose)
+        warn(f'thresholds: on joints {[model.joint_names[j] for j in loose]} the model leaves '
+             'more than half the measured torque unexplained (largest estimate of RMS torque: '
+             f'{found}): contacts smaller than that go unseen; check the model (identify it), '
+             'its friction and the efforts\' units')
+    return CollisionThresholds(model.joint_names, run.gain, *coefficients.T, peak, hold, safety,
+                               model.name, label, fingerprint(model))
+
+
+def check_efforts(model, tau):
+    """Return each joint's RMS effort; refuse efforts that never change (none recorded).
+
+    A driver that fills ``JointState.effort`` with zeros, or repeats one value, gives no
+    torque to compare with: thresholds learnt on it would be the model's whole torque and
+    hide every contact.
+    """
+    flat = np.flatnonzero(np.ptp(tau, axis=0) == 0)
+    if flat.size:
+        raise ValueError(f'tau: the efforts of joints {[model.joint_names[j] for j in flat]} '
+                         f'never change (all {tau[0, flat]}): no torque was recorded, and '
+                         'thresholds learnt on it would hide every contact; record the '
+                         'measured motor torques (JointState.effort)')
+    return np.sqrt(np.mean(tau ** 2, axis=0))

@@ -78,6 +78,28 @@ def test_floor_and_margins(learnt):
         collision_thresholds(model, t, q, qd, tau, floor=-1)
 
 
+def test_efforts_that_never_change_are_refused(learnt):
+    """A driver's zeros would give thresholds as large as the torque: never 'no contact'."""
+    model, t, q, qd, tau, _ = learnt
+    zeros = tau.copy()
+    zeros[:, 4] = 0.0
+    with pytest.raises(ValueError, match=r"tau: the efforts of joints \['panda_joint5'\] never "
+                                         r'change \(all \[0\.\]\): no torque was recorded'):
+        collision_thresholds(model, t, q, qd, zeros)
+
+
+def test_a_model_that_explains_little_is_warned_about(learnt):
+    model, t, q, qd, tau, _ = learnt
+    wrong = model.replace(mass=2 * model.mass)
+    with pytest.warns(ModelWarning, match=r"thresholds: on joints \[.*'panda_joint2'.* more "
+                                          r'than half the measured torque unexplained .*'
+                                          r'panda_joint2 37\.5 of 27'):
+        collision_thresholds(wrong, t, q, qd, tau)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', ModelWarning)
+        collision_thresholds(model, t, q, qd, tau)
+
+
 def test_the_file_round_trips_and_reorders_joints(learnt, tmp_path):
     model, *_, thresholds = learnt
     path = thresholds.write(tmp_path / 'arm.contacts.yaml', comment='test')
