@@ -163,7 +163,7 @@ def run_contacts(args):
     written = [path for path in (learnt, write_csv(detection, prefix + '.csv')) if path]
     if not args.no_plot:
         written.append(plot_contacts(model, samples, detection, prefix + '.png',
-                                     title=f'{model.name}: {args.recording}'))
+                                     thresholds.gain, title=f'{model.name}: {args.recording}'))
     for note in notes:
         print(f'robot-dynamics contacts: WARNING: {note}', file=sys.stderr)
     if args.json:
@@ -177,8 +177,8 @@ def run_contacts(args):
           f'{1e3 / thresholds.gain.min():.3g} ms), efforts {thresholds.hold}; thresholds: '
           f'{origin}')
     print('\n'.join(report_lines(detection, thresholds)))
-    for event, wrench in zip(detection.events, wrenches):
-        print(f'  wrench on {args.link} at {event.start:.4f} s: [' + ', '.join(
+    for time, wrench in wrenches:
+        print(f'  wrench on {args.link} at the peak, {time:.4f} s: [' + ', '.join(
             f'{x:.3g}' for x in wrench.wrench) + f'] N, N m (base axes); {wrench.message}')
     for path in written:
         print(f'wrote {path}')
@@ -190,7 +190,7 @@ def _gains(gain):
 
 
 def _wrenches(args, model, samples, detection):
-    """Return the wrench on ``--link`` at each event's peak sample (none without --link)."""
+    """Return (time, wrench on ``--link``) at each event's peak sample (none without --link)."""
     if not args.link:
         return []
     out = []
@@ -198,7 +198,8 @@ def _wrenches(args, model, samples, detection):
         inside = (detection.t >= event.start) & (detection.t <= event.end)
         ratio = np.where(inside[:, None], np.abs(detection.tau_ext) / detection.threshold, 0)
         k = int(np.argmax(ratio.max(axis=1)))
-        out.append(external_wrench(model, samples.q[k], detection.tau_ext[k], args.link))
+        out.append((float(detection.t[k]),
+                    external_wrench(model, samples.q[k], detection.tau_ext[k], args.link)))
     return out
 
 
@@ -213,6 +214,7 @@ def _json(args, model, samples, thresholds, origin, detection, wrenches, notes, 
         'max_ratio': (np.abs(detection.tau_ext) / detection.threshold).max(axis=0),
         'events': [dict(start=e.start, end=e.end, joints=e.joints, peak_joint=e.peak_joint,
                         peak_torque=e.peak_torque, peak_ratio=e.peak_ratio,
-                        **({'wrench': w.wrench, 'wrench_observable': w.observable} if w else {}))
+                        **({'wrench_time': w[0], 'wrench': w[1].wrench,
+                            'wrench_observable': w[1].observable} if w else {}))
                    for e, w in zip(detection.events, wrenches or [None] * len(detection.events))],
         'notes': notes, 'files': written}

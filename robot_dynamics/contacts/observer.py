@@ -62,7 +62,7 @@ from robot_dynamics.model.arguments import batch_arguments
 from robot_dynamics.model.friction import friction_torques
 
 #: The default observer gain K, 1/s: time constant 20 ms (99.3 % of a step after 0.1 s);
-#: noise in the momentum passes as ``σ_p √(K / h)``. See docs/contacts.md#the-gain.
+#: noise in the momentum passes as ``σ_p √(K / h)``. See docs/contacts.md#the-gain-and-the-delay.
 DEFAULT_GAIN = 50.0
 #: How the motor torque is taken between samples: linear (sampled signals) or held.
 HOLDS = ('linear', 'previous')
@@ -117,7 +117,8 @@ class MomentumObserver:
     ``update(t, q, qd, tau)`` takes one sample (time in s, arrays (n,) in the model's joint
     order, ``tau`` the measured motor torques) and returns the estimate ``τ̂_ext`` (n,) after
     it; the first sample only starts the observer (zeros). The estimate equals
-    :func:`momentum_observer`'s row for row, to the bit. Times must increase; NaN or missing
+    :func:`momentum_observer`'s row for row, to the bit (the numpy fallback's to 1e-12). Times
+    must increase; NaN or missing
     values raise ``ValueError`` naming the argument and the joints (the state is unchanged:
     skip the sample, the next one integrates over the longer interval exactly).
     """

@@ -52,27 +52,28 @@ def write_csv(detection, path):
     return path
 
 
-def plot_contacts(model, samples, detection, path, title=''):
+def plot_contacts(model, samples, detection, path, gain, title=''):
     """Per joint: measured vs model torque (left); the estimate, ±threshold, contacts (right).
 
-    The model torque is ``ID(q, q̇, q̈)`` with ``q̈`` the derivative of the recorded ``q̇``
-    (unfiltered: as noisy as that derivative is). Writes a PNG to ``path``; returns it.
+    The model torque is ``ID(q, q̇, q̈)`` with ``q̈`` the recorded ``q̇``'s rate through the
+    observer's filter of gain ``gain`` (n,) (so it lags as the estimate does, without the
+    noise of a raw derivative). Writes a PNG to ``path``; returns it.
     """
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     n = model.dof
     t = samples.t - samples.t[0]
-    qdd = np.gradient(samples.qd, samples.t, axis=0)
-    model_tau = inverse_dynamics(model, samples.q, samples.qd, qdd)
+    model_tau = inverse_dynamics(model, samples.q, samples.qd,
+                                 filtered_rate(samples.t, samples.qd, gain))
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     figure, axes = plt.subplots(n, 2, figsize=(13, 1.7 * n + 1.2), sharex=True, squeeze=False)
     spans = [(e.start - samples.t[0], e.end - samples.t[0]) for e in detection.events]
     for j, name in enumerate(model.joint_names):
         unit = 'N' if model.joint_types[j] == 'prismatic' else 'N m'
         left, right = axes[j]
-        left.plot(t, samples.tau[:, j], color='0.55', lw=0.8, label='measured')
-        left.plot(t, model_tau[:, j], color='tab:blue', lw=0.8, label='model ID(q, qd, qdd)')
+        left.plot(t, samples.tau[:, j], color='0.6', lw=0.8, label='measured')
+        left.plot(t, model_tau[:, j], color='tab:blue', lw=0.9, label='model')
         left.set_ylabel(f'{name}\n({unit})', fontsize='small')
         band = detection.threshold[:, j]
         right.fill_between(t, -band, band, color='tab:green', alpha=0.2, lw=0,
@@ -93,3 +94,17 @@ def plot_contacts(model, samples, detection, path, title=''):
     figure.savefig(path, dpi=90)
     plt.close(figure)
     return path
+
+
+def filtered_rate(t, x, gain):
+    """Return ``ẋ`` (N, n) through the observer's filter: ``y⁺ = y + (1 - e^{-K h}) (Δx/h - y)``.
+
+    ``t`` (N,), ``x`` (N, n), ``gain`` K (n,) 1/s; zero at the first sample.
+    """
+    h = np.diff(t)[:, None]
+    rate = np.diff(x, axis=0) / h
+    b = -np.expm1(-np.asarray(gain) * h)
+    out = np.zeros_like(x)
+    for k in range(len(h)):
+        out[k + 1] = out[k] + b[k] * (rate[k] - out[k])
+    return out
