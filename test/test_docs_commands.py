@@ -57,6 +57,11 @@ SKIPPED = {
                                      'run excite with a short time limit',
     'robot-dynamics identify puma560 run_bag/': 'the reader\'s own recording',
     'robot-dynamics identify puma560 rosbag2_dir/': 'the reader\'s own recording',
+    'robot-dynamics identify panda run.csv': 'the reader\'s own recording; '
+                                             'test/cli/test_contacts_cli.py runs identify, then '
+                                             'contacts on its thresholds',
+    'robot-dynamics contacts': 'the reader\'s own recording; test/cli/test_contacts_cli.py runs '
+                               'the command on simulated ones',
 }
 
 

@@ -37,7 +37,7 @@ LAYERS = [
     ('api',),
     ('cartesian', 'simulation'),
     ('fast',),
-    ('analysis', 'identification'),
+    ('analysis', 'identification', 'contacts'),
     ('control',),
     ('cli', 'nodes', '__init__', '__main__'),
 ]

@@ -28,7 +28,7 @@ import yaml
 
 from robot_dynamics import errors
 from robot_dynamics.cli import (
-    benchmark, codegen, dynamics, identification, inspection, simulation, trajectory,
+    benchmark, codegen, contacts, dynamics, identification, inspection, simulation, trajectory,
 )
 from robot_dynamics.cli.common import CLIError, NOTES
 from robot_dynamics.simulation.integrators import SimulationError
@@ -49,6 +49,7 @@ examples:
   robot-dynamics codegen renaud_6r --symbolic -o renaud_6r.py
   robot-dynamics excite puma560 -o out/excitation
   robot-dynamics identify puma560 run_bag/ -o out/identified.urdf
+  robot-dynamics contacts out/identified.urdf session_bag/ -o out/session
   robot-dynamics benchmark puma560
 
 MODEL is a URDF file, a DH YAML file or a bundled model name. Run
@@ -72,7 +73,7 @@ def build_parser():
     subparsers = parser.add_subparsers(dest='command', metavar='SUBCOMMAND')
     subparsers.required = True
     for module in (inspection, dynamics, simulation, trajectory, codegen, identification,
-                   benchmark):
+                   contacts, benchmark):
         module.add_parsers(subparsers, formatter)
     return parser
 

@@ -23,6 +23,7 @@ from robot_dynamics.errors import bounded
 from robot_dynamics.cli.common import (
     CLIError, NOTES, add_model_argument, check_outputs, load_model, model_inputs, print_json,
 )
+from robot_dynamics.contacts.recording import write_identified_thresholds
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
@@ -49,7 +50,9 @@ parameters by weighted least squares with block-bootstrap standard deviations; t
 physically consistent and plausible model (a convex program: real bodies, close to MODEL
 where the data do not decide, within the mass and centre-of-mass bounds), written as URDF
 (viscous and Coulomb friction as <dynamics>, rotor inertia as <transmission>) and, when a
-joint's friction law needs more, FILE.friction.yaml (read back with --friction). Prints the
+joint's friction law needs more, FILE.friction.yaml (read back with --friction), and
+FILE.contacts.yaml, the identified model's collision thresholds learnt on DATA (read by
+robot-dynamics contacts; docs/contacts.md). Prints the
 windows used, the parameter table, per link nominal vs identified mass, centre of mass and
 inertia, the torque error of every model on the validation samples and every warning
 (also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
@@ -199,8 +202,9 @@ def run_identify(args):
     stem = os.path.splitext(args.output)[0]
     plot = None if args.no_plot else args.plot or stem + '.png'
     sidecar = stem + '.friction.yaml'
-    check_outputs([args.output, sidecar] + ([plot] if plot else []), identify_inputs(
-        args, validation), args.force)
+    contacts = stem + '.contacts.yaml'
+    check_outputs([args.output, sidecar, contacts] + ([plot] if plot else []),
+                  identify_inputs(args, validation), args.force)
     others = other_models(args)
     try:
         data = read_recording(args.data, args.topic)
@@ -212,6 +216,10 @@ def run_identify(args):
     except (RecordingError, ConvexProgramError) as exc:
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
+    contacts, notes = write_identified_thresholds(result.model, data, contacts,
+                                                  comment=f'for {args.output}')
+    written.append(contacts)
+    NOTES.extend(notes)
     for warning in result.warnings:
         print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
     if args.json:

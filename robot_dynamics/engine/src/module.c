@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "integrate.h"
+#include "observer.h"
 #include "parallel.h"
 
 
@@ -188,6 +189,9 @@ static PyMethodDef methods[] = {
     FAST(stop_step, "stop_step(model, q, q_next, qd_next, dt, lower, upper) -> (q, qd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),
+    FAST(momentum, "momentum(model, q, qd): [M qd, C^T qd, G] (observer.h)"),
+    FAST(momentum_observer, "momentum_observer(model, state, t, q, qd, tau, series) -> r, or "
+                            "(r, pdot, g) if series (observer.h)"),
     FAST(set_hooks, "set_hooks(packer, explainer, cache, overflow_error)"),
     {NULL, NULL, 0, NULL}
 };
