@@ -89,7 +89,7 @@ def published_model():
     truth = true_arm()
     rng = np.random.default_rng(7)
     n = truth.dof
-    inertia = np.array([I * rng.uniform(0.95, 1.05) for I in truth.inertia])
+    inertia = np.array([body * rng.uniform(0.95, 1.05) for body in truth.inertia])
     fv, fc, fd, _, _ = FRICTION.T
     return truth.replace(
         name='second_arm_published', mass=truth.mass * rng.uniform(0.96, 1.04, n),
