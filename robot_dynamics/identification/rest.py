@@ -33,8 +33,10 @@ threshold: it is neither cut for nor left out (the excitation check names it). T
 - cuts the samples at the start and at the end of every gap-free segment where every moving
   joint is at rest (:func:`moving_span`), before the positions are filtered and anything is
   chosen, and reports how many: a recording with more rest at its ends gives the same samples;
-- marks, inside, the samples where a moving joint is at rest for at least
-  :data:`REST_DURATION` (:func:`joint_rest`): a pause, or a joint held while others move;
+- marks the samples where a moving joint is at rest (:func:`joint_rest`): at the ends of a
+  segment (while another joint already moves: the identification demo's PUMA sags on joint 2
+  at 0.015 rad/s for 0.3 s while joint 1 rests), or inside for at least
+  :data:`REST_DURATION` (a pause, or a joint held while others move);
   :func:`robot_dynamics.identification.identify` leaves them out of that joint's equations
   (and of the compliance fit). A reversal crosses zero speed within milliseconds and stays.
 """
@@ -82,9 +84,11 @@ def moving_span(qd, speeds):
 
 
 def joint_rest(qd, speeds, step):
-    """Mask (K, n): a moving joint at rest for :data:`REST_DURATION` or longer.
+    """Mask (K, n): a moving joint at rest at either end, or for REST_DURATION or longer.
 
-    ``step``: the sample period, s. Joints that do not move (NaN speed) are never masked.
+    ``qd`` (K, n): one segment's velocities; ``step``: its sample period, s. At the ends of
+    a segment (the arm starting or stopping, one joint after the other) rest of any length
+    is masked; inside, only a pause. Joints that do not move (NaN speed) are never masked.
     """
     K, n = qd.shape
     mask = np.zeros((K, n), dtype=bool)
@@ -93,6 +97,6 @@ def joint_rest(qd, speeds, step):
         slow = np.abs(qd[:, j]) < speeds[j]
         edges = np.diff(np.concatenate(([0], slow.astype(np.int8), [0])))
         for start, stop in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
-            if stop - start >= shortest:
+            if stop - start >= shortest or start == 0 or stop == K:
                 mask[start:stop, j] = True
     return mask
