@@ -112,7 +112,7 @@ def excitation(periods=4, period=10.0, seed=3):
 
 
 def states(trajectory, duration, t, rest_before):
-    """True q, q̇, q̈ (K, n) at times ``t``: at rest outside [rest_before, + duration]."""
+    """Return the true q, q̇, q̈ (K, n) at times ``t``: at rest outside the motion."""
     motion = np.clip(t - rest_before, 0.0, duration)
     q, qd, qdd = trajectory.evaluate(motion)
     still = (t < rest_before) | (t > rest_before + duration)

@@ -54,9 +54,10 @@ fit best alone). Prints the windows used, the parameter table, per link nominal 
 identified mass, centre of mass and inertia, the torque error on the held-out stretch (the
 recorded samples of the last --validation fraction, never fitted) of the files written, read
 back (URDF alone, URDF + friction file), of MODEL and of every --validate model, and every
-warning (also on stderr: every term the physical model moves beyond 2 sd). Refuses (exit 2) a model whose torque error exceeds --max-error: it
-explains almost nothing. Never writes over the recording or MODEL, nor over an existing file
-without --force. See docs/identification.md.
+warning (also on stderr: every term the physical model moves beyond 2 sd). Refuses (exit
+2) a model whose torque error exceeds --max-error: it explains almost nothing. Never writes
+over the recording or MODEL, nor over an existing file without --force. See
+docs/identification.md.
 """
 
 

@@ -253,7 +253,9 @@ def _match_joints(recording, model):
 
 
 def _slow_velocity(t, q, dt):
-    """Times and smooth joint velocities (G, n) of ``q`` that tell rest (:func:`_rest_velocity`).
+    """Return times and smooth joint velocities (G, n) of ``q`` that tell rest.
+
+    The velocities are :func:`_rest_velocity`'s.
 
     On the grid of the multiples of ``dt`` inside the segment (anchored at time zero, not
     at the segment's start, so that a recording with more rest before the motion has the

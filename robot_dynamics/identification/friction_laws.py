@@ -108,7 +108,7 @@ def features(qd, scale):
 
 
 def supported_laws(chosen, values):
-    """The laws (n,) the physical model holds: a Stribeck amplitude at 0 drops the term.
+    """Return the laws (n,) the physical model holds: a Stribeck amplitude at 0 drops it.
 
     ``chosen``: the cross-validated variant per joint; ``values`` {name: value}: the
     physical model's extras (``'FS3'`` …). A joint whose Stribeck amplitude the physical model

@@ -118,7 +118,10 @@ def split(model, samples, validation, options):
 
 
 def windows(samples):
-    """Contiguous time windows (start, end) of ``samples`` (a gap > 2 periods splits)."""
+    """Return the contiguous time windows of ``samples``: [(start, end)] s, split at gaps.
+
+    A gap is longer than 2 periods.
+    """
     if samples is None or not samples.count:
         return []
     t = samples.t
@@ -129,7 +132,7 @@ def windows(samples):
 
 
 def recorded_rows(samples):
-    """The held-out check on the recording's rows inside ``samples``' windows: Samples.
+    """Return the held-out check on the recorded rows inside ``samples``' windows: Samples.
 
     Where the stamps were irregular and the values interpolated onto the grid (resampled),
     the rows as recorded: their efforts, and q, q̇, q̈ of the prepared samples interpolated

@@ -100,7 +100,7 @@ def with_friction_file(model, path):
 
 
 def _source_model(node, urdf_xml, pending):
-    """The model of the source parameters (see :func:`model_from_parameters`), or None."""
+    """Load the model of the source parameters (see :func:`model_from_parameters`), or None."""
     value = {name: _pending_or_current(node, name, pending) for name in MODEL_PARAMETERS}
     check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,

@@ -54,7 +54,7 @@ def puma():
 
 
 def demo_like(truth, trajectory, rest, seconds=10.0, held=0.3):
-    """The demo's bag: ``rest`` s before the motion, joint 2 sagging, the others held.
+    """Return the demo's bag: ``rest`` s before the motion, joint 2 sagging, others held.
 
     As in the identification demo's bags: the PUMA's joint 2 slides down at up to 0.015 rad/s
     under the controller's imperfect gravity compensation and stops (its friction kinetic),
@@ -97,8 +97,11 @@ def test_more_rest_before_the_motion_leaves_the_coulomb_friction_as_it_is(puma):
 
 
 def paused(trajectory, t, joint, start, stop, ramp=0.5):
-    """q, q̇, q̈ (K, n) with ``joint`` slowing to rest over ``ramp`` s from ``start``, held,
-    and moving on from ``stop``: it follows the motion on its own clock φ, φ' = 1 - w(t)."""
+    """Return q, q̇, q̈ (K, n) with ``joint`` paused between ``start`` and ``stop``.
+
+    The joint slows to rest over ``ramp`` s from ``start``, is held, and moves on from
+    ``stop``: it follows the motion on its own clock φ, φ' = 1 - w(t).
+    """
     def w(x):                                # 0 → 1 → 0, smooth (cosine ramps)
         up = np.clip((x - start) / ramp, 0, 1)
         down = np.clip((stop - x) / ramp, 0, 1)
@@ -140,7 +143,7 @@ def test_a_joint_held_while_the_others_move_is_left_out_of_its_equations(puma):
 
 
 def with_rest(recording, seconds, seed=1):
-    """``recording`` with ``seconds`` more rest at both ends, on its median interval."""
+    """Return ``recording`` with ``seconds`` more rest at both ends, on its median interval."""
     rng = np.random.default_rng(seed)
     dt = np.median(np.diff(recording.t))
     k = int(round(seconds / dt))

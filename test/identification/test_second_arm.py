@@ -55,7 +55,7 @@ def arm(tmp_path_factory):
 
 
 def load(path):
-    """The URDF at ``path`` as the nodes load it (its friction included: said, not warned)."""
+    """Load the URDF at ``path`` as the nodes do (its friction included: known, not warned)."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         return rd.RobotModel.from_urdf(str(path))
@@ -150,8 +150,11 @@ def test_counts_add_up_and_name_the_mean_rate(arm):
 
 
 def test_base_parameters_the_prior_pulls_away_from_the_data_are_warned_with_their_numbers():
-    """A strong pull to the published model (prior weight 1000): where the published model is
-    off, the physical model moves base parameters far from the data, and says which."""
+    """Pull hard to the published model (prior weight 1000): the moves are listed.
+
+    Where the published model is off, the physical model moves base parameters far from the
+    data, and says which.
+    """
     recording, _ = second_arm_recording()
     result = identify(published_model(), recording, bounds=Bounds(prior_weight=1000.0))
     b = result.base.count

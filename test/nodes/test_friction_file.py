@@ -37,7 +37,7 @@ TOL = 1e-12
 
 @pytest.fixture(scope='module')
 def files(tmp_path_factory):
-    """The bundled two-link arm as a URDF and a friction file with a Stribeck law."""
+    """Write the bundled two-link arm as a URDF and a friction file with a Stribeck law."""
     folder = tmp_path_factory.mktemp('friction')
     plain = rd.load_model('two_link').replace(viscous_friction=[0.5, 0.3],
                                               coulomb_friction=[0.4, 0.2])
