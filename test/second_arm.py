@@ -43,6 +43,7 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.identification import FourierTrajectory
 from robot_dynamics.io.recordings import Recording
+from mismatched_arm import scaled_inertias
 
 RATE = 100.0
 LATE_SHARE, LATE_MAX = 0.3, 0.004       # a cycle is late by up to 4 ms (30 %)
@@ -55,15 +56,10 @@ def true_arm():
     nominal = rd.load_model('ur5')
     rng = np.random.default_rng(32)
     n = nominal.dof
-    inertias = []
-    for inertia in nominal.inertia:
-        moments, axes = np.linalg.eigh(inertia)
-        moments = moments * rng.uniform(0.8, 1.3, 3)
-        moments = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-4
-        inertias.append(axes @ np.diag(moments) @ axes.T)
+    inertias = scaled_inertias(nominal.inertia, rng, 0.8, 1.3)
     return nominal.replace(
         name='second_arm', mass=nominal.mass * rng.uniform(0.9, 1.15, n),
-        com=nominal.com + rng.uniform(-0.01, 0.01, (n, 3)), inertia=np.array(inertias),
+        com=nominal.com + rng.uniform(-0.01, 0.01, (n, 3)), inertia=inertias,
         rotor_inertia=np.array([0.3, 0.3, 0.15, 0.03, 0.03, 0.02]), gear_ratio=np.ones(n))
 
 
