@@ -17,8 +17,10 @@
 1. prepare the samples (:mod:`robot_dynamics.identification.data`); the position filter's
    cut-off (``cutoff='auto'``) is the candidate of :data:`CUTOFFS` with the least
    cross-validated torque error on the estimation data (5 contiguous folds; at most 5000
-   rows per candidate, the same for every candidate); hold back the last ``validation``
-   fraction of the time span (or another recording) for validation;
+   rows per candidate, the same for every candidate), the arm at rest cut at the ends and
+   left out of a joint's equations inside (:mod:`robot_dynamics.identification.rest`);
+   hold back the last ``validation`` fraction of the time span (or another recording),
+   never fitted (:mod:`robot_dynamics.identification.heldout`);
 2. one pass over the estimation samples builds the normal equations per block of time
    (:mod:`robot_dynamics.identification.normal`); ordinary least squares gives per-joint
    noise ``σ_j``, rows of joint j are weighted by ``1/σ_j``;
@@ -33,11 +35,15 @@
    from viscous + Coulomb friction to the chosen laws (the law is a choice too);
 5. the physically consistent and plausible model (:mod:`robot_dynamics.identification.plausible`,
    a convex program): close to ``θ̂`` where the data determine it, to the nominal model where
-   they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`;
+   they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`; a
+   Stribeck term it holds at 0 leaves the law; the URDF alone's viscous and Coulomb friction
+   refitted where a law is richer; the held-out torques of the nominal model, ``θ̂``, the
+   identified model and its URDF alone;
 6. warnings (:mod:`robot_dynamics.identification.review`): a link's mass or inertia moved by
-   more than x2, a total mass outside ±25 % of the nominal, negative rotor inertias held at 0,
-   the model's own plausibility warnings; a fit whose torque error, cross-validated (before
-   step 5) or on the validation samples, exceeds ``max_error`` is refused (``quality``).
+   more than x2, a total mass outside ±25 % of the nominal, every term the physical model
+   moves more than 2 sd from ``θ̂``, the model's own plausibility warnings; a fit whose
+   torque error, cross-validated (before step 5) or on the held-out samples, exceeds
+   ``max_error`` is refused (``quality``).
 """
 
 from dataclasses import dataclass, field
