@@ -28,7 +28,10 @@ from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
 from robot_dynamics.identification.quality import MAX_ERROR
-from robot_dynamics.identification.report import plot_validation, report_lines, validate_models
+from robot_dynamics.identification.heldout import score_files
+from robot_dynamics.identification.report import (
+    held_out_columns, plot_validation, report_lines, validate_models,
+)
 from robot_dynamics.io.friction_yaml import friction_yaml
 from robot_dynamics.io.recordings import RecordingError, read_recording
 from robot_dynamics.io.urdf_writer import model_to_urdf
@@ -50,12 +53,15 @@ parameters by weighted least squares with block-bootstrap standard deviations; t
 physically consistent and plausible model (a convex program: real bodies, close to MODEL
 where the data do not decide, within the mass and centre-of-mass bounds), written as URDF
 (viscous and Coulomb friction as <dynamics>, rotor inertia as <transmission>) and, when a
-joint's friction law needs more, FILE.friction.yaml (read back with --friction), and
-FILE.contacts.yaml, the identified model's collision thresholds learnt on DATA (read by
-robot-dynamics contacts; docs/contacts.md). Prints the
-windows used, the parameter table, per link nominal vs identified mass, centre of mass and
-inertia, the torque error of every model on the validation samples and every warning
-(also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
+joint's friction law needs more, FILE.friction.yaml (read back with --friction, and by the
+nodes' friction_file parameter; the URDF then holds the viscous and Coulomb friction that
+fit best alone), and FILE.contacts.yaml, the identified model's collision thresholds learnt
+on DATA (read by robot-dynamics contacts; docs/contacts.md). Prints the windows used, the
+parameter table, per link nominal vs identified mass, centre of mass and inertia, the torque
+error on the held-out stretch (the recorded samples of the last --validation fraction, never
+fitted) of the files written, read back (URDF alone, URDF + friction file), of MODEL and of
+every --validate model, and every warning (also on stderr: every term the physical model
+moves beyond 2 sd). Refuses (exit 2) a model whose torque error exceeds --max-error: it
 explains almost nothing. Never writes over an input (the recording or a file inside its
 folder, MODEL, --validate models and sidecars, --friction), --force or not, nor over an
 existing file without --force. See docs/identification.md.
@@ -232,15 +238,20 @@ def run_identify(args):
 
 
 def write_outputs(args, model, result, plot, sidecar):
-    """Write the URDF, the friction sidecar (when needed) and the plot; return the paths."""
+    """Write the URDF, the friction sidecar (when needed) and the plot; return the paths.
+
+    The URDF holds ``result.urdf_model`` (viscous and Coulomb friction only), the sidecar the
+    whole law; the held-out errors are then measured on the files read back.
+    """
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     rich = has_extra_friction(result.model)
     comment = (f'identified by robot-dynamics identify from {args.data} (nominal model '
                f'{args.model})' + (f'; the joints\' whole friction law is in {sidecar}: load '
-                                   'it with the friction option or RobotModel.with_friction'
-                                   if rich else ''))
+                                   'it with the friction option, RobotModel.with_friction or '
+                                   'the nodes\' friction_file parameter; the damping and '
+                                   'friction here fit best without it' if rich else ''))
     with open(args.output, 'w') as handle:
-        handle.write(model_to_urdf(result.model, comment=comment,
+        handle.write(model_to_urdf(result.urdf_model, comment=comment,
                                    sidecar=sidecar if rich else ''))
     written = [args.output]
     if rich:
@@ -248,6 +259,8 @@ def write_outputs(args, model, result, plot, sidecar):
         with open(sidecar, 'w') as handle:
             handle.write(friction_yaml(result.model, laws, comment=f'for {args.output}'))
         written.append(sidecar)
+    if result.validation is not None:
+        score_files(result, args.output, sidecar if rich else None)
     if plot and result.validation is not None:
         written.append(plot_validation(result, plot, title=f'{model.name}: validation '
                                        'torques, measured vs nominal and identified model'))
@@ -257,7 +270,8 @@ def write_outputs(args, model, result, plot, sidecar):
 def json_report(model, result, written):
     """Return the --json document."""
     check = result.validation
-    labels = ['nominal', 'base', 'physical'] + ([] if check is None else list(check.others))
+    labels = ['nominal', 'base', 'physical', 'urdf', 'written'] + (
+        [] if check is None else list(check.others))
     ranges = result.details.get('mass_ranges')
     ranges = np.full((model.dof, 2), np.nan) if ranges is None else ranges
     definitions = list(result.base.definitions) + ['friction law term'] * (
@@ -280,6 +294,8 @@ def json_report(model, result, written):
         'total_mass': {'nominal': result.nominal_model.total_mass,
                        'identified': result.model.total_mass},
         'validation': None if check is None else {
+            'stretch': check.stretch, 'samples': len(check.t), 'windows':
+            result.windows.get('validation'), 'columns': held_out_columns(result),
             'joints': model.joint_names, 'measured_rms': check.measured_rms,
             **{f'error_rms_{w}': check.error_rms(w) for w in labels},
             **{f'relative_error_{w}': check.relative_error(w) for w in labels}},
