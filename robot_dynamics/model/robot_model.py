@@ -431,10 +431,9 @@ def _frozen_array(value, shape, name):
         raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
     if array.shape != shape:
         raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    finite_required = name not in _LIMITS
-    if finite_required and not np.isfinite(array).all():
+    if name not in _LIMITS and not np.isfinite(array).all():
         raise ModelError(f'{name}: contains NaN or inf')
-    if not finite_required and np.isnan(array).any():
+    if name in _LIMITS and np.isnan(array).any():
         raise ModelError(f'{name}: contains NaN')
     # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
     # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
