@@ -68,8 +68,10 @@ class PlausibilityError(_Bounded, ValueError):
 
 
 class BadInput(_Bounded, ValueError):
-    """An input a controller or node cannot use (a joint state, a trajectory, a command):
-    missing joints, wrong sizes, NaN, a stale stamp. The caller drops it and says why."""
+    """An input a controller or node cannot use: a joint state, a trajectory, a command.
+
+    Missing joints, wrong sizes, NaN, a stale stamp; the caller drops it and says why.
+    """
 
 
 class ResultOverflowError(_Bounded, ValueError):

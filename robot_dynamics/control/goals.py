@@ -238,7 +238,7 @@ def _jump(joint_names, q, elapsed, columns, rules):
 
 
 def _nominal_move(q, target, start_ns, model):
-    """A rest-to-rest quintic from ``q`` to ``target`` at the joints' speed limits."""
+    """Return a rest-to-rest quintic from ``q`` to ``target`` at the joints' speed limits."""
     speed = np.full(q.size, bounds.MAX_VELOCITY) if model is None else \
         np.where(np.isfinite(model.velocity_limit), model.velocity_limit, bounds.MAX_VELOCITY)
     duration = max(float(np.max(15.0 / 8.0 * np.abs(target - q) / speed)), 1e-3)
@@ -341,7 +341,7 @@ def _check_timing(stamp_ns, times, now_ns, ended_ok):
 
 
 def _seconds(ns):
-    """A clock time for a message: seconds with ms, or ns when below a millisecond."""
+    """Format a clock time for a message: seconds with ms, or ns below a millisecond."""
     return f'{ns * 1e-9:.3f} s' if abs(ns) >= 10 ** 6 else f'{ns} ns'
 
 

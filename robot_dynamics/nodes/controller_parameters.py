@@ -97,7 +97,7 @@ def declare_trajectory_parameters(node, joint_names, policies):
 
 
 def _set(node, name):
-    """The value of an upstream constraint, or None while it is not set (negative)."""
+    """Return the value of an upstream constraint, or None while it is not set (negative)."""
     value = node.get_parameter(name).value
     return None if value < 0 else value
 
@@ -130,7 +130,7 @@ def default_tolerances(node, joint_names):
 
 
 def output_order(node, joint_names):
-    """Indices putting model-order values in ``joints`` order; refuse a ``joints`` that differs."""
+    """Return the indices that put model-order values in ``joints`` order (checked)."""
     joints = parameter_value(node, 'joints')
     if not joints:
         return list(range(len(joint_names)))

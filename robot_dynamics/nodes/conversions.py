@@ -169,8 +169,10 @@ def matrix_rows_message(joint_names, matrix, stamp):
 
 
 def trajectory_request(msg):
-    """``trajectory_msgs/JointTrajectory`` → :class:`~robot_dynamics.control.goals.
-    TrajectoryRequest`; the point count is checked before any point is read."""
+    """Convert a ``trajectory_msgs/JointTrajectory`` to a ``TrajectoryRequest``.
+
+    The point count is checked before any point is read (control/goals.py has the rest).
+    """
     points = msg.points
     if len(points) > bounds.MAX_TRAJECTORY_POINTS:
         raise GoalError(INVALID_GOAL, f'trajectory has {len(points)} points, more than '

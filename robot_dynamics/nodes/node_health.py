@@ -208,6 +208,6 @@ class CommandRate:
         return f'command rate fell to {rate:.0f}/s (typically {typical}/s){why}'
 
     def values(self, window):
-        """The diagnostics values: command rate and ignored messages."""
+        """Return the diagnostics values: command rate and ignored messages."""
         return {'command_rate_hz': f'{self.rate(window):.1f}',
                 'ignored_joint_states': self.ignored}

@@ -60,7 +60,7 @@ def test_every_command_says_urdf_friction_is_in_the_numbers_and_counts_warnings_
     with_friction, err = torques()
     assert FRICTION_LINE in err
     assert f"robot-dynamics: note: model 'tiago_class' has 3 warning(s); see `robot-dynamics " \
-           f'info {TIAGO_CLASS_URDF}`' in err
+           f'check {TIAGO_CLASS_URDF}`' in err
     info = json.loads(cli('info', TIAGO_CLASS_URDF, '--json').stdout)
     assert info['warnings'] == list(model.warnings)
     assert FRICTION_LINE in cli('gravity', TIAGO_CLASS_URDF, '--q', *Q).stderr.splitlines()

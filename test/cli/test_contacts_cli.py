@@ -131,10 +131,10 @@ def test_never_writes_over_its_inputs_or_an_existing_file(files, capsys, tmp_pat
     code, out, err = run(capsys, 'contacts', urdf, copy, '--learn', '0:8', '-o',
                          tmp_path / 'run')
     assert code == 2 and f'output {tmp_path / "run.csv"} is the recording' in err
-    assert 'give another file with -o' in err and copy.read_bytes() == before
+    assert 'give another output path' in err and copy.read_bytes() == before
     (tmp_path / 'old.csv').write_text('keep me')
     code, _, err = run(capsys, 'contacts', urdf, copy, '--learn', '0:8', '-o', tmp_path / 'old')
-    assert code == 2 and 'exists; give another file with -o, or --force' in err
+    assert code == 2 and 'exists; give another file with -o/--plot, or --force' in err
     assert (tmp_path / 'old.csv').read_text() == 'keep me'
     code, _, err = run(capsys, 'contacts', urdf, copy, '--learn', '0:8', '-o', tmp_path / 'old',
                        '--force', '--no-plot')

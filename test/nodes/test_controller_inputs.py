@@ -109,7 +109,7 @@ def learnt(rig, order, target):
 
 
 def held_at(rig, order, target):
-    """A one-point trajectory at ``target`` and the arm there: it holds ``target``.
+    """Send a one-point trajectory at ``target`` with the arm there: it holds ``target``.
 
     (A point at time 0 away from the arm would be a step: refused, control/goals.py.) The
     commands of that first step are cleared; the arm then moves away by hand, and each

@@ -146,7 +146,7 @@ def test_a_refused_goal_quotes_a_huge_name_short_and_keeps_nothing(ros):
 
 
 def handle_request(controller, client_handle):
-    """The server's copy of a goal request (by goal id)."""
+    """Return the server's copy of a goal request (by goal id)."""
     handles = controller.goals.action._goal_handles
     return handles[bytes(client_handle.goal_id.uuid)].request
 
