@@ -30,6 +30,8 @@ from robot_dynamics import fast, solvers
 from robot_dynamics.analysis.feasibility import FeasibilityReport, scaled_waypoints
 from robot_dynamics.analysis.feasibility import check_trajectory as check_feasibility
 from robot_dynamics.analysis.opcount import operation_counts
+from robot_dynamics.analysis.time_optimal import (Retiming, TimeOptimalReport, time_optimal,
+                                                  time_optimal_retiming)
 from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
     cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics,
@@ -42,8 +44,8 @@ from robot_dynamics.cartesian import (
     coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
 )
 from robot_dynamics.codegen import generate
-from robot_dynamics.errors import (DHError, ModelError, ModelWarning, ResultOverflowError,
-                                   SingularityError, SolverError, URDFError)
+from robot_dynamics.errors import (DHError, InfeasiblePathError, ModelError, ModelWarning,
+                                   ResultOverflowError, SingularityError, SolverError, URDFError)
 from robot_dynamics.identification import (
     base_parameters, design_excitation, identify, parameters, regressor,
 )
@@ -68,4 +70,6 @@ __all__ = [
     'regressor', 'friction_slopes', 'inverse_dynamics_derivatives',
     'forward_dynamics_derivatives', 'linearize',
     'check_feasibility', 'FeasibilityReport', 'scaled_waypoints',
+    'time_optimal', 'time_optimal_retiming', 'Retiming', 'TimeOptimalReport',
+    'InfeasiblePathError',
 ]

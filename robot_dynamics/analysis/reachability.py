@@ -1,0 +1,251 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""TOPP-RA's two passes over the grid of the path parameter, in closed form.
+
+Pham & Pham, "A New Approach to Time-Optimal Path Parameterization Based on Reachability
+Analysis", IEEE T-RO 34(3), 2018. On the grid ``s_0 < … < s_N`` the path acceleration ``u_i`` is
+constant on interval ``i`` (length ``Δ_i``), so ``x_{i+1} = x_i + 2 Δ_i u_i`` with ``x = ṡ²``. Stage
+``i`` has the slabs ``lo <= α u + β x_i <= hi`` of :func:`~robot_dynamics.analysis.path_dynamics.
+slabs` (``α >= 0``, ``(N, m)`` arrays, neutral padding ``α = β = 0``).
+
+*Backward pass* (controllable sets, paper §IV-B): ``K_N = {x_end}`` and ``K_i = [0, k_i]`` with
+``k_i`` the largest ``x_i`` for which some ``u`` meets the slabs and ``x_i + 2 Δ_i u <= k_{i+1}``.
+That is a linear program in two variables; eliminating ``u`` (Fourier–Motzkin) solves it in
+closed form: ``u`` must lie above every slab's lower line and below every upper line, so each
+pair (upper side of slab ``p``, lower side of slab ``q``) bounds ``x``::
+
+    (α_q β_p - α_p β_q) x <= α_q hi_p - α_p lo_q
+
+The pairs among the stage's own slabs give a constant ``X_i`` (the largest feasible ``x``, in one
+vectorised step for all stages); the pairs with the link ``x + 2 Δ u <= k_{i+1}`` are affine in
+``k_{i+1}``: ``k_i = min(X_i, min_q (m_q k_{i+1} + e_q))``. *Forward pass* (paper §IV-C): from
+``x_0``, the greedy largest ``u_i``, ``x_{i+1} = min(k_{i+1}, min_p (A_p x_i + F_p))`` with
+``A_p = 1 - 2Δ β_p / α_p``, ``F_p = 2Δ hi_p / α_p``. Both recursions are scalar loops; where the
+profile rides its bound (``k_{i+1} = X_{i+1}``, or ``x_i = k_i``) the step was computed for all
+stages at once beforehand, so Python only steps through braking and accelerating stretches.
+The lower end of every ``K_i`` is 0 because rest (``u = x = 0``) is feasible at every point
+(checked before: :func:`~robot_dynamics.analysis.path_dynamics.check_at_rest`).
+"""
+
+import numpy as np
+
+from robot_dynamics.analysis.path_dynamics import BIG
+
+
+def largest_feasible(alpha, beta, lo, hi, delta, iterations=100):
+    """Return ``X`` (k,): the largest ``x >= 0`` at which some ``u`` meets every slab of a stage.
+
+    ``alpha, beta, lo, hi`` (k, W) per stage (neutral padding), ``delta`` (k,) the intervals;
+    the link's ``x + 2Δu >= 0`` counts too. ``u`` must lie above every lower line
+    ``(lo - β x) / α`` and below every upper line ``(hi - β x) / α`` (``α > 0``), so the gap
+    ``φ(x) = min upper - max lower`` is concave and piecewise linear with ``φ(0) >= 0`` (rest is
+    feasible); ``X`` is its root (or the bound of the ``α = 0`` slabs). Newton's steps from the
+    right along the active lines (supergradients) never pass the root and end on it after as
+    many steps as pieces crossed (the pairwise Fourier–Motzkin elimination, without the pairs).
+    """
+    up = alpha > 0
+    a = np.where(up, alpha, 1.0)
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        cap = np.where(~up & (beta > 0), hi / np.where(beta > 0, beta, 1.0),
+                       np.where(~up & (beta < 0), lo / np.where(beta < 0, beta, -1.0), BIG))
+        x = np.clip(cap.min(axis=1, initial=BIG), 0.0, BIG)
+        upper_slope = lower_slope = np.where(up, -beta / a, 0.0)
+        rows = np.arange(x.size)
+        for _ in range(iterations):
+            upper = np.where(up, (hi - beta * x[:, None]) / a, BIG)
+            lower = np.where(up, (lo - beta * x[:, None]) / a, -BIG)
+            i, j = upper.argmin(axis=1), lower.argmax(axis=1)
+            top, bottom = upper[rows, i], lower[rows, j]
+            link = -x / (2.0 * delta)                # u >= -x / (2Δ)
+            use_link = link > bottom
+            bottom = np.where(use_link, link, bottom)
+            gap = top - bottom
+            # Rounding: the terms of each line, not their difference, set the scale.
+            scale = (np.abs(hi[rows, i]) + np.abs(beta[rows, i] * x)) / a[rows, i] + np.where(
+                use_link, np.abs(link), (np.abs(lo[rows, j]) + np.abs(beta[rows, j] * x))
+                / a[rows, j])
+            short = gap < -1e-12 * scale
+            if not short.any():
+                break
+            slope = upper_slope[rows, i] - np.where(use_link, -1.0 / (2.0 * delta),
+                                                    lower_slope[rows, j])
+            step = np.where(short, np.maximum(x - gap / np.where(short, slope, -1.0), 0.0), x)
+            if np.array_equal(step, x):
+                break
+            x = step
+    return x
+
+
+def slab_bounds(alpha, beta, lo, hi, delta):
+    """Per slab: ``m, e`` and ``A, F`` of the two passes (arrays of the slabs' shape).
+
+    The lower side of a slab and the link's ``x + 2Δu <= k`` bound ``x <= m k + e``; the upper
+    side bounds the next speed, ``x' = x + 2Δu <= A x + F`` (module docstring).
+    """
+    two = 2.0 * delta
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore'):
+        Bq = alpha - two * beta                     # the pair (link upper side, slab lower side)
+        ok = Bq > 0
+        m = np.where(ok, alpha / np.where(ok, Bq, 1.0), 0.0)
+        e = np.where(ok, -two * lo / np.where(ok, Bq, 1.0), BIG)
+        up = alpha > 0
+        A = np.where(up, 1.0 - two * beta / np.where(up, alpha, 1.0), 0.0)
+        F = np.where(up, two * hi / np.where(up, alpha, 1.0), BIG)
+    return m, np.minimum(e, BIG), A, np.minimum(F, BIG)
+
+
+def backward_pass(X, m, e, x_end, old=None, changed=None):
+    """Return ``k`` (N+1,): the upper ends of the controllable sets, ``k_N = x_end``.
+
+    ``m, e`` (N, W): ``k_i = min(X_i, min_q (m_q k_{i+1} + e_q))`` (neutral: m = 0, e = BIG).
+    Where ``k_{i+1}`` is at its cap ``X_{i+1}`` the step was computed for all stages at once.
+    ``old``, ``changed`` (first, last): the previous ``k`` and the stages changed since; the
+    pass starts at the last and stops below the first once ``k`` is the old one again.
+    """
+    N = X.size
+    cap = np.append(X[1:], x_end)                    # k_{i+1} <= cap_i
+    riding = np.minimum(X, (m * cap[:, None] + e).min(axis=1)).tolist()
+    bottom, top = (0, N - 1) if old is None else changed
+    k = [0.0] * N + [float(x_end)] if old is None else old.tolist()
+    cap, m, e = cap.tolist(), m.tolist(), e.tolist()
+    for i in range(top, -1, -1):
+        following = k[i + 1]
+        if following >= cap[i]:
+            value = riding[i]
+        else:
+            value = min([riding[i]] + [a * following + b for a, b in zip(m[i], e[i])])
+        if i < bottom and value == k[i]:
+            break
+        k[i] = value
+    return np.maximum(np.array(k), 0.0)
+
+
+def forward_pass(k, A, F, x_start, old=None, changed=None):
+    """Return ``x`` (N+1,): the greedy profile from ``x_start`` under the controllable sets.
+
+    ``A, F`` (N, W): ``x_{i+1} = min(k_{i+1}, min_p (A_p x_i + F_p))`` (neutral: A = 0, F = BIG).
+    ``old``, ``changed`` (first, last): the previous ``x`` and the first and last stage whose
+    slabs or ``k`` changed; the pass starts there and stops past the last once ``x`` is the
+    old one again.
+    """
+    N = k.size - 1
+    riding = np.minimum(k[1:], (A * k[:-1, None] + F).min(axis=1)).tolist()
+    first, last = (0, N - 1) if old is None else changed
+    x = [float(x_start)] + [0.0] * N if old is None else old.tolist()
+    k, A, F = k.tolist(), A.tolist(), F.tolist()
+    for i in range(first, N):
+        if x[i] >= k[i]:
+            x[i], value = k[i], riding[i]
+        else:
+            xi = x[i]
+            value = min([k[i + 1]] + [a * xi + f for a, f in zip(A[i], F[i])])
+        if i > last and value == x[i + 1]:
+            break
+        x[i + 1] = value
+    return np.maximum(np.array(x), 0.0)
+
+
+class Stages:
+    """The slabs of the N stages of a grid ``s`` as (N, W) arrays, grown by :meth:`add`;
+    :meth:`solve` runs the two passes. ``X`` is recomputed for the stages that got slabs."""
+
+    def __init__(self, s):
+        self.s, self.delta = s, np.diff(s)
+        N = self.delta.size
+        self.X = np.full(N, BIG)
+        self.count = np.zeros(N, int)
+        self.rows = [np.full((N, 0), fill) for fill in _NEUTRAL]
+        self.k = self.x = self.ends = None
+        self.changed = np.empty(0, int)
+
+    def add(self, alpha, beta, lo, hi, stage):
+        """Add slabs (flat arrays, ``stage`` their intervals)."""
+        order = np.argsort(stage, kind='stable')
+        stage = stage[order]
+        first = np.searchsorted(stage, stage, side='left')
+        column = self.count[stage] + np.arange(stage.size) - first
+        width = int(column.max(initial=-1)) + 1
+        if width > self.rows[0].shape[1]:
+            grow = max(width, 2 * self.rows[0].shape[1]) - self.rows[0].shape[1]
+            self.rows = [np.concatenate([r, np.full((r.shape[0], grow), fill)], axis=1)
+                         for r, fill in zip(self.rows, _NEUTRAL)]
+        for r, values in zip(self.rows, (alpha, beta, lo, hi)):
+            r[stage, column] = np.asarray(values)[order]
+        np.add.at(self.count, stage, 1)
+        wanted = np.unique(stage)
+        self.changed = np.union1d(self.changed, wanted)
+        used = slice(0, int(self.count[wanted].max()))
+        self.X[wanted] = largest_feasible(*(r[wanted, used] for r in self.rows),
+                                          self.delta[wanted])
+
+    def solve(self, x_start, x_end=0.0):
+        """Return ``k, x`` (N+1,): the controllable sets' upper ends and the greedy profile.
+
+        After :meth:`add` only the stretch that the new slabs change is stepped through again.
+        """
+        used = slice(0, int(self.count.max()))
+        alpha, beta, lo, hi = (r[:, used] for r in self.rows)
+        m, e, A, F = slab_bounds(alpha, beta, lo, hi, self.delta[:, None])
+        again = self.k is not None and (x_start, x_end) == self.ends
+        changed = (self.changed.min(), self.changed.max()) if again else None
+        k = backward_pass(self.X, *_useful(m, e, lo > -BIG / 2), x_end,
+                          self.k if again else None, changed)
+        if again:
+            moved = np.flatnonzero(k != self.k)
+            first = min(changed[0], moved.min(initial=k.size) - 1)
+            changed = (max(first, 0), max(changed[1], moved.max(initial=-1)))
+        x = forward_pass(k, *_useful(A, F, hi < BIG / 2), min(x_start, k[0]),
+                         self.x if again else None, changed)
+        self.k, self.x, self.ends = k, x, (x_start, x_end)
+        self.changed = np.empty(0, int)
+        return k, x
+
+
+def _useful(slope, offset, useful):
+    """``slope, offset`` (N, W') without the columns no stage uses (neutral: 0, BIG)."""
+    useful &= offset < BIG / 2
+    columns = np.flatnonzero(useful.any(axis=0))
+    return (np.where(useful, slope, 0.0)[:, columns], np.where(useful, offset, BIG)[:, columns])
+
+
+_NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in [-BIG, BIG]
+
+
+def interval_times(s, x):
+    """Return the duration (N,) of each grid interval at constant ``u``: ``2 Δ / (ṡ_i + ṡ_{i+1})``."""
+    speed = np.sqrt(x)
+    with np.errstate(divide='ignore'):
+        return 2.0 * np.diff(s) / (speed[:-1] + speed[1:])
+
+
+def sample_profile(s, x, dt):
+    """Sample the profile every ``dt`` from 0 to its end (included): ``t, σ, σ̇, σ̈, stage`` (S,).
+
+    ``σ(t)`` is the path parameter: on interval ``i`` it is quadratic in time,
+    ``σ = s_i + ṡ_i τ + u_i τ² / 2``, ``τ = t - t_i``. The last sample is the end itself.
+    """
+    t_grid = np.concatenate([[0.0], np.cumsum(interval_times(s, x))])
+    duration = t_grid[-1]
+    t = np.arange(0.0, duration, dt)
+    if t.size == 0 or duration - t[-1] > 1e-9 * dt:
+        t = np.append(t, duration)
+    else:
+        t[-1] = duration
+    u = np.diff(x) / (2.0 * np.diff(s))
+    stage = np.clip(np.searchsorted(t_grid, t, side='right') - 1, 0, s.size - 2)
+    tau = t - t_grid[stage]
+    speed = np.sqrt(x)
+    sd = np.maximum(speed[stage] + u[stage] * tau, 0.0)
+    sigma = np.clip(s[stage] + speed[stage] * tau + 0.5 * u[stage] * tau ** 2,
+                    s[stage], s[stage + 1])
+    return t, sigma, sd, u[stage], stage
