@@ -228,24 +228,46 @@ def interval_times(s, x):
         return 2.0 * np.diff(s) / (speed[:-1] + speed[1:])
 
 
-def sample_profile(s, x, dt):
-    """Sample the profile every ``dt`` from 0 to its end (included): ``t, σ, σ̇, σ̈, stage`` (S,).
+def sample_profile(s, x, dt, window):
+    """Sample the profile's moving average over ``window`` s every ``dt``: ``t, σ, σ̇, σ̈, stage``.
 
-    ``σ(t)`` is the path parameter: on interval ``i`` it is quadratic in time,
-    ``σ = s_i + ṡ_i τ + u_i τ² / 2``, ``τ = t - t_i``. The last sample is the end itself.
+    On grid interval ``i`` the profile ``s(t)`` is quadratic, ``s_i + ṡ_i τ + u_i τ² / 2``
+    (``τ = t - t_i``): its ``s̈`` jumps at the grid times, which no C² interpolation of samples
+    (the controllers' quintic) follows without overshoot. The output is its moving average
+    ``σ(t) = (1/w) ∫ s`` over ``[t - w/2, t + w/2]``: ``σ̇``, ``σ̈`` are the averages of ``ṡ``, ``s̈``
+    (continuous, ``σ̈`` piecewise linear), the motion stays on the path, and where ``s̈`` is
+    constant nothing changes. Before the start ``s`` continues at its start speed, after the end
+    it rests. A start at rest is delayed by ``w/2`` (then ``σ, σ̇, σ̈`` start at exactly 0); the
+    end, at rest, comes ``w/2`` after the profile's: the duration grows by ``w`` (by ``w/2``
+    from a moving start). Samples from 0 every ``dt``, the last one at the end itself.
     """
     t_grid = np.concatenate([[0.0], np.cumsum(interval_times(s, x))])
-    duration = t_grid[-1]
+    speed, u = np.sqrt(x), np.diff(x) / (2.0 * np.diff(s))
+    h = np.diff(t_grid)
+    area = np.concatenate([[0.0], np.cumsum(s[:-1] * h + speed[:-1] * h ** 2 / 2
+                                            + u * h ** 3 / 6)])
+    shift = window / 2 if x[0] == 0 else 0.0
+    duration = t_grid[-1] + window / 2 + shift
     t = np.arange(0.0, duration, dt)
-    if t.size == 0 or duration - t[-1] > 1e-9 * dt:
-        t = np.append(t, duration)
-    else:
-        t[-1] = duration
-    u = np.diff(x) / (2.0 * np.diff(s))
-    stage = np.clip(np.searchsorted(t_grid, t, side='right') - 1, 0, s.size - 2)
-    tau = t - t_grid[stage]
-    speed = np.sqrt(x)
-    sd = np.maximum(speed[stage] + u[stage] * tau, 0.0)
-    sigma = np.clip(s[stage] + speed[stage] * tau + 0.5 * u[stage] * tau ** 2,
-                    s[stage], s[stage + 1])
-    return t, sigma, sd, u[stage], stage
+    t = np.append(t, duration) if duration - t[-1] > 1e-9 * dt else np.append(t[:-1], duration)
+
+    def state(time):
+        """``s, ṡ`` and ``∫ s`` at profile times (extended before the start and after the end)."""
+        i = np.clip(np.searchsorted(t_grid, time, side='right') - 1, 0, s.size - 2)
+        tau = np.clip(time - t_grid[i], 0.0, h[i])
+        position = s[i] + speed[i] * tau + u[i] * tau ** 2 / 2
+        rate = speed[i] + u[i] * tau
+        integral = area[i] + s[i] * tau + speed[i] * tau ** 2 / 2 + u[i] * tau ** 3 / 6
+        before, after = time < 0, time > t_grid[-1]
+        position = np.where(before, s[0] + speed[0] * time, position)
+        rate = np.where(before, speed[0], np.where(after, 0.0, rate))
+        integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2,
+                            np.where(after, area[-1] + s[-1] * (time - t_grid[-1]), integral))
+        return position, rate, integral
+    (s_lo, sd_lo, area_lo), (s_hi, sd_hi, area_hi) = (state(t - shift + side * window / 2)
+                                                      for side in (-1, 1))
+    sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
+    sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
+    sigma_ddot = (sd_hi - sd_lo) / window
+    stage = np.clip(np.searchsorted(s, sigma, side='right') - 1, 0, s.size - 2)
+    return t, sigma, sigma_dot, sigma_ddot, stage

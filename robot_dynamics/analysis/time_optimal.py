@@ -129,15 +129,20 @@ def time_optimal(model, path, velocity_limits=None, acceleration_limits=None,
     return result.t, result.q, result.qd, result.qdd
 
 
-def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits=None, torque_limits=None,
-           dt=1e-3, grid_points=GRID_POINTS, start_velocity=None, describe=None):
+def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits=None,
+                          torque_limits=None, dt=1e-3, grid_points=GRID_POINTS,
+                          start_velocity=None, describe=None, check=None):
     """Return the :class:`Retiming` of :func:`time_optimal` with its report.
 
     ``start_velocity`` (n,): the joint velocity at the first point (the arm already moving).
     With waypoints the spline then leaves the first waypoint along it; with a path object it
     must be along the path's tangent ``q'(s_0)``. The motion starts at exactly that velocity,
     if the limits allow stopping at the end of the path from it (else InfeasiblePathError).
-    ``describe(s)``: phrases a place on the path for error messages.
+    ``describe(s)``: phrases a place on the path for error messages. ``check(samples)``: a
+    further check of the samples (a dict: ``t, q, qd, qdd, sigma, stage, ...``) once they are
+    within the limits, returning None or ``(indices, scales)``: samples to constrain again
+    with ``scales`` (<= 1) of the limits (the controller's interpolation, :mod:`~robot_dynamics.
+    analysis.retime`).
     """
     dt = float(dt)
     if not (np.isfinite(dt) and dt > 0):
@@ -159,20 +164,30 @@ def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits
     x_start = _start_speed(path, s[0], v0)
     problem = _Problem(model, limits, s, points, _speed_points(path, s), describe)
     x = problem.solve(x_start)
-    rounds, added = 1, 0
+    rounds, added, checks = 1, 0, 0
     while True:
         sample = _check_samples(model, path, limits, s, x, dt)
         over = sample['ratio'] > 1.0 + TOLERANCE
-        if not over.any():
+        found = None if over.any() or check is None or checks >= MAX_ROUNDS else check(sample)
+        if not over.any() and found is None:
             break
-        if rounds >= MAX_ROUNDS:
+        checks += found is not None
+        if rounds - checks >= MAX_ROUNDS:
             raise RuntimeError(f'time_optimal: {int(over.sum())} samples still exceed a limit '
                                f'(worst {sample["ratio"].max():.6g} x) after {rounds} solves; '
                                'please report the path; a finer grid_points may help')
-        chosen, keep = _new_points(sample, over)
+        if found is None:
+            chosen, keep = _new_points(sample, over)
+            # A sample over by r is constrained to 1/r: its average over the window (not
+            # exactly the constrained point's motion) then comes down too.
+            scale = (1.0 - ADDED_MARGIN) / np.maximum(sample['ratio'][chosen], 1.0)
+        else:
+            chosen, scale = found
+            keep = np.ones((chosen.size, 3, model.dof), bool)
         stage = sample['stage'][chosen]
         problem.add(stage, sample['sigma'][chosen] - s[stage],
-                    _points(model, path, sample['sigma'][chosen], limits, describe), keep)
+                    _points(model, path, sample['sigma'][chosen], limits, describe), keep,
+                    scale)
         x = problem.solve(x_start)
         rounds, added = rounds + 1, added + chosen.size
     return _result(model, limits, s, x, sample, rounds, added, grid_points)
@@ -198,9 +213,10 @@ class _Problem:
         self.speed, self.tangent, self.profile = speed, None, None
         self.stages = self._stages()
 
-    def add(self, stage, delta, points, keep):
-        """Add constraint points inside intervals ``stage`` (P,) at offsets ``delta`` (P,)."""
-        self.groups.append((stage, delta, points, keep, 1.0 - ADDED_MARGIN))
+    def add(self, stage, delta, points, keep, scale):
+        """Add constraint points inside intervals ``stage`` (P,) at offsets ``delta`` (P,),
+        with ``scale`` (P,) of the limits."""
+        self.groups.append((stage, delta, points, keep, np.asarray(scale, float)[:, None]))
         self.stages.add(*self._slabs(self.groups[-1]))
 
     def solve(self, x_start):
@@ -301,7 +317,7 @@ def _check_samples(model, path, limits, s, x, dt):
     duration = float(np.sum(ra.interval_times(s, x)))
     check_recording_size(model, duration, dt, int(duration / dt) + 1,
                          fix='give a larger dt or higher limits')
-    t, sigma, sd, sdd, stage = ra.sample_profile(s, x, dt)
+    t, sigma, sd, sdd, stage = ra.sample_profile(s, x, dt, 2 * dt)
     q, dq, ddq = pd.evaluate(path, sigma)
     qd, qdd = dq * sd[:, None], dq * sdd[:, None] + ddq * (sd * sd)[:, None]
     tau = api.inverse_dynamics(model, q, qd, qdd)
