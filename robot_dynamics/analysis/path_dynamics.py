@@ -48,13 +48,14 @@ BIG = 1e200
 
 
 # ---------------------------------------------------------------------- paths
-def spline_path(waypoints, start_direction=None):
+def spline_path(waypoints, start_direction=None, end_direction=None):
     """Return the clamped cubic spline through ``waypoints`` (K, n), parameterised by chord length.
 
     ``s`` runs over the cumulative Euclidean distance between consecutive waypoints in joint space
     (rad and m mixed as numbers), so ``|q'| ≈ 1`` between them; ``q'(0) = q'(S) = 0`` (clamped),
-    or ``q'(0) = start_direction / |start_direction|`` when the arm starts moving along it.
-    A ``scipy.interpolate.CubicSpline``; raises ``ValueError`` naming the bad waypoint.
+    or ``q'`` the unit vector along ``start_direction`` / ``end_direction`` where given (the arm
+    leaves along its velocity; a path that keeps its speed up to the end). A
+    ``scipy.interpolate.CubicSpline``; raises ``ValueError`` naming the bad waypoint.
     """
     from scipy.interpolate import CubicSpline
     W = np.asarray(waypoints, dtype=float)
@@ -70,11 +71,11 @@ def spline_path(waypoints, start_direction=None):
         k = int(np.argmax(chord <= 1e-12 * max(1.0, np.abs(W).max())))
         raise ValueError(f'path: waypoints {k} and {k + 1} are the same point: the chord-length '
                          'breakpoints would not increase strictly; remove the repeated waypoint')
-    s = np.concatenate([[0.0], np.cumsum(chord)])
-    start = (1, np.zeros(W.shape[1]))
-    if start_direction is not None and np.linalg.norm(start_direction) > 0:
-        start = (1, np.asarray(start_direction, float) / np.linalg.norm(start_direction))
-    return CubicSpline(s, W, bc_type=(start, (1, np.zeros(W.shape[1]))))
+    ends = []
+    for direction in (start_direction, end_direction):
+        norm = 0.0 if direction is None else np.linalg.norm(direction)
+        ends.append((1, np.zeros(W.shape[1]) if norm == 0 else np.asarray(direction) / norm))
+    return CubicSpline(np.concatenate([[0.0], np.cumsum(chord)]), W, bc_type=tuple(ends))
 
 
 def check_path(model, path):

@@ -236,10 +236,12 @@ def sample_profile(s, x, dt, window):
     (the controllers' quintic) follows without overshoot. The output is its moving average
     ``σ(t) = (1/w) ∫ s`` over ``[t - w/2, t + w/2]``: ``σ̇``, ``σ̈`` are the averages of ``ṡ``, ``s̈``
     (continuous, ``σ̈`` piecewise linear), the motion stays on the path, and where ``s̈`` is
-    constant nothing changes. Before the start ``s`` continues at its start speed, after the end
-    it rests. A start at rest is delayed by ``w/2`` (then ``σ, σ̇, σ̈`` start at exactly 0); the
-    end, at rest, comes ``w/2`` after the profile's: the duration grows by ``w`` (by ``w/2``
-    from a moving start). Samples from 0 every ``dt``, the last one at the end itself.
+    constant nothing changes. After the end ``s`` rests. A start at rest is delayed by ``w/2``
+    (``s`` resting before it: ``σ, σ̇, σ̈`` start at exactly 0); a moving start is not, and ``s``
+    continues backwards with its first interval's ``ṡ_0, u_0``, so ``σ̇(0) = ṡ_0`` and ``σ̈(0) =
+    u_0`` exactly and ``σ(0) = s_0 + u_0 w² / 24`` (clipped to ``s_0``). The end, at rest, comes
+    ``w/2`` after the profile's: the duration grows by ``w`` (``w/2`` from a moving start).
+    Samples from 0 every ``dt``, the last one at the end itself.
     """
     t_grid = np.concatenate([[0.0], np.cumsum(interval_times(s, x))])
     speed, u = np.sqrt(x), np.diff(x) / (2.0 * np.diff(s))
@@ -247,6 +249,7 @@ def sample_profile(s, x, dt, window):
     area = np.concatenate([[0.0], np.cumsum(s[:-1] * h + speed[:-1] * h ** 2 / 2
                                             + u * h ** 3 / 6)])
     shift = window / 2 if x[0] == 0 else 0.0
+    lead = 0.0 if x[0] == 0 else u[0]         # a moving start: s continues backwards
     duration = t_grid[-1] + window / 2 + shift
     t = np.arange(0.0, duration, dt)
     t = np.append(t, duration) if duration - t[-1] > 1e-9 * dt else np.append(t[:-1], duration)
@@ -259,9 +262,9 @@ def sample_profile(s, x, dt, window):
         rate = speed[i] + u[i] * tau
         integral = area[i] + s[i] * tau + speed[i] * tau ** 2 / 2 + u[i] * tau ** 3 / 6
         before, after = time < 0, time > t_grid[-1]
-        position = np.where(before, s[0] + speed[0] * time, position)
-        rate = np.where(before, speed[0], np.where(after, 0.0, rate))
-        integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2,
+        position = np.where(before, s[0] + speed[0] * time + lead * time ** 2 / 2, position)
+        rate = np.where(before, speed[0] + lead * time, np.where(after, 0.0, rate))
+        integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2 + lead * time ** 3 / 6,
                             np.where(after, area[-1] + s[-1] * (time - t_grid[-1]), integral))
         return position, rate, integral
     (s_lo, sd_lo, area_lo), (s_hi, sd_hi, area_hi) = (state(t - shift + side * window / 2)

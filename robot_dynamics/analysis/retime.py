@@ -14,19 +14,24 @@
 
 A goal is the controller's waypoints: ``times`` (K,), ``positions`` (K, n), optional
 ``velocities`` and ``accelerations`` (K, n), model joint order, interpolated as
-:func:`~robot_dynamics.simulation.trajectory.sample_waypoints` does. Its geometric path is
-that interpolant with the original time as the path parameter, ``q(s)``, ``s`` in
-``[times[0], times[-1]]`` (a quintic or cubic Hermite spline through the points: its own
-path, exactly). Goals of positions only are interpolated by straight lines, whose corners no
-finite acceleration turns: they are retimed along the clamped cubic spline through their
-points (chord length), which passes through every point.
+:func:`~robot_dynamics.simulation.trajectory.sample_waypoints` does (quintic or cubic Hermite
+polynomials). Its geometric path is that interpolant's: the goal is retimed along the
+chord-length cubic spline through ``RESAMPLE`` points of it (per piece), which follows
+it to ~1e-4 rad on the bundled arms (:func:`path_deviation`). The original time is not used
+as the path parameter: where the goal rests (``q̇ = 0``) it has no speed (``q' = 0`` to second
+order), and the timing's path speed would spike there. Goals of positions only (straight lines
+for the controller, with corners no finite acceleration turns) are retimed along the clamped
+cubic spline through their points.
 
-A moving start: when the first point's velocity is not zero (the arm's current state as the
-first point) the motion starts at exactly that velocity, continuing along the path: the
-path's tangent there is that velocity (``ṡ = 1`` in the original time), so no blend is needed.
-If the limits do not allow stopping at the end of the path from that speed, or the current
-speed already exceeds a limit, :class:`~robot_dynamics.errors.InfeasiblePathError` says so
-(the controller should then stop the arm, or blend, before the goal). The goal ends at rest.
+Points where the goal's velocity is zero are stops, kept: the goal is retimed piece by piece
+between them, each from rest to rest, and the pieces joined.
+
+A moving start: when the first point's velocity ``v0`` is not zero (the arm's current state as
+the first point) the motion starts at exactly that velocity, continuing along the path (the
+spline leaves the first point along ``v0``), so no blend is needed. If the limits do not allow
+stopping at the end of the first piece from that speed, or the current speed already exceeds a
+limit, :class:`~robot_dynamics.errors.InfeasiblePathError` says so (the controller should then
+stop the arm, or blend, before the goal). The goal ends at rest.
 
 The result's waypoints are the re-timed samples every ``every * dt`` (positions, velocities,
 accelerations): the controller's quintic Hermite interpolation between them reproduces the
@@ -44,6 +49,7 @@ from robot_dynamics.analysis.time_optimal import (ADDED_MARGIN, NEAR, TOLERANCE,
                                                   time_optimal_retiming)
 from robot_dynamics.simulation.trajectory import check_waypoints, sample_waypoints_many
 
+RESAMPLE = 200             # points of the Hermite interpolant per piece of a goal's path
 CHECK_POINTS = 8           # points inside each segment where the interpolation is checked
 WINDOW = 2                 # samples on either side of an excess that are constrained again
 
@@ -54,8 +60,9 @@ class RetimedGoal:
 
     ``duration`` and ``original_duration`` s; ``moving_start``: the motion starts at the first
     point's non-zero velocity; ``interpolation_peak``: the largest ``|value| / limit`` of the
-    controller's quintic interpolation of these waypoints; ``retiming``: the
-    :class:`~robot_dynamics.analysis.time_optimal.Retiming` (samples and report).
+    controller's quintic interpolation of these waypoints; ``pieces``: the
+    :class:`~robot_dynamics.analysis.time_optimal.Retiming` (samples and report) of each piece
+    between the goal's stops.
     """
 
     times: np.ndarray
@@ -66,27 +73,64 @@ class RetimedGoal:
     original_duration: float
     moving_start: bool
     interpolation_peak: float
-    retiming: object
+    pieces: tuple
+
+    @property
+    def sample_peak(self):
+        """Return the largest ``|value| / limit`` at the samples (every ``dt``) of all pieces."""
+        return max(piece.report.worst for piece in self.pieces)
 
     def message(self):
-        """Return one line: the new duration against the old and the report."""
+        """Return one line: the new duration against the old, the peaks, the pieces."""
         start = 'from its current velocity' if self.moving_start else 'from rest'
-        return (f'retimed {start}: {self.original_duration:.4g} s -> {self.duration:.4g} s; '
-                f'{self.retiming.report.message()}; quintic interpolation of the '
-                f'{self.times.size} waypoints peaks at {self.interpolation_peak:.4f} of a limit')
+        return (f'retimed {start}: {self.original_duration:.4g} s -> {self.duration:.4g} s in '
+                f'{len(self.pieces)} piece(s) between stops; peak |value|/limit '
+                f'{self.sample_peak:.4f} at the samples, {self.interpolation_peak:.4f} in the '
+                f'quintic interpolation of the {self.times.size} waypoints')
 
 
-def goal_path(times, positions, velocities=None, accelerations=None):
-    """Return the goal's geometric path ``q(s)`` (module docstring): a scipy ``BPoly``/spline."""
+def goal_path(times, positions, velocities=None, accelerations=None, start_velocity=None):
+    """Return the goal's geometric path ``q(s)``: a chord-length cubic spline (module docstring).
+
+    Its ends are clamped to the directions of its first and last chords (``|q'| = 1`` up to the
+    ends: a derivative clamped to 0 at a chord of micrometres would be a spike of curvature),
+    the start to ``start_velocity`` where given. With velocities, through ``RESAMPLE`` points of the controller's Hermite interpolant per
+    piece (evenly spaced in the original time, at least 4 per segment), so it follows that
+    path (:func:`path_deviation`); without, through the goal's points.
+    """
     from scipy.interpolate import BPoly
     times, positions, velocities, accelerations = check_waypoints(
         times, positions, velocities, accelerations)
     if times.size < 2:
         raise ValueError('trajectory: a goal to retime needs at least 2 points')
-    if velocities is None:
-        return pd.spline_path(positions)
+    points = positions
+    if velocities is not None:
+        orders = [positions, velocities] + ([] if accelerations is None else [accelerations])
+        hermite = BPoly.from_derivatives(times, np.stack(orders, axis=1))   # (K, orders, n)
+        per = max(4, -(-RESAMPLE // (times.size - 1)))
+        u = np.linspace(0.0, 1.0, per + 1)[:-1]
+        t = np.append((times[:-1, None] + np.diff(times)[:, None] * u).reshape(-1), times[-1])
+        points = hermite(t)
+        step = np.linalg.norm(np.diff(points, axis=0), axis=1)
+        keep = np.append(True, step > 1e-9 * max(1.0, np.abs(points).max()))
+        keep[-1] = True
+        points = points[keep] if keep.sum() >= 2 else points[[0, -1]]
+    start = points[1] - points[0] if start_velocity is None else start_velocity
+    return pd.spline_path(points, start, points[-1] - points[-2])
+
+
+def path_deviation(path, times, positions, velocities, accelerations=None, samples=64):
+    """Largest joint-space distance from the controller's Hermite interpolant to ``path``.
+
+    Both sampled at ``samples`` points per segment; for each Hermite point the nearest point of
+    the path among those (an upper bound of the true distance, to the sampling of the path).
+    """
+    from scipy.interpolate import BPoly
     orders = [positions, velocities] + ([] if accelerations is None else [accelerations])
-    return BPoly.from_derivatives(times, np.stack(orders, axis=1))     # (K, orders, n)
+    hermite = BPoly.from_derivatives(times, np.stack(orders, axis=1))
+    ours = path(np.linspace(path.x[0], path.x[-1], samples * (times.size - 1) * 4))
+    theirs = hermite(np.linspace(times[0], times[-1], samples * (times.size - 1)))
+    return float(max(np.linalg.norm(ours - point, axis=1).min() for point in theirs))
 
 
 def retime_goal(model, times, positions, velocities=None, accelerations=None,
@@ -102,28 +146,56 @@ def retime_goal(model, times, positions, velocities=None, accelerations=None,
         times, positions, velocities, accelerations)
     if not (isinstance(every, (int, np.integer)) and every >= 1):
         raise ValueError(f'every: {every!r} must be an integer >= 1')
-    path = goal_path(times, positions, velocities, accelerations)
-    moving = velocities is not None and bool(np.any(velocities[0] != 0))
-    spline = velocities is None
-
-    def describe(s):
-        if spline:
-            k = int(np.clip(np.searchsorted(path.x, s, side='right') - 1, 0, times.size - 2))
-            return f'the spline through the goal points, between points {k} and {k + 1}'
-        k = int(np.clip(np.searchsorted(times, s, side='right') - 1, 0, times.size - 2))
-        return f'original time {s:.4g} s (between goal points {k} and {k + 1})'
     limits = pd.check_limits(model, velocity_limits, acceleration_limits, torque_limits)
+    moving = velocities is not None and bool(np.any(velocities[0] != 0))
 
     def quintic(sample):
         return _interpolation_excess(model, limits, sample, every)
-    result = time_optimal_retiming(
-        model, path, velocity_limits, acceleration_limits, torque_limits, dt, grid_points,
-        start_velocity=velocities[0] if moving else None, describe=describe, check=quintic)
-    chosen = _waypoint_indices(result.t.size, every)
-    waypoints = (result.t[chosen], result.q[chosen], result.qd[chosen], result.qdd[chosen])
+    pieces = []
+    for first, last in _pieces(velocities, times.size):
+        part = slice(first, last + 1)
+        start = velocities[0] if moving and first == 0 else None
+        path = goal_path(times[part], positions[part], _part(velocities, part),
+                         _part(accelerations, part), start)
+        pieces.append(time_optimal_retiming(
+            model, path, *limits, dt, grid_points, describe=_describer(first, last + 1 - first),
+            start_velocity=start, check=quintic))
+    t, q, qd, qdd = _joined(pieces)
+    chosen = _waypoint_indices(t.size, every)
+    waypoints = (t[chosen], q[chosen], qd[chosen], qdd[chosen])
     peak = interpolation_peak(model, *waypoints, limits)
-    return RetimedGoal(waypoints[0] + times[0], *waypoints[1:], result.duration,
-                       float(times[-1] - times[0]), moving, peak, result)
+    return RetimedGoal(waypoints[0] + times[0], *waypoints[1:], float(t[-1]),
+                       float(times[-1] - times[0]), moving, peak, tuple(pieces))
+
+
+def _pieces(velocities, count):
+    """``(first, last)`` point indices of the goal's pieces between its interior stops."""
+    stops = [] if velocities is None else [k for k in range(1, count - 1)
+                                           if not np.any(velocities[k])]
+    ends = [0] + stops + [count - 1]
+    return list(zip(ends[:-1], ends[1:]))
+
+
+def _part(values, part):
+    return None if values is None else values[part]
+
+
+def _describer(offset, count):
+    """``describe(s)`` of a piece of ``count`` goal points from point ``offset``."""
+    def describe(s):
+        return (f'the path through goal points {offset} to {offset + count - 1} at s = {s:.4g} '
+                'of its chord length')
+    return describe
+
+
+def _joined(pieces):
+    """``t, q, qd, qdd`` of the pieces one after the other (each join, at rest, once)."""
+    t, q, qd, qdd = [pieces[0].t], [pieces[0].q], [pieces[0].qd], [pieces[0].qdd]
+    for piece in pieces[1:]:
+        t.append(piece.t[1:] + t[-1][-1])
+        for out, value in ((q, piece.q), (qd, piece.qd), (qdd, piece.qdd)):
+            out.append(value[1:])
+    return tuple(np.concatenate(v) for v in (t, q, qd, qdd))
 
 
 def _waypoint_indices(count, every):

@@ -45,6 +45,7 @@ from robot_dynamics.simulation.integrators import check_recording_size
 GRID_POINTS = 401          # grid points of s (plus the path's own breakpoints)
 TOLERANCE = 1e-9           # relative rounding allowed above a limit at a sample
 MAX_ROUNDS = 12            # rounds of "sample, add the violated points, solve again"
+MAX_CHECKS = 4             # rounds asked for by a further check (best effort)
 SPEED_POINTS = 3           # points per interval inside it where the speed limit is checked
 NEAR = 1e-2               # constraints within 1 % of their limit at an added point are kept
 ADDED_MARGIN = 1e-4        # fraction of the limits kept free at points inside intervals
@@ -168,7 +169,7 @@ def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits
     while True:
         sample = _check_samples(model, path, limits, s, x, dt)
         over = sample['ratio'] > 1.0 + TOLERANCE
-        found = None if over.any() or check is None or checks >= MAX_ROUNDS else check(sample)
+        found = None if over.any() or check is None or checks >= MAX_CHECKS else check(sample)
         if not over.any() and found is None:
             break
         checks += found is not None
