@@ -238,8 +238,9 @@ def sample_profile(s, x, dt, window):
     (continuous, ``σ̈`` piecewise linear), the motion stays on the path, and where ``s̈`` is
     constant nothing changes. After the end ``s`` rests. A start at rest is delayed by ``w/2``
     (``s`` resting before it: ``σ, σ̇, σ̈`` start at exactly 0); a moving start is not, and ``s``
-    continues backwards with its first interval's ``ṡ_0, u_0``, so ``σ̇(0) = ṡ_0`` and ``σ̈(0) =
-    u_0`` exactly and ``σ(0) = s_0 + u_0 w² / 24`` (clipped to ``s_0``). The end, at rest, comes
+    continues backwards with its first interval's ``ṡ_0, u_0`` (the average then leads by
+    ``u w² / 24``, 1e-7 of the path here) and the first sample is the start state itself
+    ``(s_0, ṡ_0, u_0)``. The end, at rest, comes
     ``w/2`` after the profile's: the duration grows by ``w`` (``w/2`` from a moving start).
     Samples from 0 every ``dt``, the last one at the end itself.
     """
@@ -272,5 +273,7 @@ def sample_profile(s, x, dt, window):
     sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
     sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
     sigma_ddot = (sd_hi - sd_lo) / window
+    if x[0] > 0:             # a moving start: the first sample is the start state itself
+        sigma[0], sigma_dot[0], sigma_ddot[0] = s[0], speed[0], u[0]
     stage = np.clip(np.searchsorted(s, sigma, side='right') - 1, 0, s.size - 2)
     return t, sigma, sigma_dot, sigma_ddot, stage

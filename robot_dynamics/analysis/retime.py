@@ -119,16 +119,17 @@ def goal_path(times, positions, velocities=None, accelerations=None, start_veloc
     return pd.spline_path(points, start, points[-1] - points[-2])
 
 
-def path_deviation(path, times, positions, velocities, accelerations=None, samples=64):
+def path_deviation(path, times, positions, velocities, accelerations=None, samples=64,
+                   dense=20_000):
     """Largest joint-space distance from the controller's Hermite interpolant to ``path``.
 
-    Both sampled at ``samples`` points per segment; for each Hermite point the nearest point of
-    the path among those (an upper bound of the true distance, to the sampling of the path).
+    The interpolant at ``samples`` points per segment, each against the nearest of ``dense``
+    points of ``path`` (their spacing bounds the error of this measure from above).
     """
     from scipy.interpolate import BPoly
     orders = [positions, velocities] + ([] if accelerations is None else [accelerations])
     hermite = BPoly.from_derivatives(times, np.stack(orders, axis=1))
-    ours = path(np.linspace(path.x[0], path.x[-1], samples * (times.size - 1) * 4))
+    ours = path(np.linspace(path.x[0], path.x[-1], dense))
     theirs = hermite(np.linspace(times[0], times[-1], samples * (times.size - 1)))
     return float(max(np.linalg.norm(ours - point, axis=1).min() for point in theirs))
 
