@@ -66,7 +66,7 @@ def waypoints(model, seed, count=5):
 
 
 def run_toppra(model, path, vmax, parametrizer='ParametrizeConstAccel', dt=1e-3):
-    """toppra's trajectory sampled every ``dt``: ``t, q, qd, qdd`` and the compute times."""
+    """Return toppra's trajectory every ``dt`` (``t, q, qd, qdd``) and its compute times."""
     start = time.perf_counter()
     inverse = (lambda q, qd, qdd: rd.inverse_dynamics(model, q, qd, qdd))
     constraints = [
@@ -127,7 +127,7 @@ def one_case(arm, payload, vscale, seed, repeat):
 
 
 def table(rows):
-    """The report's lines."""
+    """Return the report's lines."""
     head = (f'{"case":<28} {"T ours":>8} {"T toppra":>8} {"dT":>7}  {"tau/lim ours":>12} '
             f'{"toppra":>7} {"spline":>7}  {"qd/lim ours":>11} {"toppra":>7} {"spline":>7}  '
             f'{"ms ours":>7} {"toppra":>7} {"+1kHz":>7} {"ours/toppra":>11} {"/+1kHz":>7}')

@@ -23,12 +23,13 @@ rigid-body torque is linear in ``u = s̈`` and ``x = ṡ²`` (Pham & Pham, T-RO 
 all three from ONE batched call of the engine over every point (:func:`path_terms`). Rotor
 inertia is inside ``a`` and ``b``. Friction ``τ_f`` (:mod:`robot_dynamics.model.friction`) is
 split in two: the viscous part ``Fv q' ṡ = v √x`` and the rest ``R``. For ``ṡ > 0`` the sign of
-``q̇_j`` is the sign of ``q'_j``, so ``R_j`` lies in an interval ``[R_lo, R_hi]`` fixed by that sign
-(one value for plain Coulomb friction; the smooth switch and the Stribeck term widen it); the
-torque constraint uses the bound of the interval that works against each limit. The viscous
-term is not linear in ``x``: on the side where it works against a limit it is replaced by its
-tangent at a known speed ``x̂`` (``√x <= (x + x̂) / (2 √x̂)``, √ is concave), and on the side where it
-helps it is left out; both make the constraint stricter, never looser (:func:`slabs`).
+``q̇_j`` is the sign of ``q'_j``, so ``R_j`` lies in an interval ``[R_lo, R_hi]`` fixed by that
+sign (one value for plain Coulomb friction; the smooth switch and the Stribeck term widen
+it); the torque constraint uses the bound of the interval that works against each limit.
+The viscous term is not linear in ``x``: on the side where it works against a limit it is
+replaced by its tangent at a known speed ``x̂`` (``√x <= (x + x̂) / (2 √x̂)``, √ is concave),
+and on the side where it helps it is left out; both make the constraint stricter, never
+looser (:func:`slabs`).
 
 A constraint is a *slab* ``lo <= α u + β x <= hi`` with ``α >= 0`` (rows flipped to make it so).
 At a point ``δ`` after the start ``s_i`` of a grid interval in which ``u`` is constant, the
@@ -267,8 +268,10 @@ def slabs(points, limits, delta, tangent=None, scale=1.0):
 
 
 def speed_slabs(dq, vmax, delta, scale=1.0):
-    """Return ``α, β, lo, hi`` (P,) of the speed limit alone at points ``q'`` (P, n): ``x(s) <=
-    min_j (scale q̇_max_j / q'_j)²``, ``x(s) = x_i + 2 δ u`` (no dynamics needed)."""
+    """Return ``α, β, lo, hi`` (P,) of the speed limit alone at points ``q'`` (P, n).
+
+    ``x(s) <= min_j (scale q̇_max_j / q'_j)²`` with ``x(s) = x_i + 2 δ u`` (no dynamics needed).
+    """
     with np.errstate(divide='ignore'):
         speed = np.where(dq != 0, scale * vmax / np.abs(dq), np.inf) ** 2
     hi = np.minimum(speed.min(axis=1, initial=np.inf), BIG)
@@ -276,8 +279,10 @@ def speed_slabs(dq, vmax, delta, scale=1.0):
 
 
 def slab_kinds(limits, tangent_given):
-    """Return ``kind, joint`` (m,) of the columns of :func:`slabs`: kind 0 torque, 1 acceleration,
-    2 speed (joint 0 for the one speed column)."""
+    """Return ``kind, joint`` (m,) of the columns of :func:`slabs`.
+
+    Kind 0 torque, 1 acceleration, 2 speed (joint 0 for the one speed column).
+    """
     torque, accel = (np.flatnonzero(np.isfinite(limits[k])) for k in (2, 1))
     torque = np.tile(torque, 2 if tangent_given else 1)
     return (np.concatenate([np.zeros(torque.size, int), np.ones(accel.size, int), [2]]),

@@ -14,9 +14,9 @@
 
 Pham & Pham, "A New Approach to Time-Optimal Path Parameterization Based on Reachability
 Analysis", IEEE T-RO 34(3), 2018. On the grid ``s_0 < … < s_N`` the path acceleration ``u_i`` is
-constant on interval ``i`` (length ``Δ_i``), so ``x_{i+1} = x_i + 2 Δ_i u_i`` with ``x = ṡ²``. Stage
-``i`` has the slabs ``lo <= α u + β x_i <= hi`` of :func:`~robot_dynamics.analysis.path_dynamics.
-slabs` (``α >= 0``, ``(N, m)`` arrays, neutral padding ``α = β = 0``).
+constant on interval ``i`` (length ``Δ_i``), so ``x_{i+1} = x_i + 2 Δ_i u_i`` with ``x = ṡ²``.
+Stage ``i`` has the slabs ``lo <= α u + β x_i <= hi`` of ``path_dynamics.slabs`` (``α >= 0``,
+``(N, m)`` arrays, neutral padding ``α = β = 0``).
 
 *Backward pass* (controllable sets, paper §IV-B): ``K_N = {x_end}`` and ``K_i = [0, k_i]`` with
 ``k_i`` the largest ``x_i`` for which some ``u`` meets the slabs and ``x_i + 2 Δ_i u <= k_{i+1}``.
@@ -156,8 +156,10 @@ def forward_pass(k, A, F, x_start, old=None, changed=None):
 
 
 class Stages:
-    """The slabs of the N stages of a grid ``s`` as (N, W) arrays, grown by :meth:`add`;
-    :meth:`solve` runs the two passes. ``X`` is recomputed for the stages that got slabs."""
+    """The slabs of the N stages of a grid ``s`` as (N, W) arrays, grown by :meth:`add`.
+
+    :meth:`solve` runs the two passes. ``X`` is recomputed for the stages that got slabs.
+    """
 
     def __init__(self, s):
         self.s, self.delta = s, np.diff(s)
@@ -222,10 +224,20 @@ _NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in 
 
 
 def interval_times(s, x):
-    """Return the duration (N,) of each grid interval at constant ``u``: ``2 Δ / (ṡ_i + ṡ_{i+1})``."""
+    """Return the duration (N,) of each grid interval at constant ``u``: ``2Δ / (ṡ_i + ṡ_i+1)``."""
     speed = np.sqrt(x)
     with np.errstate(divide='ignore'):
         return 2.0 * np.diff(s) / (speed[:-1] + speed[1:])
+
+
+def profile_positions(s, x, times):
+    """``s(t)`` (shape of ``times``) of the profile itself at times from its start (clipped)."""
+    t_grid = np.concatenate([[0.0], np.cumsum(interval_times(s, x))])
+    speed, u = np.sqrt(x), np.diff(x) / (2.0 * np.diff(s))
+    times = np.clip(times, 0.0, t_grid[-1])
+    i = np.clip(np.searchsorted(t_grid, times, side='right') - 1, 0, s.size - 2)
+    tau = np.minimum(times - t_grid[i], np.diff(t_grid)[i])
+    return np.clip(s[i] + speed[i] * tau + u[i] * tau ** 2 / 2, s[i], s[i + 1])
 
 
 def sample_profile(s, x, dt, window):
@@ -234,7 +246,8 @@ def sample_profile(s, x, dt, window):
     On grid interval ``i`` the profile ``s(t)`` is quadratic, ``s_i + ṡ_i τ + u_i τ² / 2``
     (``τ = t - t_i``): its ``s̈`` jumps at the grid times, which no C² interpolation of samples
     (the controllers' quintic) follows without overshoot. The output is its moving average
-    ``σ(t) = (1/w) ∫ s`` over ``[t - w/2, t + w/2]``: ``σ̇``, ``σ̈`` are the averages of ``ṡ``, ``s̈``
+    ``σ(t) = (1/w) ∫ s`` over ``[t - w/2, t + w/2]``: ``σ̇``, ``σ̈`` are the averages of ``ṡ``,
+    ``s̈``
     (continuous, ``σ̈`` piecewise linear), the motion stays on the path, and where ``s̈`` is
     constant nothing changes. After the end ``s`` rests. A start at rest is delayed by ``w/2``
     (``s`` resting before it: ``σ, σ̇, σ̈`` start at exactly 0); a moving start is not, and ``s``
@@ -242,7 +255,8 @@ def sample_profile(s, x, dt, window):
     ``u w² / 24``, 1e-7 of the path here) and the first sample is the start state itself
     ``(s_0, ṡ_0, u_0)``. The end, at rest, comes
     ``w/2`` after the profile's: the duration grows by ``w`` (``w/2`` from a moving start).
-    Samples from 0 every ``dt``, the last one at the end itself.
+    Samples from 0 every ``dt``, the last one at the end itself. ``window`` 0: the profile
+    itself (its ``s̈`` jumps between samples).
     """
     t_grid = np.concatenate([[0.0], np.cumsum(interval_times(s, x))])
     speed, u = np.sqrt(x), np.diff(x) / (2.0 * np.diff(s))
@@ -268,11 +282,17 @@ def sample_profile(s, x, dt, window):
         integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2 + lead * time ** 3 / 6,
                             np.where(after, area[-1] + s[-1] * (time - t_grid[-1]), integral))
         return position, rate, integral
-    (s_lo, sd_lo, area_lo), (s_hi, sd_hi, area_hi) = (state(t - shift + side * window / 2)
-                                                      for side in (-1, 1))
-    sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
-    sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
-    sigma_ddot = (sd_hi - sd_lo) / window
+    if window == 0:                                  # the profile itself
+        sigma, sigma_dot, _ = state(t)
+        i = np.clip(np.searchsorted(t_grid, t, side='right') - 1, 0, s.size - 2)
+        sigma_ddot = np.where(t < t_grid[-1], u[i], u[-1])
+        sigma = np.clip(sigma, s[0], s[-1])
+    else:
+        (s_lo, sd_lo, area_lo), (s_hi, sd_hi, area_hi) = (state(t - shift + side * window / 2)
+                                                          for side in (-1, 1))
+        sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
+        sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
+        sigma_ddot = (sd_hi - sd_lo) / window
     if x[0] > 0:             # a moving start: the first sample is the start state itself
         sigma[0], sigma_dot[0], sigma_ddot[0] = s[0], speed[0], u[0]
     stage = np.clip(np.searchsorted(s, sigma, side='right') - 1, 0, s.size - 2)

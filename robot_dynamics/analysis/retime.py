@@ -94,7 +94,8 @@ def goal_path(times, positions, velocities=None, accelerations=None, start_veloc
 
     Its ends are clamped to the directions of its first and last chords (``|q'| = 1`` up to the
     ends: a derivative clamped to 0 at a chord of micrometres would be a spike of curvature),
-    the start to ``start_velocity`` where given. With velocities, through ``RESAMPLE`` points of the controller's Hermite interpolant per
+    the start to ``start_velocity`` where given. With velocities, through ``RESAMPLE`` points of
+    the controller's Hermite interpolant per
     piece (evenly spaced in the original time, at least 4 per segment), so it follows that
     path (:func:`path_deviation`); without, through the goal's points.
     """
@@ -182,7 +183,7 @@ def _part(values, part):
 
 
 def _describer(offset, count):
-    """``describe(s)`` of a piece of ``count`` goal points from point ``offset``."""
+    """Return ``describe(s)`` of a piece of ``count`` goal points from point ``offset``."""
     def describe(s):
         return (f'the path through goal points {offset} to {offset + count - 1} at s = {s:.4g} '
                 'of its chord length')
@@ -205,9 +206,11 @@ def _waypoint_indices(count, every):
 
 
 def _interpolation_excess(model, limits, sample, every):
-    """Samples to constrain again where the quintic interpolation of the waypoints exceeds a
-    limit by ``r``: the samples of such a segment and around it that come near its peak, each
-    to its own peak ratio divided by ``r`` (None: no segment exceeds).
+    """Return the samples to constrain again, and their scales, or None.
+
+    Where the quintic interpolation of the waypoints exceeds a limit by ``r``: the samples of
+    such a segment and around it that come near its peak, each to its own peak ratio divided
+    by ``r`` (None: no segment exceeds).
 
     Between samples the motion's acceleration can jump (where the timing switches from
     accelerating to braking); a quintic through the samples' exact ``q, q̇, q̈`` cannot jump and
@@ -221,8 +224,8 @@ def _interpolation_excess(model, limits, sample, every):
         return None
     scale = np.ones(sample['t'].size)
     for k in bad:              # the samples of segment k and of the averaging window around
-        span = np.arange(max(chosen[k] - WINDOW, 0), min(chosen[k + 1] + WINDOW + 1,
-                                                          scale.size))
+        span = np.arange(max(chosen[k] - WINDOW, 0),
+                         min(chosen[k + 1] + WINDOW + 1, scale.size))
         peak = sample['ratio'][span]
         span = span[peak >= (1.0 - NEAR) * peak.max()]     # the samples near the peak
         scale[span] = np.minimum(scale[span], (1.0 - ADDED_MARGIN) * sample['ratio'][span]

@@ -47,6 +47,8 @@ TOLERANCE = 1e-9           # relative rounding allowed above a limit at a sample
 MAX_ROUNDS = 12            # rounds of "sample, add the violated points, solve again"
 MAX_CHECKS = 4             # rounds asked for by a further check (best effort)
 SPEED_POINTS = 3           # points per interval inside it where the speed limit is checked
+WINDOW = 2                 # the output averages the profile over WINDOW * dt (C2 samples)
+WINDOW_POINTS = 5          # profile points per averaging window constrained for a sample
 NEAR = 1e-2               # constraints within 1 % of their limit at an added point are kept
 ADDED_MARGIN = 1e-4        # fraction of the limits kept free at points inside intervals
 
@@ -81,10 +83,11 @@ class TimeOptimalReport:
         """Return one line: duration, the peaks and the limits that bound the timing."""
         kinds = ', '.join(f'{kind} {100 * share:.0f} %' for kind, share in self.shares.items()
                           if share > 0) or 'none'
-        return (f'duration {self.duration:.4f} s; peak |tau|/limit {self.peak_torque.max():.4f}, '
-                f'|qd|/limit {self.peak_velocity.max():.4f}, |qdd|/limit '
-                f'{self.peak_acceleration.max():.4f}; at a limit: {kinds} of the time '
-                f'({self.rounds} solves, {self.points_added} points added)')
+        peaks = ', '.join(f'{what}/limit {peak.max():.4f}' for what, peak in (
+            ('|tau|', self.peak_torque), ('|qd|', self.peak_velocity),
+            ('|qdd|', self.peak_acceleration)) if peak.any())
+        return (f'duration {self.duration:.4f} s; peak {peaks or "-"}; at a limit: {kinds} of '
+                f'the time ({self.rounds} solves, {self.points_added} points added)')
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Retiming:
 
 def time_optimal(model, path, velocity_limits=None, acceleration_limits=None,
                  torque_limits=None, dt=1e-3):
-    """Return ``(t, q, qd, qdd)``: the fastest motion along ``path`` within the limits, every ``dt``.
+    """Return ``(t, q, qd, qdd)``: the fastest motion along ``path`` within the limits.
 
     ``path``: waypoints (K, n) in model joint order (then :func:`~robot_dynamics.analysis.
     path_dynamics.spline_path`: the clamped cubic spline through them, parameterised by chord
@@ -123,10 +126,11 @@ def time_optimal(model, path, velocity_limits=None, acceleration_limits=None,
     (e.g. ``scipy.interpolate.CubicSpline``). Limits (n,) or one number: default the model's
     URDF ``velocity`` and ``effort``, no acceleration limit; ``inf`` for none. From rest to
     rest; ``t`` (S,) from 0 every ``dt``, the last sample at the end. Every sample is within
-    every limit (torques by the full model: friction, rotor inertia); see :func:`time_optimal_retiming` for the
-    report and the options (grid, moving start).
+    every limit (torques by the full model: friction, rotor inertia); see
+    :func:`time_optimal_retiming` for the report and the options (grid, moving start).
     """
-    result = time_optimal_retiming(model, path, velocity_limits, acceleration_limits, torque_limits, dt)
+    result = time_optimal_retiming(model, path, velocity_limits, acceleration_limits,
+                                   torque_limits, dt)
     return result.t, result.q, result.qd, result.qdd
 
 
@@ -163,41 +167,62 @@ def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits
     ends = np.nextafter(s[1:], -np.inf)           # interval ends, one-sided at breakpoints
     points = _points(model, path, np.concatenate([s[:-1], ends]), limits, describe)
     x_start = _start_speed(path, s[0], v0)
-    problem = _Problem(model, limits, s, points, _speed_points(path, s), describe)
+    speed = _speed_points(path, s)
+    for window in (WINDOW * dt, 0.0):
+        problem = _Problem(model, limits, s, points, speed, describe)
+        x, sample, rounds, added = _rounds(model, path, limits, s, problem, x_start, dt, window,
+                                           check)
+        if sample is not None:
+            break
+    if sample is None:
+        raise RuntimeError(f'time_optimal: samples still exceed a limit after {rounds} solves; '
+                           'please report the path; a finer grid_points may help')
+    return _result(model, limits, s, x, sample, rounds, added, grid_points)
+
+
+def _rounds(model, path, limits, s, problem, x_start, dt, window, check):
+    """Solve, check every sample, add the violated points, solve again, until none exceeds.
+
+    Returns ``x, samples, rounds, points added``; samples None if some still exceed a limit
+    after ``MAX_ROUNDS`` solves.
+
+    Averaged over a window, a sample is not exactly the motion of one profile point: the
+    profile's positions across the window get the sample's constraints, at 1/r of the limits
+    for a sample over by r. Where the profile's speed or the path's curvature changes much
+    within a window (a short violent motion near a clamped end) that may not converge; the
+    caller then samples the profile itself (``window`` 0), where every added point is exact.
+    """
     x = problem.solve(x_start)
     rounds, added, checks = 1, 0, 0
     while True:
-        sample = _check_samples(model, path, limits, s, x, dt)
+        sample = _check_samples(model, path, limits, s, x, dt, window)
         over = sample['ratio'] > 1.0 + TOLERANCE
         found = None if over.any() or check is None or checks >= MAX_CHECKS else check(sample)
         if not over.any() and found is None:
-            break
+            return x, sample, rounds, added
         checks += found is not None
         if rounds - checks >= MAX_ROUNDS:
-            raise RuntimeError(f'time_optimal: {int(over.sum())} samples still exceed a limit '
-                               f'(worst {sample["ratio"].max():.6g} x) after {rounds} solves; '
-                               'please report the path; a finer grid_points may help')
+            return x, None, rounds, added
         if found is None:
             chosen, keep = _new_points(sample, over)
-            # A sample over by r is constrained to 1/r: its average over the window (not
-            # exactly the constrained point's motion) then comes down too.
             scale = (1.0 - ADDED_MARGIN) / np.maximum(sample['ratio'][chosen], 1.0)
         else:
             chosen, scale = found
             keep = np.ones((chosen.size, 3, model.dof), bool)
-        stage = sample['stage'][chosen]
-        problem.add(stage, sample['sigma'][chosen] - s[stage],
-                    _points(model, path, sample['sigma'][chosen], limits, describe), keep,
-                    scale)
+        offsets = window * np.linspace(-0.5, 0.5, WINDOW_POINTS if window else 1)
+        sigma = ra.profile_positions(s, x, sample['t'][chosen, None] - sample['shift']
+                                     + offsets).reshape(-1)
+        stage = np.clip(np.searchsorted(s, sigma, side='right') - 1, 0, s.size - 2)
+        problem.add(stage, sigma - s[stage], _points(model, path, sigma, limits,
+                                                     problem.describe),
+                    np.repeat(keep, offsets.size, axis=0), np.repeat(scale, offsets.size))
         x = problem.solve(x_start)
-        rounds, added = rounds + 1, added + chosen.size
-    return _result(model, limits, s, x, sample, rounds, added, grid_points)
+        rounds, added = rounds + 1, added + sigma.size
 
 
 # ---------------------------------------------------------------------- the steps
 class _Problem:
-    """The constraint points of the stages, as slabs in :class:`~robot_dynamics.analysis.
-    reachability.Stages`.
+    """The constraint points of the stages, as slabs in a ``reachability.Stages``.
 
     The interval ends carry every constraint (TOPP-RA's interpolation scheme), the speed points
     the speed limit alone, points added in rounds the constraints their ``keep`` mask names,
@@ -215,8 +240,10 @@ class _Problem:
         self.stages = self._stages()
 
     def add(self, stage, delta, points, keep, scale):
-        """Add constraint points inside intervals ``stage`` (P,) at offsets ``delta`` (P,),
-        with ``scale`` (P,) of the limits."""
+        """Add constraint points inside intervals ``stage`` (P,) at offsets ``delta`` (P,).
+
+        ``keep`` (P, 3, n): their constraints kept; ``scale`` (P,): the fraction of the limits.
+        """
         self.groups.append((stage, delta, points, keep, np.asarray(scale, float)[:, None]))
         self.stages.add(*self._slabs(self.groups[-1]))
 
@@ -277,7 +304,7 @@ class _Problem:
 
 
 def _points(model, path, s, limits, describe):
-    """The path points at ``s`` with their dynamics and friction terms (dict of (P, n))."""
+    """Return the path points at ``s`` with their dynamics and friction terms (dict, (P, n))."""
     q, dq, ddq = pd.evaluate(path, s)
     pd.check_joint_limits(model, s, q)
     a, b, g = pd.path_terms(model, q, dq, ddq)
@@ -313,12 +340,12 @@ def _start_speed(path, s0, v0):
     return sd * sd
 
 
-def _check_samples(model, path, limits, s, x, dt):
+def _check_samples(model, path, limits, s, x, dt, window):
     """Sample the profile every ``dt``; return the samples and their worst ratio to a limit."""
     duration = float(np.sum(ra.interval_times(s, x)))
     check_recording_size(model, duration, dt, int(duration / dt) + 1,
                          fix='give a larger dt or higher limits')
-    t, sigma, sd, sdd, stage = ra.sample_profile(s, x, dt, 2 * dt)
+    t, sigma, sd, sdd, stage = ra.sample_profile(s, x, dt, window)
     q, dq, ddq = pd.evaluate(path, sigma)
     qd, qdd = dq * sd[:, None], dq * sdd[:, None] + ddq * (sd * sd)[:, None]
     tau = api.inverse_dynamics(model, q, qd, qdd)
@@ -326,11 +353,11 @@ def _check_samples(model, path, limits, s, x, dt):
         ratios = [np.abs(value) / limit for value, limit in zip((qd, qdd, tau), limits)]
     ratio = np.maximum.reduce([r.max(axis=1) for r in ratios])
     return dict(t=t, sigma=sigma, stage=stage, q=q, qd=qd, qdd=qdd, tau=tau, ratios=ratios,
-                ratio=ratio)
+                ratio=ratio, shift=window / 2 if x[0] == 0 else 0.0)
 
 
 def _new_points(sample, over):
-    """Samples to add as constraint points, and their constraints to keep (P, 3, n).
+    """Return the samples to add as constraint points, and their constraints to keep.
 
     Every sample of an interval with a violation, or next to one, with the constraints that
     come within ``NEAR`` of their limit there (the re-solve pushes up to the limit elsewhere

@@ -104,7 +104,7 @@ def plot_before_after(path, model, before, after, title):
 
 
 def report_lines(goal, tau, model):
-    """The lines ``--retime`` prints."""
+    """Return the lines ``--retime`` prints."""
     with np.errstate(divide='ignore', invalid='ignore'):
         share = np.where(np.isfinite(model.effort_limit),
                          np.abs(tau).max(axis=0) / model.effort_limit, 0.0)

@@ -50,7 +50,8 @@ def test_a_goal_from_rest_keeps_its_stops_its_path_and_the_limits():
     # The controller's quintic interpolation of the waypoints (8 points per segment).
     assert goal.interpolation_peak <= 1.02
     step = np.diff(goal.times)                      # every 1 ms; shorter at each piece's end
-    assert goal.times[0] == T[0] and step.max() <= 1e-3 + 1e-12 and np.median(step) == pytest.approx(1e-3, abs=1e-15)
+    assert goal.times[0] == T[0] and step.max() <= 1e-3 + 1e-12
+    assert np.median(step) == pytest.approx(1e-3, abs=1e-15)
 
 
 def test_the_goal_path_follows_the_controllers_interpolant():
@@ -63,8 +64,11 @@ def test_the_goal_path_follows_the_controllers_interpolant():
 
 
 def test_a_moving_start_continues_at_the_arms_velocity():
-    """The arm is half-way through a move when the goal arrives: the goal's first point is its
-    current state, with its velocity; the retimed motion starts at exactly that velocity."""
+    """A goal arriving half-way through a move starts at the arm's state, its velocity too.
+
+    The goal's first point is the arm's current state, with its velocity; the retimed motion
+    starts at exactly that velocity.
+    """
     model = ur5()
     T, P, V, A = standard_waypoints(model, move_time=1.0, amplitude=1.0)
     q0, v0, a0 = sample_waypoints(T, P, V, A, 0.5)
