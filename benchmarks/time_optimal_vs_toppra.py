@@ -31,7 +31,7 @@ with this run's output, its date, commit and load.
 
 import argparse
 import datetime
-import logging
+import importlib.metadata
 import os
 import pathlib
 import subprocess
@@ -46,42 +46,12 @@ from harness import load, machine, pinocchio, require_engine
 
 import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.analysis.path_dynamics import spline_path  # noqa: E402
-
-import toppra  # noqa: E402
-import toppra.algorithm  # noqa: E402
-import toppra.constraint  # noqa: E402
+from toppra_reference import toppra_timing, waypoints  # noqa: E402  (test/, on the path)
 
 MARK = 'time-optimal-benchmark'
 #: (arm, payload kg, velocity limits x URDF): torque-bound (payload, fast joints), speed-bound.
 CASES = [('ur5', 5.0, 3.0), ('ur5', 0.0, 1.0), ('panda', 3.0, 3.0), ('panda', 0.0, 1.0)]
 SEEDS = (0, 1, 2)
-
-
-def waypoints(model, seed, count=5):
-    """``count`` random waypoints within 40 % of each joint's range about its middle."""
-    rng = np.random.default_rng(seed)
-    low, high = model.lower_limit, model.upper_limit
-    middle, span = 0.5 * (low + high), np.minimum(high - low, 2 * np.pi)
-    return middle + 0.4 * span * rng.uniform(-0.7, 0.7, (count, model.dof))
-
-
-def run_toppra(model, path, vmax, parametrizer='ParametrizeConstAccel', dt=1e-3):
-    """Return toppra's trajectory every ``dt`` (``t, q, qd, qdd``) and its compute times."""
-    start = time.perf_counter()
-    inverse = (lambda q, qd, qdd: rd.inverse_dynamics(model, q, qd, qdd))
-    constraints = [
-        toppra.constraint.JointVelocityConstraint(np.c_[-vmax, vmax]),
-        toppra.constraint.JointTorqueConstraint(
-            inverse, np.c_[-model.effort_limit, model.effort_limit], np.zeros(model.dof),
-            discretization_scheme=toppra.constraint.DiscretizationType.Interpolation)]
-    grid = np.linspace(path.x[0], path.x[-1], 401)
-    instance = toppra.algorithm.TOPPRA(constraints, toppra.SplineInterpolator(
-        path.x, path(path.x), bc_type='clamped'), gridpoints=grid, parametrizer=parametrizer)
-    trajectory = instance.compute_trajectory(0, 0)
-    solved = time.perf_counter()
-    t = np.arange(0.0, trajectory.duration, dt)
-    q, qd, qdd = trajectory(t), trajectory(t, 1), trajectory(t, 2)
-    return (t, q, qd, qdd), solved - start, time.perf_counter() - start
 
 
 def excess(model, vmax, qd, tau):
@@ -107,16 +77,16 @@ def one_case(arm, payload, vscale, seed, repeat):
         start = time.perf_counter()
         result = rd.time_optimal_retiming(model, path, velocity_limits=vmax)
         ours_s.append(time.perf_counter() - start)
-        (t, q, qd, qdd), solve, total = run_toppra(model, path, vmax)
+        duration, (t, q, qd, qdd), solve, total = toppra_timing(model, path, vmax)
         theirs_s.append(solve)
         full_s.append(total)
     tau = rd.inverse_dynamics(model, q, qd, qdd)
-    spline = run_toppra(model, path, vmax, 'ParametrizeSpline')[0]
+    spline = toppra_timing(model, path, vmax, 'ParametrizeSpline')[1]
     tau_spline = rd.inverse_dynamics(model, *spline[1:])
     ours_s, theirs_s, full_s = map(np.array, (ours_s, theirs_s, full_s))
     return dict(
         case=f'{arm} {model.dof}j {payload:g} kg v x{vscale:g} #{seed}',
-        T_ours=result.duration, T_toppra=float(t[-1]),
+        T_ours=result.duration, T_toppra=float(duration),
         ours=excess(model, vmax, result.qd, result.tau),
         toppra=excess(model, vmax, qd, tau),
         spline=excess(model, vmax, spline[2], tau_spline),
@@ -160,7 +130,8 @@ def write_doc(path, lines, repeat):
                             text=True, cwd=pathlib.Path(path).parent).stdout.strip()
     stamp = (f'`python benchmarks/time_optimal_vs_toppra.py --repeat {repeat}` on '
              f'{datetime.date.today()}, commit {commit}, load average '
-             f'{os.getloadavg()[0]:.1f} ({machine()}, toppra {toppra.__version__}):')
+             f'{os.getloadavg()[0]:.1f} ({machine()}, toppra '
+             f'{importlib.metadata.version("toppra")}):')
     block = '\n'.join([begin, stamp, '', '```', *lines, '```', end])
     head, rest = text.split(begin, 1)
     pathlib.Path(path).write_text(head + block + rest.split(end, 1)[1], encoding='utf-8')
@@ -173,7 +144,6 @@ def main():
     parser.add_argument('--write-doc', metavar='FILE.md')
     args = parser.parse_args()
     require_engine()
-    logging.disable(logging.CRITICAL)              # toppra logs every solve
     warnings.simplefilter('ignore')
     rows = [one_case(*case, seed, args.repeat) for case in CASES for seed in SEEDS]
     lines = table(rows)

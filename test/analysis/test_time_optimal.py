@@ -19,7 +19,6 @@ recommended settings: 401 grid points, the interpolation discretisation, ``Param
 Pinocchio's RNEA judges the torques of our samples independently.
 """
 
-import logging
 import warnings
 
 import numpy as np
@@ -29,9 +28,8 @@ import pytest
 import robot_dynamics as rd
 from robot_dynamics.analysis import path_dynamics, time_optimal as to
 
-toppra = pytest.importorskip('toppra')       # in requirements.txt (tests); skipped only outside
-import toppra.algorithm  # noqa: E402
-import toppra.constraint  # noqa: E402
+pytest.importorskip('toppra')                 # in requirements.txt (tests); skipped only outside
+from toppra_reference import toppra_timing, waypoints  # noqa: E402
 
 DT = 1e-3
 
@@ -43,29 +41,10 @@ def load(name, payload=0.0):
     return model.with_payload(payload) if payload else model
 
 
-def waypoints(model, seed, count=5):
-    """Random waypoints within 40 % of each joint's range about its middle (as the benchmark)."""
-    rng = np.random.default_rng(seed)
-    low, high = model.lower_limit, model.upper_limit
-    middle, span = 0.5 * (low + high), np.minimum(high - low, 2 * np.pi)
-    return middle + 0.4 * span * rng.uniform(-0.7, 0.7, (count, model.dof))
-
-
 def toppra_duration(model, path, vmax, parametrizer='ParametrizeConstAccel'):
     """Return the duration of toppra's timing and its 1 kHz samples ``q, qd, qdd``."""
-    logging.disable(logging.CRITICAL)
-    inverse = (lambda q, qd, qdd: rd.inverse_dynamics(model, q, qd, qdd))
-    constraints = [
-        toppra.constraint.JointVelocityConstraint(np.c_[-vmax, vmax]),
-        toppra.constraint.JointTorqueConstraint(
-            inverse, np.c_[-model.effort_limit, model.effort_limit], np.zeros(model.dof),
-            discretization_scheme=toppra.constraint.DiscretizationType.Interpolation)]
-    instance = toppra.algorithm.TOPPRA(
-        constraints, toppra.SplineInterpolator(path.x, path(path.x), bc_type='clamped'),
-        gridpoints=np.linspace(path.x[0], path.x[-1], 401), parametrizer=parametrizer)
-    trajectory = instance.compute_trajectory(0, 0)
-    t = np.arange(0.0, trajectory.duration, DT)
-    return trajectory.duration, (trajectory(t), trajectory(t, 1), trajectory(t, 2))
+    duration, samples, _, _ = toppra_timing(model, path, vmax, parametrizer, DT)
+    return duration, samples[1:]
 
 
 def pinocchio_torques(model, q, qd, qdd):
