@@ -41,6 +41,8 @@ import numpy as np
 
 from robot_dynamics.analysis.path_dynamics import BIG
 
+ENVELOPE_POINTS = 6        # values per stage at which the passes' lowest lines are taken
+
 
 def largest_feasible(alpha, beta, lo, hi, delta, iterations=100):
     """Return ``X`` (k,): the largest ``x >= 0`` at which some ``u`` meets every slab of a stage.
@@ -200,14 +202,19 @@ class Stages:
         m, e, A, F = slab_bounds(alpha, beta, lo, hi, self.delta[:, None])
         again = self.k is not None and (x_start, x_end) == self.ends
         changed = (self.changed.min(), self.changed.max()) if again else None
-        k = backward_pass(self.X, *_useful(m, e, lo > -BIG / 2), x_end,
-                          self.k if again else None, changed)
+        m, e = _useful(m, e, lo > -BIG / 2)
+        k = _with_envelope(
+            lambda a, b: backward_pass(self.X, a, b, x_end, self.k if again else None, changed),
+            m, e, np.append(self.X[1:], x_end), lambda k: (k[1:], k[:-1], self.X))
         if again:
             moved = np.flatnonzero(k != self.k)
             first = min(changed[0], moved.min(initial=k.size) - 1)
             changed = (max(first, 0), max(changed[1], moved.max(initial=-1)))
-        x = forward_pass(k, *_useful(A, F, hi < BIG / 2), min(x_start, k[0]),
-                         self.x if again else None, changed)
+        A, F = _useful(A, F, hi < BIG / 2)
+        x = _with_envelope(
+            lambda a, b: forward_pass(k, a, b, min(x_start, k[0]), self.x if again else None,
+                                      changed),
+            A, F, k[:-1], lambda x: (np.minimum(x[:-1], k[:-1]), x[1:], k[1:]))
         self.k, self.x, self.ends = k, x, (x_start, x_end)
         self.changed = np.empty(0, int)
         return k, x
@@ -218,6 +225,42 @@ def _useful(slope, offset, useful):
     useful &= offset < BIG / 2
     columns = np.flatnonzero(useful.any(axis=0))
     return (np.where(useful, slope, 0.0)[:, columns], np.where(useful, offset, BIG)[:, columns])
+
+
+def _envelope(slope, offset, upper, points=ENVELOPE_POINTS):
+    """``slope, offset`` (N, points) of the lines lowest at ``points`` values in ``[0, upper]``.
+
+    The passes step through ``min (slope v + offset)`` for ``v`` in ``[0, upper_i]``; the lines
+    lowest somewhere there are nearly always among those lowest at a few points of it. The
+    caller checks the pass against all lines and runs it again with them if not.
+    """
+    v = upper[:, None] * np.linspace(0.0, 1.0, points)
+    lowest = (slope[:, None, :] * v[:, :, None] + offset[:, None, :]).argmin(axis=2)
+    rows = np.arange(slope.shape[0])[:, None]
+    return slope[rows, lowest], offset[rows, lowest]
+
+
+def _with_envelope(run, slope, offset, upper, check, rounds=6):
+    """Run a pass on the lines of :func:`_envelope`, adding the lines it missed until exact.
+
+    ``run(slopes, offsets)`` returns the pass's values ``v``; ``check(v)`` gives, per stage,
+    the value the step read, the value it wrote and its cap: the step is exact when the
+    written value is ``max(min(cap, min over all lines), 0)``. A stage where it is not gets the
+    line lowest at the value read, and the pass runs again.
+    """
+    rows = np.arange(slope.shape[0])
+    candidates = _envelope(slope, offset, upper)
+    for _ in range(rounds):
+        values = run(*candidates)
+        read, wrote, cap = check(values)
+        lowest = (slope * read[:, None] + offset).argmin(axis=1)
+        exact = np.maximum(np.minimum(cap, slope[rows, lowest] * read + offset[rows, lowest]),
+                           0.0)
+        if np.array_equal(wrote, exact):
+            return values
+        candidates = tuple(np.column_stack([c, a[rows, lowest]])
+                           for c, a in zip(candidates, (slope, offset)))
+    return run(slope, offset)
 
 
 _NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in [-BIG, BIG]

@@ -50,6 +50,7 @@ SPEED_POINTS = 3           # points per interval inside it where the speed limit
 WINDOW = 2                 # the output averages the profile over WINDOW * dt (C2 samples)
 WINDOW_POINTS = 5          # profile points per averaging window constrained for a sample
 NEAR = 1e-2               # constraints within 1 % of their limit at an added point are kept
+INITIAL_MARGIN = 2e-3      # fraction of the limits kept free at the grid (first solves then fit)
 ADDED_MARGIN = 1e-4        # fraction of the limits kept free at points inside intervals
 
 
@@ -60,7 +61,7 @@ class TimeOptimalReport:
     ``peak_torque``, ``peak_velocity``, ``peak_acceleration`` (0 where a joint has no limit of
     that kind); ``rounds``: solves run; ``points_added``: sample points added as constraints;
     ``binding``: per sample, the kind of the largest ratio ('torque', 'velocity',
-    'acceleration'), the share of the duration each kind binds (ratio >= 0.999) in ``shares``.
+    'acceleration'), the share of the duration each kind binds (ratio >= 0.99) in ``shares``.
     """
 
     duration: float
@@ -235,8 +236,9 @@ class _Problem:
         N = s.size - 1
         self.viscous = bool(np.any(model.viscous_friction != 0))
         self.groups = [(np.concatenate([np.arange(N)] * 2),
-                        np.concatenate([np.zeros(N), np.diff(s)]), ends, None, 1.0)]
-        self.speed, self.tangent, self.profile = speed, None, None
+                        np.concatenate([np.zeros(N), np.diff(s)]), ends, None,
+                        1.0 - INITIAL_MARGIN)]
+        self.speed, self.profile = speed, None
         self.stages = self._stages()
 
     def add(self, stage, delta, points, keep, scale):
@@ -259,7 +261,8 @@ class _Problem:
     def _stages(self):
         stages = ra.Stages(self.s)
         stage, delta, dq = self.speed
-        alpha, beta, lo, hi = pd.speed_slabs(dq, self.limits[0], delta, 1.0 - ADDED_MARGIN)
+        alpha, beta, lo, hi = pd.speed_slabs(dq, self.limits[0], delta,
+                                             1.0 - max(INITIAL_MARGIN, ADDED_MARGIN))
         stages.add(alpha, beta, lo, hi, stage)
         for group in self.groups:
             stages.add(*self._slabs(group))
@@ -379,7 +382,7 @@ def _result(model, limits, s, x, sample, rounds, added, grid_points):
     peaks = [np.where(np.isfinite(limit), r.max(axis=0), 0.0)
              for r, limit in ((torque, limits[2]), (speed, limits[0]), (accel, limits[1]))]
     kinds = np.stack([np.where(np.isfinite(r), r, 0).max(axis=1) for r in (torque, speed, accel)])
-    shares = {kind: float(np.mean(kinds[k] >= 0.999))
+    shares = {kind: float(np.mean(kinds[k] >= 0.99))
               for k, kind in enumerate(('torque', 'velocity', 'acceleration'))}
     report = TimeOptimalReport(float(sample['t'][-1]), int(s.size), rounds, added, *peaks,
                                shares=shares, joint_names=tuple(model.joint_names))
