@@ -259,13 +259,12 @@ class _Problem:
         return x
 
     def _stages(self):
+        """Return the ``Stages`` of every point so far (one ``add``: one bound per stage)."""
         stages = ra.Stages(self.s)
         stage, delta, dq = self.speed
-        alpha, beta, lo, hi = pd.speed_slabs(dq, self.limits[0], delta,
-                                             1.0 - max(INITIAL_MARGIN, ADDED_MARGIN))
-        stages.add(alpha, beta, lo, hi, stage)
-        for group in self.groups:
-            stages.add(*self._slabs(group))
+        speed = pd.speed_slabs(dq, self.limits[0], delta, 1.0 - INITIAL_MARGIN) + (stage,)
+        stages.add(*(np.concatenate(columns) for columns in zip(
+            speed, *(self._slabs(group) for group in self.groups))))
         return stages
 
     def _slabs(self, group):
