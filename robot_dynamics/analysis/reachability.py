@@ -41,7 +41,7 @@ import numpy as np
 
 from robot_dynamics.analysis.path_dynamics import BIG
 
-ENVELOPE_POINTS = 6        # values per stage at which the passes' lowest lines are taken
+ENVELOPE_POINTS = 3        # values per stage at which the passes' lowest lines are taken
 
 
 def largest_feasible(alpha, beta, lo, hi, delta, iterations=100):
@@ -204,17 +204,18 @@ class Stages:
         changed = (self.changed.min(), self.changed.max()) if again else None
         m, e = _useful(m, e, lo > -BIG / 2)
         k = _with_envelope(
-            lambda a, b: backward_pass(self.X, a, b, x_end, self.k if again else None, changed),
-            m, e, np.append(self.X[1:], x_end), lambda k: (k[1:], k[:-1], self.X))
+            lambda a, b, old, stretch: backward_pass(self.X, a, b, x_end, old, stretch),
+            m, e, np.append(self.X[1:], x_end), lambda k: (k[1:], k[:-1], self.X),
+            self.k if again else None, changed)
         if again:
             moved = np.flatnonzero(k != self.k)
             first = min(changed[0], moved.min(initial=k.size) - 1)
             changed = (max(first, 0), max(changed[1], moved.max(initial=-1)))
         A, F = _useful(A, F, hi < BIG / 2)
         x = _with_envelope(
-            lambda a, b: forward_pass(k, a, b, min(x_start, k[0]), self.x if again else None,
-                                      changed),
-            A, F, k[:-1], lambda x: (np.minimum(x[:-1], k[:-1]), x[1:], k[1:]))
+            lambda a, b, old, stretch: forward_pass(k, a, b, min(x_start, k[0]), old, stretch),
+            A, F, k[:-1], lambda x: (np.minimum(x[:-1], k[:-1]), x[1:], k[1:]),
+            self.x if again else None, changed)
         self.k, self.x, self.ends = k, x, (x_start, x_end)
         self.changed = np.empty(0, int)
         return k, x
@@ -240,27 +241,30 @@ def _envelope(slope, offset, upper, points=ENVELOPE_POINTS):
     return slope[rows, lowest], offset[rows, lowest]
 
 
-def _with_envelope(run, slope, offset, upper, check, rounds=6):
+def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rounds=6):
     """Run a pass on the lines of :func:`_envelope`, adding the lines it missed until exact.
 
-    ``run(slopes, offsets)`` returns the pass's values ``v``; ``check(v)`` gives, per stage,
-    the value the step read, the value it wrote and its cap: the step is exact when the
-    written value is ``max(min(cap, min over all lines), 0)``. A stage where it is not gets the
-    line lowest at the value read, and the pass runs again.
+    ``run(slopes, offsets, old, stretch)`` returns the pass's values ``v`` (``old``, ``stretch``:
+    the previous values and the stages to step through again, see the passes); ``check(v)``
+    gives, per stage, the value the step read, the value it wrote and its cap: the step is
+    exact when the written value is ``max(min(cap, min over all lines), 0)``. The stages where
+    it is not get the line lowest at the value read, and the pass steps through them again.
     """
     rows = np.arange(slope.shape[0])
     candidates = _envelope(slope, offset, upper)
     for _ in range(rounds):
-        values = run(*candidates)
+        values = run(*candidates, old, stretch)
         read, wrote, cap = check(values)
         lowest = (slope * read[:, None] + offset).argmin(axis=1)
         exact = np.maximum(np.minimum(cap, slope[rows, lowest] * read + offset[rows, lowest]),
                            0.0)
-        if np.array_equal(wrote, exact):
+        wrong = np.flatnonzero(wrote != exact)
+        if wrong.size == 0:
             return values
         candidates = tuple(np.column_stack([c, a[rows, lowest]])
                            for c, a in zip(candidates, (slope, offset)))
-    return run(slope, offset)
+        old, stretch = values, (int(wrong.min()), int(wrong.max()))
+    return run(slope, offset, None, None)
 
 
 _NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in [-BIG, BIG]

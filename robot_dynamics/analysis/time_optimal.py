@@ -351,11 +351,13 @@ def _check_samples(model, path, limits, s, x, dt, window):
     q, dq, ddq = pd.evaluate(path, sigma)
     qd, qdd = dq * sd[:, None], dq * sdd[:, None] + ddq * (sd * sd)[:, None]
     tau = api.inverse_dynamics(model, q, qd, qdd)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        ratios = [np.abs(value) / limit for value, limit in zip((qd, qdd, tau), limits)]
-    ratio = np.maximum.reduce([r.max(axis=1) for r in ratios])
+    none = np.zeros_like(q)
+    ratios = [np.abs(value) * (1.0 / limit) if np.isfinite(limit).any() else none
+              for value, limit in zip((qd, qdd, tau), limits)]
+    per_kind = [r.max(axis=1) for r in ratios]                  # speed, acceleration, torque
     return dict(t=t, sigma=sigma, stage=stage, q=q, qd=qd, qdd=qdd, tau=tau, ratios=ratios,
-                ratio=ratio, shift=window / 2 if x[0] == 0 else 0.0)
+                per_kind=per_kind, ratio=np.maximum.reduce(per_kind),
+                shift=window / 2 if x[0] == 0 else 0.0)
 
 
 def _new_points(sample, over):
@@ -378,11 +380,10 @@ def _new_points(sample, over):
 def _result(model, limits, s, x, sample, rounds, added, grid_points):
     """Assemble the :class:`Retiming` from the final samples."""
     speed, accel, torque = sample['ratios']
-    peaks = [np.where(np.isfinite(limit), r.max(axis=0), 0.0)
-             for r, limit in ((torque, limits[2]), (speed, limits[0]), (accel, limits[1]))]
-    kinds = np.stack([np.where(np.isfinite(r), r, 0).max(axis=1) for r in (torque, speed, accel)])
-    shares = {kind: float(np.mean(kinds[k] >= 0.99))
-              for k, kind in enumerate(('torque', 'velocity', 'acceleration'))}
+    peaks = [r.max(axis=0) for r in (torque, speed, accel)]      # 0 where a joint has no limit
+    speed, accel, torque = sample['per_kind']
+    shares = {kind: float(np.mean(r >= 0.99)) for kind, r in
+              (('torque', torque), ('velocity', speed), ('acceleration', accel))}
     report = TimeOptimalReport(float(sample['t'][-1]), int(s.size), rounds, added, *peaks,
                                shares=shares, joint_names=tuple(model.joint_names))
     u = np.diff(x) / (2.0 * np.diff(s))
