@@ -204,3 +204,21 @@ def test_report_names_the_limits_that_bind():
     assert report.shares['torque'] > 0.05
     assert 'duration' in report.message() and report.worst <= 1.0 + 1e-9
     assert to.TOLERANCE <= 1e-9
+
+
+def test_acceleration_limits_and_a_path_object_of_another_kind():
+    """A scipy ``BPoly`` path (quintic Hermite pieces) with acceleration limits that bind."""
+    from scipy.interpolate import BPoly
+    model = load('panda')
+    W = waypoints(model, 4, count=3)
+    zero = np.zeros_like(W)
+    path = BPoly.from_derivatives([0.0, 1.0, 2.5], np.stack([W, zero + 0.1, zero], axis=1))
+    amax = np.full(model.dof, 4.0)
+    result = rd.time_optimal_retiming(model, path, acceleration_limits=amax)
+    assert np.abs(result.qdd / amax).max() <= 1.0 + 1e-9
+    assert np.abs(result.qdd / amax).max() > 0.99          # they bind
+    assert result.report.shares['acceleration'] > 0.1
+    assert np.abs(result.qd / model.velocity_limit).max() <= 1.0 + 1e-9
+    tau = rd.inverse_dynamics(model, result.q, result.qd, result.qdd)
+    assert np.abs(tau / model.effort_limit).max() <= 1.0 + 1e-9
+    assert np.abs(result.q - path(result.sigma)).max() == 0.0    # the path's own points
