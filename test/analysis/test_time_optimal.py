@@ -222,3 +222,21 @@ def test_acceleration_limits_and_a_path_object_of_another_kind():
     tau = rd.inverse_dynamics(model, result.q, result.qd, result.qdd)
     assert np.abs(tau / model.effort_limit).max() <= 1.0 + 1e-9
     assert np.abs(result.q - path(result.sigma)).max() == 0.0    # the path's own points
+
+
+@pytest.mark.parametrize('name', ['ur5', 'panda', 'puma560', 'stanford', 'two_link'])
+def test_every_bundled_arm_every_sample_within_the_limits(name):
+    """Prismatic joints (Stanford), friction (PUMA 560 URDF), 2 to 7 joints, random paths."""
+    model = load(name)
+    rng = np.random.default_rng(7)
+    gravity = np.abs(rd.gravity_torques(model, rng.uniform(-2, 2, (500, model.dof)))).max(0)
+    torque = np.where(np.isfinite(model.effort_limit), model.effort_limit,
+                      3 * gravity + 2 * model.coulomb_friction + 5)
+    speed = np.where(np.isfinite(model.velocity_limit), model.velocity_limit, 2.0)
+    low, high = (np.where(np.isfinite(v), v, d) for v, d in ((model.lower_limit, -1.5),
+                                                            (model.upper_limit, 1.5)))
+    W = 0.5 * (low + high) + 0.3 * (high - low) * rng.uniform(-1, 1, (4, model.dof))
+    t, q, qd, qdd = rd.time_optimal(model, W, velocity_limits=speed, torque_limits=torque)
+    tau = rd.inverse_dynamics(model, q, qd, qdd)
+    assert max(np.abs(tau / torque).max(), np.abs(qd / speed).max()) <= 1.0 + 1e-9
+    assert max(np.abs(tau / torque).max(), np.abs(qd / speed).max()) > 0.99
