@@ -233,8 +233,8 @@ def test_every_bundled_arm_every_sample_within_the_limits(name):
     torque = np.where(np.isfinite(model.effort_limit), model.effort_limit,
                       3 * gravity + 2 * model.coulomb_friction + 5)
     speed = np.where(np.isfinite(model.velocity_limit), model.velocity_limit, 2.0)
-    low, high = (np.where(np.isfinite(v), v, d) for v, d in ((model.lower_limit, -1.5),
-                                                            (model.upper_limit, 1.5)))
+    low = np.where(np.isfinite(model.lower_limit), model.lower_limit, -1.5)
+    high = np.where(np.isfinite(model.upper_limit), model.upper_limit, 1.5)
     W = 0.5 * (low + high) + 0.3 * (high - low) * rng.uniform(-1, 1, (4, model.dof))
     t, q, qd, qdd = rd.time_optimal(model, W, velocity_limits=speed, torque_limits=torque)
     tau = rd.inverse_dynamics(model, q, qd, qdd)
