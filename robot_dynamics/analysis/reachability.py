@@ -41,7 +41,7 @@ import numpy as np
 
 from robot_dynamics.analysis.path_dynamics import BIG
 
-ENVELOPE_POINTS = 3        # values per stage at which the passes' lowest lines are taken
+ENVELOPE_POINTS = 4       # values per stage at which the passes' lowest lines are taken
 
 
 def largest_feasible(alpha, beta, lo, hi, delta, iterations=100):
@@ -229,26 +229,37 @@ def _useful(slope, offset, useful):
 
 
 def _envelope(slope, offset, upper, points=ENVELOPE_POINTS):
-    """``slope, offset`` (N, points) of the lines lowest at ``points`` values in ``[0, upper]``.
+    """``slope, offset`` (N, U) of the lines lowest at ``points`` values in ``[0, upper]``.
 
     The passes step through ``min (slope v + offset)`` for ``v`` in ``[0, upper_i]``; the lines
-    lowest somewhere there are nearly always among those lowest at a few points of it. The
-    caller checks the pass against all lines and runs it again with them if not.
+    lowest somewhere there are nearly always among those lowest at a few points of it (each
+    once; U the most any stage has, the rest neutral). The caller checks the pass against all
+    lines and steps through again where one was missed.
     """
-    v = upper[:, None] * np.linspace(0.0, 1.0, points)
-    lowest = (slope[:, None, :] * v[:, :, None] + offset[:, None, :]).argmin(axis=2)
     rows = np.arange(slope.shape[0])[:, None]
-    return slope[rows, lowest], offset[rows, lowest]
+    v = upper[:, None] * np.linspace(0.0, 1.0, points)
+    lowest = np.sort((slope[:, None, :] * v[:, :, None] + offset[:, None, :]).argmin(axis=2),
+                     axis=1)
+    repeat = np.zeros(lowest.shape, bool)
+    repeat[:, 1:] = lowest[:, 1:] == lowest[:, :-1]
+    order = np.argsort(repeat, axis=1, kind='stable')        # each line once, first
+    lowest, repeat = (np.take_along_axis(a, order, axis=1) for a in (lowest, repeat))
+    width = int((~repeat).sum(axis=1).max())
+    lowest, repeat = lowest[:, :width], repeat[:, :width]
+    return (np.where(repeat, 0.0, slope[rows, lowest]),
+            np.where(repeat, BIG, offset[rows, lowest]))
 
 
-def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rounds=6):
+def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rounds=2):
     """Run a pass on the lines of :func:`_envelope`, adding the lines it missed until exact.
 
     ``run(slopes, offsets, old, stretch)`` returns the pass's values ``v`` (``old``, ``stretch``:
     the previous values and the stages to step through again, see the passes); ``check(v)``
     gives, per stage, the value the step read, the value it wrote and its cap: the step is
     exact when the written value is ``max(min(cap, min over all lines), 0)``. The stages where
-    it is not get the line lowest at the value read, and the pass steps through them again.
+    it is not get the line lowest at the value read, and the pass steps through them again;
+    after ``rounds`` such tries (nearly parallel speed lines, where the profile rides the speed
+    limit, have many crossings) the pass runs on all lines.
     """
     rows = np.arange(slope.shape[0])
     candidates = _envelope(slope, offset, upper)
