@@ -102,10 +102,13 @@ def check_path(model, path):
     return x
 
 
-def evaluate(path, s):
-    """``q, q', q''`` (S, n) at ``s`` (S,); ``ValueError`` naming the first non-finite value."""
-    values = [np.asarray(path(s, nu), dtype=float).reshape(len(s), -1) for nu in range(3)]
-    for nu, value in enumerate(values):
+def evaluate(path, s, orders=(0, 1, 2)):
+    """Return ``q, q', q''`` (S, n) at ``s`` (S,), or the ``orders`` asked for.
+
+    A non-finite value raises ``ValueError`` naming the derivative and the place.
+    """
+    values = [np.asarray(path(s, nu), dtype=float).reshape(len(s), -1) for nu in orders]
+    for nu, value in zip(orders, values):
         if not np.all(np.isfinite(value)):
             where = s[np.argwhere(~np.isfinite(value))[0][0]]
             raise ValueError(f'path: d^{nu}q/ds^{nu} is not finite at s = {where:.6g}; give a '

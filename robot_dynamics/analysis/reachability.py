@@ -61,30 +61,31 @@ def largest_feasible(alpha, beta, lo, hi, delta, iterations=100):
         cap = np.where(~up & (beta > 0), hi / np.where(beta > 0, beta, 1.0),
                        np.where(~up & (beta < 0), lo / np.where(beta < 0, beta, -1.0), BIG))
         x = np.clip(cap.min(axis=1, initial=BIG), 0.0, BIG)
-        upper_slope = lower_slope = np.where(up, -beta / a, 0.0)
-        rows = np.arange(x.size)
+        slope_of = np.where(up, -beta / a, 0.0)
+        active = np.arange(x.size)                 # stages whose Newton steps go on
         for _ in range(iterations):
-            upper = np.where(up, (hi - beta * x[:, None]) / a, BIG)
-            lower = np.where(up, (lo - beta * x[:, None]) / a, -BIG)
+            A, B, L, H, S, D, xa = (v[active] for v in (a, beta, lo, hi, slope_of, delta, x))
+            U = up[active]
+            rows = np.arange(active.size)
+            upper = np.where(U, (H - B * xa[:, None]) / A, BIG)
+            lower = np.where(U, (L - B * xa[:, None]) / A, -BIG)
             i, j = upper.argmin(axis=1), lower.argmax(axis=1)
             top, bottom = upper[rows, i], lower[rows, j]
-            link = -x / (2.0 * delta)                # u >= -x / (2Δ)
+            link = -xa / (2.0 * D)                   # u >= -x / (2Δ)
             use_link = link > bottom
             bottom = np.where(use_link, link, bottom)
             gap = top - bottom
             # Rounding: the terms of each line, not their difference, set the scale.
-            scale = (np.abs(hi[rows, i]) + np.abs(beta[rows, i] * x)) / a[rows, i] + np.where(
-                use_link, np.abs(link), (np.abs(lo[rows, j]) + np.abs(beta[rows, j] * x))
-                / a[rows, j])
+            scale = (np.abs(H[rows, i]) + np.abs(B[rows, i] * xa)) / A[rows, i] + np.where(
+                use_link, np.abs(link), (np.abs(L[rows, j]) + np.abs(B[rows, j] * xa))
+                / A[rows, j])
             short = gap < -1e-12 * scale
-            if not short.any():
+            slope = S[rows, i] - np.where(use_link, -1.0 / (2.0 * D), S[rows, j])
+            step = np.where(short, np.maximum(xa - gap / np.where(short, slope, -1.0), 0.0), xa)
+            x[active] = step
+            active = active[short & (step != xa)]
+            if active.size == 0:
                 break
-            slope = upper_slope[rows, i] - np.where(use_link, -1.0 / (2.0 * delta),
-                                                    lower_slope[rows, j])
-            step = np.where(short, np.maximum(x - gap / np.where(short, slope, -1.0), 0.0), x)
-            if np.array_equal(step, x):
-                break
-            x = step
     return x
 
 

@@ -326,7 +326,7 @@ def _speed_points(path, s):
     N = s.size - 1
     stage = np.repeat(np.arange(N), SPEED_POINTS)
     delta = np.tile(np.arange(1, SPEED_POINTS + 1) / (SPEED_POINTS + 1), N) * np.diff(s)[stage]
-    return stage, delta, pd.evaluate(path, s[stage] + delta)[1]
+    return stage, delta, pd.evaluate(path, s[stage] + delta, (1,))[0]
 
 
 def _start_speed(path, s0, v0):
