@@ -165,8 +165,15 @@ def time_optimal_retiming(model, path, velocity_limits=None, acceleration_limits
     s = np.union1d(np.linspace(breakpoints[0], breakpoints[-1], grid_points), breakpoints)
     s = s[np.concatenate([[True], np.diff(s) > 1e-9 * (s[-1] - s[0])])]
     s[-1] = breakpoints[-1]
-    ends = np.nextafter(s[1:], -np.inf)           # interval ends, one-sided at breakpoints
-    points = _points(model, path, np.concatenate([s[:-1], ends]), limits, describe)
+    # The interval ends: the next interval's start, except at the path's breakpoints, where
+    # the piece that ends there is evaluated just before it (one-sided derivatives).
+    kinks = np.flatnonzero(np.isin(s[1:-1], breakpoints)) + 1
+    every = _points(model, path, np.concatenate([s, np.nextafter(s[kinks], -np.inf)]), limits,
+                    describe)
+    end = np.arange(1, s.size)
+    end[kinks - 1] = s.size + np.arange(kinks.size)
+    points = {key: value[np.concatenate([np.arange(s.size - 1), end])]
+              for key, value in every.items()}
     x_start = _start_speed(path, s[0], v0)
     speed = _speed_points(path, s)
     for window in (WINDOW * dt, 0.0):

@@ -190,7 +190,8 @@ def test_the_dynamics_along_the_path_is_one_batched_call_whatever_the_grid(monke
                                           grid_points=grid)
         # Per solve one call for the path's points and one for the samples' check.
         assert len(calls) == 2 * result.report.rounds
-        assert calls[0][0] == 3 * 2 * (grid - 1 + path.x.size - 2)   # every grid point at once
+        # Every grid point at once (and the pieces' ends before the inner breakpoints).
+        assert calls[0][0] == 3 * (grid + 2 * (path.x.size - 2))
         assert calls[-1][0] == result.t.size             # the last check: the samples returned
 
 
