@@ -347,8 +347,8 @@ def sample_profile(s, x, dt, window):
         sigma_ddot = np.where(t < t_grid[-1], u[i], u[-1])
         sigma = np.clip(sigma, s[0], s[-1])
     else:
-        (s_lo, sd_lo, area_lo), (s_hi, sd_hi, area_hi) = (state(t - shift + side * window / 2)
-                                                          for side in (-1, 1))
+        both = state(np.concatenate([t - shift - window / 2, t - shift + window / 2]))
+        (s_lo, s_hi), (sd_lo, sd_hi), (area_lo, area_hi) = (np.split(v, 2) for v in both)
         sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
         sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
         sigma_ddot = (sd_hi - sd_lo) / window
