@@ -230,25 +230,16 @@ def _useful(slope, offset, useful):
 
 
 def _envelope(slope, offset, upper, points=ENVELOPE_POINTS):
-    """``slope, offset`` (N, U) of the lines lowest at ``points`` values in ``[0, upper]``.
+    """``slope, offset`` (N, points) of the lines lowest at ``points`` values in ``[0, upper]``.
 
     The passes step through ``min (slope v + offset)`` for ``v`` in ``[0, upper_i]``; the lines
-    lowest somewhere there are nearly always among those lowest at a few points of it (each
-    once; U the most any stage has, the rest neutral). The caller checks the pass against all
-    lines and steps through again where one was missed.
+    lowest somewhere there are nearly always among those lowest at a few points of it. The
+    caller checks the pass against all lines and steps through again where one was missed.
     """
     rows = np.arange(slope.shape[0])[:, None]
     v = upper[:, None] * np.linspace(0.0, 1.0, points)
-    lowest = np.sort((slope[:, None, :] * v[:, :, None] + offset[:, None, :]).argmin(axis=2),
-                     axis=1)
-    repeat = np.zeros(lowest.shape, bool)
-    repeat[:, 1:] = lowest[:, 1:] == lowest[:, :-1]
-    order = np.argsort(repeat, axis=1, kind='stable')        # each line once, first
-    lowest, repeat = (np.take_along_axis(a, order, axis=1) for a in (lowest, repeat))
-    width = int((~repeat).sum(axis=1).max())
-    lowest, repeat = lowest[:, :width], repeat[:, :width]
-    return (np.where(repeat, 0.0, slope[rows, lowest]),
-            np.where(repeat, BIG, offset[rows, lowest]))
+    lowest = (slope[:, None, :] * v[:, :, None] + offset[:, None, :]).argmin(axis=2)
+    return slope[rows, lowest], offset[rows, lowest]
 
 
 def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rounds=2):
