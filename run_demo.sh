@@ -6,7 +6,7 @@
 # and writes out/demo.png. Extra arguments go to robot_dynamics_bringup (see --help).
 set -euo pipefail
 cd "$(dirname "$0")"
-./scripts/setup_venv.sh
+./scripts/setup_venv.sh >&2        # stdout opens with the demo's result
 
 # An isolated ROS 2 graph on this machine: local discovery only, a domain of our own.
 export AMENT_PREFIX_PATH="$PWD/.venv${AMENT_PREFIX_PATH:+:$AMENT_PREFIX_PATH}"

@@ -14,7 +14,7 @@
 
 Run on demand (not in CI)::
 
-    .venv/bin/python benchmarks/derivatives_vs_pinocchio.py [--repeat 7] [--quick]
+    .venv/bin/python benchmarks/derivatives_vs_pinocchio.py [--repeat 7] [--quick] [--write-docs]
 
 Timed as a user calls them: ``rd.inverse_dynamics_derivatives`` and
 ``rd.forward_dynamics_derivatives`` per call from Python (input checks and the three returned
@@ -24,10 +24,11 @@ chains of 15, 30, 60 and 100 joints. Ratios are ours / Pinocchio's, median [min,
 repeats. Batches: 10,000 states in one call against a Python loop of Pinocchio's call, and
 500 states (a call shorter than the scheduler's time slice on a loaded machine). The
 machine's load average is printed with the tables (2 cores shared with other work).
+``--write-docs`` puts the tables, with date, commit, machine and load, into
+docs/derivatives.md's block (:mod:`doc_tables`).
 """
 
 import argparse
-import datetime
 import os
 import pathlib
 import sys
@@ -39,11 +40,20 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / 'test'), str(HERE)]   # the installed package, not the tree
 
 import robot_dynamics as rd  # noqa: E402
-from harness import load, machine, paired, pinocchio, ratio_text, seconds, state  # noqa: E402
+from doc_tables import provenance, write_block  # noqa: E402
+from harness import batch_against_loop, load, machine, paired, ratio_text  # noqa: E402
 from robots import pinocchio_configuration, random_model  # noqa: E402
 
 ARMS = ('ur5', 'panda')
 CHAINS = (15, 30, 60, 100)
+FUNCTIONS = ('ID derivatives', 'FD derivatives')
+
+
+def table_rows():
+    """Table → the rows' first cells, in the order main() prints them (tests read it)."""
+    models = [f'{name} ({load(name).dof})' for name in ARMS] + [f'chain ({n})' for n in CHAINS]
+    batch = [(name, label) for name in ARMS for label in FUNCTIONS]
+    return [[(model, label) for model in models for label in FUNCTIONS], batch, batch]
 
 
 def pairs(model, pm, pd, q, qd, x):
@@ -82,45 +92,38 @@ def batch_table(repeat, rows):
     lines = [f'| arm | function | batch of {rows:,}: ours, ms | Pinocchio loop, ms | '
              'ours / loop |', '|---|---|---:|---:|---:|']
     for name in ARMS:
-        model = load(name)
-        pm, pd = pinocchio(model)
-        rng = np.random.default_rng(1)
-        measured = {}
-        for _ in range(repeat):
-            Q, QD, X = state(rng, model.dof, rows)
-            configs = [pinocchio_configuration(pm, q) for q in Q]
-            for label, ours, theirs in (
-                    ('ID derivatives', rd.inverse_dynamics_derivatives,
-                     pin.computeRNEADerivatives),
-                    ('FD derivatives', rd.forward_dynamics_derivatives,
-                     pin.computeABADerivatives)):
-                def loop(theirs=theirs):
-                    for c, v, a in zip(configs, QD, X):
-                        theirs(pm, pd, c, v, a)
-                a = seconds(lambda ours=ours: ours(model, Q, QD, X), 1, best_of=2)
-                b = seconds(loop, 1, best_of=2)
-                measured.setdefault(label, []).append((a * 1e3, b * 1e3, a / b))
-        for label, rows_ in measured.items():
-            ours, theirs, ratios = np.array(rows_).T
+        functions = {'ID derivatives': (rd.inverse_dynamics_derivatives,
+                                        pin.computeRNEADerivatives),
+                     'FD derivatives': (rd.forward_dynamics_derivatives,
+                                        pin.computeABADerivatives)}
+        for label, (ours, theirs, ratios) in batch_against_loop(load(name), functions, rows,
+                                                                repeat, best_of=2).items():
             lines.append(f'| {name} | {label} | {np.median(ours):.1f} | '
                          f'{np.median(theirs):.1f} | {ratio_text(ratios)} |')
     return lines
 
 
 def main():
-    """Print the tables."""
+    """Print the tables (``--write-docs``: also into docs/derivatives.md's block)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=7)
     parser.add_argument('--quick', action='store_true', help='fewer calls, 2,000-state batch')
+    parser.add_argument('--write-docs', action='store_true',
+                        help="replace docs/derivatives.md's generated block with these tables")
     args = parser.parse_args()
     number = 200 if args.quick else 2000
-    print(f'{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}; '
-          f'engine threads {rd.engine.ENGINE.THREADS}')
+    command = ('python benchmarks/derivatives_vs_pinocchio.py --repeat '
+               f'{args.repeat}{" --quick" if args.quick else ""}')
     print(f'load average before: {os.getloadavg()}\n')
-    print('\n'.join(single_table(args.repeat, number)) + '\n')
-    print('\n'.join(batch_table(max(2, args.repeat // 3), 2000 if args.quick else 10_000)))
-    print('\n' + '\n'.join(batch_table(args.repeat, 500)))        # shorter than a time slice
-    print(f'\nload average after: {os.getloadavg()}')
+    out = single_table(args.repeat, number) + ['']
+    print('\n'.join(out), flush=True)
+    out += batch_table(max(2, args.repeat // 3), 2000 if args.quick else 10_000) + ['']
+    out += batch_table(args.repeat, 500)                          # shorter than a time slice
+    out.insert(0, provenance(command, f'{machine()}; engine threads '
+                                      f'{rd.engine.ENGINE.THREADS}') + '\n')
+    print('\n'.join(out))
+    if args.write_docs:
+        write_block('docs/derivatives.md', 'derivatives_vs_pinocchio', out)
 
 
 if __name__ == '__main__':

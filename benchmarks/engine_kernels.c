@@ -54,7 +54,14 @@ static double call(rd_model *m, int k, const double *const *const *x, double *co
 #ifdef RD_HAVE_QUAD
     case 8: rd_rnea_quad(m, x, out); return out[0][0];
     case 9: rd_rnea_derivatives_quad(m, x, dout); return dout[0][1];
-    default: rd_forward_derivatives_quad(m, x, dout); return dout[0][1];
+    case 10: rd_forward_derivatives_quad(m, x, dout); return dout[0][1];
+#ifdef RD_BATCH_KERNELS                 /* a tree with every batch kernel in lanes */
+    case 11: rd_gravity_quad(m, x, out); return out[0][0];
+    case 12: rd_crba_quad(m, x, dout); return dout[0][1];
+    default: rd_forward_quad(m, x, out); return out[0][0];
+#else
+    default: return 0.0;
+#endif
 #else
     default: return 0.0;
 #endif
@@ -65,7 +72,8 @@ int main(int argc, char **argv)
 {
     static const char *names[] = {"id", "gravity", "crba", "forward", "coriolis",
                                   "id_derivatives", "fd_derivatives", "id_pair", "id_quad",
-                                  "id_derivatives_quad", "fd_derivatives_quad"};
+                                  "id_derivatives_quad", "fd_derivatives_quad", "gravity_quad",
+                                  "crba_quad", "forward_quad"};
     static double packed[RD_HEADER + RD_JOINT_STRIDE * MAX_JOINTS];
     const double *rows[4][4];
     const double *const *x[4] = {rows[0], rows[1], rows[2], rows[3]};
@@ -97,7 +105,11 @@ int main(int argc, char **argv)
     for (int l = 0; l < 4; ++l) {
         rows[l][0] = q; rows[l][1] = qd; rows[l][2] = qdd; rows[l][3] = NULL;
     }
-    kernels = n <= RD_LANES_MAX ? 11 : 7;             /* the lanes serve up to 64 joints */
+#ifdef RD_BATCH_KERNELS
+    kernels = n <= RD_LANES_MAX ? 14 : 7;             /* the lanes serve up to 64 joints */
+#else
+    kernels = n <= RD_LANES_MAX ? 11 : 7;
+#endif
     for (int k = 0; k < kernels; ++k) {
         double best = 1e300;
         for (int t = 0; t < timings; ++t) {

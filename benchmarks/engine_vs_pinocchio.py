@@ -14,23 +14,25 @@
 
 Run on demand (not in CI)::
 
-    .venv/bin/python benchmarks/engine_vs_pinocchio.py [--repeat 7] [--quick]
+    .venv/bin/python benchmarks/engine_vs_pinocchio.py [--repeat 7] [--quick] [--write-docs]
 
-What a user calls is timed: ``rd.inverse_dynamics``, ``rd.gravity_torques``, ``rd.mass_matrix``,
-``rd.forward_dynamics``, ``rd.coriolis_matrix`` per call from Python (input checks included),
-each repeat at a new state drawn over the full joint range (q in [-π, π], q̇ and q̈ in
-[-2, 2]), against ``pin.rnea``, ``computeGeneralizedGravity``, ``crba``, ``aba`` and
-``computeCoriolisMatrix`` timed right after it in the same repeat. Ratios are ours / Pinocchio's
-(below 1: faster), median and [min, max] over the repeats: on a shared machine the ratio of two
-back-to-back timings is steadier than either time. Also: a batch of 10,000 states against a
-Python loop of ``pin.rnea``; random chains of 15-100 joints; the cold first call in a fresh
-process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate`` and ``robot-dynamics
-simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo refuses the PUMA 560's
-link inertias, which violate the triangle inequality).
+What a user calls is timed: ``rd.inverse_dynamics``, ``rd.gravity_torques``,
+``rd.mass_matrix``, ``rd.forward_dynamics``, ``rd.coriolis_matrix`` per call from Python (input
+checks included), each repeat at a new state drawn over the full joint range (q in [-π, π], q̇
+and q̈ in [-2, 2]), against ``pin.rnea``, ``computeGeneralizedGravity``, ``crba``, ``aba`` and
+``computeCoriolisMatrix`` timed right after it in the same repeat. Ratios are ours /
+Pinocchio's (below 1: faster), median and [min, max] over the repeats: on a shared machine the
+ratio of two back-to-back timings is steadier than either time. Also: every public batch
+function on 10,000 states (inverse dynamics, gravity, mass matrix, forward dynamics, both
+derivatives) against a Python loop of Pinocchio's call; random chains of 15-100 joints; the
+cold first call in a fresh process; 10 s of simulation at 1 ms with RK4 through ``rd.simulate``
+and ``robot-dynamics simulate``, and MuJoCo's ``mj_step`` (if installed) on the UR5 (MuJoCo
+refuses the PUMA 560's link inertias, which violate the triangle inequality). ``--write-docs``
+puts the tables, with date, commit, machine and load, into docs/performance.md's block
+(:mod:`doc_tables`).
 """
 
 import argparse
-import datetime
 import os
 import re
 import subprocess
@@ -40,17 +42,40 @@ import tempfile
 import numpy as np
 import pinocchio as pin
 
-from harness import (child_options, load, machine, paired, pinocchio, ratio_text,
-                     require_engine, seconds, state)
+from doc_tables import provenance, write_block
+from harness import (batch_against_loop, child_options, load, machine, paired, pinocchio,
+                     ratio_text, require_engine, seconds)
 import robot_dynamics as rd
 from robots import pinocchio_configuration, random_model
 
 ARMS = ('puma560', 'panda', 'ur5')
 CHAINS = (15, 30, 50, 100)
+PER_CALL = ('inverse dynamics', 'gravity', 'mass matrix', 'forward dynamics', 'Coriolis matrix')
+#: Every public batch function: (ours on (N, n) arrays, Pinocchio's call on one state).
+BATCHES = {
+    'inverse dynamics': (rd.inverse_dynamics, pin.rnea),
+    'gravity': (lambda model, Q, QD, X: rd.gravity_torques(model, Q),
+                lambda pm, pd, c, v, a: pin.computeGeneralizedGravity(pm, pd, c)),
+    'mass matrix': (lambda model, Q, QD, X: rd.mass_matrix(model, Q),
+                    lambda pm, pd, c, v, a: pin.crba(pm, pd, c)),
+    'forward dynamics': (rd.forward_dynamics, pin.aba),
+    'ID derivatives': (rd.inverse_dynamics_derivatives, pin.computeRNEADerivatives),
+    'FD derivatives': (rd.forward_dynamics_derivatives, pin.computeABADerivatives),
+}
+COLD_ARMS = ARMS
+
+
+def table_rows():
+    """Table title → the rows' first cells, in the order main() prints them (tests read it)."""
+    return {'Per call from Python': [(f'{name} ({load(name).dof})', op) for name in ARMS
+                                     for op in PER_CALL],
+            'Batch': [(f'{name} ({load(name).dof})', op) for name in ARMS for op in BATCHES],
+            'Long random chains (ours / Pinocchio)': [(str(n),) for n in CHAINS],
+            'Cold start (fresh process)': [(name,) for name in COLD_ARMS]}
 
 
 def pairs(model, pm, pd, q, qd, qdd):
-    """Operation → (ours, Pinocchio's) callables at one state."""
+    """Operation → (ours, Pinocchio's) callables at one state (the order of PER_CALL)."""
     c = pinocchio_configuration(pm, q)
     return {
         'inverse dynamics': (lambda: rd.inverse_dynamics(model, q, qd, qdd),
@@ -76,34 +101,28 @@ def per_call_table(repeat, number):
              '|---|---|---:|---:|---:|']
     for name in ARMS:
         model = load(name)
-        for operation, (ours, theirs, ratios) in compare(model, repeat, number).items():
+        results = compare(model, repeat, number)
+        assert tuple(results) == PER_CALL, 'PER_CALL names what pairs() measures'
+        for operation, (ours, theirs, ratios) in results.items():
             lines.append(f'| {name} ({model.dof}) | {operation} | {np.median(ours):.2f} | '
                          f'{np.median(theirs):.2f} | {ratio_text(ratios)} |')
     return lines
 
 
 def batch_table(repeat, rows=10_000):
-    """Markdown: a batch of ``rows`` states against a Python loop of pin.rnea."""
-    lines = [f'| arm | batch of {rows:,}: ours, ms | loop of pin.rnea, ms | ours / loop |',
-             '|---|---:|---:|---:|']
+    """Markdown: every batch function on ``rows`` states against a Python loop of Pinocchio's.
+
+    Each repeat draws new states and times ours (best of 3) then the loop (best of 2) right
+    after, function by function.
+    """
+    lines = [f'| arm (dof) | function | batch of {rows:,}: ours, ms | Pinocchio loop, ms | '
+             'ours / loop |', '|---|---|---:|---:|---:|']
     for name in ARMS:
         model = load(name)
-        pm, pd = pinocchio(model)
-        rng = np.random.default_rng(1)
-        measured = []
-        for _ in range(repeat):
-            Q, QD, QDD = state(rng, model.dof, rows)
-            configs = [pinocchio_configuration(pm, q) for q in Q]
-
-            def loop():
-                for c, v, a in zip(configs, QD, QDD):
-                    pin.rnea(pm, pd, c, v, a)
-            ours = seconds(lambda: rd.inverse_dynamics(model, Q, QD, QDD), 1)
-            theirs = seconds(loop, 1)
-            measured.append((ours * 1e3, theirs * 1e3, ours / theirs))
-        ours, theirs, ratios = np.array(measured).T
-        lines.append(f'| {name} | {np.median(ours):.2f} | {np.median(theirs):.2f} | '
-                     f'{ratio_text(ratios)} |')
+        for label, (ours, theirs, ratios) in batch_against_loop(model, BATCHES, rows,
+                                                                repeat).items():
+            lines.append(f'| {name} ({model.dof}) | {label} | {np.median(ours):.2f} | '
+                         f'{np.median(theirs):.2f} | {ratio_text(ratios)} |')
     return lines
 
 
@@ -139,7 +158,7 @@ def cold_table(repeat):
     """Markdown: fresh processes: import, model load, first call (ms, medians)."""
     lines = ['| arm | import robot_dynamics, ms | load the model, ms | first call, ms |',
              '|---|---:|---:|---:|']
-    for name in ARMS:
+    for name in COLD_ARMS:
         runs = [subprocess.run([sys.executable, '-W', 'ignore', '-c', COLD, name], check=True,
                                capture_output=True, text=True,
                                **child_options()).stdout.split()
@@ -197,24 +216,33 @@ def mujoco_lines(repeat):
 
 
 def main():
-    """Run every table and print markdown."""
+    """Run every table and print markdown (``--write-docs``: also into docs/performance.md)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeat', type=int, default=7)
     parser.add_argument('--quick', action='store_true', help='fewer calls per timing')
+    parser.add_argument('--write-docs', action='store_true',
+                        help="replace docs/performance.md's generated block with these tables")
     args = parser.parse_args()
     number = 500 if args.quick else 5000
     where = require_engine()
-    print(f'Measured {datetime.date.today().isoformat()} on {machine()} with '
-          f'`python benchmarks/engine_vs_pinocchio.py --repeat {args.repeat}'
-          f'{" --quick" if args.quick else ""}` (package: {where}).\n')
-    for title, lines in (('Per call from Python', per_call_table(args.repeat, number)),
-                         ('Batch', batch_table(args.repeat)),
+    command = ('python benchmarks/engine_vs_pinocchio.py --repeat '
+               f'{args.repeat}{" --quick" if args.quick else ""}')
+    print(f'Package: {where}; engine threads {rd.engine.ENGINE.THREADS}\n')
+    out = []
+    for title, lines in (('Per call from Python', lambda: per_call_table(args.repeat, number)),
+                         ('Batch', lambda: batch_table(max(3, args.repeat // 2))),
                          ('Long random chains (ours / Pinocchio)',
-                          chain_table(args.repeat, number)),
-                         ('Cold start (fresh process)', cold_table(args.repeat)),
-                         ('Simulation', simulation_lines(args.repeat))):
-        print(f'**{title}**\n')
-        print('\n'.join(lines) + '\n', flush=True)
+                          lambda: chain_table(args.repeat, number)),
+                         ('Cold start (fresh process)', lambda: cold_table(args.repeat)),
+                         ('Simulation', lambda: simulation_lines(args.repeat))):
+        part = [f'**{title}**', '', *lines(), '']
+        print('\n'.join(part), flush=True)
+        out += part
+    out.insert(0, provenance(command, f'{machine()}; engine threads '
+                                      f'{rd.engine.ENGINE.THREADS}') + '\n')
+    print(out[0])
+    if args.write_docs:
+        write_block('docs/performance.md', 'engine_vs_pinocchio', out)
 
 
 if __name__ == '__main__':

@@ -14,11 +14,13 @@
 
 Run on demand (not in CI), on an otherwise idle machine::
 
-    .venv/bin/python benchmarks/fast_path_vs_pinocchio.py [--repeat 7] [--quick]
+    .venv/bin/python benchmarks/fast_path_vs_pinocchio.py [--repeat 7] [--quick] [--write-docs]
 
 Every figure is the median over ``--repeat`` runs of a timed loop, per call from Python
 (arrays in, array out), at states over the full joint range (q in [-π, π], q̇ and q̈ in
-[-2, 2]). Ratios are Pinocchio's time divided by ours (> 1: we are faster).
+[-2, 2]). Ratios are our time divided by Pinocchio's (< 1: we are faster), median [min,
+max] over the repeats. ``--write-docs`` puts the tables, with date, commit, machine and load,
+into docs/codegen.md's block (:mod:`doc_tables`).
 Models: the bundled PUMA 560, Panda (7 joints) and UR5, rigid-body parts (Pinocchio has no
 friction); random general chains of 15, 30 and 50 revolute joints for the scaling table.
 The installed package is timed, in this process and in the warm-up's child processes; a
@@ -26,7 +28,6 @@ package without its compiled engine (a source tree) is refused (``harness.requir
 """
 
 import argparse
-import datetime
 import os
 import subprocess
 import sys
@@ -38,6 +39,7 @@ import warnings
 import numpy as np
 import pinocchio as pin
 
+from doc_tables import provenance, write_block
 from harness import child_options, machine, pinocchio, require_engine
 import robot_dynamics as rd
 from robot_dynamics.codegen import compiled
@@ -66,8 +68,23 @@ def back_to_back(ours, theirs, repeat, number):
 
 
 def spread(ratio):
-    """``4.3× [3.9, 4.6]``: median and range over the repeats."""
-    return f'{np.median(ratio):.1f}× [{ratio.min():.1f}, {ratio.max():.1f}]'
+    """``0.23× [0.21, 0.25]``: ours / Pinocchio, median and range over the repeats."""
+    ratio = 1.0 / np.asarray(ratio)
+    return f'{np.median(ratio):.2f}× [{ratio.min():.2f}, {ratio.max():.2f}]'
+
+
+ARMS = ('puma560', 'panda', 'ur5')
+QUANTITIES = ('inverse dynamics', 'mass matrix', 'gravity vector', 'forward dynamics')
+SIZES = (15, 30, 50)
+
+
+def table_rows(quick=False):
+    """Table → the rows' first cells, in the order main() prints them (tests read it)."""
+    dof = {name: load(name).dof for name in ARMS}
+    return [[(f'{name} ({dof[name]})', quantity) for name in ARMS for quantity in QUANTITIES]
+            + [(f'{name} ({dof[name]})', 'inverse dynamics, batch of 10000') for name in ARMS],
+            [(str(n),) for n in (SIZES[:2] if quick else SIZES)],
+            [(name,) for name in ARMS]]
 
 
 def full_range(rng, shape):
@@ -106,6 +123,7 @@ def per_call_rows(name, repeat, number):
          'pin.aba', lambda: pin.aba(pm, pd, qp, qd, tau)),
     ]
     rows = []
+    assert tuple(case[0] for case in cases) == QUANTITIES
     for quantity, ours, label, theirs in cases:
         ours(), theirs()
         a, b, ratio = back_to_back(ours, theirs, repeat, number)
@@ -186,49 +204,52 @@ def warm_up(name):
 
 
 def main(argv=None):
-    """Run every benchmark and print the markdown report."""
+    """Run every benchmark and print the markdown report (``--write-docs``: into the docs)."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--repeat', type=int, default=7, help='timed runs per figure')
     parser.add_argument('--number', type=int, default=20000, help='calls per timed run')
     parser.add_argument('--quick', action='store_true', help='fewer calls, 15 and 30 only')
+    parser.add_argument('--write-docs', action='store_true',
+                        help="replace docs/codegen.md's generated block with these tables")
     args = parser.parse_args(argv)
     number = 2000 if args.quick else args.number
-    sizes = (15, 30) if args.quick else (15, 30, 50)
+    sizes = SIZES[:2] if args.quick else SIZES
     where = require_engine()          # the installed package with its engine, not the tree
-    print(f'Machine: {machine()}  ')
-    print(f'Package: {where}  ')
-    print(f'Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC  ')
-    command = ' '.join(['python benchmarks/fast_path_vs_pinocchio.py'] + (argv or sys.argv[1:]))
-    print(f'Command: `{command}` (median of {args.repeat} runs)\n')
-    print('| model (dof) | quantity | robot_dynamics fast path, µs | Pinocchio | Pinocchio, µs '
-          '| speed-up [range] |')
-    print('|---|---|---:|---|---:|---:|')
-    for name in ('puma560', 'panda', 'ur5'):
+    options = [a for a in (argv or sys.argv[1:]) if a != '--write-docs']
+    command = ' '.join(['python benchmarks/fast_path_vs_pinocchio.py'] + options)
+    print(f'Package: {where}\n')
+    out = ['| model (dof) | quantity | robot_dynamics fast path, µs | Pinocchio | Pinocchio, µs '
+           '| ours / Pinocchio [range] |', '|---|---|---:|---|---:|---:|']
+    for name in ARMS:
         for model, quantity, ours, label, theirs, ratio in per_call_rows(name, args.repeat,
                                                                          number):
-            print(f'| {model} | {quantity} | {ours * 1e6:.3f} | `{label}` | '
-                  f'{theirs * 1e6:.3f} | {spread(ratio)} |')
-    for name in ('puma560', 'panda', 'ur5'):
+            out.append(f'| {model} | {quantity} | {ours * 1e6:.3f} | `{label}` | '
+                       f'{theirs * 1e6:.3f} | {spread(ratio)} |')
+            print(out[-1], flush=True)
+    for name in ARMS:
         model, quantity, ours, label, theirs, ratio = batch_rows(name, args.repeat)
-        print(f'| {model} | {quantity} | {ours * 1e6:.0f} | {label} | {theirs * 1e6:.0f} '
-              f'| {spread(ratio)} |')
-    print('\nScaling, random general chains (µs per call; generated = straight-line C of the '
-          'customised model; reference = loop-based C RNEA and CRBA, forward dynamics by '
-          'CRBA + Cholesky below 9 joints and ABA from 9):\n')
-    print('| joints | generated ID mul/add | generate+compile, s | generated ID | reference ID '
-          '| `pin.rnea` | reference M | `pin.crba` | reference FD | `pin.aba` |')
-    print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+        out.append(f'| {model} | {quantity} | {ours * 1e6:.0f} | {label} | {theirs * 1e6:.0f} '
+                   f'| {spread(ratio)} |')
+    out += ['', 'Scaling, random general chains (µs per call; generated = straight-line C of '
+            'the customised model; reference = the engine, `method=\'reference\'`: loop-based C '
+            'RNEA and CRBA, forward dynamics by CRBA + Cholesky below 9 joints and ABA from 9):',
+            '', '| joints | generated ID mul/add | generate+compile, s | generated ID | '
+            'reference ID | `pin.rnea` | reference M | `pin.crba` | reference FD | `pin.aba` |',
+            '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
     for n, mul, add, build, t, m in scaling_rows(args.repeat, max(500, number // 10), sizes):
-        print(f'| {n} | {mul}/{add} | {build:.1f} | {t[0] * 1e6:.2f} | {t[1] * 1e6:.2f} | '
-              f'{t[2] * 1e6:.2f} | {m[0] * 1e6:.2f} | {m[1] * 1e6:.2f} | {m[2] * 1e6:.2f} | '
-              f'{m[3] * 1e6:.2f} |')
-    print('\nWarm-up of `rd.fast.compile` (generate + compile with gcc, then load from the disk '
-          'cache in a new process):\n')
-    print('| model | cold, s | cached, s |')
-    print('|---|---:|---:|')
-    for name in ('puma560', 'panda', 'ur5'):
+        out.append(f'| {n} | {mul}/{add} | {build:.1f} | {t[0] * 1e6:.2f} | {t[1] * 1e6:.2f} | '
+                   f'{t[2] * 1e6:.2f} | {m[0] * 1e6:.2f} | {m[1] * 1e6:.2f} | '
+                   f'{m[2] * 1e6:.2f} | {m[3] * 1e6:.2f} |')
+    out += ['', 'Warm-up of `rd.fast.compile` (generate + compile with gcc, then load from the '
+            'disk cache in a new process):', '', '| model | cold, s | cached, s |',
+            '|---|---:|---:|']
+    for name in ARMS:
         cold, cached = warm_up(name)
-        print(f'| {name} | {cold:.2f} | {cached:.4f} |')
+        out.append(f'| {name} | {cold:.2f} | {cached:.4f} |')
+    out.insert(0, provenance(command, machine()) + '\n')
+    print('\n'.join(out))
+    if args.write_docs:
+        write_block('docs/codegen.md', 'fast_path_vs_pinocchio', out)
 
 
 if __name__ == '__main__':

@@ -35,6 +35,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / 'test')]   # test helpers; the installed package, not the tree
 
 import robot_dynamics as rd  # noqa: E402
+from robots import pinocchio_configuration  # noqa: E402
 
 
 def require_engine():
@@ -122,3 +123,26 @@ def paired(pairs, model, repeat, number, seed=0):
 def ratio_text(ratios):
     """Median ratio and its spread, e.g. ``0.52× [0.48, 0.57]``."""
     return f'{np.median(ratios):.2f}× [{np.min(ratios):.2f}, {np.max(ratios):.2f}]'
+
+
+def batch_against_loop(model, functions, rows, repeat, best_of=3, seed=1):
+    """Label → (our ms, the loop's ms, ours / loop) arrays over ``repeat`` batches of ``rows``.
+
+    ``functions``: label → (ours on (N, n) arrays ``(model, Q, QD, X)``, Pinocchio's call on
+    one state ``(pm, pd, c, v, a)``). Each repeat draws new states and times ours (best of
+    ``best_of``), then a Python loop of Pinocchio's call over the same states (best of 2).
+    """
+    pm, pd = pinocchio(model)
+    rng = np.random.default_rng(seed)
+    measured = {}
+    for _ in range(repeat):
+        Q, QD, X = state(rng, model.dof, rows)
+        configs = [pinocchio_configuration(pm, q) for q in Q]
+        for label, (ours, theirs) in functions.items():
+            def loop(theirs=theirs):
+                for c, v, a in zip(configs, QD, X):
+                    theirs(pm, pd, c, v, a)
+            a = seconds(lambda ours=ours: ours(model, Q, QD, X), 1, best_of)
+            b = seconds(loop, 1, best_of=2)
+            measured.setdefault(label, []).append((a * 1e3, b * 1e3, a / b))
+    return {label: tuple(np.array(values).T) for label, values in measured.items()}

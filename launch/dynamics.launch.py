@@ -15,7 +15,9 @@
 Without arguments the node takes the model from the ``robot_description`` topic, as
 robot_state_publisher publishes it: the robot the user actually runs. Arguments:
 ``robot_description`` (URDF XML, passed as a string), ``robot`` (a bundled model such as
-``puma560``, used when no robot_description is given), ``config`` (ros__parameters YAML, keys
+``puma560``, used when no robot_description is given), ``friction_file`` (the friction file
+``robot-dynamics identify`` writes next to the URDF: the joints' whole friction law),
+``config`` (ros__parameters YAML, keys
 ``/**/dynamics_node`` so that it applies in any namespace), ``namespace``,
 ``feedforward_topic`` to remap ``~/feedforward_torques`` onto an effort controller's
 ``~/commands``, e.g. ``feedforward_topic:=/effort_controller/commands``, and ``use_sim_time``
@@ -28,7 +30,8 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
-from robot_dynamics.nodes.launch_arguments import check_bool, check_namespace, check_robot
+from robot_dynamics.nodes.launch_arguments import (check_bool, check_friction_file,
+                                                   check_namespace, check_robot)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('dynamics_node',)
@@ -52,6 +55,9 @@ def generate_launch_description():
                               description='ros__parameters YAML of dynamics_node'),
         DeclareLaunchArgument('robot_description', default_value='', description=(
             'URDF XML; empty: `robot`, else the robot_description topic')),
+        DeclareLaunchArgument('friction_file', default_value='', description=(
+            "friction file (identify's FILE.friction.yaml): the joints' whole friction law; "
+            'empty: the model\'s own friction')),
         DeclareLaunchArgument('namespace', default_value='',
                               description='namespace of the node'),
         DeclareLaunchArgument('feedforward_topic', default_value='~/feedforward_torques',
@@ -68,6 +74,9 @@ def dynamics_node(context):
                   {'model': string_parameter('robot'),
                    'robot_description': string_parameter('robot_description')}]
     check_robot(LaunchConfiguration('robot').perform(context), required=False)
+    friction = check_friction_file(LaunchConfiguration('friction_file').perform(context))
+    if friction:
+        parameters.append({'friction_file': ParameterValue(friction, value_type=str)})
     use_sim_time = check_bool('use_sim_time',
                               LaunchConfiguration('use_sim_time').perform(context),
                               allow_empty=True)

@@ -18,7 +18,9 @@ Starts simulation_node (publishing /clock), dynamics_node, joint_trajectory_cont
 ``robot_dynamics_bringup``, which runs this graph in one process where ``launch`` is not
 installed. Arguments: ``robot`` (bundled model name), ``robot_description``
 (URDF XML of your own robot, passed as a string, e.g. ``robot_description:="$(cat arm.urdf)"``;
-it takes precedence over ``robot`` for every node), ``config``, ``use_feedforward`` (true or
+it takes precedence over ``robot`` for every node), ``friction_file`` (the friction file
+``robot-dynamics identify`` writes next to the URDF, for every node: the joints' whole
+friction law), ``config``, ``use_feedforward`` (true or
 false), ``use_sim_time`` (true, the default: the simulator publishes /clock and every other
 node runs on it; false: all on wall time) and ``namespace`` (every node in it; with simulated
 time ``/clock`` is remapped to ``<namespace>/clock``, so two arms keep their own time). The
@@ -32,8 +34,8 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
-from robot_dynamics.nodes.launch_arguments import (check_bool, check_namespace, check_robot,
-                                                   clock_remapping)
+from robot_dynamics.nodes.launch_arguments import (check_bool, check_friction_file,
+                                                   check_namespace, check_robot, clock_remapping)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
@@ -61,7 +63,7 @@ def checked_arguments(context):
     use_feedforward = check_bool('use_feedforward', argument('use_feedforward'))
     use_sim_time = check_bool('use_sim_time', argument('use_sim_time'))
     return robot, description, use_feedforward, use_sim_time, \
-        check_namespace(argument('namespace'))
+        check_namespace(argument('namespace')), check_friction_file(argument('friction_file'))
 
 
 def timing(name, use_sim_time):
@@ -73,10 +75,13 @@ def timing(name, use_sim_time):
 
 def nodes(context):
     """Return the four nodes once every argument has been checked."""
-    robot, description, use_feedforward, use_sim_time, namespace = checked_arguments(context)
+    robot, description, use_feedforward, use_sim_time, namespace, friction = \
+        checked_arguments(context)
     config = LaunchConfiguration('config').perform(context)
     source = ({'robot_description': ParameterValue(description, value_type=str), 'model': ''}
               if description else {'model': robot})
+    if friction:
+        source['friction_file'] = ParameterValue(friction, value_type=str)
     extra = {'simulation_node': source, 'dynamics_node': source, 'trajectory_publisher': source,
              'joint_trajectory_controller': {**source, 'use_feedforward': use_feedforward}}
     clock = clock_remapping(namespace, use_sim_time)
@@ -93,6 +98,9 @@ def generate_launch_description():
                               description='bundled model name'),
         DeclareLaunchArgument('robot_description', default_value='', description=(
             'URDF XML of your own robot; empty: `robot`')),
+        DeclareLaunchArgument('friction_file', default_value='', description=(
+            "friction file (identify's FILE.friction.yaml) for every node: the joints' whole "
+            "friction law; empty: the model's own friction")),
         DeclareLaunchArgument('config', default_value=PathJoinSubstitution(
             [FindPackageShare(PACKAGE), 'config', 'simulation.yaml']),
             description='ros__parameters YAML of the four nodes'),

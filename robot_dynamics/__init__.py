@@ -44,6 +44,10 @@ from robot_dynamics.cartesian import (
     coriolis_centrifugal_matrices, jacobian_dot, velocity_products,
 )
 from robot_dynamics.codegen import generate
+from robot_dynamics.contacts import (
+    CollisionDetector, CollisionThresholds, MomentumObserver, collision_thresholds,
+    detect_collisions, external_wrench, link_wrench_torques, momentum_observer,
+)
 from robot_dynamics.errors import (DHError, InfeasiblePathError, ModelError, ModelWarning,
                                    ResultOverflowError, SingularityError, SolverError, URDFError)
 from robot_dynamics.identification import (
@@ -70,6 +74,8 @@ __all__ = [
     'regressor', 'friction_slopes', 'inverse_dynamics_derivatives',
     'forward_dynamics_derivatives', 'linearize',
     'check_feasibility', 'FeasibilityReport', 'scaled_waypoints',
+    'MomentumObserver', 'momentum_observer', 'external_wrench', 'link_wrench_torques',
+    'collision_thresholds', 'CollisionThresholds', 'detect_collisions', 'CollisionDetector',
     'time_optimal', 'time_optimal_retiming', 'Retiming', 'TimeOptimalReport',
     'InfeasiblePathError',
 ]

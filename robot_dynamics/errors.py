@@ -67,6 +67,11 @@ class PlausibilityError(_Bounded, ValueError):
     """A finite value outside the documented plausible range (robot_dynamics.model.bounds)."""
 
 
+class BadInput(_Bounded, ValueError):
+    """An input a controller or node cannot use (a joint state, a trajectory, a command):
+    missing joints, wrong sizes, NaN, a stale stamp. The caller drops it and says why."""
+
+
 class ResultOverflowError(_Bounded, ValueError):
     """Finite inputs whose result overflows double precision (``|qd| >= 1e160`` squared).
 

@@ -65,11 +65,20 @@ class FastModel:
 
     ``backend`` is ``'c'`` or ``'python'``; ``generated`` the
     :class:`~robot_dynamics.codegen.GeneratedModel` (None when loaded from the disk cache).
+    ``kernels``: the compiled module's ``Kernels`` type (C backend): the functions are its
+    methods, bound to this model's refusal of booleans, so a call checks every input in C and
+    runs no Python code; otherwise each function is wrapped in a Python check for booleans.
     """
 
-    def __init__(self, model, backend, functions, generated=None, method='generated'):
+    def __init__(self, model, backend, functions, generated=None, method='generated',
+                 kernels=None):
         self.model, self.backend, self.generated = model, backend, generated
-        self.method, self.functions = method, functions
+        self.method, self.functions, self.kernels = method, functions, kernels
+        if kernels is not None:       # compiled: every check in C, booleans by _refuse_boolean
+            bound = kernels(partial(_refuse_boolean, model))
+            for name in ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics'):
+                setattr(self, name, getattr(bound, name))
+            return
         self.inverse_dynamics = _refusing_booleans(functions['inverse_dynamics'],
                                                    ('q', 'qd', 'qdd'), model)
         self.mass_matrix = _refusing_booleans(functions['mass_matrix'], ('q',), model)
@@ -120,9 +129,13 @@ def _check_not_boolean(model, labels, arrays):
     """
     for label, value in zip(labels, arrays):
         if _is_boolean(value):
-            raise ValueError(f'{label}: expected real numbers for joints '
-                             f'{list(model.joint_names)}, got booleans (dtype bool); give the '
-                             'values as numbers')
+            _refuse_boolean(model, label)
+
+
+def _refuse_boolean(model, label):
+    """Raise the ``ValueError`` for booleans given as ``label`` (the compiled kernels call it)."""
+    raise ValueError(f'{label}: expected real numbers for joints {list(model.joint_names)}, got '
+                     'booleans (dtype bool); give the values as numbers')
 
 
 def _is_boolean(value):
@@ -166,8 +179,9 @@ def compile(model, backend='auto', method='auto'):
     if (key, backend, method) in _models:
         _models.move_to_end((key, backend, method))
         cached = _models[(key, backend, method)]
-        return FastModel(model, backend, cached.functions, cached.generated, method)
-    generated = None
+        return FastModel(model, backend, cached.functions, cached.generated, method,
+                         cached.kernels)
+    generated = kernels = None
     if method == 'reference':
         functions = _reference_functions(model, backend)
     elif backend == 'c':
@@ -175,10 +189,11 @@ def compile(model, backend='auto', method='auto'):
         module = compiled.build(generated)
         functions = {name: getattr(module, name) for name in
                      ('inverse_dynamics', 'mass_matrix', 'gravity', 'forward_dynamics')}
+        kernels = module.Kernels
     else:
         generated = _generate(model)
         functions = python_functions(generated)
-    fast = FastModel(model, backend, functions, generated, method)
+    fast = FastModel(model, backend, functions, generated, method, kernels)
     _models[(key, backend, method)] = fast
     while len(_models) > MAX_CACHED_MODELS:
         _models.popitem(last=False)

@@ -53,20 +53,30 @@ def nominal_model():
     return rd.load_model('panda')
 
 
+def scaled_inertias(inertias, rng, low, high):
+    """Return ``inertias`` (n, 3, 3), principal moments ×U(low, high), made real bodies.
+
+    Each moment is lifted to at least 0.6 of the sum minus itself, + 1e-4 kg m² (the
+    triangle inequality with margin).
+    """
+    out = []
+    for inertia in inertias:
+        moments, axes = np.linalg.eigh(inertia)
+        moments = moments * rng.uniform(low, high, 3)
+        moments = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-4
+        out.append(axes @ np.diag(moments) @ axes.T)
+    return np.array(out)
+
+
 def truth_model(nominal, shifted=False):
     """Return the truth's rigid model, rotors and friction (payload shifted if ``shifted``)."""
     rng = np.random.default_rng(24)
     n = nominal.dof
-    inertias = []
-    for inertia in nominal.inertia:
-        moments, axes = np.linalg.eigh(inertia)
-        moments = moments * rng.uniform(0.8, 1.5, 3)
-        moments = np.maximum(moments, 0.6 * moments.sum() - moments) + 1e-4
-        inertias.append(axes @ np.diag(moments) @ axes.T)
+    inertias = scaled_inertias(nominal.inertia, rng, 0.8, 1.5)
     arm = nominal.replace(
         mass=nominal.mass * rng.uniform(0.85, 1.2, n),
         com=nominal.com + rng.uniform(-0.02, 0.02, (n, 3)),
-        inertia=np.array(inertias),
+        inertia=inertias,
         rotor_inertia=rng.uniform(0.1, 0.3, n), gear_ratio=np.ones(n),
         viscous_friction=rng.uniform(0.3, 1.0, n), coulomb_friction=rng.uniform(0.4, 1.2, n),
         friction_smoothing=np.full(n, 0.002), stribeck_friction=rng.uniform(0.2, 0.6, n),

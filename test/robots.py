@@ -101,6 +101,8 @@ def quiet_model_from_urdf(urdf):
 
 # ---------------------------------------------------------------------- URDF snippets
 STIFF_WRIST_URDF = pathlib.Path(__file__).resolve().parent / 'fixtures' / 'stiff_wrist_arm.urdf'
+#: A TIAGo-class arm (issue 36): torso lift, locked head and fingers, stiff light wrist.
+TIAGO_CLASS_URDF = pathlib.Path(__file__).resolve().parent / 'fixtures' / 'tiago_class_arm.urdf'
 
 
 def stiff_wrist_arm():

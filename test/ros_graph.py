@@ -143,15 +143,23 @@ def vector(msg):
 
 
 class LogLines:
-    """A logger that records the lines it is asked to write (a ThrottledLog's ``logger``)."""
+    """A logger that records the lines it is asked to write, and in ``levels`` their levels."""
 
     def __init__(self):
-        self.lines = []
+        self.lines, self.levels = [], []
+
+    def _write(self, level, text):
+        self.lines.append(text)
+        self.levels.append(level)
+
+    def info(self, text):
+        self._write('INFO', text)
 
     def warning(self, text):
-        self.lines.append(text)
+        self._write('WARN', text)
 
-    error = warning
+    def error(self, text):
+        self._write('ERROR', text)
 
 
 def dropped_with(ros, node, publish, reason):

@@ -28,7 +28,7 @@ import yaml
 
 from robot_dynamics import errors
 from robot_dynamics.cli import (
-    benchmark, codegen, dynamics, identification, inspection, simulation, trajectory,
+    benchmark, codegen, contacts, dynamics, identification, inspection, simulation, trajectory,
 )
 from robot_dynamics.cli.common import CLIError, NOTES
 from robot_dynamics.simulation.integrators import SimulationError
@@ -38,6 +38,7 @@ PROG = 'robot-dynamics'
 EPILOG = """\
 examples:
   robot-dynamics info puma560
+  robot-dynamics check my_arm.urdf
   robot-dynamics torque puma560 --q 0,0.5,-0.3,0,0.2,0 --qd 0.1,0,0,0,0,0 --qdd 0,0,0,0,0,0
   robot-dynamics mass-matrix my_arm.urdf --q 0 0.5 1.0
   robot-dynamics gravity arm_dh.yaml --deg --q 0 30 -20 --json
@@ -48,6 +49,7 @@ examples:
   robot-dynamics codegen renaud_6r --symbolic -o renaud_6r.py
   robot-dynamics excite puma560 -o out/excitation
   robot-dynamics identify puma560 run_bag/ -o out/identified.urdf
+  robot-dynamics contacts out/identified.urdf session_bag/ -o out/session
   robot-dynamics benchmark puma560
 
 MODEL is a URDF file, a DH YAML file or a bundled model name. Run
@@ -71,7 +73,7 @@ def build_parser():
     subparsers = parser.add_subparsers(dest='command', metavar='SUBCOMMAND')
     subparsers.required = True
     for module in (inspection, dynamics, simulation, trajectory, codegen, identification,
-                   benchmark):
+                   contacts, benchmark):
         module.add_parsers(subparsers, formatter)
     return parser
 
@@ -82,11 +84,15 @@ def _version():
 
 
 def one_line(exc):
-    """Return the exception's message on one line."""
+    """Return the exception's message on one line, at most ``errors.MAX_MESSAGE`` characters.
+
+    A message that quotes input (a CSV header of a million columns) is cut in its middle
+    (:func:`robot_dynamics.errors.bounded`), never printed whole.
+    """
     text = str(exc)
     if isinstance(exc, FileNotFoundError) and exc.filename and exc.strerror:
         text = f'{exc.filename}: {exc.strerror}; check the path'
-    return ' '.join(text.split()) or type(exc).__name__
+    return errors.bounded(' '.join(text.split())) or type(exc).__name__
 
 
 # A value such as '-0.5,1.2' or '-1e-3' starts with '-' but is no option: argparse only
@@ -103,7 +109,7 @@ def main(argv=None):
     try:
         code = args.handler(args)
         for note in NOTES:
-            print(f'{PROG}: note: {note}', file=sys.stderr)
+            print(f'{PROG}: note: {errors.bounded(note)}', file=sys.stderr)
         return code
     except BrokenPipeError:                       # output piped into `head` and cut short
         sys.stdout = open(os.devnull, 'w')

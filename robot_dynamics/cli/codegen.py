@@ -13,7 +13,9 @@
 """``codegen``: write a model's customised dynamic model (seed 001) as Python or C."""
 
 import robot_dynamics as rd
-from robot_dynamics.cli.common import add_model_argument, load_model, print_json
+from robot_dynamics.cli.common import (
+    add_model_argument, check_outputs, load_model, model_inputs, print_json,
+)
 from robot_dynamics.codegen.generator import FUNCTIONS
 
 EPILOG = """\
@@ -55,6 +57,7 @@ def add_parsers(subparsers, formatter):
 def run_codegen(args):
     """Generate, write the file and print the operation counts."""
     model = load_model(args)
+    check_outputs([args.output], model_inputs(args))
     functions = 'all' if args.functions == 'all' else [
         name.strip() for name in args.functions.split(',') if name.strip()]
     unknown = [] if functions == 'all' else [f for f in functions if f not in FUNCTIONS]

@@ -34,7 +34,8 @@ def add_model_argument(parser, optional=False):
     """Add the positional MODEL argument and the URDF chain options.
 
     ``--base-link``, ``--tip-link`` choose the chain of a URDF tree; ``--lock NAME=VALUE``
-    (repeatable) sets a locked side-branch joint's position, rad or m (docs/models.md).
+    (repeatable) sets a locked side-branch joint's position, or holds a chain joint fixed
+    there, rad or m (docs/models.md).
     """
     if optional:
         parser.add_argument('model', metavar='MODEL', nargs='?', help=MODEL_HELP)
@@ -47,8 +48,8 @@ def add_model_argument(parser, optional=False):
                        'the end of the longest moving path, see docs/models.md)')
     group.add_argument('--lock', metavar='NAME=VALUE', action='append', default=[],
                        help='position of a locked side-branch joint (a gripper finger, the '
-                            'other arm), rad or m; repeatable (default: 0 clipped into its '
-                            'limits)')
+                            'other arm; default: 0 clipped into its limits), or of a chain '
+                            'joint to hold fixed there, rad or m; repeatable')
     group.add_argument('--no-urdf-friction', dest='urdf_friction', action='store_false',
                        help="leave out the URDF's <dynamics damping friction> (included by "
                             'default, as the URDF describes the robot; Pinocchio and KDL '
@@ -95,24 +96,24 @@ def chain_options(args):
 
 
 def load_model_and_warnings(args):
-    """Load ``args.model`` with the chain options; return it and every warning (one line each).
+    """Load ``args.model`` with the chain options; return it and its warnings (one line each).
 
-    The warnings are the model's own (:attr:`RobotModel.warnings`: massless links, inertias
-    that violate the triangle inequality, …) followed by the loader's (locked joints, URDF
-    notes).
+    The warnings are :attr:`RobotModel.warnings`, the one list every command, ``info`` and
+    Python count (issue 36): the loader's notes (URDF friction included, locked joints, a
+    doubtful chain or tool frame) and the model's checks (massless links, inertias that
+    violate the triangle inequality, ...). Other warnings pass through.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.load_model(args.model, friction=getattr(args, 'friction', None),
-                              **chain_options(args))
-    messages = list(model.warnings)
+        model = rd.load_model(args.model, **chain_options(args))
+        friction = getattr(args, 'friction', None)
+        if friction:
+            model = model.with_friction(friction)
     for warning in caught:
         if not issubclass(warning.category, rd.ModelWarning):
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
-        elif str(warning.message) not in messages:
-            messages.append(str(warning.message))
-    return model, [' '.join(m.split()) for m in messages]
+    return model, [' '.join(m.split()) for m in model.warnings]
 
 
 # One-line notes printed on stderr after a command succeeds (not after an error).
@@ -120,16 +121,42 @@ NOTES = []
 
 
 def load_model(args):
-    """Load ``args.model`` (chain options too); note warnings and locked joints for stderr."""
-    model, _ = load_model_and_warnings(args)
-    if model.warnings:
-        NOTES.append(f'model {model.name!r} has {len(model.warnings)} warning(s); see '
-                     f'`robot-dynamics info {args.model}`')
+    """Load ``args.model`` (chain options too); note URDF friction, warnings, locked joints."""
+    model, found = load_model_and_warnings(args)
+    NOTES.extend(model_notes(args, model, found))
+    return model
+
+
+def model_notes(args, model, found):
+    """Return the stderr notes of a loaded model: URDF friction, warning count, locked joints."""
+    notes = [friction_note(args, model)] if urdf_friction_joints(args, model) else []
+    if found:
+        notes.append(f'model {model.name!r} has {len(found)} warning(s); see '
+                     f'`robot-dynamics check {args.model}`')
     if model.locked_joints:
-        NOTES.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
+        notes.append(f'{len(model.locked_joints)} side-branch joint(s) locked: '
                      + ', '.join(f'{k}={v:g}' for k, v in model.locked_joints.items())
                      + ' (change with --lock NAME=VALUE)')
-    return model
+    return notes
+
+
+def friction_note(args, model):
+    """Return the line saying URDF friction is in the numbers ('' without any)."""
+    joints = urdf_friction_joints(args, model)
+    return (f'URDF friction included on {joints} joint(s); --no-urdf-friction to match '
+            'Pinocchio') if joints else ''
+
+
+def urdf_friction_joints(args, model):
+    """Count the joints whose URDF ``<dynamics damping friction>`` is in ``model`` (0: none).
+
+    A URDF model loaded without ``--no-urdf-friction`` and without a ``--friction`` sidecar
+    (which sets the friction law itself) counts its joints with viscous or Coulomb friction.
+    """
+    if model.source != 'urdf' or getattr(args, 'friction', None) or \
+            not getattr(args, 'urdf_friction', True):
+        return 0
+    return int(np.count_nonzero((model.viscous_friction != 0) | (model.coulomb_friction != 0)))
 
 
 def parse_numbers(flag, tokens, count, names=None):
@@ -225,13 +252,64 @@ def print_json(payload):
     print(json.dumps(jsonable(payload), indent=2))
 
 
-def output_prefix(path, default):
-    """Output prefix without extension; its parent directory is created."""
+def output_prefix(path, default, extensions=('.png', '.csv')):
+    """Output prefix: ``path`` (or ``default``) without one of the ``extensions``."""
     prefix = path or default
     root, ext = os.path.splitext(prefix)
-    if ext.lower() in ('.png', '.csv'):
-        prefix = root
-    parent = os.path.dirname(prefix)
-    if parent:
-        os.makedirs(parent, exist_ok=True)
-    return prefix
+    return root if ext.lower() in extensions else prefix
+
+
+def model_inputs(args):
+    """Return ``(what, path)`` of the files MODEL (bundled: its file) and ``--friction`` name."""
+    found = []
+    if getattr(args, 'model', None):
+        bundled = rd.BUNDLED_MODELS.get(args.model)
+        found.append(('model MODEL', rd.data_path(bundled) if bundled else args.model))
+    if getattr(args, 'friction', None):
+        found.append(('friction file --friction', args.friction))
+    return found
+
+
+def check_outputs(outputs, inputs, force=True):
+    """Refuse outputs that would destroy an input; create the outputs' folders.
+
+    ``outputs``: every path the command will write; ``inputs``: ``(what, path)`` of every file
+    or folder it reads. One rule for every command (issue 30): an output that is an input,
+    resolves to one (symlinks, ``..``, hard links) or lies inside an input folder (a rosbag2
+    directory) is refused, ``--force`` or not. With ``force=False`` an output that exists is
+    refused too. Checked before any work, so a refused run costs nothing and writes nothing.
+    """
+    for k, output in enumerate(outputs):
+        twice = next((other for other in outputs[:k] if overwrites(output, other) == 'is'), None)
+        if twice is not None:
+            raise CLIError(f'outputs {twice} and {output} are the same file: one would replace '
+                           'the other; give different paths (-o, --plot)')
+        for what, source in inputs:
+            relation = overwrites(output, source)
+            if relation:
+                raise CLIError(f'output {output} {relation} the {what} ({source}); writing it '
+                               'would destroy the input: give another output path')
+        if os.path.exists(output) and not force:
+            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
+                           '--force to replace it')
+    for output in outputs:
+        os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+
+
+def overwrites(output, source):
+    """Say how writing ``output`` would replace ``source``: 'is', 'lies inside', or ''.
+
+    Both paths are resolved (``os.path.realpath``: symlinks and ``..``); ``os.path.samefile``
+    also catches hard links and case-insensitive file systems when both exist.
+    """
+    target, real = os.path.realpath(output), os.path.realpath(source)
+    if target == real:
+        return 'is'
+    try:
+        if os.path.samefile(output, source):
+            return 'is'
+    except OSError:                               # one of them does not exist (yet)
+        pass
+    if os.path.isdir(real) and target.startswith(os.path.join(real, '')):
+        return 'lies inside'
+    return ''

@@ -15,13 +15,11 @@
 ``identify`` lives in :mod:`robot_dynamics.cli.identify`.
 """
 
-import os
-
 import numpy as np
 
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
-    print_json,
+    CLIError, add_model_argument, check_outputs, format_number, format_table, load_model,
+    model_inputs, output_prefix, print_json,
 )
 from robot_dynamics.cli.identify import add_identify_parser
 from robot_dynamics.identification import ExcitationLimits, design_excitation
@@ -91,12 +89,11 @@ def run_excite(args):
             raise CLIError(f'{flag}: {value} is outside ({low}, {high}]')
     limits = ExcitationLimits.from_model(model, args.position_margin, args.velocity_fraction,
                                          args.max_acceleration, args.effort_fraction)
+    prefix = output_prefix(args.output, 'excitation', ('.png', '.csv', '.yaml', '.yml'))
+    check_outputs([prefix + '.yaml', prefix + '.csv'], model_inputs(args))
     result = design_excitation(model, period=args.period, harmonics=args.harmonics,
                                limits=limits, time_limit=args.time_limit, seed=args.seed)
     trajectory = result.trajectory
-    prefix = output_prefix(args.output, 'excitation')
-    if prefix.endswith(('.yaml', '.yml')):
-        prefix = os.path.splitext(prefix)[0]
     t, q, qd, qdd = trajectory.sample(args.dt)
     comment = (f'robot-dynamics excite {args.model}: periodic excitation for identification\n'
                f'condition number of the base regressor {result.condition:.4g}; period '

@@ -14,16 +14,24 @@
 
 import os
 import sys
+import warnings
 
 import numpy as np
 
 import robot_dynamics as rd
-from robot_dynamics.cli.common import CLIError, add_model_argument, load_model, print_json
+from robot_dynamics.errors import bounded
+from robot_dynamics.cli.common import (
+    CLIError, NOTES, add_model_argument, check_outputs, load_model, model_inputs, print_json,
+)
+from robot_dynamics.contacts.recording import write_identified_thresholds
 from robot_dynamics.identification import identify
 from robot_dynamics.identification.friction_laws import LAWS
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError
 from robot_dynamics.identification.quality import MAX_ERROR
-from robot_dynamics.identification.report import plot_validation, report_lines, validate_models
+from robot_dynamics.identification.heldout import score_files
+from robot_dynamics.identification.report import (
+    held_out_columns, plot_validation, report_lines, validate_models,
+)
 from robot_dynamics.io.friction_yaml import friction_yaml
 from robot_dynamics.io.recordings import RecordingError, read_recording
 from robot_dynamics.io.urdf_writer import model_to_urdf
@@ -45,12 +53,18 @@ parameters by weighted least squares with block-bootstrap standard deviations; t
 physically consistent and plausible model (a convex program: real bodies, close to MODEL
 where the data do not decide, within the mass and centre-of-mass bounds), written as URDF
 (viscous and Coulomb friction as <dynamics>, rotor inertia as <transmission>) and, when a
-joint's friction law needs more, FILE.friction.yaml (read back with --friction). Prints the
-windows used, the parameter table, per link nominal vs identified mass, centre of mass and
-inertia, the torque error of every model on the validation samples and every warning
-(also on stderr). Refuses (exit 2) a model whose torque error exceeds --max-error: it
-explains almost nothing. Never writes over the recording or MODEL, nor over an existing file
-without --force. See docs/identification.md.
+joint's friction law needs more, FILE.friction.yaml (read back with --friction, and by the
+nodes' friction_file parameter; the URDF then holds the viscous and Coulomb friction that
+fit best alone), and FILE.contacts.yaml, the identified model's collision thresholds learnt
+on DATA (read by robot-dynamics contacts; docs/contacts.md). Prints the windows used, the
+parameter table, per link nominal vs identified mass, centre of mass and inertia, the torque
+error on the held-out stretch (the recorded samples of the last --validation fraction, never
+fitted) of the files written, read back (URDF alone, URDF + friction file), of MODEL and of
+every --validate model, and every warning (also on stderr: every term the physical model
+moves beyond 2 sd). Refuses (exit 2) a model whose torque error exceeds --max-error: it
+explains almost nothing. Never writes over an input (the recording or a file inside its
+folder, MODEL, --validate models and sidecars, --friction), --force or not, nor over an
+existing file without --force. See docs/identification.md.
 """
 
 
@@ -112,31 +126,9 @@ def add_identify_parser(subparsers, formatter):
                         help='measured vs predicted torques (default: FILE with .png)')
     parser.add_argument('--no-plot', action='store_true', help='write no plot')
     parser.add_argument('--force', action='store_true',
-                        help='replace output files that exist (never the recording or MODEL)')
+                        help='replace output files that exist (never an input)')
     parser.add_argument('--json', action='store_true', help='machine-readable report')
     parser.set_defaults(handler=run_identify)
-
-
-def check_outputs(outputs, inputs, force):
-    """Refuse an output that is one of the ``inputs`` {what: path}, or exists without force.
-
-    Checked before any work, so a refused run costs nothing and overwrites nothing.
-    """
-    for output in outputs:
-        for what, source in inputs.items():
-            if _same_file(output, source):
-                raise CLIError(f'output {output} is the {what} ({source}); writing it would '
-                               'destroy the input: give another file with -o/--plot')
-        if os.path.exists(output) and not force:
-            raise CLIError(f'output {output} exists; give another file with -o/--plot, or '
-                           '--force to replace it')
-
-
-def _same_file(a, b):
-    try:
-        return os.path.samefile(a, b)
-    except OSError:                               # one of them does not exist (yet)
-        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def options(args):
@@ -178,12 +170,32 @@ def bounds(args):
 
 
 def other_models(args):
-    """{label: model} of ``--validate MODEL[,FRICTION]``."""
+    """{label: model} of ``--validate MODEL[,FRICTION]``; their warnings counted in a note."""
     models = {}
     for item in args.validate:
         path, _, friction = item.partition(',')
-        models[os.path.basename(path)] = rd.load_model(path, friction=friction or None)
+        with warnings.catch_warnings():          # counted below, as MODEL's are
+            warnings.simplefilter('ignore', rd.ModelWarning)
+            model = rd.load_model(path, friction=friction or None)
+        models[os.path.basename(path)] = model
+        if model.warnings:
+            NOTES.append(f'--validate model {path!r} has {len(model.warnings)} warning(s); see '
+                         f'`robot-dynamics info {path}`')
     return models
+
+
+def identify_inputs(args, validation):
+    """Return ``(what, path)`` of every file ``identify`` reads: never one of its outputs."""
+    inputs = [('recording', args.data)] + [
+        (f'nominal {what}', path) for what, path in model_inputs(args)]
+    if isinstance(validation, str):
+        inputs.append(('validation recording', validation))
+    for item in args.validate:
+        path, _, friction = item.partition(',')
+        inputs.append(('model to validate', path))
+        if friction:
+            inputs.append(('friction file to validate', friction))
+    return inputs
 
 
 def run_identify(args):
@@ -196,13 +208,9 @@ def run_identify(args):
     stem = os.path.splitext(args.output)[0]
     plot = None if args.no_plot else args.plot or stem + '.png'
     sidecar = stem + '.friction.yaml'
-    inputs = {'recording': args.data, 'nominal model MODEL': str(
-        rd.BUNDLED_MODELS.get(args.model, args.model))}
-    if isinstance(validation, str):
-        inputs['validation recording'] = validation
-    for item in args.validate:
-        inputs['model to validate'] = item.partition(',')[0]
-    check_outputs([args.output, sidecar] + ([plot] if plot else []), inputs, args.force)
+    contacts = stem + '.contacts.yaml'
+    check_outputs([args.output, sidecar, contacts] + ([plot] if plot else []),
+                  identify_inputs(args, validation), args.force)
     others = other_models(args)
     try:
         data = read_recording(args.data, args.topic)
@@ -214,8 +222,12 @@ def run_identify(args):
     except (RecordingError, ConvexProgramError) as exc:
         raise CLIError(str(exc)) from None
     written = write_outputs(args, model, result, plot, sidecar)
+    contacts, notes = write_identified_thresholds(result.model, data, contacts,
+                                                  comment=f'for {args.output}')
+    written.append(contacts)
+    NOTES.extend(notes)
     for warning in result.warnings:
-        print(f'robot-dynamics identify: WARNING: {warning}', file=sys.stderr)
+        print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
     if args.json:
         print_json(json_report(model, result, written))
         return 0
@@ -226,15 +238,20 @@ def run_identify(args):
 
 
 def write_outputs(args, model, result, plot, sidecar):
-    """Write the URDF, the friction sidecar (when needed) and the plot; return the paths."""
+    """Write the URDF, the friction sidecar (when needed) and the plot; return the paths.
+
+    The URDF holds ``result.urdf_model`` (viscous and Coulomb friction only), the sidecar the
+    whole law; the held-out errors are then measured on the files read back.
+    """
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     rich = has_extra_friction(result.model)
     comment = (f'identified by robot-dynamics identify from {args.data} (nominal model '
                f'{args.model})' + (f'; the joints\' whole friction law is in {sidecar}: load '
-                                   'it with the friction option or RobotModel.with_friction'
-                                   if rich else ''))
+                                   'it with the friction option, RobotModel.with_friction or '
+                                   'the nodes\' friction_file parameter; the damping and '
+                                   'friction here fit best without it' if rich else ''))
     with open(args.output, 'w') as handle:
-        handle.write(model_to_urdf(result.model, comment=comment,
+        handle.write(model_to_urdf(result.urdf_model, comment=comment,
                                    sidecar=sidecar if rich else ''))
     written = [args.output]
     if rich:
@@ -242,6 +259,8 @@ def write_outputs(args, model, result, plot, sidecar):
         with open(sidecar, 'w') as handle:
             handle.write(friction_yaml(result.model, laws, comment=f'for {args.output}'))
         written.append(sidecar)
+    if result.validation is not None:
+        score_files(result, args.output, sidecar if rich else None)
     if plot and result.validation is not None:
         written.append(plot_validation(result, plot, title=f'{model.name}: validation '
                                        'torques, measured vs nominal and identified model'))
@@ -251,7 +270,8 @@ def write_outputs(args, model, result, plot, sidecar):
 def json_report(model, result, written):
     """Return the --json document."""
     check = result.validation
-    labels = ['nominal', 'base', 'physical'] + ([] if check is None else list(check.others))
+    labels = ['nominal', 'base', 'physical', 'urdf', 'written'] + (
+        [] if check is None else list(check.others))
     ranges = result.details.get('mass_ranges')
     ranges = np.full((model.dof, 2), np.nan) if ranges is None else ranges
     definitions = list(result.base.definitions) + ['friction law term'] * (
@@ -274,6 +294,8 @@ def json_report(model, result, written):
         'total_mass': {'nominal': result.nominal_model.total_mass,
                        'identified': result.model.total_mass},
         'validation': None if check is None else {
+            'stretch': check.stretch, 'samples': len(check.t), 'windows':
+            result.windows.get('validation'), 'columns': held_out_columns(result),
             'joints': model.joint_names, 'measured_rms': check.measured_rms,
             **{f'error_rms_{w}': check.error_rms(w) for w in labels},
             **{f'relative_error_{w}': check.relative_error(w) for w in labels}},

@@ -10,7 +10,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""``info``, ``verify`` and ``opcount``: what a model is, and how the solvers compare."""
+"""``info``, ``check``, ``verify``, ``opcount``: what a model is, how the solvers compare."""
 
 import os
 
@@ -18,9 +18,10 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, from_radians, load_model,
-    load_model_and_warnings, print_json,
+    CLIError, NOTES, add_model_argument, format_number, format_table, friction_note,
+    from_radians, load_model, load_model_and_warnings, print_json,
 )
+from robot_dynamics.model.bundled import bundled_notes
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
 INFO_EPILOG = """\
@@ -32,6 +33,18 @@ examples:
 Lists every moving joint (type, axis in its own frame, position/velocity/effort limits,
 viscous and Coulomb friction, reflected rotor inertia = rotor_inertia * gear_ratio²), every
 link's mass and centre of mass, the total mass, gravity, and the model's warnings.
+"""
+
+CHECK_EPILOG = """\
+examples:
+  robot-dynamics check puma560
+  robot-dynamics check my_arm.urdf --strict
+
+Lists every note and warning of a model: the loader's (URDF elements it tolerated, locked side
+branches, <dynamics> friction, zero-width <limit>s) and the model's own (massless links,
+inertias off the triangle inequality, implausible links). A bundled model's notes as shipped
+are known and documented in docs/models.md (the nodes log them as one INFO line). With
+--strict, exit code 1 if any other warning is found.
 """
 
 VERIFY_EPILOG = """\
@@ -66,6 +79,15 @@ def add_parsers(subparsers, formatter):
     info.add_argument('--deg', action='store_true', help='revolute limits in degrees')
     info.add_argument('--json', action='store_true', help='machine-readable JSON output')
     info.set_defaults(handler=run_info)
+
+    check = subparsers.add_parser('check', help='every note and warning of a model',
+                                  description='List the notes and warnings of a model.',
+                                  epilog=CHECK_EPILOG, formatter_class=formatter)
+    add_model_argument(check)
+    check.add_argument('--strict', action='store_true',
+                       help='exit code 1 if a warning is not a known note of a bundled model')
+    check.add_argument('--json', action='store_true', help='machine-readable JSON output')
+    check.set_defaults(handler=run_check)
 
     verify = subparsers.add_parser('verify', help='check every solver against the reference',
                                    description='Compare every registered solver.',
@@ -121,6 +143,8 @@ def run_info(args):
     summary = model_summary(model, args.deg)
     summary['warnings'] = found
     summary['locked_joints'] = dict(model.locked_joints)
+    summary['chain_choice'] = model.chain_choice
+    NOTES.extend(filter(None, [friction_note(args, model)]))
     if args.json:
         print_json(summary)
         return 0
@@ -132,6 +156,8 @@ def run_info(args):
           f'tip {model.tip_link!r}')
     if model.source:
         print(f'source: {model.source}')
+    if model.chain_choice:
+        print(model.chain_choice)
     print(f'gravity: {model.gravity.tolist()} m/s²\n')
     rows = [(j['name'], j['type'], ' '.join(num(a, 3) for a in j['axis']), num(j['lower']),
              num(j['upper']), num(j['velocity_limit']), num(j['effort_limit']),
@@ -178,6 +204,31 @@ def unused_sidecar(args):
         return None
     sidecar = path[:-len('.urdf')] + '.friction.yaml'
     return sidecar if os.path.isfile(sidecar) else None
+
+
+# ---------------------------------------------------------------------- check
+def run_check(args):
+    """Print every note and warning; a bundled model's known ones apart."""
+    model, found = load_model_and_warnings(args)
+    shipped = bundled_notes(args.model) if args.model in rd.BUNDLED_MODELS else ()
+    shipped = {' '.join(note.split()) for note in shipped}
+    known = [message for message in found if message in shipped]
+    others = [message for message in found if message not in shipped]
+    if args.json:
+        print_json({'model': model.name, 'known': known, 'warnings': others})
+    else:
+        print(f'model {model.name}: {model.dof} joints, base {model.base_link!r}, tip '
+              f'{model.tip_link!r}')
+        if known:
+            print(f'{len(known)} note(s) known for the bundled model {args.model!r}, documented '
+                  'in docs/models.md:')
+            print('\n'.join(f'  - {message}' for message in known))
+        if others:
+            print(f'{len(others)} warning(s):')
+            print('\n'.join(f'  - {message}' for message in others))
+        if not found:
+            print('no notes or warnings')
+    return 1 if args.strict and others else 0
 
 
 # ---------------------------------------------------------------------- verify

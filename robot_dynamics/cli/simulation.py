@@ -20,10 +20,11 @@ from tqdm import tqdm
 
 import robot_dynamics as rd
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, add_vector_argument, format_number, format_table,
-    joint_vector, load_model, output_prefix,
+    CLIError, NOTES, add_model_argument, add_vector_argument, format_number, format_table,
+    check_outputs, joint_vector, load_model, model_inputs, output_prefix,
 )
 from robot_dynamics.simulation.integrators import INTEGRATORS, SimulationError
+from robot_dynamics.simulation.stability import stiff_damping
 
 SIMULATE_EPILOG = """\
 examples:
@@ -39,8 +40,11 @@ SI units, rad) and PREFIX.png (q, qd, τ and total energy over time). Joint limi
 stops with --limits only. --integrator implicit is stable under any joint damping (real
 URDFs such as the xArm7's have wrists too stiffly damped for rk4 at 1 ms); --integrator
 implicit_coriolis is implicit in the Coriolis term too (fast spinning arms at a large --dt);
-rk4 is the more accurate for undamped arms. A diverging run stops with an error that names
-the stiff joint and the fix.
+rk4 is the more accurate for undamped arms. The default stays rk4, checked before the run: when
+the joint damping makes an explicit scheme (rk4, euler, semi_implicit_euler) unstable at the
+start (lambda dt beyond its stability limit), the command refuses at once with an error that
+names the stiff joint and the fix (--integrator implicit, or the largest stable --dt); a run
+that diverges later stops with an error saying why. See docs/simulation.md.
 """
 
 TORQUE_MODES = ('zero', 'gravity')
@@ -64,7 +68,10 @@ def add_parsers(subparsers, formatter):
                              'implicit_coriolis for fast spinning arms too)')
     parser.add_argument('--limits', action='store_true',
                         help='joint position limits act as hard stops')
-    add_vector_argument(parser, '--q0', 'initial joint positions')
+    parser.add_argument('--q0', nargs='+', metavar='V',
+                        help='initial joint positions: one value per joint, comma- or '
+                             'space-separated (default: zeros; with --limits, zeros clipped '
+                             'into each joint\'s limits, said on stderr)')
     add_vector_argument(parser, '--qd0', 'initial joint velocities')
     parser.add_argument('--deg', action='store_true', help='revolute q0/qd0 in deg and deg/s')
     parser.add_argument('--solver', metavar='NAME', help='registered solver (default rnea)')
@@ -128,9 +135,19 @@ def run_simulate(args):
     q0 = joint_vector(model, '--q0', args.q0, args.deg)
     if args.limits and args.q0 is None:          # the default 0, moved into each joint's range
         q0 = np.clip(q0, model.lower_limit, model.upper_limit)
+        moved = [f'{name}={value:g}' for name, value in zip(model.joint_names, q0) if value]
+        if moved:
+            NOTES.append('--limits: the default start q0 = 0 lies outside the limits of '
+                         f'{len(moved)} joint(s), started at the nearest limit: '
+                         f'{", ".join(moved)} (give --q0 to choose)')
     qd0 = joint_vector(model, '--qd0', args.qd0, args.deg)
     rd.solvers.get(args.solver)                      # unknown names fail before the run
+    stiff = stiff_damping(model, q0, qd0, args.dt, args.integrator)
+    if stiff:                                        # would diverge: say so before the run
+        raise CLIError(in_cli_words(f'refused before the run: {stiff}'))
     prefix = output_prefix(args.output, 'sim')
+    check_outputs([prefix + '.csv'] + ([] if args.no_plot else [prefix + '.png']),
+                  model_inputs(args))
     start = time.perf_counter()
     try:
         trajectory = _run(model, q0, qd0, args)

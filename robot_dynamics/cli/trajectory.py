@@ -18,8 +18,8 @@ import robot_dynamics as rd
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.cli import retime
 from robot_dynamics.cli.common import (
-    CLIError, add_model_argument, format_number, format_table, load_model, output_prefix,
-    print_json, to_radians,
+    CLIError, add_model_argument, check_outputs, format_number, format_table, load_model,
+    model_inputs, output_prefix, print_json, to_radians,
 )
 from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 
@@ -254,6 +254,10 @@ def run_trajectory(args):
     """Compute the feed-forward torques, write CSV and PNG, report limit violations."""
     from robot_dynamics.cli.simulation import write_csv
     model = with_payload(load_model(args), args.payload)
+    prefix = output_prefix(args.output, 'trajectory')
+    plots = [] if args.no_plot else ['.png'] + (['_effort.png'] if args.check_effort else [])
+    check_outputs([prefix + suffix for suffix in ['.csv'] + plots],
+                  model_inputs(args) + [('trajectory file FILE.yaml', args.file)])
     kind, times, positions, velocities, accelerations, degree = read_trajectory_file(
         args.file, model)
     degree = args.interpolation or degree
@@ -268,7 +272,6 @@ def run_trajectory(args):
     found = (violations(t, tau, model.effort_limit, names, 'effort')
              + violations(t, qd, model.velocity_limit, names, 'velocity')
              + violations(t, q, model.upper_limit, names, 'position', model.lower_limit))
-    prefix = output_prefix(args.output, 'trajectory')
     motion = _Motion(t, q, qd, qdd, tau)
     written = [write_csv(prefix + '.csv', motion, names, energy=False)]
     if not args.no_plot:
@@ -315,7 +318,8 @@ def _check_effort(model, args, prefix, t, q, qd, qdd, written):
         raise CLIError(f'--margin: {args.margin} must be in [0, 1), e.g. 0.05 for 5 %')
     if not np.any(np.isfinite(model.effort_limit) | np.isfinite(model.velocity_limit)):
         raise CLIError(f'--check-effort: model {model.name!r} has no effort or velocity '
-                       'limits; give a URDF with <limit effort=... velocity=...>')
+                       'limits (none given, or 0: unknown, as in an exporter\'s all-zero '
+                       '<limit>); give a URDF with <limit effort=... velocity=...>')
     report = feasibility.check_samples(model, t - t[0], q, qd, qdd, args.margin)
     if not args.no_plot:
         written.append(plot_effort_ratio(prefix + '_effort.png', report,

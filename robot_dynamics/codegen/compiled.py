@@ -12,15 +12,15 @@
 # limitations under the License.
 """Compile a generated model to a CPython extension with gcc, cached on disk.
 
-The generated C functions are wrapped in a small extension module (vectorcall ``FASTCALL``
-functions, numpy arrays in and out, a C loop over a batch), built once with the system C
-compiler and kept in a cache directory, so that a restarted process only loads the shared
-library. The cache key is the SHA-256 of the exact source text, the compiler (path and
-``--version``), the flags and the Python and numpy ABI: a library is only ever loaded for the
-very source it was built from (issue 22.2). The library's own SHA-256 is recorded when it is
-built and checked before it is loaded; the directory must be private (:mod:`.cache`). Without
-a compiler (or with ``ROBOT_DYNAMICS_NO_COMPILE=1``) :func:`compiler_available` is False and
-callers fall back to the generated Python code.
+The generated C functions are wrapped in a small extension module (:mod:`.extension`: every
+input check in C, a C loop over a batch), built once with the system C compiler and kept in a
+cache directory, so that a restarted process only loads the shared library. The cache key is
+the SHA-256 of the exact source text, the compiler (path and ``--version``), the flags and the
+Python and numpy ABI: a library is only ever loaded for the very source it was built from
+(issue 22.2). The library's own SHA-256 is recorded when it is built and checked before it is
+loaded; the directory must be private (:mod:`.cache`). Without a compiler (or with
+``ROBOT_DYNAMICS_NO_COMPILE=1``) :func:`compiler_available` is False and callers fall back to
+the generated Python code.
 
 Cache directory: ``$ROBOT_DYNAMICS_CACHE`` or ``~/.cache/robot_dynamics/codegen``.
 """
@@ -39,14 +39,15 @@ import numpy as np
 
 from robot_dynamics.codegen import cache
 from robot_dynamics.codegen.cache import cache_directory, CacheError
-from robot_dynamics.codegen.emit import c_module
+from robot_dynamics.codegen.extension import extension_source
 
-GENERATOR_VERSION = '3'
+GENERATOR_VERSION = '4'
 #: Every source the generated code depends on, relative to the package (Renaud's recursion
 #: and its 3-vector helpers included).
 _SOURCES = ('codegen/expr.py', 'codegen/parameters.py', 'algorithms/renaud.py',
             'spatial/components.py', 'codegen/hoisting.py', 'codegen/generator.py',
-            'codegen/emit.py', 'codegen/compiled.py', 'codegen/trig.h', 'codegen/trig_lanes.h')
+            'codegen/emit.py', 'codegen/compiled.py', 'codegen/extension.py', 'codegen/trig.h',
+            'codegen/trig_lanes.h')
 FLAGS = ('-shared', '-fPIC', '-std=c99', '-fno-math-errno', '-ffp-contract=off')
 _MODULE_PLACEHOLDER = 'RD_MODULE_NAME'
 
@@ -185,201 +186,6 @@ def build_source(source, key, optimisation='-O2'):
         raise CacheError(f'compile cache: {path} changed between its build and its load; '
                          'is another process writing the cache directory?')
     return loaded
-
-
-_GLUE = r'''
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define NDOF %(n)d
-typedef void (*kernel_t)(const double *const *in, double *out);
-typedef void (*vkernel_t)(const V *const *in, V *out);
-#define NTRI (NDOF * (NDOF + 1) / 2)
-
-/* Rows `row`, `row + 1` of the batch through the two-lane kernel: gather, call, scatter. */
-static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp row,
-                 double *out, int out_width, int tri)
-{
-    V in[4][NDOF], result[NTRI > NDOF ? NTRI : NDOF];
-    const V *pointers[4];
-    int k, i, j, m;
-    for (k = 0; k < nin; ++k) {
-        const double *a = base[k] + row * NDOF, *b = a + NDOF;
-        for (i = 0; i < NDOF; ++i)
-            in[k][i] = (V){a[i], b[i]};
-        pointers[k] = in[k];
-    }
-    vkernel(pointers, result);
-    for (m = 0; m < 2; ++m) {
-        if (!tri) {
-            for (i = 0; i < out_width; ++i)
-                out[(row + m) * out_width + i] = result[i][m];
-            continue;
-        }
-        double *M = out + (row + m) * NDOF * NDOF;
-        for (i = 0, k = 0; i < NDOF; ++i)
-            for (j = 0; j <= i; ++j, ++k)
-                M[i * NDOF + j] = M[j * NDOF + i] = result[k][m];
-    }
-}
-
-/* Call `kernel` on every row of `nin` arrays (n,) or (N, n); `tri` = lower-triangle output
- * to expand into a full symmetric matrix. Errors name the argument and the expected shape. */
-static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t nargs, int nin,
-                          kernel_t kernel, vkernel_t vkernel, int out_width, int tri)
-{
-    const char *labels[] = {"q", "qd", strncmp(fname, "forward", 7) == 0 ? "tau" : "qdd"};
-    PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
-    const double *ptr[4];
-    PyObject *result = NULL;
-    int ndim = 0, k;
-    npy_intp N = 1, row, i, j;
-    if (nargs != nin) {
-        PyErr_Format(PyExc_TypeError, "%%s() takes %%d arrays, got %%zd", fname, nin, nargs);
-        return NULL;
-    }
-    for (k = 0; k < nin; ++k) {
-        arr[k] = (PyArrayObject *)PyArray_FROMANY(args[k], NPY_DOUBLE, 0, 0, NPY_ARRAY_IN_ARRAY);
-        if (arr[k] == NULL) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "%%s(): %%s must be real numbers, shape (%%d,) or "
-                         "(N, %%d); got %%s", fname, labels[k], NDOF, NDOF,
-                         Py_TYPE(args[k])->tp_name);
-            goto done;
-        }
-        if (PyArray_NDIM(arr[k]) < 1 || PyArray_NDIM(arr[k]) > 2
-                || PyArray_DIM(arr[k], PyArray_NDIM(arr[k]) - 1) != NDOF
-                || (k > 0 && (PyArray_NDIM(arr[k]) != ndim
-                              || (ndim == 2 && PyArray_DIM(arr[k], 0) != N)))) {
-            PyObject *shape = PyObject_GetAttrString((PyObject *)arr[k], "shape");
-            PyErr_Format(PyExc_ValueError, "%%s(): %%s must have shape (%%d,) or (N, %%d)%%s, "
-                         "got shape %%R", fname, labels[k], NDOF, NDOF,
-                         k > 0 ? ", the same as q" : "", shape != NULL ? shape : Py_None);
-            Py_XDECREF(shape);
-            goto done;
-        }
-        if (k == 0) {
-            ndim = PyArray_NDIM(arr[0]);
-            N = ndim == 2 ? PyArray_DIM(arr[0], 0) : 1;
-        }
-        {
-            const double *data = (const double *)PyArray_DATA(arr[k]);
-            npy_intp total = PyArray_SIZE(arr[k]);
-            for (i = 0; i < total; ++i)
-                if (!isfinite(data[i])) {
-                    PyErr_Format(PyExc_ValueError, "%%s(): %%s contains NaN or inf at joint "
-                                 "index %%d; give finite values", fname, labels[k],
-                                 (int)(i %% NDOF));
-                    goto done;
-                }
-        }
-    }
-    {
-        npy_intp dims[3];
-        int out_ndim = 0;
-        if (ndim == 2)
-            dims[out_ndim++] = N;
-        dims[out_ndim++] = NDOF;
-        if (tri)
-            dims[out_ndim++] = NDOF;
-        result = PyArray_SimpleNew(out_ndim, dims, NPY_DOUBLE);
-    }
-    if (result == NULL)
-        goto done;
-    {
-        double *out = (double *)PyArray_DATA((PyArrayObject *)result);
-        double lower[NTRI];
-        const double *base[4];
-        for (k = 0; k < nin; ++k)
-            base[k] = (const double *)PyArray_DATA(arr[k]);
-        for (row = 0; row + 1 < N; row += 2)
-            pair(vkernel, nin, base, row, out, out_width, tri);
-        for (; row < N; ++row) {
-            for (k = 0; k < nin; ++k)
-                ptr[k] = (const double *)PyArray_DATA(arr[k]) + row * NDOF;
-            if (!tri) {
-                kernel(ptr, out + row * out_width);
-                continue;
-            }
-            kernel(ptr, lower);
-            double *M = out + row * NDOF * NDOF;
-            for (i = 0, k = 0; i < NDOF; ++i)
-                for (j = 0; j <= i; ++j, ++k)
-                    M[i * NDOF + j] = M[j * NDOF + i] = lower[k];
-        }
-    }
-    if (result != NULL) {
-        const double *o = (const double *)PyArray_DATA((PyArrayObject *)result);
-        npy_intp total = PyArray_SIZE((PyArrayObject *)result);
-        for (i = 0; i < total; ++i)
-            if (!isfinite(o[i])) {
-                PyErr_Format(PyExc_ValueError, "%%s(): the result is not finite: the mass "
-                             "matrix is singular or the inputs are too large", fname);
-                Py_CLEAR(result);
-                break;
-            }
-    }
-done:
-    for (k = 0; k < nin; ++k)
-        Py_XDECREF(arr[k]);
-    return result;
-}
-'''
-
-_WRAPPER = r'''
-static void kernel_%(name)s(const double *const *in, double *out)
-{
-    rd_%(name)s(%(arguments)s, out);
-}
-
-static void vkernel_%(name)s(const V *const *in, V *out)
-{
-    rd_%(name)s_v(%(arguments)s, out);
-}
-
-static PyObject *py_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
-                    %(tri)d);
-}
-'''
-
-_MODULE = r'''
-static PyMethodDef methods[] = {
-%(entries)s
-    {NULL, NULL, 0, NULL}
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "%(module)s",
-                                    "Compiled customised dynamic model", -1, methods};
-
-PyMODINIT_FUNC PyInit_%(module)s(void)
-{
-    import_array();
-    return PyModule_Create(&module);
-}
-'''
-
-
-def extension_source(generated, name):
-    """C source of the extension module ``name`` for every function of ``generated``."""
-    parts = [c_module(generated, vector=True), _GLUE % {'n': generated.dof}]
-    entries = []
-    for function_name, function in generated.functions.items():
-        nin = len(function.inputs)
-        parts.append(_WRAPPER % {
-            'name': function_name, 'nin': nin,
-            'arguments': ', '.join(f'in[{k}]' for k in range(nin)),
-            'tri': int(function_name == 'mass_matrix')})
-        entries.append(f'    {{"{function_name}", (PyCFunction)(void (*)(void))py_{function_name},'
-                       f' METH_FASTCALL, "{function_name} (arrays (n,) or (N, n))"}},')
-    parts.append(_MODULE % {'entries': '\n'.join(entries), 'module': name})
-    return '\n'.join(parts)
 
 
 def python_version_tag():

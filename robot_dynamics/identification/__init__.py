@@ -27,8 +27,9 @@ from robot_dynamics.identification.excitation import (
     Excitation, ExcitationLimits, FourierTrajectory, condition_number, design_excitation,
 )
 from robot_dynamics.identification.estimation import (
-    IdentificationResult, ValidationResult, identify, with_parameters,
+    IdentificationResult, identify, with_parameters,
 )
+from robot_dynamics.identification.heldout import ValidationResult
 from robot_dynamics.identification.plausible import Bounds
 from robot_dynamics.identification.quality import MAX_ERROR, PoorFitError
 from robot_dynamics.identification.regressor import parameter_names, parameters, regressor

@@ -97,6 +97,8 @@ def fit_compliance(model, base, samples, known, pi0, scale, plan, theta, weights
         Aj, extra_j = design(model, base, moved, known, pi0, scale, plan)
         E[:, :, j] = -((Aj @ theta + extra_j) - tau_hat) / STEP
     w = np.sqrt(weights)[None, :, None]
+    if sub.rest is not None:
+        w = w * ~sub.rest[:, :, None]                  # at rest: Coulomb friction set-valued
     Z = (np.concatenate((A, E), axis=2) * w).reshape(-1, A.shape[2] + n)
     y = ((sub.tau - extra) * w[..., 0]).ravel()
     norms = np.linalg.norm(Z, axis=0)
@@ -104,7 +106,8 @@ def fit_compliance(model, base, samples, known, pi0, scale, plan, theta, weights
     Zs = Z[:, free] / norms[free]
     coef = np.linalg.lstsq(Zs, y, rcond=None)[0]
     residual = y - Zs @ coef
-    s2 = residual @ residual / max(y.size - Zs.shape[1], 1)
+    equations = np.count_nonzero(np.broadcast_to(w[..., 0], sub.tau.shape))
+    s2 = residual @ residual / max(equations - Zs.shape[1], 1)
     full_coef, variance = np.zeros(Z.shape[1]), np.full(Z.shape[1], np.inf)
     full_coef[free] = coef / norms[free]
     variance[free] = np.diag(np.linalg.pinv(Zs.T @ Zs)) * s2 / norms[free] ** 2
@@ -149,7 +152,7 @@ def remove_compliance(model, base, samples, blocks, known, pi0, scale, chosen, p
 def _moved(samples, offset, acceleration=0.0):
     """Return ``samples`` with ``offset`` added to the positions, ``acceleration`` to ``q̈``."""
     return Samples(samples.t, samples.q + offset, samples.qd, samples.qdd + acceleration,
-                   samples.tau, samples.report, samples.coulomb)
+                   samples.tau, samples.report, samples.coulomb, samples.rest, samples.recorded)
 
 
 def _second_derivative(t, x):

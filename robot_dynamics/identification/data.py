@@ -37,6 +37,10 @@ Steps, each reported in a :class:`DataReport`:
    Otherwise the positions are differentiated twice and the report says why. The first and
    last ``6 / cutoff`` seconds of each segment (filter transients, decayed below 1e-9 of the
    acceleration) are dropped.
+   Before all this, the rows at the start and at the end of each segment where the arm is
+   at rest are cut (:mod:`robot_dynamics.identification.rest`), so that how long the arm
+   rested changes nothing; inside, each joint's samples at rest are marked
+   (:attr:`Samples.rest`): Coulomb friction is set-valued there.
 5. **Efforts** are not filtered by default: white torque noise does not bias least squares,
    and a low-pass filter would smear the Coulomb friction step at velocity reversals, which
    the regressor evaluates sharply. ``torque_cutoff`` filters them with the same design
@@ -48,84 +52,14 @@ Steps, each reported in a :class:`DataReport`:
    the middle, ``effort_delay = T / 2``.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from robot_dynamics.identification.data_report import DataReport
+from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
 from robot_dynamics.identification.timing import clean_rows, segments, uniform_grid
 from robot_dynamics.io.recordings import RecordingError
-
-
-@dataclass
-class DataReport:
-    """What preparation did: rates, segments, gaps, dropped rows, outliers, filters."""
-
-    sample_rate: float = 0.0
-    source: str = 'recording'
-    samples_in: int = 0
-    samples_used: int = 0
-    segments: list = field(default_factory=list)          # (start, end) times, s
-    gaps: list = field(default_factory=list)              # (time, length) s, split there
-    filled_gaps: int = 0
-    short_segments: int = 0
-    nonfinite_rows: int = 0
-    duplicate_rows: int = 0
-    time_order: str = ''                                  # where the time goes backwards
-    resampled_segments: int = 0
-    dejittered_segments: int = 0
-    jitter_rms: float = 0.0
-    stale_rows: int = 0
-    velocity: str = 'differentiated positions'            # or 'recorded velocity'
-    velocity_note: str = ''
-    cutoff_source: str = 'given'
-    cutoff_scores: dict = field(default_factory=dict)     # Hz -> cross-validated error
-    position_outliers: dict = field(default_factory=dict)  # joint -> count
-    effort_outliers: dict = field(default_factory=dict)
-    ignored_joints: tuple = ()
-    cutoff: float = 0.0
-    torque_cutoff: float = None
-    effort_delay: float = 0.0
-
-    def lines(self):
-        """Human-readable summary, one fact per line."""
-        out = [f'{self.samples_in} samples at {self.sample_rate:.1f} Hz, {self.samples_used} '
-               f'used in {len(self.segments)} segment(s)',
-               f'positions low-passed at {self.cutoff:.3g} Hz ({self.cutoff_source}; '
-               '4th-order Butterworth, zero phase); efforts ' + (
-                   f'at {self.torque_cutoff:.3g} Hz' if self.torque_cutoff else 'unfiltered')
-               + (f', moved {1e3 * self.effort_delay:.3g} ms back' if self.effort_delay
-                  else ''),
-               f'q̇ and q̈ from the {self.velocity}'
-               + (f' ({self.velocity_note})' if self.velocity_note else '')]
-        if self.cutoff_scores:
-            out.append('cut-off candidates, cross-validated torque error: ' + ', '.join(
-                f'{c:.3g} Hz {100 * e:.3g} %' for c, e in sorted(self.cutoff_scores.items())))
-        if self.gaps:
-            longest = max(length for _, length in self.gaps)
-            out.append(f'{len(self.gaps)} gap(s) split the recording (longest {longest:.3g} s)')
-        for label, count in (('rows with NaN/inf dropped', self.nonfinite_rows),
-                             ('short gaps filled by interpolation', self.filled_gaps),
-                             ('duplicate time stamps dropped', self.duplicate_rows),
-                             ('stale samples (repeats of the previous values) dropped',
-                              self.stale_rows),
-                             ('segments too short dropped', self.short_segments),
-                             ('segments resampled (irregular time stamps interpolated)',
-                              self.resampled_segments),
-                             (f'segments de-jittered (stamps scattered {1e6 * self.jitter_rms:.3g}'
-                              ' us RMS around a uniform grid)', self.dejittered_segments)):
-            if count:
-                out.append(f'{count} {label}')
-        if self.time_order:
-            out.append(self.time_order)
-        for label, counts in (('position', self.position_outliers),
-                              ('effort', self.effort_outliers)):
-            flagged = {k: v for k, v in counts.items() if v}
-            if flagged:
-                out.append(f'{label} outliers replaced: ' + ', '.join(
-                    f'{k} {v}' for k, v in flagged.items()))
-        if self.ignored_joints:
-            out.append(f'joints not in the model ignored: {", ".join(self.ignored_joints)}')
-        return out
 
 
 @dataclass
@@ -134,7 +68,10 @@ class Samples:
 
     ``coulomb`` (K, n): with filtered efforts, ``sign(q̇)`` through the same filter (the
     regressor's Coulomb column, so that both sides of ``Y π = τ`` see the same filter); None
-    otherwise.
+    otherwise. ``rest`` (K, n): where a joint is at rest (left out of its equations,
+    :mod:`robot_dynamics.identification.rest`); None: nowhere. ``recorded``: the recording's
+    rows after cleaning, ``(t (R,), τ (R, n))``, efforts moved back by ``effort_delay``:
+    held-out errors are measured on them (:mod:`robot_dynamics.identification.heldout`).
     """
 
     t: np.ndarray
@@ -144,12 +81,15 @@ class Samples:
     tau: np.ndarray
     report: DataReport
     coulomb: np.ndarray = None
+    rest: np.ndarray = None
+    recorded: tuple = None
 
     def select(self, mask):
         """Return the samples where ``mask`` (K,) is true."""
         return Samples(self.t[mask], self.q[mask], self.qd[mask], self.qdd[mask],
                        self.tau[mask], self.report,
-                       None if self.coulomb is None else self.coulomb[mask])
+                       None if self.coulomb is None else self.coulomb[mask],
+                       None if self.rest is None else self.rest[mask], self.recorded)
 
     @property
     def count(self):
@@ -182,8 +122,11 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
         raise RecordingError(_too_few_rows(report, recording, columns, model.joint_names,
                                            t.size))
     _check_limits(report.source, arrays['q'], model)
+    recorded = (t - effort_delay, arrays['tau'])          # as recorded: held-out errors
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt
+    report.span = float(t[-1] - t[0])
+    report.mean_rate = (t.size - 1) / report.span
     _check_rate(report)
     report.cutoff = min(cutoff, 0.4 / dt)
     if torque_cutoff:
@@ -191,27 +134,46 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     names = model.joint_names
     report.position_outliers = dict.fromkeys(names, 0)
     report.effort_outliers = dict.fromkeys(names, 0)
+    spans = list(segments(t, dt, max(max_gap, 1.5 * dt), report))
+    slow = [_slow_velocity(t[a:b], arrays['q'][a:b], dt) for a, b in spans]
+    speeds = rest_speeds(np.concatenate([v for _, v in slow]))
     pieces, notes = [], []
-    for start, stop in segments(t, dt, max(max_gap, 1.5 * dt), report):
-        piece = _segment(t[start:stop], {k: v[start:stop] for k, v in arrays.items()}, dt,
-                         names, report, min_segment, velocity, notes)
+    for (a, b), (grid, speed) in zip(spans, slow):
+        rows = np.arange(a, b)
+        first, last = moving_span(speed, speeds) if len(speed) else (0, 0)
+        if last > first:                       # the arm at rest at both ends: cut
+            start = grid[first] if first > 0 else -np.inf
+            end = grid[last - 1] if last < len(grid) else np.inf
+            rows = rows[(t[rows] >= start) & (t[rows] <= end)]
+        elif len(speed):
+            rows = rows[:0]
+        report.rest_rows_cut += b - a - rows.size
+        piece = _segment(t[rows], {k: v[rows] for k, v in arrays.items()}, dt, names,
+                         report, min_segment, velocity, notes, speeds)
         if piece is not None:
             pieces.append(piece)
     if not pieces:
         raise RecordingError(f'{recording.source or "recording"}: no segment of at least '
-                             f'{min_segment} s without gaps; record longer stretches'
+                             f'{min_segment} s without gaps' + (
+                                 ' in which the arm moves' if report.rest_rows_cut else '')
+                             + '; record longer stretches'
                              + (f' ({report.time_order})' if report.time_order else ''))
     if notes:
         report.velocity_note = notes[0]
     arrays = [np.concatenate(column) for column in zip(*pieces)]
     report.samples_used = len(arrays[0])
-    return Samples(*arrays[:5], report, arrays[5] if torque_cutoff else None)
+    report.rest_rows = dict(zip(names, arrays[6].sum(axis=0).tolist()))
+    return Samples(*arrays[:5], report, arrays[5] if torque_cutoff else None, arrays[6],
+                   recorded)
 
 
 #: The fewest rows with a finite time, position and effort of every model joint.
 MIN_SAMPLES = 20
 #: Plausible sample rates of joint states, Hz: outside, the time unit is wrong.
 RATE_RANGE = (2.0, 1e6)
+#: Rest is told from the velocity of a local quadratic fitted over this window, s (whatever
+#: the cut-off: how long the arm rests must not sway the choices made on the data).
+REST_WINDOW = 0.25
 
 
 def _check_rate(report):
@@ -290,16 +252,57 @@ def _match_joints(recording, model):
     return [names.index(name) for name in model.joint_names], ignored
 
 
-def _segment(t, arrays, dt, names, report, min_segment, velocity, notes):
-    """One gap-free segment → (t, q, qd, qdd, tau, coulomb) trimmed, or None if too short."""
-    if t[-1] - t[0] < min_segment:
-        report.short_segments += 1
+def _slow_velocity(t, q, dt):
+    """Return times and smooth joint velocities (G, n) of ``q`` that tell rest.
+
+    The velocities are :func:`_rest_velocity`'s.
+
+    On the grid of the multiples of ``dt`` inside the segment (anchored at time zero, not
+    at the segment's start, so that a recording with more rest before the motion has the
+    same grid points), positions interpolated linearly. Empty for a segment shorter than the
+    window (it is dropped later).
+    """
+    grid = np.arange(np.ceil(t[0] / dt), np.floor(t[-1] / dt) + 1) * dt
+    if grid.size < 2 * int(REST_WINDOW / dt / 2) + 3:
+        return grid[:0], np.zeros((0, q.shape[1]))
+    return grid, _rest_velocity(np.column_stack([np.interp(grid, t, column)
+                                                 for column in q.T]), dt)
+
+
+def _rest_velocity(q, dt):
+    """Velocity (K, n) of a quadratic fitted over :data:`REST_WINDOW` around each sample.
+
+    Savitzky-Golay (``scipy.signal.savgol_filter``), fitted to the end samples too: unlike a
+    low-pass filter run forward and backward, it does not fade to zero at the ends of a
+    segment, where rest is looked for.
+    """
+    import scipy.signal
+    window = max(3, 2 * int(REST_WINDOW / dt / 2) + 1)
+    if window > len(q):
+        return _derivative(q, dt)
+    return scipy.signal.savgol_filter(q, window, 2, deriv=1, delta=dt, axis=0, mode='interp')
+
+
+def _segment(t, arrays, dt, names, report, min_segment, velocity, notes, speeds):
+    """One gap-free segment → (t, q, qd, qdd, tau, coulomb, rest) trimmed, or None if short.
+
+    ``rest`` (K, n) marks each joint's rest inside (:mod:`robot_dynamics.identification.rest`;
+    ``speeds`` (n,) its thresholds).
+    """
+    if t.size < 2 or t[-1] - t[0] < min_segment:
+        report.short_segments += int(t.size > 0)
+        report.short_segment_rows += t.size
         return None
     uniform, arrays, step = uniform_grid(t, arrays, dt, report)
     trim = max(5, int(np.ceil(6.0 / report.cutoff / step)))
     if uniform.size < 2 * trim + 10:
         report.short_segments += 1
+        report.short_segment_rows += t.size
         return None
+    report.gridded_rows += t.size
+    report.gridded_segments += 1
+    report.grid_points += uniform.size
+    report.transient_points += 2 * trim
     q, tau = arrays['q'], arrays['tau']
     if report.effort_delay:
         tau = np.column_stack([np.interp(uniform + report.effort_delay, uniform, column)
@@ -322,7 +325,9 @@ def _segment(t, arrays, dt, names, report, min_segment, velocity, notes):
         else np.sign(qd)
     keep = slice(trim, uniform.size - trim)
     report.segments.append((float(uniform[trim]), float(uniform[uniform.size - trim - 1])))
-    return uniform[keep], q[keep], qd[keep], qdd[keep], tau[keep], coulomb[keep]
+    rest = joint_rest(_rest_velocity(arrays['q'], step), speeds, step)
+    return (uniform[keep], q[keep], qd[keep], qdd[keep], tau[keep], coulomb[keep],
+            rest[keep])
 
 
 def _velocity_agrees(recorded, derived, names, tolerance=0.05, max_lag=10):

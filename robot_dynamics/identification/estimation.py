@@ -17,8 +17,10 @@
 1. prepare the samples (:mod:`robot_dynamics.identification.data`); the position filter's
    cut-off (``cutoff='auto'``) is the candidate of :data:`CUTOFFS` with the least
    cross-validated torque error on the estimation data (5 contiguous folds; at most 5000
-   rows per candidate, the same for every candidate); hold back the last ``validation``
-   fraction of the time span (or another recording) for validation;
+   rows per candidate, the same for every candidate), the arm at rest cut at the ends and
+   left out of a joint's equations inside (:mod:`robot_dynamics.identification.rest`);
+   hold back the last ``validation`` fraction of the time span (or another recording),
+   never fitted (:mod:`robot_dynamics.identification.heldout`);
 2. one pass over the estimation samples builds the normal equations per block of time
    (:mod:`robot_dynamics.identification.normal`); ordinary least squares gives per-joint
    noise ``σ_j``, rows of joint j are weighted by ``1/σ_j``;
@@ -33,11 +35,15 @@
    from viscous + Coulomb friction to the chosen laws (the law is a choice too);
 5. the physically consistent and plausible model (:mod:`robot_dynamics.identification.plausible`,
    a convex program): close to ``θ̂`` where the data determine it, to the nominal model where
-   they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`;
+   they do not, within the :class:`~robot_dynamics.identification.plausible.Bounds`; a
+   Stribeck term it holds at 0 leaves the law; the URDF alone's viscous and Coulomb friction
+   refitted where a law is richer; the held-out torques of the nominal model, ``θ̂``, the
+   identified model and its URDF alone;
 6. warnings (:mod:`robot_dynamics.identification.review`): a link's mass or inertia moved by
-   more than x2, a total mass outside ±25 % of the nominal, negative rotor inertias held at 0,
-   the model's own plausibility warnings; a fit whose torque error, cross-validated (before
-   step 5) or on the validation samples, exceeds ``max_error`` is refused (``quality``).
+   more than x2, a total mass outside ±25 % of the nominal, every term the physical model
+   moves more than 2 sd from ``θ̂``, the model's own plausibility warnings; a fit whose
+   torque error, cross-validated (before step 5) or on the held-out samples, exceeds
+   ``max_error`` is refused (``quality``).
 """
 
 from dataclasses import dataclass, field
@@ -49,15 +55,17 @@ from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.compliance import remove_compliance
 from robot_dynamics.identification.data import Samples, prepare
 from robot_dynamics.identification.determined import mass_ranges
-from robot_dynamics.identification.friction_laws import model_fields, variants
+from robot_dynamics.identification.friction_laws import model_fields, supported_laws, variants
+from robot_dynamics.identification.heldout import (
+    recorded_rows, score_written, split, urdf_model, validate, windows,
+)
 from robot_dynamics.identification.normal import (
     accumulate, assemble, bootstrap, choose_laws, cross_validate, fit, solve,
 )
 from robot_dynamics.identification.plausible import Bounds, ConvexProgramError, estimate
-from robot_dynamics.identification.prediction import layout_for, predict
 from robot_dynamics.identification.quality import (
     MAX_ERROR, check_cross_validated, check_excitation, check_fit_size, check_validation,
-    nominal_scale_hint, poorly_explained_joints,
+    nominal_scale_hint, poorly_explained_joints, timing_cause,
 )
 from robot_dynamics.identification.regressor import (
     JOINT_PARAMETERS, PER_JOINT, PER_LINK, parameters,
@@ -83,9 +91,13 @@ class IdentificationResult:
     least-squares values, their block-bootstrap standard deviations, the nominal model's;
     ``sigma`` (n,) per-joint torque noise; ``model``: the plausible identified
     :class:`~robot_dynamics.model.RobotModel`; ``physical_theta`` (P,): its values;
-    ``laws`` (n,): the friction variant per joint; ``validation``; ``data``: the
-    preparation report; ``fit_samples``; ``windows``: {'estimation': [(start, end)],
-    'validation': [...]} s; ``warnings``; ``details`` of the convex program; ``timings``.
+    ``laws`` (n,): the friction variant per joint that the physical model holds
+    (``details['chosen_laws']``: the cross-validated ones); ``urdf_model``: ``model`` as its
+    URDF alone holds it (:func:`~robot_dynamics.identification.heldout.urdf_model`);
+    ``validation``: :class:`~robot_dynamics.identification.heldout.ValidationResult`;
+    ``data``: the preparation report; ``fit_samples``; ``windows``: {'estimation':
+    [(start, end)], 'validation': [...]} s; ``warnings``; ``details`` of the convex program;
+    ``timings``.
     """
 
     base: object
@@ -105,49 +117,13 @@ class IdentificationResult:
     warnings: tuple = ()
     details: dict = field(default_factory=dict)
     nominal_model: object = None
+    urdf_model: object = None
 
     @property
     def relative_std(self):
         """Relative standard deviation of each parameter, % (inf where θ = 0)."""
         with np.errstate(divide='ignore', invalid='ignore'):
             return np.where(self.theta != 0, 100 * self.std / np.abs(self.theta), np.inf)
-
-
-@dataclass
-class ValidationResult:
-    """Held-back samples: times, measured torques and the predictions (K, n) by name."""
-
-    t: np.ndarray
-    measured: np.ndarray
-    nominal: np.ndarray
-    base: np.ndarray
-    physical: np.ndarray
-    others: dict = field(default_factory=dict)          # label -> (K, n), --validate models
-    q: np.ndarray = None
-    qd: np.ndarray = None
-    qdd: np.ndarray = None
-
-    @staticmethod
-    def _rms(x):
-        return np.sqrt(np.mean(x ** 2, axis=0))
-
-    def prediction(self, which):
-        """Return the predicted torques (K, n) of ``which``: nominal, base, physical or a label."""
-        return self.others[which] if which in self.others else getattr(self, which)
-
-    @property
-    def measured_rms(self):
-        """RMS of the measured torque per joint."""
-        return self._rms(self.measured)
-
-    def error_rms(self, which):
-        """RMS of measured minus predicted per joint; ``which``: see :meth:`prediction`."""
-        return self._rms(self.measured - self.prediction(which))
-
-    def relative_error(self, which):
-        """Overall RMS error over overall RMS torque (all joints together)."""
-        return float(np.sqrt(np.sum(self.error_rms(which) ** 2)
-                             / np.sum(self.measured_rms ** 2)))
 
 
 def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAMETERS,
@@ -181,7 +157,7 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     pi0 = parameters(model)
     options = dict(torque_cutoff=torque_cutoff, effort_delay=effort_delay, velocity=velocity)
     samples = _samples(model, data, cutoff, validation, options, base, known, pi0)
-    fit_set, held_back = _split(model, samples, validation, options)
+    fit_set, held_back, stretch = split(model, samples, validation, options)
     timings['prepare'] = time.perf_counter() - started
     check_fit_size(model, base, fit_set)
 
@@ -200,8 +176,9 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
         enabled=compliance)
     if np.any(compliance.used > 0):
         theta, plan, sigma, weights = _weighted_fit(blocks, chosen, weighted)
+    cause = timing_cause(fit_set.report)                # time stamps out of order
     check_cross_validated(fit_set.report.source, model.joint_names, blocks, chosen, weights,
-                          max_error)
+                          max_error, cause)
     std, R, inflation = _uncertainty(blocks, plan, weights, theta, replicates, seed)
     if any(law.law != 'coulomb' for law in chosen):         # the law is uncertain too
         plain = fit(blocks, coulomb, weights)[0]
@@ -210,41 +187,45 @@ def identify(model, data, validation=0.2, weighted=True, joint_terms=JOINT_PARAM
     timings['least squares'] = time.perf_counter() - started
 
     started = time.perf_counter()
-    identified, values, details = model, {}, {}
+    identified, values, details, laws = model, {}, {}, chosen
     hint = nominal_scale_hint(model, fit_set)          # torques in the wrong units
     if physical:
         try:
             pi, values, details = estimate(model, base, plan[2], theta, R, joint_terms,
                                            bounds or Bounds())
         except ConvexProgramError as exc:
-            if not hint:
+            if not (hint or cause):
                 raise
-            raise ConvexProgramError(f'{exc}{hint}') from exc
-        identified = with_parameters(model, pi, chosen, values)
+            raise ConvexProgramError(f'{exc}{hint}' + (f'; {cause}' if cause else '')) from exc
+        laws = supported_laws(chosen, values)       # a Stribeck term held at 0 is no law
+        identified = with_parameters(model, pi, laws, values)
     physical_theta = np.concatenate((base.values(parameters(identified)),
                                      [values.get(name, 0.0) for name in plan[2]]))
     timings['physical model'] = time.perf_counter() - started
+    urdf = urdf_model(identified, fit_set, joint_terms)
     check = None
     if held_back is not None and held_back.count:
         started = time.perf_counter()
-        check = _validate(model, base, held_back, known, pi0, scale, plan, theta,
-                          physical_theta, chunk)
+        check = validate(model, base, recorded_rows(held_back), known, pi0, scale, plan,
+                         theta, physical_theta, chunk, stretch)
+        score_written(check, model.joint_names, urdf, identified)
         timings['validation'] = time.perf_counter() - started
     nominal = np.concatenate((base.values(pi0), np.zeros(len(plan[2]))))
     result = IdentificationResult(
         base=base, names=tuple(base.names) + plan[2], theta=theta, std=std, nominal=nominal,
         sigma=sigma, model=identified, physical_theta=physical_theta, validation=check,
-        data=samples.report, fit_samples=fit_set.count, timings=timings, laws=tuple(chosen),
-        windows={'estimation': _windows(fit_set), 'validation': _windows(held_back)},
+        data=samples.report, fit_samples=fit_set.count, timings=timings, laws=tuple(laws),
+        windows={'estimation': windows(fit_set), 'validation': windows(held_back)},
         details={**details, 'inflation': inflation, 'blocks': len(blocks.rows),
-                 'compliance': compliance, 'R': R, 'joint_terms': joint_terms},
-        nominal_model=model)
+                 'compliance': compliance, 'R': R, 'joint_terms': joint_terms,
+                 'chosen_laws': tuple(chosen)},
+        nominal_model=model, urdf_model=urdf)
     if physical:
         result.details['mass_ranges'] = mass_ranges(result, com_margin=(
             bounds or Bounds()).com_margin)
     result.warnings = tuple(review(result, bounds or Bounds())
                             + poorly_explained_joints(result, max_error))
-    check_validation(fit_set.report.source, result, max_error, hint)
+    check_validation(fit_set.report.source, result, max_error, hint, cause)
     return result
 
 
@@ -280,8 +261,8 @@ def choose_cutoff(model, recording, validation, options, base, known, pi0, max_r
         if window is None:
             window = samples.report.segments            # the lowest cut-off trims most
         prepared[actual] = samples
-        fit_set, _ = _split(model, samples, validation if np.isscalar(validation) else 0,
-                            options)
+        fit_set = split(model, samples, validation if np.isscalar(validation) else 0,
+                        options)[0]
         inside = np.zeros(fit_set.count, dtype=bool)
         for lo, hi in window:
             inside |= (fit_set.t >= lo) & (fit_set.t <= hi)
@@ -348,34 +329,6 @@ def _uncertainty(blocks, plan, weights, theta, replicates, seed):
     return np.sqrt(std ** 2 + timing ** 2), R, inflation
 
 
-def _split(model, samples, validation, options):
-    """Fit and validation samples: the last fraction of the time span, or other data."""
-    if validation is None or (np.isscalar(validation) and validation == 0):
-        return samples, None
-    if np.isscalar(validation):
-        if not 0 < validation < 1:
-            raise ValueError(f'validation: a fraction in (0, 1) or a recording, got '
-                             f'{validation}')
-        split = samples.t[0] + (1 - validation) * (samples.t[-1] - samples.t[0])
-        return samples.select(samples.t < split), samples.select(samples.t >= split)
-    if not isinstance(validation, Samples):
-        if not isinstance(validation, Recording):
-            validation = read_recording(validation)
-        validation = prepare(validation, model, cutoff=samples.report.cutoff, **options)
-    return samples, validation
-
-
-def _windows(samples):
-    """Contiguous time windows (start, end) of ``samples`` (a gap > 2 periods splits)."""
-    if samples is None or not samples.count:
-        return []
-    t = samples.t
-    period = np.median(np.diff(t)) if t.size > 1 else 0.0
-    breaks = np.flatnonzero(np.diff(t) > 2 * period) + 1
-    edges = np.concatenate(([0], breaks, [t.size]))
-    return [(float(t[a]), float(t[b - 1])) for a, b in zip(edges[:-1], edges[1:])]
-
-
 def _known_columns(model, joint_terms):
     """Return the indices of the joint parameters taken from the model (not identified)."""
     n = model.dof
@@ -406,16 +359,3 @@ def with_parameters(model, pi, laws=None, extras=None):
     return model.replace(mass=masses, com=coms, inertia=np.array(inertias),
                          viscous_friction=joints[:, 0], coulomb_friction=joints[:, 1],
                          rotor_inertia=joints[:, 2] / model.gear_ratio ** 2, **friction)
-
-
-def _validate(model, base, samples, known, pi0, scale, plan, theta, physical_theta, chunk):
-    """Predict the held-back torques with the nominal model, θ̂ and the physical model.
-
-    All three through the same augmented regressor (equal to inverse dynamics, except that
-    the Coulomb column is filtered like the efforts when they were), so they compare alike.
-    """
-    coulomb = layout_for(model, base, plan, nominal=True)
-    nominal, based, physical = predict(model, base, samples, known, pi0, scale, [
-        (coulomb, base.values(pi0)), (plan, theta), (plan, physical_theta)], chunk)
-    return ValidationResult(samples.t, samples.tau, nominal, based, physical, q=samples.q,
-                            qd=samples.qd, qdd=samples.qdd)

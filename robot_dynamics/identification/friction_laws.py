@@ -107,6 +107,24 @@ def features(qd, scale):
     return np.column_stack(out)
 
 
+def supported_laws(chosen, values):
+    """Return the laws (n,) the physical model holds: a Stribeck amplitude at 0 drops it.
+
+    ``chosen``: the cross-validated variant per joint; ``values`` {name: value}: the
+    physical model's extras (``'FS3'`` …). A joint whose Stribeck amplitude the physical model
+    holds at its bound 0 (least squares wanted it negative) has the law without it: the same
+    switch and offset (``smooth`` with a tanh, ``offset`` with the step).
+    """
+    out = []
+    for j, variant in enumerate(chosen):
+        if variant.law == 'stribeck' and values.get(f'FS{j + 1}', 0.0) == 0.0:
+            variant = Variant('smooth' if variant.switch is not None else 'offset',
+                              variant.switch, variant.extras[:1], variant.epsilon,
+                              names=variant.names[:1])
+        out.append(variant)
+    return out
+
+
 def model_fields(variant, values):
     """Model friction fields of one joint from a variant and its extras' values {name: v}."""
     return {'friction_smoothing': variant.epsilon,

@@ -71,7 +71,10 @@ class Blocks:
 
 
 def accumulate(model, base, samples, known, pi0, scale, block_seconds=1.0, chunk=4000):
-    """One pass over ``samples``: :class:`Blocks` of the augmented regressor."""
+    """One pass over ``samples``: :class:`Blocks` of the augmented regressor.
+
+    Joint j's rows where it is at rest (``samples.rest``) are left out of its equations.
+    """
     n, b = model.dof, base.count
     P = b + FEATURES
     span = samples.t[-1] - samples.t[0]
@@ -94,8 +97,10 @@ def accumulate(model, base, samples, known, pi0, scale, block_seconds=1.0, chunk
         Yb = base.regressor(Y)
         for j in range(n):
             X = np.concatenate((Yb[:, j], features(samples.qd[part, j], scale[j])), axis=1)
+            moving = np.ones(X.shape[0], bool) if samples.rest is None \
+                else ~samples.rest[part, j]                 # at rest: Coulomb set-valued
             for k in np.unique(block[part]):
-                mine = block[part] == k
+                mine = (block[part] == k) & moving
                 Xk, tk = np.ascontiguousarray(X[mine]), tau[mine, j]
                 gram[k, j] += np.einsum('kb,kc->bc', Xk, Xk)   # not BLAS: its threads spin
                 moment[k, j] += Xk.T @ tk                       # when the machine is busy
@@ -105,7 +110,7 @@ def accumulate(model, base, samples, known, pi0, scale, block_seconds=1.0, chunk
                 rows[k, j] += mine.sum()
     windows = np.array([[samples.t[block == k].min(), samples.t[block == k].max()]
                         if np.any(block == k) else [np.nan, np.nan] for k in range(B)])
-    used = rows[:, 0] > 0
+    used = rows.sum(axis=1) > 0
     return Blocks(gram[used], moment[used], shifted[:, used], energy[used], rows[used],
                   windows[used], b, fc, np.asarray(scale, dtype=float))
 

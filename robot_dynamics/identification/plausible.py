@@ -70,6 +70,9 @@ from robot_dynamics.identification.regressor import (
 #: the link near the nominal and the rotor takes the rest).
 JOINT_SCALES = {'FV': 0.1, 'FC': 0.1, 'IA': 1e-3}
 JOINT_WEIGHT = 1e-6
+#: A Stribeck amplitude below this fraction of its least-squares size is at its bound 0
+#: (the interior-point solver stops near 1e-9 of it, not at 0).
+AT_BOUND = 1e-6
 #: The misfit's unit: this fraction of the least-squares residual energy.
 MISFIT_FRACTION = 0.01
 #: A link at its largest allowed mass and its smallest allowed extents has this fraction of
@@ -250,10 +253,10 @@ def _estimate(model, base, names, theta, R, joint_terms, bounds, floored):
     joint_values[:, free] = np.maximum(joint_values[:, free], 0.0)   # solver round-off
     pi = np.concatenate([(D * z.value).ravel(), joint_values.ravel()])
     values = {} if e is None else dict(zip(names, extra_scale * np.asarray(e.value, float)))
-    for name, value in values.items():
+    for (name, value), size in zip(list(values.items()), extra_scale):
         j = int(name[2:]) - 1
-        if name.startswith('FS'):
-            values[name] = max(value, 0.0)
+        if name.startswith('FS'):             # at its bound (the solver's 1e-9): exactly 0
+            values[name] = value if value > AT_BOUND * size else 0.0
         elif name.startswith('FA'):
             values[name] = float(np.clip(value, -joint_values[j, 1], joint_values[j, 1]))
     details = {'status': status, 'misfit': float(misfit.value),

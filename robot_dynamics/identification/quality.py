@@ -57,21 +57,26 @@ def cross_validated_error(blocks, chosen, weights):
     return float(np.sqrt(error.sum() / max(energy.sum(), 1e-300))), per_joint
 
 
-def check_cross_validated(source, names, blocks, chosen, weights, max_error=MAX_ERROR):
-    """Raise :class:`PoorFitError` when the cross-validated error exceeds ``max_error``."""
+def check_cross_validated(source, names, blocks, chosen, weights, max_error=MAX_ERROR,
+                          cause=''):
+    """Raise :class:`PoorFitError` when the cross-validated error exceeds ``max_error``.
+
+    ``cause``: the likelier reason than the efforts (:func:`timing_cause`), or ''.
+    """
     if max_error is None:
         return
     overall, per_joint = cross_validated_error(blocks, chosen, weights)
     if overall > max_error:
         raise PoorFitError(_message(
             source, 'cross-validated on the estimation data (5 folds)', overall, per_joint,
-            names, max_error))
+            names, max_error, cause))
 
 
-def check_validation(source, result, max_error=MAX_ERROR, hint=''):
+def check_validation(source, result, max_error=MAX_ERROR, hint='', cause=''):
     """Raise :class:`PoorFitError` (carrying ``result``) when the validation error is too big.
 
-    ``hint``: a sentence added to the message (:func:`scale_hint`).
+    ``hint``: a sentence added to the message (:func:`scale_hint`); ``cause`` as in
+    :func:`check_cross_validated`.
     """
     check = result.validation
     if max_error is None or check is None:
@@ -81,7 +86,20 @@ def check_validation(source, result, max_error=MAX_ERROR, hint=''):
         per_joint = check.error_rms('physical') / np.maximum(check.measured_rms, 1e-300)
         raise PoorFitError(_message(source, 'of the identified model on the validation '
                                     'samples', overall, per_joint,
-                                    result.model.joint_names, max_error) + hint, result)
+                                    result.model.joint_names, max_error, cause) + hint, result)
+
+
+def timing_cause(report):
+    """Return why a fit on a recording whose time went backwards fails ('' if it did not).
+
+    Sorting such rows by time interleaves two runs or reverses a motion: positions and
+    efforts no longer belong together, and "the efforts do not follow the motion" would be
+    the wrong advice (issue 30, LOW). ``report``: the samples' DataReport.
+    """
+    if not report.time_order:
+        return ''
+    return (f'the recorded time is out of order, the likely cause: {report.time_order}. Fix '
+            'the time stamps (one run per recording, stamps from one clock) and identify again')
 
 
 #: Measured over nominal torque RMS beyond which (or below its inverse) the units are wrong.
@@ -168,13 +186,14 @@ def check_excitation(model, base, fit, blocks):
         'every joint, e.g. the excitation of `robot-dynamics excite`')
 
 
-def _message(source, where, overall, per_joint, names, max_error):
+def _message(source, where, overall, per_joint, names, max_error, cause=''):
     worst = ', '.join(f'{name} {100 * e:.0f} %' for name, e in zip(names, per_joint))
+    advice = cause or (
+        'the efforts do not follow the motion. Check that the effort columns are the applied '
+        'joint torques (N m, N for prismatic joints; not currents or noise) of the joints '
+        'they are named after, recorded together with the positions, and that the motion '
+        'excites the dynamics (e.g. the trajectory of `robot-dynamics excite`)')
     return (f'{source}: the model explains almost none of the measured torques: torque '
             f'error {100 * overall:.0f} % of their RMS {where} (per joint: {worst}; above the '
-            f'bound {100 * max_error:.0f} %; 100 % is no better than predicting zero): the '
-            'efforts do not follow the motion. Check that the effort columns are the applied '
-            'joint torques (N m, N for prismatic joints; not currents or noise) of the joints '
-            'they are named after, recorded together with the positions, and that the motion '
-            'excites the dynamics (e.g. the trajectory of `robot-dynamics excite`); to keep '
-            'such a model anyway raise the bound (--max-error, max_error=)')
+            f'bound {100 * max_error:.0f} %; 100 % is no better than predicting zero): '
+            f'{advice}; to keep such a model anyway raise the bound (--max-error, max_error=)')

@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from robot_dynamics.api import inverse_dynamics
+from robot_dynamics.identification.heldout import model_torques
 from robot_dynamics.identification.review import link_changes
 
 
@@ -26,23 +26,27 @@ def report_lines(result, names=None):
     Sections: data preparation and the estimation and validation time windows; the friction
     law per joint; the parameters (name, nominal, least squares, relative standard deviation %
     from the block bootstrap, the physical model's value, definition); per link the nominal and
-    identified mass, centre of mass and principal inertias; per joint the torque RMS on the
-    validation samples (measured, and the error of the nominal model, the least-squares
-    parameters, the physical model and every model scored with ``validate_models``); the
-    warnings, each on a line starting ``WARNING:``.
+    identified mass, centre of mass and principal inertias; the held-out stretch and, per
+    joint, the torque RMS on its recorded samples with the error of the URDF alone and with
+    its friction file (what ``robot-dynamics identify`` writes), the nominal model, the
+    least-squares parameters and every model scored with ``validate_models``
+    (:func:`held_out_columns`); the warnings, each on a line starting ``WARNING:``.
     """
     lines = ['data:'] + ['  ' + line for line in result.data.lines()]
     lines.append(f'  {result.fit_samples} samples fitted; noise per joint (N m or N): '
                  + ', '.join(f'{s:.3g}' for s in result.sigma))
-    for which in ('estimation', 'validation'):
-        windows = result.windows.get(which) or []
-        if windows:
-            lines.append(f'  {which} window(s), s: ' + ', '.join(
-                f'{a:.3f} - {b:.3f}' for a, b in windows))
+    windows = result.windows.get('estimation') or []
+    if windows:
+        lines.append(f'  estimation window{"s" if len(windows) > 1 else ""}, s: ' + ', '.join(
+            f'{a:.3f} - {b:.3f}' for a, b in windows))
     if result.laws:
-        lines.append('  friction laws (cross-validated): ' + ', '.join(
-            f'{name} {law.describe()}' for name, law in zip(
-                result.nominal_model.joint_names, result.laws)))
+        chosen = result.details.get('chosen_laws') or result.laws
+        lines.append('  friction laws (cross-validated, as the physical model holds them): '
+                     + ', '.join(f'{name} {law.describe()}' + (
+                         '' if law == first else f' (cross-validated {first.describe()}; its '
+                         'Stribeck term held at 0)')
+                         for name, law, first in zip(result.nominal_model.joint_names,
+                                                     result.laws, chosen)))
     blocks = result.details.get('blocks')
     lines.append(f'  standard deviations: block bootstrap over {blocks} blocks (variance '
                  f'x{result.details.get("inflation", 1.0):.3g} of the white-noise formula)'
@@ -83,20 +87,43 @@ def report_lines(result, names=None):
     check = result.validation
     if check is not None:
         lines.append('')
-        labels = ['nominal', 'base', 'physical'] + list(check.others)
-        lines.append(f'validation ({len(check.t)} samples held back): torque RMS per joint, '
-                     'error of each model')
-        rows = [(joint, f'{measured:.4g}', *(f'{check.error_rms(w)[j]:.4g}' for w in labels))
+        columns = held_out_columns(result)
+        lines.append(f'held-out stretch (never fitted): {check.stretch or "held back"}, '
+                     + ', '.join(f'{a:.3f} - {b:.3f}' for a, b in
+                                 result.windows.get('validation') or []) + ' s: '
+                     f'{len(check.t)} recorded samples; torque RMS per joint (N m or N) and '
+                     'the error of each model, what identify writes first')
+        rows = [(joint, f'{measured:.4g}', *(f'{check.error_rms(w)[j]:.4g}' for w in columns))
                 for j, (joint, measured) in enumerate(zip(
                     names or result.model.joint_names, check.measured_rms))]
         rows.append(('all', '100 %', *(f'{100 * check.relative_error(w):.3g} %'
-                                       for w in labels)))
-        lines += _table(('joint', 'measured', 'error nominal', 'error base',
-                         'error physical') + tuple(f'error {w}' for w in labels[3:]), rows)
+                                       for w in columns)))
+        lines += _table(('joint', 'measured') + tuple(
+            f'error {columns[w]}' for w in columns), rows)
     if result.warnings:
         lines.append('')
         lines += [f'WARNING: {warning}' for warning in result.warnings]
     return lines
+
+
+def held_out_columns(result):
+    """{prediction: label} of the held-out table: the written files first, then the others.
+
+    ``written``/``urdf``: the URDF with its friction file and the URDF alone (one column
+    ``URDF`` when no friction file is needed); the nominal model; the least-squares
+    parameters; each ``validate_models`` label.
+    """
+    check = result.validation
+    columns = {}
+    if check.written is not None:
+        rich = result.urdf_model is not None and result.urdf_model is not result.model
+        columns.update({'written': 'URDF + friction file', 'urdf': 'URDF alone'} if rich
+                       else {'written': 'URDF'})
+    else:
+        columns['physical'] = 'physical'
+    columns.update({'nominal': 'nominal', 'base': 'least squares'})
+    columns.update({label: label for label in check.others})
+    return columns
 
 
 def validate_models(result, models):
@@ -110,18 +137,8 @@ def validate_models(result, models):
     if check is None:
         raise ValueError('validate_models: the result has no validation samples; identify '
                          'with validation > 0 or a validation recording')
-    names = list(result.model.joint_names)
     for label, model in models.items():
-        missing = [name for name in names if name not in model.joint_names]
-        if missing or model.dof != len(names):
-            raise ValueError(f'{label}: its joints {list(model.joint_names)} are not the '
-                             f'identified model\'s {names}; score a model of the same arm')
-        order = [names.index(name) for name in model.joint_names]
-        tau = inverse_dynamics(model, check.q[:, order], check.qd[:, order],
-                               check.qdd[:, order])
-        back = np.empty_like(tau)
-        back[:, order] = tau
-        check.others[label] = back
+        check.others[label] = model_torques(model, check, result.model.joint_names, label)
     return result
 
 
@@ -159,10 +176,12 @@ def plot_validation(result, path, names=None, title=''):
     os.makedirs(parent, exist_ok=True)
     figure, axes = plt.subplots(n, 1, figsize=(11, 1.8 * n + 1), sharex=True, squeeze=False)
     t = check.t - check.t[0]
+    identified = 'physical' if getattr(check, 'written', None) is None else 'written'
     for j, axis in enumerate(axes[:, 0]):
         axis.plot(t, check.measured[:, j], color='0.6', lw=1.0, label='measured')
         axis.plot(t, check.nominal[:, j], '--', color='tab:red', lw=1.0, label='nominal model')
-        axis.plot(t, check.physical[:, j], color='tab:blue', lw=1.0, label='identified model')
+        axis.plot(t, getattr(check, identified)[:, j], color='tab:blue', lw=1.0,
+                  label='identified model')
         for k, (label, tau) in enumerate(check.others.items()):
             axis.plot(t, tau[:, j], ':', color=f'C{k + 2}', lw=1.0, label=label)
         unit = 'N' if result.model.joint_types[j] == 'prismatic' else 'N m'

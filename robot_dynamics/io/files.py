@@ -14,6 +14,7 @@
 
 import os
 import re
+import stat
 
 #: A decimal number as C's ``strtod`` reads one (the URDF parsers are C++), or inf/nan, with
 #: ASCII blanks around it. Python's ``float()`` alone also takes ``1_5`` (as 15), Unicode
@@ -29,22 +30,45 @@ def strict_float(text):
     return float(text)
 
 
-def read_text_file(path, kind, max_bytes, error, too_large_fix):
+def read_text_file(path, kind, max_bytes, error, too_large_fix, decode=None):
     """Return the text of ``path``, a ``kind`` file (``'URDF'``, ``'DH'``), as UTF-8.
 
     Raises ``error`` (a :class:`~robot_dynamics.errors.ModelError` subclass) naming the file
-    when it does not exist, is larger than ``max_bytes`` (``too_large_fix`` says what to do) or
-    is not UTF-8 text. The size is checked before reading, so no file is read unbounded.
+    when it does not exist, is no regular file, is larger than ``max_bytes``
+    (``too_large_fix`` says what to do) or is not UTF-8 text (:func:`check_regular_file`: the
+    size is checked before reading, so no file is read unbounded). ``decode(data, where)``:
+    the reader's own decoding instead (URDF: a declared encoding).
     """
-    if not os.path.isfile(path):
-        raise error(f'{kind} file {path!r} not found; give an existing path or the document '
-                    'text itself')
-    if os.path.getsize(path) > max_bytes:
-        raise error(f'{kind} file {path!r} is larger than {max_bytes >> 20} MiB; '
-                    f'{too_large_fix}')
+    check_regular_file(path, kind, max_bytes, error, too_large_fix)
+    with open(path, 'rb') as handle:
+        data = handle.read(max_bytes + 1)
+    if decode is not None:
+        return decode(data, f'{kind} file {path!r}')
     try:
-        with open(path, encoding='utf-8') as handle:
-            return handle.read()
+        return data.decode('utf-8')
     except UnicodeDecodeError as exc:
         raise error(f'{kind} file {path!r} is not UTF-8 text ({exc.reason} at byte '
                     f'{exc.start}); save it as UTF-8') from None
+
+
+def check_regular_file(path, kind, max_bytes, error, too_large_fix):
+    """Raise ``error`` unless ``path`` is an existing regular file of at most ``max_bytes``.
+
+    A FIFO, a socket or a device (``/dev/zero``, also behind a symlink) is refused before it
+    is opened: reading one blocks forever or never ends (issue 30, MED 6).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        mode = None
+    if mode is None or stat.S_ISDIR(mode):
+        raise error(f'{kind} file {path!r} not found; give an existing path or the document '
+                    'text itself')
+    if not stat.S_ISREG(mode):
+        what = ('a FIFO' if stat.S_ISFIFO(mode) else 'a socket' if stat.S_ISSOCK(mode)
+                else 'a device')
+        raise error(f'{kind} file {path!r} is {what}, not a regular file: reading it would '
+                    'block or never end; give a file')
+    if os.path.getsize(path) > max_bytes:
+        raise error(f'{kind} file {path!r} is larger than {max_bytes >> 20} MiB; '
+                    f'{too_large_fix}')

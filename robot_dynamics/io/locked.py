@@ -24,6 +24,7 @@ re-merging at new positions is ``body + merged(q_new) - merged(q_old)``, which k
 or any other change made to the body since loading.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -171,3 +172,22 @@ class LockedBranches:
             if any(old[name] != new[name] for name in locked.joints):
                 changes[locked.index] = add(locked.merged(new), locked.merged(old), sign=-1.0)
         return changes
+
+
+class LockedPositions(Mapping):
+    """Read-only mapping locked joint name → position (rad or m); picklable, unlike a proxy."""
+
+    def __init__(self, positions):
+        self._positions = dict(positions)
+
+    def __getitem__(self, name):
+        return self._positions[name]
+
+    def __iter__(self):
+        return iter(self._positions)
+
+    def __len__(self):
+        return len(self._positions)
+
+    def __repr__(self):
+        return f'LockedPositions({self._positions!r})'

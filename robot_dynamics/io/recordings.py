@@ -36,11 +36,21 @@ import os
 
 import numpy as np
 
+from robot_dynamics.errors import bounded
+from robot_dynamics.io.files import check_regular_file
+
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 
 
 class RecordingError(ValueError):
-    """A recording cannot be read: the message names the file, the field and the fix."""
+    """A recording cannot be read: the message names the file, the field and the fix.
+
+    The message is cut to :data:`~robot_dynamics.errors.MAX_MESSAGE` characters
+    (:func:`~robot_dynamics.errors.bounded`): it may quote a file's header.
+    """
+
+    def __init__(self, message, *args):
+        super().__init__(bounded(message), *args)
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,7 @@ def read_recording(path, topic=None):
     if not os.path.exists(path):
         raise FileNotFoundError(f'recording {path!r} not found; give a rosbag2 directory, a '
                                 '.db3 or .mcap file, or a .csv file')
+    check_recording_files(path)
     if path.lower().endswith('.csv'):
         return read_csv(path)
     try:
@@ -90,6 +101,25 @@ def read_recording(path, topic=None):
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
                              f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
                              'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+
+
+#: Largest recording file read, bytes (a CSV or one storage file of a bag).
+MAX_RECORDING_BYTES = 4 << 30
+
+
+def check_recording_files(path):
+    """Refuse a recording that is, or whose bag folder holds, no regular file (a FIFO, a device).
+
+    The checks of the URDF loader (:func:`~robot_dynamics.io.files.check_regular_file`): a
+    FIFO named ``run.csv`` would block the read forever, a symlink to ``/dev/zero`` would read
+    until memory runs out.
+    """
+    files = [os.path.join(path, name) for name in sorted(os.listdir(path))] \
+        if os.path.isdir(path) else [path]
+    for name in files:
+        if not os.path.isdir(name):
+            check_regular_file(name, 'recording', MAX_RECORDING_BYTES, RecordingError,
+                               'split the recording or record fewer topics')
 
 
 # ---------------------------------------------------------------------- rosbag2
@@ -257,12 +287,18 @@ def read_csv(path):
     names = list(columns['position'])
     if not names or set(columns['effort']) != set(names):
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
-                             f'joints; found positions {names}, efforts '
-                             f'{list(columns["effort"])}')
+                             f'joints; found positions {_some(names)}, efforts '
+                             f'{_some(list(columns["effort"]))}')
     arrays = {key: data[:, [cols[name] for name in names]] if set(cols) == set(names) else None
               for key, cols in columns.items()}
     return Recording(tuple(names), data[:, time_column], arrays['position'], arrays['effort'],
                      arrays['velocity'], path)
+
+
+def _some(names, shown=10):
+    """``names`` as a list of at most ``shown`` (each cut to 40 characters) and the count."""
+    listed = [name[:40] for name in names[:shown]]
+    return f'{listed} and {len(names) - shown} more' if len(names) > shown else str(listed)
 
 
 def write_csv(path, recording):

@@ -35,78 +35,45 @@
   gazebo and ros2_control tags are not read (:mod:`robot_dynamics.io.urdf_elements`).
 - Linear time and no recursion: a 5 MB URDF loads in well under a second; chains of any
   depth of fixed links load.
-- Safety: a document with a DOCTYPE or an entity declaration is refused before parsing, so no
-  URDF can make the parser read a file or expand entities.
+- Safety (:mod:`robot_dynamics.io.urdf_xml`): a document with a DOCTYPE or an entity
+  declaration is refused where the XML parser meets it, before any entity is declared or
+  expanded, so no URDF can make the parser read a file or expand entities. xacro sources are
+  refused with the command that expands them; xacro's output (its namespace declared, macro
+  calls in comments) loads. Both are decided from the parsed document, never from text in a
+  comment; the XML is read as TinyXML reads it (no namespace processing).
 """
-
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
-from robot_dynamics.io.urdf_bodies import (chain_bodies, locked_note, locked_positions,
-                                           merged_bodies)
+from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
+                                           locked_positions, merged_bodies)
 from robot_dynamics.io.urdf_elements import parse, transmissions
 from robot_dynamics.io.urdf_tree import Tree
+from robot_dynamics.io.urdf_xml import decode
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
 
 
 def read_urdf_text(urdf):
-    """Return URDF XML text from a path, the text or UTF-8 bytes (refusing unsafe documents)."""
+    """Return URDF XML text from a path, the text or bytes (size-bounded, no NUL characters).
+
+    Bytes and files are UTF-8, or in the encoding their XML declaration names
+    (:func:`~robot_dynamics.io.urdf_xml.decode`). A byte-order mark and blank lines before
+    the XML declaration are dropped (TinyXML, which Pinocchio's and KDL's parsers use, skips
+    them). What the parser refuses (a DTD, xacro) is :mod:`robot_dynamics.io.urdf_xml`'s.
+    """
     if isinstance(urdf, (bytes, bytearray)):
-        try:
-            urdf = bytes(urdf).decode('utf-8')
-        except UnicodeDecodeError as exc:
-            raise URDFError(f'URDF bytes are not UTF-8 ({exc.reason} at byte {exc.start}); '
-                            'give UTF-8 text') from None
+        urdf = decode(bytes(urdf), 'URDF bytes')
     text = str(urdf)
     if '<' not in text:
         text = read_text_file(text, 'URDF', MAX_URDF_BYTES, URDFError,
-                              'strip meshes or comments')
+                              'strip meshes or comments', decode)
     if len(text) > MAX_URDF_BYTES:
         raise URDFError(f'URDF text is larger than {MAX_URDF_BYTES >> 20} MiB')
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')
-    if '<xacro:' in text:
-        raise URDFError('URDF contains xacro macros (<xacro:...>); expand it first: xacro '
-                        'robot.urdf.xacro > robot.urdf (ROS 2: ros2 run xacro xacro ...)')
-    head = text.upper()
-    if '<!DOCTYPE' in head or '<!ENTITY' in head:
-        raise URDFError(DECLARATION_REFUSED)
-    _refuse_declarations(text)
-    return text
-
-
-DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
-                       'expansion and external entities are unsafe); expand xacro and remove '
-                       'the DOCTYPE')
-
-
-def _parser_input(text):
-    """Return the XML for every parser: bytes with an XML declaration, else the text."""
-    return text.encode('utf-8') if text.lstrip().startswith('<?xml') else text
-
-
-def _refuse_declarations(text):
-    """Scan with expat, exactly as the parsers will see the document; refuse any DTD.
-
-    Defence in depth behind the textual check: a declared or detected encoding cannot smuggle
-    a DOCTYPE past it, because expat reports the declaration after decoding.
-    """
-    from xml.parsers import expat
-
-    def refuse(*_):
-        raise URDFError(DECLARATION_REFUSED)
-
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.ExternalEntityRefHandler = refuse
-    try:
-        parser.Parse(_parser_input(text), True)
-    except expat.ExpatError as exc:
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+    return text.lstrip('\ufeff \t\r\n')
 
 
 def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_friction=True):
@@ -127,25 +94,29 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     else:
         tree.check_link(tip_link, 'tip_link')
         tip = tip_link
+    given = dict(locked_joints or {})
+    held = hold_chain_joints(tree, base, tip, given)
+    if held:                                     # the held joints are fixed now
+        tree = Tree(document)
     moving, placements, fixed, locked, tip_pose = chain_bodies(tree, base, tip)
     names = [joint.name for joint in moving]
-    branches, positions, notes = locked_positions(tree, locked, set(names),
-                                                  dict(locked_joints or {}))
+    given = {name: value for name, value in given.items() if name not in held}
+    branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
     bodies = merged_bodies(fixed, branches, positions)
     fields.update(mass=[b[0] for b in bodies], com=[b[1] for b in bodies],
                   inertia=[b[2] for b in bodies], tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
-                  source='urdf', locked_joints=positions, locked_branches=branches)
+                  source='urdf', locked_joints=positions, locked_branches=branches,
+                  chain_choice=tree.choice)
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [gear.get(n, 1.0) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
-    given = set(locked_joints or {})
     followers = {name for name, master, *_ in branches.mimics if master in given}
-    defaulted = set(positions) - given - followers               # locked without being asked
+    defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
-    messages += _friction_note(fields, urdf_friction)
+    messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
     for message in messages:
         warn(message)
     return fields
@@ -169,9 +140,42 @@ def _friction_note(fields, included):
             'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
 
 
+def _limit_notes(moving):
+    """Name the chain joints whose ``<limit>`` has no range (loaded moving, no position limit).
+
+    One line for the exporters' all-zero "not set" pattern (no position, effort or velocity
+    limit: unknown), one for other equal ``lower``/``upper``, one for inverted ones
+    (docs/models.md).
+    """
+    unset = [joint.name for joint in moving if joint.unset_limits]
+    empty = [(joint.name, *joint.empty_range) for joint in moving
+             if joint.empty_range is not None and not joint.unset_limits]
+    equal = [(name, lower) for name, lower, upper in empty if lower == upper]
+    inverted = [(name, lower, upper) for name, lower, upper in empty if lower > upper]
+    hint = ('as Pinocchio and KDL move them; to hold one fixed, lock it: locked_joints='
+            "{{'{0}': {1:g}}} (command line: --lock {0}={1:g})")
+    notes = []
+    if unset:
+        notes.append(f'URDF <limit lower="0" upper="0" effort="0" velocity="0"/> on '
+                     f"{len(unset)} joint(s) ({', '.join(unset)}): an exporter's \"not set\" "
+                     '(the SolidWorks exporter writes it on every joint), loaded moving with no '
+                     'position, effort or velocity limit (unknown), ' + hint.format(unset[0], 0))
+    if equal:
+        listed = ', '.join(f'{name} at {value:g}' for name, value in equal)
+        notes.append(f'URDF <limit lower= upper=> equal (zero width) on {listed}: loaded moving '
+                     'with no position limit, ' + hint.format(*equal[0]))
+    if inverted:
+        listed = ', '.join(f'{name} (lower {lower:g}, upper {upper:g})'
+                           for name, lower, upper in inverted)
+        notes.append(f'URDF <limit lower= upper=> inverted (lower > upper) on {listed}: loaded '
+                     'moving with no position limit, as Pinocchio and KDL move them; swap '
+                     'lower and upper to limit it')
+    return notes
+
+
 def _joint_fields(moving, placements):
     """Per-joint arrays of the chain: type, axis, placement, limits, friction."""
-    limits = [joint.limits(strict=True) for joint in moving]
+    limits = [joint.limits() for joint in moving]
     return dict(
         joint_types=['prismatic' if j.type == 'prismatic' else 'revolute' for j in moving],
         joint_names=[j.name for j in moving], link_names=[j.child for j in moving],

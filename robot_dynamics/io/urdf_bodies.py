@@ -122,13 +122,35 @@ def _add_branch(tree, first, parent_pose, groups):
         stack.extend((x, index, poses[x.parent]) for x in reversed(exits))
 
 
-def locked_positions(tree, locked, chain_names, given):
+def hold_chain_joints(tree, base, tip, given):
+    """Make the chain joints named in ``given`` (name → rad or m) fixed there; return those.
+
+    Explicit locking (``locked_joints=``) of a joint of the chain ``base`` → ``tip``: it is
+    loaded as a fixed joint at the given position (finite, within its limits). Returns
+    ``{name: value}`` of the held joints; rebuild the :class:`Tree` if any.
+    """
+    held = {}
+    for joint in tree.path(base, tip):
+        if joint.moving and joint.name in given:
+            value = _number(given[joint.name], joint.name)
+            if joint.type not in SERIAL_TYPES:
+                raise URDFError(f'locked_joints: {joint.name!r} is a {joint.type} joint; only '
+                                'revolute, continuous and prismatic joints are held at a value')
+            _check_value(joint, value)
+            joint.hold(value)
+            held[joint.name] = value
+    return held
+
+
+def locked_positions(tree, locked, chain_names, given, held=None):
     """Resolve the locked joints' positions; return ``(branches, positions, notes)``.
 
     Default: 0 clipped into the joint's limits. ``given`` (name → value) must name locked
     joints, finite values within the limits. A mimic of a locked joint follows it; a mimic of
-    a chain joint cannot and stays at its default (noted).
+    a ``held`` chain joint (name → value, :func:`hold_chain_joints`) is locked where it puts
+    it; a mimic of a chain joint cannot follow and stays at its default (noted).
     """
+    held = held or {}
     joints = tree.document.joints
     order = {name: i for i, name in enumerate(joints)}
     names = sorted((group.joint for body in locked for group in body.groups), key=order.get)
@@ -143,6 +165,8 @@ def locked_positions(tree, locked, chain_names, given):
             continue
         if mimic[0] in names:
             mimics.append((name,) + mimic)
+        elif mimic[0] in held:
+            defaults[name] = mimic[1] * held[mimic[0]] + mimic[2]
         elif mimic[0] in chain_names:
             notes.append(f'{name!r} mimics chain joint {mimic[0]!r} and is locked at its '
                          'default instead')
@@ -159,23 +183,26 @@ def _number(value, name):
 
 def _check_given(given, names, chain_names, joints):
     for name, value in given.items():
-        if name in chain_names:
-            raise URDFError(f'locked_joints: {name!r} is a joint of the chain (a coordinate of '
-                            'the model), not a locked one')
         if name not in names:
-            raise URDFError(f'locked_joints: {name!r} is not a locked joint of this chain; '
-                            f'locked joints are {names} (joints above the base, or hanging '
-                            'from it before the first moving joint, are not in the model)')
+            raise URDFError(f'locked_joints: {name!r} is neither a joint of this chain nor a '
+                            f'locked one; locked joints are {names}, chain joints '
+                            f'{sorted(chain_names)} (joints above the base, or hanging from it '
+                            'before the first moving joint, are not in the model)')
         joint = joints[name]
         if joint.type not in SERIAL_TYPES:
             raise URDFError(f'locked_joints: {name!r} is a {joint.type} joint, always locked '
                             'at its origin; give no position for it')
-        if not np.isfinite(value):
-            raise URDFError(f'locked_joints: {name!r} = {value} is not a finite number')
-        lower, upper = joint.limits()
-        if not lower <= value <= upper:
-            raise URDFError(f'locked_joints: {name!r} = {value} is outside its limits '
-                            f'[{lower}, {upper}]')
+        _check_value(joint, value)
+
+
+def _check_value(joint, value):
+    """Refuse a locked position that is not finite or lies outside the joint's limits."""
+    if not np.isfinite(value):
+        raise URDFError(f'locked_joints: {joint.name!r} = {value} is not a finite number')
+    lower, upper = joint.limits()
+    if not lower <= value <= upper:
+        raise URDFError(f'locked_joints: {joint.name!r} = {value} is outside its limits '
+                        f'[{lower}, {upper}]')
 
 
 def merged_bodies(fixed, branches, positions):

@@ -21,12 +21,12 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
-import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io.files import strict_float
+from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
 
@@ -44,28 +44,11 @@ class Joint:
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
         self._origin = None
-        self.locked_at = None       # a zero-range joint: its position, loaded as fixed there
+        self.locked_at = None       # held fixed at this position (locked_joints=): rad or m
 
-    def lock_if_zero_range(self):
-        """Make a revolute or prismatic joint whose limits are equal fixed at that position.
-
-        Return the position (rad or m), or None (it moves, or its limits are unreadable: the
-        loader reports those if the joint matters). Pinocchio loads such a joint as a joint;
-        a model locked there has the same dynamics as Pinocchio's with it locked there.
-        """
-        element = self.element.find('limit')
-        if self.type not in ('revolute', 'prismatic') or element is None or \
-                element.get('lower') is None or element.get('upper') is None:
-            return None
-        try:
-            lower, upper = self.attribute('limit', 'lower'), self.attribute('limit', 'upper')
-        except URDFError:
-            return None
-        if lower != upper or not math.isfinite(lower):
-            return None
-        self.locked_at, self._motion = lower, self.type
-        self.type = 'fixed'
-        return lower
+    def hold(self, value):
+        """Make this revolute, continuous or prismatic joint fixed at ``value`` (rad or m)."""
+        self._motion, self.type, self.locked_at, self._origin = self.type, 'fixed', value, None
 
     @property
     def moving(self):
@@ -77,12 +60,12 @@ class Joint:
         """``(R, p)``: the child frame in the parent link frame at zero joint position."""
         if self._origin is None:
             self._origin = pose(self.element.find('origin'), f"joint[@name='{self.name}']")
-            if self.locked_at:     # its motion at the locked position (none at 0: identity)
+            if self.locked_at:     # its motion at the held position (none at 0: identity)
                 R, p = self._origin
-                if self._motion == 'revolute':
-                    self._origin = R @ axis_rotation(self.axis, np.array([self.locked_at]))[0], p
-                else:
+                if self._motion == 'prismatic':
                     self._origin = R, p + R @ (self.axis * self.locked_at)
+                else:
+                    self._origin = R @ axis_rotation(self.axis, np.array([self.locked_at]))[0], p
         return self._origin
 
     @property
@@ -117,26 +100,42 @@ class Joint:
             return default
         return number(element.get(name), f"joint[@name='{self.name}']/{tag} {name}")
 
-    def limits(self, strict=False):
+    def limits(self):
         """``(lower, upper)`` position limits, ``(-inf, inf)`` when there are none.
 
-        None for continuous joints, without ``<limit>``, or with ``lower``/``upper`` left out
-        (a hand-written ``<limit effort= velocity=/>``; one left out defaults to 0, and equal
-        then means none). ``strict`` (chain joints): both written and equal is an error, a
-        joint that cannot move.
+        None for continuous joints, without ``<limit>``, with ``lower``/``upper`` left out (a
+        hand-written ``<limit effort= velocity=/>``; one left out reads 0), or with no range
+        between them (:attr:`empty_range`: the joint moves, as in Pinocchio and KDL).
         """
         element = self.element.find('limit')
         if self.type == 'continuous' or element is None:
             return -np.inf, np.inf
-        written = element.get('lower') is not None and element.get('upper') is not None
         lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
-        if lower == upper and written and strict:
-            raise URDFError(f'joint {self.name!r}: <limit lower= upper=> are equal, a joint that '
-                            'cannot move; make it fixed, give its range, or leave both out for '
-                            'no position limit')
-        if lower == upper and not written:
+        if lower >= upper:
             return -np.inf, np.inf
         return lower, upper
+
+    @property
+    def empty_range(self):
+        """Return ``(lower, upper)`` if written with ``lower >= upper`` (0 if one is left out).
+
+        On a revolute or prismatic joint, else None. Equal: an exporter's "not set" (SolidWorks
+        writes ``lower="0" upper="0" effort="0" velocity="0"`` on every joint) or a joint meant
+        to be held there; inverted: a slip. Read as no position limit, named in a warning
+        (docs/models.md).
+        """
+        element = self.element.find('limit')
+        if self.type not in ('revolute', 'prismatic') or element is None or \
+                element.get('lower') is None and element.get('upper') is None:
+            return None
+        lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
+        return (lower, upper) if lower >= upper else None
+
+    @property
+    def unset_limits(self):
+        """Tell whether ``<limit>`` is the exporters' all-zero "not set" (every value 0)."""
+        return self.empty_range == (0.0, 0.0) and all(
+            self.attribute('limit', name, 0.0) == 0 for name in ('effort', 'velocity'))
 
     def rate_limit(self, name):
         """``<limit effort|velocity>``: inf when absent or 0 (not given, as ROS reads it)."""
@@ -199,12 +198,7 @@ class Document:
             if end is None or not end.get('link'):
                 raise URDFError(f'{where}: <{tag} link=""/> is required')
             ends.append(end.get('link'))
-        self.joints[name] = joint = Joint(element, name, kind, *ends)
-        value = joint.lock_if_zero_range()
-        if value is not None:
-            self.notes.append(f'joint {name!r}: <limit lower= upper=> both {value:g}, a joint '
-                              'that cannot move: loaded as fixed (locked) there; give its range '
-                              'if it moves')
+        self.joints[name] = Joint(element, name, kind, *ends)
 
     def body(self, link):
         """``(mass, com (3,), inertia about com (3, 3))`` in the link frame, or None."""
@@ -214,13 +208,8 @@ class Document:
 
 
 def parse(text):
-    """Return the :class:`Document` of URDF text (already checked safe by the caller)."""
-    try:
-        root = ET.fromstring(text.encode('utf-8') if text.lstrip().startswith('<?xml')
-                             else text)
-    except ET.ParseError as exc:
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
-    return Document(root)
+    """Return the :class:`Document` of URDF text (parsed by :mod:`.urdf_xml`, checked safe)."""
+    return Document(parse_xml(text))
 
 
 def _inertial_body(inertial, link):
@@ -290,7 +279,10 @@ def transmissions(document):
 
     ``mechanicalReduction`` (ROS 1 actuator or transmission form) or ``mechanical_reduction``
     (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
-    inertia. Multi-joint (differential) transmissions are skipped.
+    inertia. Multi-joint (differential) transmissions are skipped. Where no rotor inertia is at
+    stake (a gear ratio alone changes no torque), one naming a joint the URDF does not have,
+    or a second one for a joint with other values, is skipped with a note; with a rotor
+    inertia either is an error (a typo would drop or change it).
     """
     gear, rotor, owner = {}, {}, {}
     for transmission in document.transmissions:
@@ -298,20 +290,31 @@ def transmissions(document):
         where = f"transmission[@name='{str(transmission.get('name'))[:80]}']"
         unknown = [name for name in joints if name not in document.joints]
         if unknown:
-            raise URDFError(f'{where} names joint {str(unknown[0])[:80]!r}, which the URDF does '
-                            'not have; fix the name or remove the transmission')
+            message = (f'{where} names joint {str(unknown[0])[:80]!r}, which the URDF does not '
+                       'have')
+            if transmission.find('.//rotorInertia') is not None:     # dynamics at stake
+                raise URDFError(f'{message}; fix the name or remove the transmission')
+            document.notes.append(f'{message}: ignored (it carries no rotor inertia)')
+            continue
         if len(joints) != 1:
             continue
-        joint = joints[0]
-        if joint in owner:
-            raise URDFError(f'{where} and transmission[@name={owner[joint]!r}] both drive joint '
-                            f'{joint[:80]!r}; keep one transmission per joint')
-        owner[joint] = str(transmission.get('name'))[:80]
+        joint, values = joints[0], {}
         for element in transmission.iter():
             if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                gear[joint] = _finite((element.text or '').strip(), f'{where} {element.tag}')
+                values['gear'] = _finite((element.text or '').strip(), f'{where} {element.tag}')
             elif element.tag == 'rotorInertia':
-                rotor[joint] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+                values['rotor'] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+        if joint in owner and owner[joint][1] != values:
+            message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
+                       f'{joint[:80]!r} with different values')
+            if 'rotor' in values or 'rotor' in owner[joint][1]:          # dynamics at stake
+                raise URDFError(f'{message}; keep one transmission per joint')
+            document.notes.append(f'{message}: the first is kept (no rotor inertia: no effect '
+                                  'on the dynamics)')
+            continue
+        owner[joint] = str(transmission.get('name'))[:80], values
+        gear.update({joint: values['gear']} if 'gear' in values else {})
+        rotor.update({joint: values['rotor']} if 'rotor' in values else {})
     return gear, rotor
 
 

@@ -32,12 +32,20 @@ Chain choice without ``tip_link`` (documented in docs/models.md):
    form one path; else the deepest link named like a tool frame (:data:`TOOL_NAMES`: exactly,
    or ending in ``_`` + the name; ties by the order of the list, then alphabetically); else
    the last moving link itself.
+
+The choice is explained (:attr:`Tree.choice`, kept as ``RobotModel.chain_choice``); a doubtful
+one is also a ``ModelWarning`` naming the fix (issue 36): a last chain joint named like a
+gripper's (:data:`GRIPPER_WORDS`: a Z1-class arm's ``jointGripper`` becomes the 7th joint), or
+a tool frame no rule names (fixed links that branch, none named like a tool frame: a
+TIAGo-class wrist puts it on ``arm_7_link``).
 """
 
-from robot_dynamics.errors import URDFError
+from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_elements import IDENTITY
 
 TOOL_NAMES = ('tool0', 'tcp', 'tool', 'flange', 'ee_link', 'end_effector', 'ee')
+#: Words in a joint's or its child link's name that make it look like a gripper's joint.
+GRIPPER_WORDS = ('gripper', 'finger', 'hand', 'jaw', 'claw')
 CHAIN_TYPES = ('revolute', 'continuous', 'prismatic', 'floating', 'planar')
 TIP_HINT = 'pass tip_link= (command line: --tip-link)'
 
@@ -52,6 +60,7 @@ class Tree:
 
     def __init__(self, document):
         self.document, self._rigid = document, {}
+        self.choice = ''                          # why choose_tip chose what it did
         self.parent_joint, self.children = {}, {name: [] for name in document.links}
         for joint in document.joints.values():
             for link in (joint.parent, joint.child):
@@ -132,13 +141,17 @@ class Tree:
 
     # ------------------------------------------------------------------ chain choice
     def choose_tip(self, base):
-        """Return the tip link chosen by the rules of the module docstring."""
+        """Return the tip link chosen by the rules of the module docstring.
+
+        :attr:`choice` then says which chain and tool frame, and why; a doubtful choice is
+        also a ``ModelWarning`` (:meth:`_explain`).
+        """
         depth = self._moving_depth()
-        link, walked = base, 0
+        link, walked, path = base, 0, []
         while True:
             winners, longest = self._longest_branches(link, walked, depth)
             if not winners:
-                return self.tool_frame(link)
+                return self._explain(base, path, link)
             if len(winners) > 1:
                 tips = sorted(set(t for j in winners for t in self._deepest_tips(j, walked + 1,
                                                                                  depth)))
@@ -147,7 +160,43 @@ class Tree:
                                 f'{longest} moving joints each), candidate tips {tips}; '
                                 f'{TIP_HINT} to choose the chain; the other branches are '
                                 'locked')
+            path.append(winners[0])
             link, walked = winners[0].child, walked + 1
+
+    def _explain(self, base, path, link):
+        """Set :attr:`choice` for the chain ``path`` ending at ``link``; return the tool frame.
+
+        Warns when the last joint looks like a gripper's or no rule names the tool frame.
+        """
+        tip, tool_why, doubtful = self._tool_frame(link)
+        names = [joint.name for joint in path]
+        joints = (f'{len(names)} joint(s), {names[0]!r} to {names[-1]!r}' if names else
+                  'no moving joint')
+        self.choice = (f'chain {base!r} -> {tip!r} chosen automatically: the longest moving '
+                       f'path from {base!r} ({joints}), ending at {link!r} because '
+                       f'{self._end_reason(link)}; tool frame {tip!r}: {tool_why}; '
+                       f'{TIP_HINT} to choose another')
+        last = path[-1] if len(path) > 1 else None
+        if last is not None and any(word in f'{last.name} {last.child}'.lower()
+                                    for word in GRIPPER_WORDS):
+            warn(f'the automatic chain ends with joint {last.name!r}, named like a gripper\'s: '
+                 f'the model has {len(path)} joints with it as the last; if the arm ends '
+                 f'before it, pass tip_link={last.parent!r} (--tip-link {last.parent}) and it '
+                 'is locked')
+        if doubtful:
+            warn(f'tool frame {tip!r}: {tool_why}; {TIP_HINT} to put it elsewhere')
+        return tip
+
+    def _end_reason(self, link):
+        """Why the automatic chain ends at ``link`` (a phrase)."""
+        chainable = [j for j in self.rigid_body(link)[1] if j.type in CHAIN_TYPES]
+        if not chainable:
+            return 'no moving joint is below it'
+        if len(chainable) == 1:
+            return f'its next joint {chainable[0].name!r} is a <mimic> (locked)'
+        names = sorted(j.name for j in chainable)
+        return (f'its moving branches ({", ".join(map(repr, names[:6]))}) tie '
+                'and are shorter than the chain: an end effector, locked')
 
     def _longest_branches(self, link, walked, depth):
         """Return the moving joints leaving ``link``'s rigid body the chain may follow; length.
@@ -189,21 +238,31 @@ class Tree:
 
     def tool_frame(self, link):
         """Return the tool frame on the rigid body of the last moving link ``link``."""
+        return self._tool_frame(link)[0]
+
+    def _tool_frame(self, link):
+        """Return the tool frame of :meth:`tool_frame`, why (a phrase), and if it is doubtful."""
         poses, _ = self.rigid_body(link)
         fixed_children = {name: [j for j in self.children[name] if not j.moving]
                           for name in poses}
         end = link
         while len(fixed_children[end]) == 1:
             end = fixed_children[end][0].child
-        if not fixed_children[end]:
-            return end                           # one path of fixed links: its end
+        if not fixed_children[end]:              # one path of fixed links: its end
+            return end, ('the end of the fixed links below it' if end != link else
+                         'the last moving link, no fixed link below it'), False
         depth = {link: 0}
         for name in poses:                       # depth-first: parents come first
             for joint in fixed_children[name]:
                 depth[joint.child] = depth[name] + 1
         named = [(-depth[name], rank, name) for name in poses
                  for rank in [_tool_rank(name)] if rank is not None]
-        return min(named)[2] if named else link
+        if named:
+            return min(named)[2], 'named like a tool frame, where the fixed links branch', False
+        branches = ', '.join(repr(j.child) for j in fixed_children[end][:6])
+        return link, (f'the last moving link itself: the fixed links below it branch (at '
+                      f'{end!r}: {branches}) and none is named like a tool frame '
+                      f'({", ".join(TOOL_NAMES)})'), True
 
 
 def _mimics(joint):

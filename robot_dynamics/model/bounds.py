@@ -43,7 +43,9 @@ MAX_VELOCITY = 1.0e3           # joints without a velocity limit, rad/s or m/s
 MAX_ACCELERATION = 1.0e4       # rad/s² or m/s²
 MAX_OUTPUT = 1.0e6             # a published torque (N m), force (N) or mass-matrix entry
 MAX_TRAJECTORY_POINTS = 10000  # points of one JointTrajectory
+MAX_JOINT_NAMES = 1000         # joint_names of one trajectory: far more than any robot has
 MAX_PAYLOAD_RATIO = 5.0        # a payload up to 5 x the mass of the arm's moving links
+MAX_NODE_JOINTS = 100          # moving joints of a model a ROS node serves (real time)
 
 
 def _first_bad(values, bound):
@@ -255,11 +257,12 @@ class StateBounds:
 
 
 def check_trajectory(model, positions, velocities=None, accelerations=None):
-    """Check the waypoints (K, n) of a desired trajectory in model order."""
-    points = np.atleast_2d(positions).shape[0]
-    if points > MAX_TRAJECTORY_POINTS:
-        raise PlausibilityError(f'trajectory has {points} points, more than '
-                                f'{MAX_TRAJECTORY_POINTS}; send it in pieces')
+    """Check the waypoints (K, n) of a desired trajectory in model order.
+
+    Their number is checked where a request is read (``MAX_TRAJECTORY_POINTS``,
+    :class:`robot_dynamics.control.goals.TrajectoryRequest`): the motion commanded from it
+    holds the current state too, and a positions-only one two knots per point.
+    """
     _check_rows(model, 'trajectory', positions, velocities, accelerations)
 
 
@@ -284,6 +287,14 @@ def check_interpolated(model, times, peak_velocity, peak_acceleration):
                 f'between t = {times[k]:.6g} s and {times[k + 1]:.6g} s (interpolated between '
                 f'the waypoints), beyond the plausible {limit:.3g}; space the waypoints '
                 'further apart in time or give velocities and accelerations that match them')
+
+
+def too_many_joints(model):
+    """Return why a node refuses ``model`` (more than ``MAX_NODE_JOINTS`` moving joints)."""
+    return (f'the model {model.name!r} has {model.dof} moving joints, more than '
+            f'MAX_NODE_JOINTS = {MAX_NODE_JOINTS} that a node serves in real time (a '
+            f'{model.dof}x{model.dof} mass matrix per state); choose the chain with '
+            'base_link/tip_link or lock joints with locked_joints')
 
 
 def check_output(name, values):

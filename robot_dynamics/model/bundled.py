@@ -19,9 +19,12 @@ prefix (``pip install .``). An installed package has no ``urdf/`` beside it, so 
 its installed copy.
 """
 
+import functools
 import os
 import sys
+import warnings
 
+from robot_dynamics.errors import ModelWarning
 from robot_dynamics.model.robot_model import RobotModel
 
 PACKAGE = 'robot_dynamics'
@@ -90,3 +93,21 @@ def load_model(name_or_path, friction=None, **kwargs):
     if str(path).endswith(('.yaml', '.yml')):
         return RobotModel.from_dh(path, **kwargs)
     return RobotModel.from_urdf(path, **kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def bundled_notes(name):
+    """Return the notes (``ModelWarning`` texts) bundled model ``name`` gives as shipped.
+
+    The loader's notes, then the model's warnings, each once. Every one is known and
+    documented (docs/models.md; test/model/test_bundled_models.py pins them): the nodes log
+    them as one INFO line, ``robot-dynamics check NAME`` lists them. Notes that a load with
+    other options adds (``urdf_friction=False``, ``tip_link=``, …) are not among them.
+    """
+    if name not in BUNDLED_MODELS:
+        raise ValueError(f'{name!r} is not a bundled model; one of {sorted(BUNDLED_MODELS)}')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', ModelWarning)
+        model = load_model(name)
+    said = [str(w.message) for w in caught if issubclass(w.category, ModelWarning)]
+    return tuple(dict.fromkeys(said + list(model.warnings)))

@@ -59,7 +59,9 @@ import numpy as np
 from robot_dynamics.errors import bounded, ModelError, ModelWarning, warn
 from robot_dynamics.io.dh import dh_fields
 from robot_dynamics.io.friction_yaml import KEYS as FRICTION_KEYS, apply_friction, read_friction
-from robot_dynamics.io.locked import LockedBranches, add, centroidal_form, origin_form
+from robot_dynamics.io.locked import (
+    LockedBranches, LockedPositions, add, centroidal_form, origin_form,
+)
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.model.friction import (
@@ -90,6 +92,7 @@ _PER_JOINT_SHAPES = {
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
+_LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
@@ -105,7 +108,10 @@ class RobotModel:
     Build one with :meth:`from_urdf`, :meth:`from_dh` or directly from arrays (every per-joint
     array has ``n`` rows; missing friction, rotor and limit arrays take neutral defaults). The
     arrays are read-only; derive a changed model with :meth:`replace`, :meth:`with_payload`
-    or :meth:`with_gravity`.
+    or :meth:`with_gravity`. ``warnings``: every warning, one place to count them: the
+    loader's ``notes`` (how a URDF was read: friction included, branches locked, a doubtful
+    chain or tool frame; a derived model has none), then the checks' findings. ``chain_choice``:
+    which chain and tool frame the URDF loader chose and why ('' when ``tip_link`` was given).
     """
 
     joint_types: tuple
@@ -140,6 +146,8 @@ class RobotModel:
     locked_joints: Mapping = None
     locked_branches: LockedBranches = field(default=None, compare=False, repr=False)
     warnings: tuple = field(default=(), compare=False)
+    notes: tuple = field(default=(), compare=False, repr=False)
+    chain_choice: str = field(default='', compare=False, repr=False)
 
     def __post_init__(self):
         """Validate every field, fill defaults and freeze the arrays."""
@@ -168,7 +176,9 @@ class RobotModel:
                          'gravity': np.array([0.0, 0.0, -9.81])}[name]
             set_(self, name, _frozen_array(value, shape, name))
         self._set_locked()
-        set_(self, 'warnings', tuple(map(bounded, tuple(self.warnings) + tuple(self._validate()))))
+        set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
+        set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
+                                         + tuple(self._validate()))))
         for message in self.warnings:
             warn(message)
 
@@ -192,19 +202,19 @@ class RobotModel:
             if norm < 1e-9:
                 raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
                                  'give a non-zero direction such as [0, 0, 1]')
-        if not np.allclose(norms, 1.0, atol=1e-9):
+        if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
             object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
         R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = np.any(np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3),
-                          axis=(1, 2)) | (np.linalg.det(R) < 0)
+        improper = (np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3)).any(
+            axis=(1, 2)) | (np.linalg.det(R) < 0)
         for i in np.flatnonzero(improper)[:1]:
             raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
                              'a proper rotation matrix (orthonormal, det +1)')
         inertia = self.inertia
         scale = np.maximum(1.0, np.abs(inertia).max(axis=(1, 2)))[:, None, None]
         transposed = inertia.transpose(0, 2, 1)
-        asymmetric = np.any(np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
-            transposed), axis=(1, 2))
+        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
+            transposed)).any(axis=(1, 2))
         huge = np.flatnonzero(np.abs(inertia).max(axis=(1, 2)) > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
@@ -233,13 +243,13 @@ class RobotModel:
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
         found += plausibility_warnings(self, principal)
-        if np.any(self.lower_limit > self.upper_limit):
+        if (self.lower_limit > self.upper_limit).any():
             bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
                    if lo > hi]
             raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
         for name in ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
                      'rotor_inertia'):
-            if np.any(getattr(self, name) < 0):
+            if (getattr(self, name) < 0).any():
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')
         problem = check_friction_fields(self)
@@ -292,6 +302,7 @@ class RobotModel:
             raise ModelError(f'unknown RobotModel field(s) {sorted(unknown)}; '
                              f'fields are {[f.name for f in fields(self)]}')
         changes.setdefault('warnings', ())
+        changes.setdefault('notes', ())           # how a file was read: not the new model's
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', ModelWarning)
             return replace(self, **changes)
@@ -379,9 +390,15 @@ class RobotModel:
         after loading, e.g. ``gravity=[0, 0, -9.81]`` or ``rotor_inertia=[…]``. See
         :mod:`robot_dynamics.io.urdf`.
         """
-        fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
-                             locked_joints=locked_joints, urdf_friction=urdf_friction)
-        return cls(**{**fields, **overrides})
+        with warnings.catch_warnings(record=True) as said:   # the loader's notes: warnings
+            warnings.simplefilter('always', ModelWarning)
+            fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
+                                 locked_joints=locked_joints, urdf_friction=urdf_friction)
+        for other in (w for w in said if not issubclass(w.category, ModelWarning)):
+            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+        notes = tuple(dict.fromkeys(str(w.message) for w in said
+                                    if issubclass(w.category, ModelWarning)))
+        return cls(**{'notes': notes, **fields, **overrides})
 
     @classmethod
     def from_dh(cls, dh, convention=None, **overrides):
@@ -398,25 +415,6 @@ class RobotModel:
 
 
 # ---------------------------------------------------------------------- helpers
-class LockedPositions(Mapping):
-    """Read-only mapping locked joint name → position (rad or m); picklable, unlike a proxy."""
-
-    def __init__(self, positions):
-        self._positions = dict(positions)
-
-    def __getitem__(self, name):
-        return self._positions[name]
-
-    def __iter__(self):
-        return iter(self._positions)
-
-    def __len__(self):
-        return len(self._positions)
-
-    def __repr__(self):
-        return f'LockedPositions({self._positions!r})'
-
-
 def _names(names, n, prefix):
     if names is None:
         return tuple(f'{prefix}{i + 1}' for i in range(n))
@@ -433,13 +431,16 @@ def _frozen_array(value, shape, name):
         raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
     if array.shape != shape:
         raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    finite_required = name not in ('lower_limit', 'upper_limit', 'velocity_limit',
-                                   'effort_limit')
-    if finite_required and not np.all(np.isfinite(array)):
+    if name not in _LIMITS and not np.isfinite(array).all():
         raise ModelError(f'{name}: contains NaN or inf')
-    if np.any(np.isnan(array)):
+    if name in _LIMITS and np.isnan(array).any():
         raise ModelError(f'{name}: contains NaN')
-    return _freeze(array)
+    # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
+    # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
+    if name in _LIMITS[2:] and (array == 0).any():
+        array = np.where(array == 0, np.inf, array)
+    array.setflags(write=False)            # a new array already (np.array copies)
+    return array
 
 
 def _freeze(array):

@@ -215,12 +215,20 @@ def report(result, label=''):
     return '\n'.join(lines)
 
 
+#: Why the commanded torques step at the waypoints of the demo's rest-to-rest moves (issue 36):
+#: q̈_d is continuous there, but each joint stops and reverses, and its Coulomb friction
+#: ``Fc sign(q̇)`` flips (PUMA 560: a step of 2 Fc = 52 N m on joint 1).
+STEP_NOTE = ('steps: a joint stops and reverses at each waypoint, so its Coulomb friction '
+             'Fc sign(qd) flips')
+
+
 def demo_figure(result, baseline=None, title=''):
     """Tracking error per joint beside the commanded torques, with and without feed-forward.
 
     One row per run: ``result`` (labelled by its mode), then ``baseline`` (the same run without
     the dynamics node's feed-forward) when given. Left: ``q_d - q`` per joint in mrad (mm for
-    prismatic joints), right: the commanded torques. Returns the matplotlib figure.
+    prismatic joints), right: the commanded torques, each panel with its legend; the torque
+    panels say why they step (:data:`STEP_NOTE`). Returns the matplotlib figure.
     """
     import matplotlib
     matplotlib.use('Agg')
@@ -237,9 +245,11 @@ def demo_figure(result, baseline=None, title=''):
             torque_axis.plot(t, run.tau[:, j], color=line.get_color(), label=name)
         error_axis.set_title(f'tracking error {mode} feed-forward (overall RMS {rms:.3g} mrad)')
         error_axis.set_ylabel('q_d - q (mrad or mm)')
-        torque_axis.set_title(f'commanded torque {mode} feed-forward')
+        torque_axis.set_title(f'commanded torque {mode} feed-forward\n{STEP_NOTE}',
+                              fontsize='small')
         torque_axis.set_ylabel('torque (N m or N)')
-        torque_axis.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
+        for axis in (error_axis, torque_axis):
+            axis.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
     for axis in axes[-1]:
         axis.set_xlabel('time since trajectory start (s)')
     figure.suptitle(title or 'computed-torque tracking')

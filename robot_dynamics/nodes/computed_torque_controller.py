@@ -24,12 +24,12 @@ for a joint state, so that the command uses the model terms of the latest measur
 Joint order: ``joints`` when set, else the order of the dynamics node's outputs, learnt from
 its named copy ``feedforward_joint_states`` (the Float64MultiArray outputs carry no names).
 ``joint_states`` messages are merged by name (:mod:`joint_state_merge
-<robot_dynamics.nodes.joint_state_merge>`, as in the dynamics node): a message may carry some
+<robot_dynamics.control.joint_states>`, as in the dynamics node): a message may carry some
 joints only (an arm's driver and a wrist's), one without a controlled joint (a gripper's) is
 ignored; no command goes out until every joint has been received, nor while any joint's last
 stamp is older than ``stale_timeout`` (each joint on its own age).
 
-Bounded commands (:mod:`~robot_dynamics.nodes.command_bounds`): a feed-forward that is not
+Bounded commands (:mod:`~robot_dynamics.control.command_bounds`): a feed-forward that is not
 finite or beyond 1e6, a mass matrix that is not symmetric positive definite, and a command
 beyond 1e6 are refused (nothing published, throttled WARN); ``effort_limits`` (one per joint,
 empty: none) saturates the command, with a throttled WARN. The
@@ -50,8 +50,9 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.command_bounds import Saturation, check_mass_matrix, check_vector
+from robot_dynamics.control.command_bounds import Saturation, check_mass_matrix, check_vector
 from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
                                                         gains)
 from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
@@ -59,10 +60,13 @@ from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
-from robot_dynamics.nodes.conversions import (BadMessage, array_to_matrix, array_to_vector,
-                                              stamp_to_nanoseconds, vector_to_array)
-from robot_dynamics.nodes.joint_state_merge import JointStateMerge, merge_message, name_limit
-from robot_dynamics.nodes import trajectory_goals as goals
+from robot_dynamics.nodes.conversions import (BadInput, array_to_matrix, array_to_vector,
+                                              merge_message, stamp_to_nanoseconds,
+                                              trajectory_request, vector_to_array)
+from robot_dynamics.control.joint_states import JointStateMerge, name_limit
+from robot_dynamics.control import goals
+from robot_dynamics.control.policies import check_motion
+from robot_dynamics.control.tracking import MotionFollower
 
 DIAGNOSTICS_PERIOD = 1.0        # s of wall time
 FIXES = {
@@ -93,12 +97,11 @@ class ComputedTorqueController(Node):
         self.joint_names = parameter_value(self, 'joints') or None
         for name in ('kp', 'kd'):
             check_gains(name, self.get_parameter(name).value, self.joint_names)
-        self.trajectory = None
+        self.follower = MotionFollower()    # the trajectory followed, else a hold
         self._pending_trajectory = None
-        self._trajectory_message = None     # the message self.trajectory was read from
+        self._trajectory_message = None     # the message the followed motion was read from
         self.feedforward = None
         self.mass = None
-        self.hold = None
         self.state = None           # (q, qd, time of the latest message in ns, joint names)
         self._merge = None          # JointStateMerge of the controlled joints
         self.log = []
@@ -155,12 +158,12 @@ class ComputedTorqueController(Node):
     def _control_joints(self, names):
         """Control ``names`` in this order: what was read in another order is read again."""
         self.joint_names = names
-        self.state = self._merge = self.feedforward = self.mass = self.hold = None
+        self.state = self._merge = self.feedforward = self.mass = None
         self._bound = None
-        if self.trajectory is not None and self._pending_trajectory is None:
+        if self.follower.following and self._pending_trajectory is None:
             self._pending_trajectory = self._trajectory_message
-        self.trajectory = None
-        self.get_logger().info(f'controlling joints {names} (order of the dynamics node)')
+        self.follower = MotionFollower()
+        self.get_logger().info(bounded(f'controlling joints {names} (order of the dynamics node)'))
         if self._pending_trajectory is not None:
             self._accept_trajectory()
 
@@ -170,25 +173,29 @@ class ComputedTorqueController(Node):
             self._accept_trajectory()
 
     def _accept_trajectory(self):
-        """Read the pending trajectory as the other nodes do (trajectory_goals), no model.
+        """Read the pending trajectory as the other nodes do (control.goals), without a model.
 
-        A first point after time 0 is reached from the current state (kept pending until a
-        joint state is known); the motion is bounded by the plausible speed and acceleration
-        of any joint (:func:`~robot_dynamics.nodes.trajectory_goals.check_motion`).
+        The motion goes from the current state (kept pending until a joint state is known)
+        through the points ahead; a step is refused, and the motion is bounded by the
+        plausible speed and acceleration of any joint
+        (:func:`~robot_dynamics.control.policies.check_motion`).
         """
-        current = None if self.state is None or self.state[3] != self.joint_names \
-            else self.state[:2]
+        stale = self.state is None or self.state[3] != self.joint_names or \
+            self._now() - self.state[2] * 1e-9 > self.get_parameter('stale_timeout').value
+        current = None if stale else self.state[:2]
         try:
-            trajectory = goals.timed_trajectory(self._pending_trajectory, self.joint_names,
-                                                current, self.get_clock().now().nanoseconds,
-                                                ended_ok=True)     # latched: hold its end
-            goals.check_motion(trajectory, self.joint_names)
+            at = self.get_clock().now().nanoseconds if current is None else self.state[2]
+            motion = goals.commanded_motion(
+                trajectory_request(self._pending_trajectory), self.joint_names, current, at, None,
+                goals.GoalRules(allow_partial_joints_goal=True), ended_ok=True)  # latched
+            check_motion(motion, self.joint_names)
         except goals.NeedsState:
             return                        # taken with the first complete joint state
         except goals.GoalError as exc:
             self._drop(f'desired_trajectory rejected: {exc}')
         else:
-            self.trajectory, self._trajectory_message = trajectory, self._pending_trajectory
+            self.follower.follow(motion.trajectory)
+            self._trajectory_message = self._pending_trajectory
         self._pending_trajectory = None
 
     def _on_feedforward(self, msg):
@@ -197,7 +204,7 @@ class ComputedTorqueController(Node):
             try:
                 self.feedforward = check_vector('feedforward_torques', array_to_vector(
                     msg, len(self.joint_names)))
-            except BadMessage as exc:
+            except BadInput as exc:
                 self.feedforward = None
                 self._drop(f'feedforward_torques dropped: {exc}')
 
@@ -209,7 +216,7 @@ class ComputedTorqueController(Node):
         try:
             self.mass = check_mass_matrix(array_to_matrix(msg, len(self.joint_names)))
             self._merge.fresh_state(self._now(), self.get_parameter('stale_timeout').value)
-        except BadMessage as exc:
+        except BadInput as exc:
             return self._drop(f'{exc}; nothing commanded')
         self.control()
 
@@ -229,7 +236,7 @@ class ComputedTorqueController(Node):
                                     self.get_parameter('stale_timeout').value,
                                     name_limit(len(self.joint_names)),
                                     check=self._plausible_positions)
-        except BadMessage as exc:
+        except BadInput as exc:
             self.inputs.note('joint_states')    # received (for /diagnostics), refused
             return self._drop(f'joint_states dropped: {exc}')
         if not updated:
@@ -249,9 +256,9 @@ class ComputedTorqueController(Node):
         bound = bounds.MAX_POSITION['revolute']
         bad = np.flatnonzero(~(np.abs(q) <= bound))
         if bad.size:
-            raise BadMessage(f'position[{self.joint_names[bad[0]]}] = {q[bad[0]]:.6g}, beyond '
-                             f'the plausible {bound:g} of any joint; publish positions in rad '
-                             'or m')
+            raise BadInput(f'position[{self.joint_names[bad[0]]}] = {q[bad[0]]:.6g}, beyond '
+                           f'the plausible {bound:g} of any joint; publish positions in rad '
+                           'or m')
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""
@@ -259,13 +266,12 @@ class ComputedTorqueController(Node):
         if use_feedforward and self.feedforward is None:
             return  # waiting for the dynamics node
         q, qd, now_ns, _ = self.state
-        if self.trajectory is not None:
-            self.trajectory = self.trajectory.started(now_ns)
-            q_d, qd_d, _ = self.trajectory.sample(now_ns)
-        else:
-            if self.hold is None:
-                self.hold = q.copy()
-            q_d, qd_d = self.hold, np.zeros_like(q)
+        gap = self.follower.outage(now_ns, self.get_parameter('stale_timeout').value)
+        if gap is not None:          # nothing was commanded meanwhile: hold where it is now
+            self.follower.stop(q, qd, now_ns)
+            self._drop(f'joint_states resumed after {gap:.3g} s without a command: the motion '
+                       'is dropped and the arm held where it is (issue 31)')
+        q_d, qd_d, _ = self.follower.desired(q, qd, now_ns)
         with np.errstate(all='ignore'):      # checked below: nothing non-finite goes out
             n = len(self.joint_names)
             feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
@@ -274,7 +280,7 @@ class ComputedTorqueController(Node):
                 tau = tau + self.feedforward
         try:
             tau = self._saturation().apply(tau)
-        except BadMessage as exc:
+        except BadInput as exc:
             return self._drop(f'{exc} (gains too large?); nothing published')
         if self._saturation().last:
             self._drop(self._saturation().last)

@@ -18,7 +18,9 @@ overrides + gravity) and replace it, or report why they cannot.
 """
 
 import numpy as np
+from rclpy.parameter import Parameter
 
+from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, joint_order,
                                                    model_parameters_set,
@@ -26,8 +28,8 @@ from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, joint_orde
                                                    model_with_overrides)
 from robot_dynamics.nodes.parameters import parameter_value
 from robot_dynamics.nodes.description_updates import model_change
-from robot_dynamics.nodes.joint_state_merge import JointStateMerge, message_joint_limit
-from robot_dynamics.nodes.locked_joints import LockedJointTracker
+from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
+from robot_dynamics.control.locked_joints import LockedJointTracker
 
 
 class DynamicsModel:
@@ -49,15 +51,18 @@ class DynamicsModel:
             self._error(f'model not loaded: {exc}')
             return False
         locked = dict(self._source_model.locked_joints)
-        self.get_logger().info(f'model {self.model.name!r}: {self.model.dof} joints '
-                               f'{list(self.model.joint_names)}, solver {self._solver!r}'
-                               + (f', side-branch joints locked at {locked}' if locked else ''))
+        self.get_logger().info(bounded(
+            f'model {self.model.name!r}: {self.model.dof} joints {list(self.model.joint_names)}, '
+            f'solver {self._solver!r}' + (f', side-branch joints locked at {locked}' if locked
+                                          else '')))
         return True
 
     def _set_model(self, source, payload):
         """Build the effective model; raise (leaving the current one) if anything is invalid."""
         model = source if payload is None else source.with_payload(*payload)
         model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
+        if model.dof > bounds.MAX_NODE_JOINTS:
+            raise ValueError(bounds.too_many_joints(model))
         names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
             self._state, self._trajectory = None, None   # joint set changed: start afresh
@@ -88,12 +93,29 @@ class DynamicsModel:
             return self._error(f'model from the robot_description topic not loaded: {exc}')
         before = self._source_model
         if self._load_model(source) and before is not None:
-            self.get_logger().warning('model changed by the robot_description topic: '
-                                      + model_change(before, source))
+            self.get_logger().warning(bounded('model changed by the robot_description topic: '
+                                              + model_change(before, source)))
+
+    def _take_parameter_model(self, change, future):
+        """Use a model parameter change loaded in the worker, or set the parameters back."""
+        overrides, previous = change
+        try:
+            source = future.result()
+        except Exception as exc:  # noqa: BLE001 - reported, the parameters set back
+            self._reverting = True
+            try:
+                self.set_parameters([Parameter(name, value=value)
+                                     for name, value in previous.items()])
+            finally:
+                self._reverting = False
+            return self._error(f'{", ".join(sorted(overrides))}: the model does not load, the '
+                               f'parameters are set back: {exc}')
+        self._load_model(source)
 
     def destroy_node(self):
-        """Stop the robot_description worker, then destroy the node."""
+        """Stop the robot_description workers, then destroy the node."""
         self._descriptions.close()
+        self._parameter_models.close()
         return super().destroy_node()
 
     def _on_payload(self, msg):

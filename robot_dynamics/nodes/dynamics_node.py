@@ -46,18 +46,18 @@ from robot_dynamics.nodes.parameters import (declare_array, declare_double_array
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
 from robot_dynamics.nodes.qos import LATCHED, STEADY
-from robot_dynamics.nodes.statistics import Statistics
+from robot_dynamics.control.statistics import Statistics
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
-from robot_dynamics.nodes.conversions import (BadMessage, stamp_to_seconds,
-                                              trajectory_message)
+from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
+                                              stamp_to_nanoseconds, stamp_to_seconds,
+                                              trajectory_message, trajectory_request)
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.nodes.joint_state_merge import merge_message, serialized_name_count
-from robot_dynamics.nodes.locked_joints import LockedJointTracker
-from robot_dynamics.nodes.trajectory_goals import (POLICIES, GoalError, NeedsState,
-                                                   apply_policy, timed_trajectory)
+from robot_dynamics.control.locked_joints import LockedJointTracker
+from robot_dynamics.control.goals import GoalError, GoalRules, NeedsState, commanded_motion
+from robot_dynamics.control.policies import POLICIES, apply_policy
 
 PUBLISH_MODES = ('on_message', 'timer')
 QOS_CHOICES = ('sensor_data', 'reliable')
@@ -65,7 +65,9 @@ QOS_CHOICES = ('sensor_data', 'reliable')
 # that a node descheduled for less than that loses none (older ones would be stale anyway).
 RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
+SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
 MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
+RULES = GoalRules(allow_partial_joints_goal=True)   # a desired motion may name some joints
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
@@ -89,6 +91,8 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._source_model = None
         self._urdf_from_topic = None
         self._pending_source = None  # model loaded while validating a model-source change
+        self._deferred_source = None  # (overrides, previous values) of one loaded in a worker
+        self._reverting = False      # setting back parameters whose model did not load
         self._payload = None
         self._locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
@@ -184,6 +188,9 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
                                                 lambda: self._urdf_from_topic)
         self.create_subscription(String, 'robot_description', guard(self._on_description),
                                  LATCHED)
+        self._parameter_models = DescriptionUpdates(
+            self, lambda change: self._load_pending(change[0]), guard(self._take_parameter_model),
+            lambda: None)
         self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
                                                      10)
         self.pub_gravity = self.create_publisher(Float64MultiArray, '~/gravity_torques', 10)
@@ -228,9 +235,17 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
                                     overrides['locked_joints'])
             check_model_name(overrides.get('model'))
             check_model_source(self, overrides)
-            self._pending_source = None
-            if SOURCE_PARAMETERS & set(overrides):     # applied at once: loaded here to refuse
-                self._pending_source = self._load_pending(overrides)
+            self._pending_source = self._deferred_source = None
+            if self._reverting:
+                return SetParametersResult(successful=True)
+            if SOURCE_PARAMETERS & set(overrides):
+                text = overrides.get('robot_description',
+                                     self.get_parameter('robot_description').value)
+                if len(text or '') > SYNC_PARSE_BYTES:   # a worker parses it (issue 30, MED 4)
+                    self._deferred_source = (dict(overrides), {
+                        name: self.get_parameter(name).value for name in overrides})
+                else:                                   # applied at once: loaded here to refuse
+                    self._pending_source = self._load_pending(overrides)
             gravity = overrides.get('gravity')
             if gravity is not None and len(gravity):
                 bounds.check_gravity(gravity)
@@ -254,7 +269,12 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             self.get_logger().info(f'solver switched to {self._solver!r}')
         if 'gravity_compensation' in names:
             self._gravity_on = self.get_parameter('gravity_compensation').value
-        if names & SOURCE_PARAMETERS:
+        if self._reverting:
+            return
+        if names & SOURCE_PARAMETERS and self._deferred_source is not None:
+            self._parameter_models.offer(self._deferred_source)
+            self._deferred_source = None
+        elif names & SOURCE_PARAMETERS:
             self._load_model(self._pending_source)
             self._pending_source = None
         elif 'locked_joints' in names:
@@ -311,7 +331,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         try:
             updated = merge_message(self._merge, msg, seconds, self._stale_timeout,
                                     self._message_limit, check=self._state_bounds.check)
-        except (BadMessage, PlausibilityError) as exc:
+        except (BadInput, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         self._follow_locked_joints(msg)      # a gripper's own message moves its branch
         if not updated:
@@ -322,7 +342,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             return               # another part of the robot (a gripper): nothing to compute
         try:
             q, qd, oldest = self._merge.fresh_state(seconds, self._stale_timeout)
-        except BadMessage as exc:
+        except BadInput as exc:
             return self._drop(f'joint_states: {exc}; nothing published')
         self._check_velocity(q, qd)
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
@@ -347,27 +367,29 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             self._drop(self._locked.problem)
 
     def _on_trajectory(self, msg, deferred=False):
-        """Check and take a desired trajectory as the controllers read it (trajectory_goals).
+        """Check and take a desired trajectory as the controllers read it (control.goals).
 
-        One that starts from the current state and came before any joint state is kept
-        (``deferred``) and taken with the first state. Its age was judged on arrival; if it
-        has ended by the time the first state comes (a simulator or driver that started
-        late), it is held at its last point rather than refused.
+        What is checked is the motion that will be commanded: from the current state, now. One
+        that arrived before any joint state is kept (``deferred``) and taken with the first
+        state; its age was judged on arrival; if it has ended by then, it holds its last point
+        when the arm is there, and is refused otherwise (a step).
         """
         self._pending_trajectory = None
         if self.model is None:
             return self._drop('trajectory before the model was loaded')
-        current = None if self._state is None else self._state[:2]
-        try:          # a first point after 0 is reached from the current state, as upstream
-            trajectory = timed_trajectory(msg, self.model.joint_names, current,
-                                          self.get_clock().now().nanoseconds, self.model,
-                                          ended_ok=deferred)
+        current = None if self._state is None or \
+            self._now() - self._state[2] > self._stale_timeout else self._state[:2]
+        try:
+            at = self.get_clock().now().nanoseconds if current is None else \
+                stamp_to_nanoseconds(self._state[3])     # from the state, at its time
+            motion = commanded_motion(trajectory_request(msg), self.model.joint_names, current,
+                                      at, self.model, RULES, ended_ok=deferred)
             trajectory, _, report = apply_policy(      # torque, speed, plausibility
-                self.model, trajectory, self.get_parameter('feasibility').value, 0.05)
+                self.model, motion, self.get_parameter('feasibility').value, 0.05)
         except NeedsState:
             self._pending_trajectory = msg        # taken with the first joint state
             return None
-        except (BadMessage, PlausibilityError, GoalError) as exc:
+        except (BadInput, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
         self.feasibility_note = ''
         if not report.feasible:

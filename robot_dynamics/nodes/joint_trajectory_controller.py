@@ -13,85 +13,63 @@
 """ROS 2 node: a joint trajectory controller with ``control_msgs/FollowJointTrajectory``.
 
 Serves ``~/follow_joint_trajectory`` with the semantics of ros2_control's
-joint_trajectory_controller (goal checks and error codes in :mod:`trajectory_goals
-<robot_dynamics.nodes.trajectory_goals>`, tolerances, cancel → hold, preemption) and follows
-``desired_trajectory`` (topic path) too. Each ``joint_states`` message runs one step of
-computed-torque control with the node's own model (Craig §10.5)::
-
-    tau = ID(q, q̇, q̈_d + Kp e + Kd ė) - F(q̇) + F(q̇_d)
-        = M(q)(q̈_d + Kp e + Kd ė) + V(q, q̇) + G(q) + F(q̇_d)
-
-with the desired motion from the spline interpolation of the waypoints. Friction is
-compensated at the desired velocity, not the measured one: the Coulomb term's sign(q̇) at
-a measured velocity near zero switches from step to step (the PUMA 560's 26 N m on joint 1),
-which made the demo's RMS tracking error 5x larger (3.3e-3 vs 0.62e-3 rad, joint 1). Commands go to
-``effort_commands`` (Float64MultiArray, model joint order), checked and saturated at the URDF
-effort limits (:mod:`command_bounds <robot_dynamics.nodes.command_bounds>`). Before any motion
-its torque and speed are checked (``feasibility``: reject, warn or scale). Without
-``control_msgs`` the node runs the topic path only and says what is missing.
-
-``joint_states`` messages are merged by name (:mod:`joint_state_merge
-<robot_dynamics.nodes.joint_state_merge>`, as in the dynamics node): several drivers may
-publish parts of the robot; a message with a model joint runs a control step once every joint
-has been received and none is older than ``stale_timeout`` (each joint on its own age),
-else nothing is commanded and the reason is counted.
+joint_trajectory_controller (docs/controllers.md: a table of every behaviour against
+upstream's) and follows ``~/joint_trajectory`` and ``desired_trajectory`` (topics). Each
+``joint_states`` message runs one step of computed-torque control with the node's own model
+(:func:`robot_dynamics.control.tracking.feedback_torque`, Craig §10.5); commands go to
+``effort_commands``, saturated at the URDF effort limits. The node converts messages and
+calls the control layer (:mod:`robot_dynamics.control`): a request becomes the motion it
+commands from the current state (:func:`~robot_dynamics.control.goals.commanded_motion`),
+judged by the ``feasibility`` policy (:mod:`~robot_dynamics.control.policies`) before it runs;
+a cancel, an abort, or joint states that come back after a silence brake the arm to rest
+where it is (:class:`~robot_dynamics.control.tracking.MotionFollower`), never a step. Without
+``control_msgs`` the node runs the topic paths only and says what is missing.
 """
 
 import functools
+import threading
 import time
 
-import numpy as np
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
-from rclpy.task import Future
+from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
-from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+from trajectory_msgs.msg import JointTrajectory
 
-import robot_dynamics as rd
-from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.control import goals, policies
+from robot_dynamics.control.command_bounds import Saturation
+from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
+from robot_dynamics.control.tolerances import judge, merge_tolerances
+from robot_dynamics.control.tracking import MotionFollower, feedback_torque
+from robot_dynamics.errors import BadInput, PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes import trajectory_goals as goals
-from robot_dynamics.nodes.command_bounds import Saturation
+from robot_dynamics.nodes import controller_parameters as parameters
+from robot_dynamics.nodes.conversions import (merge_message, stamp_to_nanoseconds,
+                                              stamp_to_seconds, trajectory_message,
+                                              trajectory_request, vector_to_array)
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
-from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
+from robot_dynamics.nodes.node_health import (CommandRate, InputAges, ThrottledLog,
+                                              publish_status, silence)
 from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import guarded_subscription, run
-from robot_dynamics.nodes.qos import STEADY
+from robot_dynamics.nodes.qos import LATCHED, STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
-from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
-                                                        gains)
-from robot_dynamics.nodes.conversions import BadMessage, stamp_to_nanoseconds, vector_to_array
-from robot_dynamics.nodes.joint_state_merge import (JointStateMerge, merge_message,
-                                                    message_joint_limit)
 
 try:                                     # the action needs control_msgs; the topic path not
-    from control_msgs.action import FollowJointTrajectory
-    from control_msgs.msg import JointTrajectoryControllerState
-    from rclpy.action import ActionServer, CancelResponse, GoalResponse
-    from rclpy.action.server import GoalEvent
+    from robot_dynamics.nodes.controller_state import ControllerState
+    from robot_dynamics.nodes.goal_server import ActiveGoal, GoalServer
     CONTROL_MSGS_MISSING = ''
 except ImportError as _exc:              # pragma: no cover - depends on the install
-    FollowJointTrajectory = JointTrajectoryControllerState = None
     CONTROL_MSGS_MISSING = (f'control_msgs is not installed ({_exc}): no follow_joint_trajectory '
                             'action and no controller_state; install ros-jazzy-control-msgs '
                             '(apt) or ../shared/wheels/ros_control_msgs-*.whl (pip)')
 
-
 DIAGNOSTICS_PERIOD = 1.0        # s of wall time
 JOINT_STATES_FIX = ('nothing is commanded without them: is the driver or simulator publishing '
                     'joint_states here (ros2 topic hz joint_states; check the remapping)?')
-
-
-class ActiveGoal:
-    """The goal being executed: its handle, trajectory, tolerances and completion future."""
-
-    def __init__(self, handle, trajectory, tolerances, scale):
-        self.handle, self.trajectory, self.tolerances = handle, trajectory, tolerances
-        self.scale = scale
-        self.done = Future()
 
 
 class JointTrajectoryController(Node):
@@ -99,321 +77,261 @@ class JointTrajectoryController(Node):
 
     def __init__(self, node_name='joint_trajectory_controller', **kwargs):
         super().__init__(node_name, **kwargs)
-        self._declare_parameters()
+        declare_model_parameters(self, at_start_only=True)
+        parameters.declare_controller_parameters(self, gains_read_only=True)
+        self.declare_parameter('use_feedforward', True, descriptor(
+            'false: tau = M(q)(Kp e + Kd de) only (no model terms), for comparison'))
         self.model = model_with_logged_warnings(self)
         if self.model is None:
             raise ValueError('joint_trajectory_controller needs a model: set '
                              'robot_description, urdf_file, dh_file or model')
+        if self.model.dof > bounds.MAX_NODE_JOINTS:
+            raise ValueError(bounds.too_many_joints(self.model))
         self.joint_names = list(self.model.joint_names)
+        parameters.declare_trajectory_parameters(self, self.joint_names, policies.POLICIES)
         for name in ('kp', 'kd'):
-            check_gains(name, self.get_parameter(name).value, self.joint_names)
-        policy = self.get_parameter('feasibility').value
-        if policy not in goals.POLICIES:
-            raise ValueError(f'feasibility: {policy!r}; use one of {goals.POLICIES}')
+            parameters.check_gains(name, self.get_parameter(name).value, self.joint_names)
+        if self.get_parameter('feasibility').value not in policies.POLICIES:
+            raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use one "
+                             f'of {policies.POLICIES}')
+        self.order = parameters.output_order(self, self.joint_names)
+        self.output_names = [self.joint_names[j] for j in self.order]
         self.saturation = Saturation(self.joint_names, self.model.effort_limit)
         self._merge = JointStateMerge.for_model(self.model)    # refuses implausible jumps
         self._state_bounds = bounds.StateBounds(self.model)
         self._message_limit = message_joint_limit(self.model)
-        self.trajectory = None         # DesiredTrajectory being followed (goal or topic)
-        self.active = None             # ActiveGoal
-        self.hold = None               # (n,) position held when there is no trajectory
-        self.state = None              # (q, qd, now_ns)
-        self.log = []
-        self.dropped = 0
-        self.followed = 0              # trajectories taken from the topic
-        self.last_error = ''
-        self.last_feasibility = ''
-        self._last_state_publish = None
-        self._pending = None           # a topic trajectory received before any joint state
+        self.follower = MotionFollower()
+        self._lock = threading.Lock()    # the goal thread installs goals, this one runs them
+        self.active = None               # ActiveGoal
+        self.state = None                # (q, qd, now_ns)
+        self.log, self.dropped, self.followed = [], 0, 0
+        self.last_error = self.last_feasibility = ''
+        self._pending = None             # a topic trajectory received before any joint state
         self._log = ThrottledLog(self.get_logger())
         self.inputs = InputAges({'joint_states': JOINT_STATES_FIX})
-        self._last_command = None      # monotonic time of the last effort command published
+        self.commands = CommandRate()
+        for note in parameters.unknown_parameters(self):
+            self.get_logger().warning(note)
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
-        self.trajectory_input = TrajectoryInput(self, JointTrajectory, 'desired_trajectory',
-                                                guard(self._on_trajectory), reject=self._drop)
+        self.trajectory_inputs = [
+            TrajectoryInput(self, JointTrajectory, topic, guard(
+                lambda msg, topic=topic: self._on_trajectory(msg, topic)), reject=self._drop)
+            for topic in ('desired_trajectory', '~/joint_trajectory')]
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
+        self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
+                                                  LATCHED)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
-        self.pub_state = self.action = None
+        self.create_timer(1.0 / self.get_parameter('action_monitor_rate').value,
+                          guard(self._monitor), clock=STEADY)
+        self.controller_state = self.goals = None
         if CONTROL_MSGS_MISSING:
             self.get_logger().error(CONTROL_MSGS_MISSING)
             return
-        self.pub_state = self.create_publisher(JointTrajectoryControllerState,
-                                               '~/controller_state', 10)
-        self.action = ActionServer(self, FollowJointTrajectory, '~/follow_joint_trajectory',
-                                   execute_callback=self._execute,
-                                   goal_callback=lambda goal: GoalResponse.ACCEPT,
-                                   cancel_callback=lambda handle: CancelResponse.ACCEPT)
-
-    def _declare_parameters(self):
-        declare_model_parameters(self, at_start_only=True)
-        declare_controller_parameters(self, gains_read_only=True)
-        self.declare_parameter('use_feedforward', True, descriptor(
-            'false: tau = M(q)(Kp e + Kd de) only (no model terms), for comparison'))
-        self.declare_parameter('feasibility', 'reject', descriptor(
-            'what to do with a trajectory that needs more torque or speed than the URDF '
-            'limits: reject, warn (execute, WARN on /diagnostics) or scale (slow it down by '
-            'the smallest factor that fits)', read_only=True))
-        self.declare_parameter('feasibility_margin', 0.05, descriptor(
-            'fraction of each effort limit kept in reserve by scale', low=0.0, high=0.5))
-        self.declare_parameter('path_tolerance', 0.0, descriptor(
-            'default position tolerance along the path, rad or m (0: not checked)',
-            low=0.0, high=100.0))
-        self.declare_parameter('goal_tolerance', 0.01, descriptor(
-            'default position tolerance at the end, rad or m (0: not checked)',
-            low=0.0, high=100.0))
-        self.declare_parameter('stopped_velocity_tolerance', 0.05, descriptor(
-            'default velocity tolerance at the end, rad/s or m/s (0: not checked)',
-            low=0.0, high=100.0))
-        self.declare_parameter('goal_time_tolerance', 1.0, descriptor(
-            'default time after the end to reach the goal tolerance, s', low=0.0,
-            high=3600.0))
-        self.declare_parameter('state_publish_rate', 20.0, descriptor(
-            'rate of ~/controller_state and of the action feedback, Hz', low=0.1,
-            high=1000.0))
+        self.controller_state = ControllerState(self, self.output_names, self.order)
+        self.goals = GoalServer(self, self._log)
 
     # ------------------------------------------------------------------ inputs
-    def _on_trajectory(self, msg):
-        """Follow a JointTrajectory from the topic (all joints, checked like a goal)."""
-        if self.state is None:                   # taken with the first joint state
-            self._pending = msg
-            return None
-        q, qd, now_ns = self.state
-        try:
-            trajectory = goals.goal_trajectory(msg, self.model, (q, qd),
-                                               self.get_clock().now().nanoseconds or now_ns)
-            trajectory, scale, report = self._feasible(trajectory)
-        except goals.GoalError as exc:
-            return self._drop(f'desired_trajectory rejected: {exc}')
-        self._preempt()
-        self.trajectory = trajectory
-        self.followed += 1
-
     def _on_joint_state(self, msg):
         """Merge the message by name; run one control step if every joint is fresh."""
-        now_ns = self.get_clock().now().nanoseconds
+        clock_ns = self.get_clock().now().nanoseconds
         timeout = self.get_parameter('stale_timeout').value
         try:
-            if not merge_message(self._merge, msg, now_ns * 1e-9, timeout,
+            if not merge_message(self._merge, msg, clock_ns * 1e-9, timeout,
                                  self._message_limit, check=self._state_bounds.check):
-                return                          # another device's joint states
-        except (BadMessage, PlausibilityError) as exc:
+                self.commands.foreign()         # another device's joint states
+                return
+        except (BadInput, PlausibilityError) as exc:
             self.inputs.note('joint_states')    # received (for /diagnostics), refused
             return self._drop(f'joint_states dropped: {exc}')
         self.inputs.note('joint_states')
         try:
-            q, qd, _ = self._merge.fresh_state(now_ns * 1e-9, timeout)
-        except BadMessage as exc:
+            q, qd, _ = self._merge.fresh_state(clock_ns * 1e-9, timeout)
+        except BadInput as exc:
             return self._drop(f'joint_states: {exc}; nothing commanded')
-        now_ns = stamp_to_nanoseconds(msg.header.stamp) or now_ns
-        self.state = (q, qd, now_ns)
+        now_ns = stamp_to_nanoseconds(msg.header.stamp) or clock_ns
+        with self._lock:
+            gap = self.follower.outage(now_ns, timeout)
+            if gap is not None:
+                self._resume(q, qd, now_ns, gap)
+            self.state = (q, qd, now_ns)
         if self._pending is not None:
             pending, self._pending = self._pending, None
-            self._on_trajectory(pending)
+            self._on_trajectory(*pending)
         self.control(q, qd, now_ns)
 
-    # ------------------------------------------------------------------ control
-    def _desired(self, q, now_ns):
-        """Return ``q_d, q̇_d, q̈_d`` (n,) at ``now_ns``: the trajectory, else the hold."""
-        if self.trajectory is not None:
-            self.trajectory = self.trajectory.started(now_ns)
-            return self.trajectory.sample(now_ns)
-        if self.hold is None:
-            self.hold = q.copy()
-        zero = np.zeros_like(q)
-        return self.hold, zero, zero.copy()
+    def _resume(self, q, qd, now_ns, gap):
+        """Joint states are back after ``gap`` s without a command: brake where the arm is."""
+        note = (f'joint_states resumed after {gap:.3g} s without a command (more than '
+                'stale_timeout): the arm was not controlled and may have moved; holding it '
+                'where it is now')
+        if self.active is not None:
+            self._finish(self.active, 'abort', goals.PATH_TOLERANCE_VIOLATED,
+                         f'{note}; goal aborted')
+        self.follower.stop(q, qd, now_ns)
+        self.get_logger().warning(note)
 
+    def _on_trajectory(self, msg, topic):
+        """Follow a JointTrajectory from a topic; a running goal goes on, judged on it."""
+        if self._stale():                        # taken with the next fresh joint state
+            self._pending = (msg, topic)
+            return None
+        try:
+            trajectory, _, _ = self._commanded(trajectory_request(msg))
+        except goals.GoalError as exc:
+            return self._drop(f'{topic.lstrip("~/")} rejected: {exc}')
+        with self._lock:
+            self.follower.follow(trajectory)
+            if self.active is not None:
+                self.active.trajectory = trajectory
+        self.followed += 1
+        self._publish_accepted(trajectory)
+
+    def _stale(self):
+        """Say why there is no current state to start a motion from, or ''."""
+        if self.state is None:
+            return 'no joint_states received yet'
+        age = (self.get_clock().now().nanoseconds - self.state[2]) * 1e-9
+        if age > self.get_parameter('stale_timeout').value:
+            clocks = ' (the clock and the states\' stamps differ: use_sim_time?)' \
+                if abs(age) > 1e6 else ''
+            return f'the last usable joint_states is {age:.3g} s old{clocks}'
+        return ''
+
+    def _commanded(self, request):
+        """Return ``(trajectory, scale, report)``: the motion from now, judged by the policy."""
+        q, qd, state_ns = self.state          # the motion starts from it, at its time
+        motion = goals.commanded_motion(request, self.joint_names, (q, qd), state_ns,
+                                        self.model, parameters.goal_rules(self))
+        started = time.monotonic()
+        policy = self.get_parameter('feasibility').value
+        trajectory, scale, report = policies.apply_policy(
+            self.model, motion, policy, self.get_parameter('feasibility_margin').value)
+        self.last_feasibility = '' if report.feasible else report.message()
+        if motion.jump or not report.feasible:
+            verb = 'slowed down' if scale > 1 else 're-timed from the current state' \
+                if motion.jump else 'executed anyway (feasibility: warn)'
+            self.get_logger().warning(
+                f'trajectory {verb}: {motion.jump or report.message()} [checked '
+                f'{report.times.size} samples in {(time.monotonic() - started) * 1e3:.0f} ms]')
+        return trajectory, scale, report
+
+    # ------------------------------------------------------------------ control
     def control(self, q, qd, now_ns):
-        """Publish ``tau = ID(q, q̇, q̈_d + Kp e + Kd ė)``, bounded; then monitor the goal."""
-        if self.active is not None and self.active.handle.is_cancel_requested:
-            self._finish(self.active, 'canceled', goals.SUCCESSFUL, 'canceled: holding', q)
-        q_d, qd_d, qdd_d = self._desired(q, now_ns)
-        with np.errstate(all='ignore'):         # checked: nothing non-finite goes out
-            n = self.model.dof
-            feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
-            if self.get_parameter('use_feedforward').value:     # friction at q̇_d: see above
-                tau = rd.inverse_dynamics(self.model, q, qd, qdd_d + feedback) \
-                    - rd.friction_torques(self.model, qd) + rd.friction_torques(self.model, qd_d)
-            else:
-                tau = rd.mass_matrix(self.model, q) @ feedback
+        """Publish ``tau`` of computed-torque control for the desired motion, bounded."""
+        with self._lock:
+            desired = self.follower.desired(q, qd, now_ns)
+            goal = self.active
+        n = self.model.dof
+        tau = feedback_torque(self.model, q, qd, desired, parameters.gains(self, 'kp', n),
+                              parameters.gains(self, 'kd', n),
+                              self.get_parameter('use_feedforward').value)
         try:
             command = self.saturation.apply(tau)
-        except BadMessage as exc:
+        except BadInput as exc:
             return self._drop(f'{exc}; nothing published (gains or state absurd?)')
         if self.saturation.last:
             self._log.warning(self.saturation.last)
             self.saturation.last = ''
-        self.pub_command.publish(vector_to_array(command))
-        self._last_command = time.monotonic()
+        self.pub_command.publish(vector_to_array(command[self.order]))
+        self.commands.sent()
         if self.get_parameter('record').value:
-            self.log.append((now_ns * 1e-9, q_d, q, command))
-        self._monitor(q, qd, q_d, qd_d, now_ns)
-        self._publish_state(q, qd, q_d, qd_d, qdd_d, command, now_ns)
-
-    def _monitor(self, q, qd, q_d, qd_d, now_ns):
-        """Path tolerance during the motion, goal tolerance after it (upstream semantics)."""
-        goal = self.active
-        if goal is None or goal.trajectory.start_ns is None:
-            return
-        t = goal.trajectory.elapsed(now_ns)
-        end = goal.trajectory.times[-1]
-        tol = goal.tolerances
-        error = np.abs(q_d - q)
-        if t < end:
-            bad = np.flatnonzero(error > tol.path_position)
-            if bad.size:
-                j = bad[0]
-                self._finish(goal, 'abort', goals.PATH_TOLERANCE_VIOLATED,
-                             f'joint {self.joint_names[j]} is {error[j]:.4g} from the path at '
-                             f't = {t:.3f} s; path tolerance {tol.path_position[j]:.4g}', q)
-            return
-        reached = np.all(error <= tol.goal_position) and \
-            np.all(np.abs(qd) <= tol.goal_velocity)
-        if reached:
+            self.log.append((now_ns * 1e-9, desired[0], q, command))
+        if goal is not None:
             note = '' if goal.scale == 1.0 else f'slowed by {goal.scale:.3g}x to fit the limits'
-            self._finish(goal, 'succeed', goals.SUCCESSFUL, note)
-        elif t > end + tol.goal_time:
-            j = int(np.argmax(error - tol.goal_position))
-            self._finish(goal, 'abort', goals.GOAL_TOLERANCE_VIOLATED,
-                         f'joint {self.joint_names[j]} is {error[j]:.4g} from the goal '
-                         f'{t - end:.3f} s after the end; goal tolerance '
-                         f'{tol.goal_position[j]:.4g}, goal_time_tolerance {tol.goal_time} s')
+            verdict = judge(goal.trajectory, goal.tolerances, self.joint_names, q, qd,
+                            desired[0], now_ns, note)
+            if verdict is not None:
+                with self._lock:
+                    self._finish(goal, verdict.how, verdict.code, verdict.text,
+                                 stop=verdict.how == 'abort')
+        if self.controller_state is not None:
+            self.controller_state.publish(now_ns, q, qd, desired, command, self.active)
 
-    # ------------------------------------------------------------------ action
-    async def _execute(self, handle):
-        """Validate, check the feasibility, preempt, then wait for the motion to finish."""
-        result = FollowJointTrajectory.Result()
-        try:
-            goal = self._accept_goal(handle)
-        except goals.GoalError as exc:
-            handle.abort()
-            result.error_code, result.error_string = exc.code, str(exc)[:1000]
-            self.get_logger().warning(f'goal refused ({exc.code}): {exc}')
-            return result
-        except Exception as exc:  # noqa: BLE001 - a client sees why, the node goes on
-            self.callback_failed('follow_joint_trajectory goal', exc)
-            handle.abort()
-            result.error_code = goals.INVALID_GOAL
-            result.error_string = f'goal not understood: {type(exc).__name__}: {exc}'[:1000]
-            return result
-        self._preempt()
-        self.active, self.trajectory = goal, goal.trajectory
-        code, text = await goal.done
-        result.error_code, result.error_string = code, text
-        return result
+    def _monitor(self):
+        """Act on a cancel, and on joint states gone silent, without waiting for a state."""
+        with self._lock:
+            goal = self.active
+            if goal is None or self.state is None:
+                return
+            q, qd, _ = self.state
+            if goal.handle.is_cancel_requested:
+                return self._finish(goal, 'canceled', goals.SUCCESSFUL,
+                                    'canceled: braking to rest where the arm is', stop=True)
+            now_ns = self.get_clock().now().nanoseconds
+            gap = self.follower.outage(now_ns, self.get_parameter('stale_timeout').value)
+            if gap is not None:
+                self._finish(goal, 'abort', goals.PATH_TOLERANCE_VIOLATED,
+                             f'no usable joint_states for {gap:.3g} s (more than stale_timeout): '
+                             'the arm is not controlled; goal aborted')
 
-    def _accept_goal(self, handle):
-        """Return the :class:`ActiveGoal` of a request; raise GoalError if it is refused."""
-        if self.state is None:
-            raise goals.GoalError(goals.INVALID_GOAL, 'no joint_states received yet: the '
-                                  'controller does not know where the arm is')
+    # ------------------------------------------------------------------ goals
+    def accept_goal(self, handle):
+        """Return the installed :class:`ActiveGoal` of a request (goal thread), or raise."""
+        stale = self._stale()
+        if stale:
+            raise goals.GoalError(goals.INVALID_GOAL, f'{stale}: the controller does not know '
+                                  'where the arm is, and the motion starts from there')
         request = handle.request
-        q, qd, now_ns = self.state
-        defaults = goals.Tolerances(
-            *(np.where(np.full(self.model.dof, value) > 0, value, np.inf) for value in (
-                self.get_parameter(name).value for name in (
-                    'path_tolerance', 'goal_tolerance', 'stopped_velocity_tolerance'))),
-            goal_time=self.get_parameter('goal_time_tolerance').value)
-        tolerances = goals.tolerances(request, self.model, defaults)
-        trajectory = goals.goal_trajectory(request.trajectory, self.model, (q, qd),
-                                           self.get_clock().now().nanoseconds or now_ns)
-        trajectory, scale, _ = self._feasible(trajectory)
-        return ActiveGoal(handle, trajectory, tolerances, scale)
+        tolerances = merge_tolerances(
+            parameters.default_tolerances(self, self.joint_names), self.joint_names,
+            [(t.name, t.position, t.velocity) for t in request.path_tolerance],
+            [(t.name, t.position, t.velocity) for t in request.goal_tolerance],
+            stamp_to_seconds(request.goal_time_tolerance))
+        trajectory, scale, _ = self._commanded(trajectory_request(request.trajectory))
+        goal = ActiveGoal(handle, trajectory, tolerances, scale)
+        with self._lock:
+            if self.active is not None:
+                self._finish(self.active, 'preempted', goals.INVALID_GOAL,
+                             'Current goal cancelled due to new incoming action.')
+            self.active = goal
+            self.follower.follow(trajectory)
+        self._publish_accepted(trajectory)
+        return goal
 
-    def _feasible(self, trajectory):
-        """Apply the ``feasibility`` policy (raises GoalError on reject); log what it did."""
-        started = time.monotonic()
-        trajectory, scale, report = goals.apply_policy(
-            self.model, trajectory, self.get_parameter('feasibility').value,
-            self.get_parameter('feasibility_margin').value)
-        took = time.monotonic() - started
-        self.last_feasibility = ''
-        if not report.feasible:
-            self.last_feasibility = report.message()
-            verb = 'slowed down' if scale > 1 else 'executed anyway (feasibility: warn)'
-            self.get_logger().warning(f'trajectory {verb}: {report.message()} '
-                                      f'[checked {report.times.size} samples in '
-                                      f'{took * 1e3:.0f} ms]')
-        return trajectory, scale, report
-
-    def _preempt(self):
-        """Cancel the running goal as upstream does when a new one takes over."""
-        if self.active is not None:
-            handle = self.active.handle
-            if handle.is_active and not handle.is_cancel_requested:
-                handle._update_state(GoalEvent.CANCEL_GOAL)   # rclpy: no public transition
-            self._finish(self.active, 'canceled', goals.INVALID_GOAL,
-                         'Current goal cancelled due to new incoming action.')
-
-    def _finish(self, goal, how, code, text, hold_at=None):
-        """End ``goal`` (succeed, abort or canceled) and hold ``hold_at`` or the end point."""
+    def _finish(self, goal, how, code, text, stop=False):
+        """End ``goal`` (the lock held); brake the arm to rest if ``stop``."""
         if goal is not self.active:
             return
-        if goal.handle.is_active:
-            getattr(goal.handle, how)()
         self.active = None
-        if self.trajectory is goal.trajectory:
-            self.trajectory = None
-            self.hold = (goal.trajectory.positions[-1].copy() if hold_at is None
-                         else np.array(hold_at, dtype=float))
+        if stop and self.state is not None:
+            q, qd, now_ns = self.state
+            self.follower.stop(q, qd, now_ns)
         if how != 'succeed':
             self.get_logger().warning(f'goal {how}: {text}')
-        goal.done.set_result((code, text))
+        self.goals.end(goal, how, code, text)
 
-    # ------------------------------------------------------------------ outputs
-    def _publish_state(self, q, qd, q_d, qd_d, qdd_d, command, now_ns):
-        """Publish ~/controller_state and the goal's feedback at ``state_publish_rate``."""
-        period = 1e9 / self.get_parameter('state_publish_rate').value
-        if self.pub_state is None or (self._last_state_publish is not None and
-                                      0 <= now_ns - self._last_state_publish < period):
-            return
-        self._last_state_publish = now_ns
+    def _publish_accepted(self, trajectory):
+        """Latch the motion that will run on ``~/accepted_trajectory`` (model order)."""
+        if trajectory.start_ns is not None:
+            self.pub_accepted.publish(trajectory_message(
+                self.joint_names, trajectory.times, trajectory.positions,
+                trajectory.velocities, trajectory.accelerations,
+                Time(nanoseconds=trajectory.start_ns).to_msg()))
 
-        def point(positions, velocities, accelerations=None, effort=None):
-            return JointTrajectoryPoint(
-                positions=list(map(float, positions)), velocities=list(map(float, velocities)),
-                accelerations=[] if accelerations is None else list(map(float, accelerations)),
-                effort=[] if effort is None else list(map(float, effort)))
-        state = JointTrajectoryControllerState(joint_names=self.joint_names)
-        state.header.stamp.sec, state.header.stamp.nanosec = divmod(now_ns, 10 ** 9)
-        state.reference = point(q_d, qd_d, qdd_d)
-        state.feedback = point(q, qd)
-        state.error = point(q_d - q, qd_d - qd)
-        state.output = point(q, qd, effort=command)
-        goal = self.active
-        state.speed_scaling_factor = 1.0 / goal.scale if goal is not None else 1.0
-        self.pub_state.publish(state)
-        if goal is not None and goal.handle.is_active:
-            feedback = FollowJointTrajectory.Feedback(joint_names=self.joint_names)
-            feedback.header = state.header
-            feedback.desired, feedback.actual, feedback.error = (
-                state.reference, state.feedback, state.error)
-            goal.handle.publish_feedback(feedback)
-
+    # ------------------------------------------------------------------ health
     def health(self):
-        """Level and message for /diagnostics: never OK while silent (docs/robustness.md).
-
-        WARN: no joint_states within the window (their age and the fix); ERROR: joint states
-        arrive but no effort command went out in the window (the last error says why); WARN:
-        commands saturated within the window (clears when saturation stops), or an infeasible
-        trajectory running under ``feasibility: warn``; OK: following or holding.
-        """
+        """Level and message for /diagnostics: never OK while silent (docs/robustness.md)."""
         window = max(DIAGNOSTICS_PERIOD, self.get_parameter('stale_timeout').value)
-        silent = silence(self.inputs, self._last_command, window, 'effort_commands',
+        silent = silence(self.inputs, self.commands.last, window, 'effort_commands',
                          self.last_error)
         if silent:
             return silent
+        starved = self.commands.starved(window)
+        if starved:
+            return DiagnosticStatus.WARN, starved
         saturated = self.saturation.recent(window)
         if saturated:
             return DiagnosticStatus.WARN, (f'commands saturated at the effort limits in the '
                                            f'last {window:.1f} s: {saturated}')
-        if self.trajectory is not None and self.last_feasibility and \
-                self.get_parameter('feasibility').value == 'warn':       # while it runs
+        following = self.follower.moving(self.state[2]) if self.state else False
+        if following and self.last_feasibility and \
+                self.get_parameter('feasibility').value == 'warn':
             return DiagnosticStatus.WARN, f'infeasible trajectory executed: ' \
                                           f'{self.last_feasibility}'
-        return DiagnosticStatus.OK, 'following' if self.trajectory else 'holding'
+        return DiagnosticStatus.OK, 'following' if following else 'holding'
 
     def _publish_diagnostics(self):
         age = self.inputs.age('joint_states')
@@ -422,7 +340,8 @@ class JointTrajectoryController(Node):
                   'dropped_messages': self.dropped, 'last_error': self.last_error,
                   'last_feasibility': self.last_feasibility,
                   'feasibility': self.get_parameter('feasibility').value,
-                  'control_msgs': CONTROL_MSGS_MISSING or 'installed'}
+                  'control_msgs': CONTROL_MSGS_MISSING or 'installed',
+                  **self.commands.values(DIAGNOSTICS_PERIOD)}
         publish_status(self, self.pub_diagnostics, 'controller', self.model.name, self.health(),
                        values)
 
@@ -435,6 +354,16 @@ class JointTrajectoryController(Node):
         """Log an exception caught around a callback (the node keeps running)."""
         self.last_error = f'{name} failed: {type(exc).__name__}: {exc}'[:2000]
         self._log.error(self.last_error)
+
+    def destroy_node(self):
+        """Abort a running goal (upstream does on deactivate), stop the goal thread, destroy."""
+        if self.goals is not None:
+            with self._lock:
+                if self.active is not None:
+                    self._finish(self.active, 'abort', goals.INVALID_GOAL,
+                                 'the controller is shutting down')
+            self.goals.close()
+        return super().destroy_node()
 
 
 def main(args=None):

@@ -17,8 +17,11 @@ bad argument ends ``ros2 launch`` with the message and a non-zero exit, and no n
 running (a bad ``robot:=`` used to kill half of the nodes and leave the launch hanging).
 """
 
+import os
 import re
 
+from robot_dynamics.errors import ModelError
+from robot_dynamics.io.friction_yaml import read_friction
 from robot_dynamics.model.bundled import BUNDLED_MODELS
 
 _NAMESPACE = re.compile(r'[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*')
@@ -32,6 +35,25 @@ def check_robot(robot, required=True):
     raise ValueError(f"robot:={robot!r} is not a bundled model; use one of "
                      f"{', '.join(sorted(BUNDLED_MODELS))}, or robot_description:=\"$(cat "
                      'arm.urdf)" for your own robot')
+
+
+def check_friction_file(value):
+    """Return the friction file's absolute path ('' for none); refuse a file that is not one.
+
+    Read once here (a missing file, YAML that is not a friction file), so that the launch
+    ends before any node starts; the nodes match its joints against their model.
+    """
+    path = value.strip()
+    if not path:
+        return ''
+    if not os.path.isfile(path):
+        raise ValueError(f'friction_file:={value!r}: no such file; give the FILE.friction.yaml '
+                         "that robot-dynamics identify wrote next to the URDF, or '' for none")
+    try:
+        read_friction(path)
+    except ModelError as exc:
+        raise ValueError(f'friction_file:={value!r}: {exc}') from None
+    return os.path.abspath(path)
 
 
 def check_bool(name, value, allow_empty=False):

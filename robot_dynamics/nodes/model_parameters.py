@@ -13,9 +13,11 @@
 """The model a node runs on, from its parameters: sources, precedence, overrides, warnings.
 
 ``robot_description``, ``urdf_file``, ``dh_file``, ``model`` (first set wins), then the
-robot_description topic; ``gravity``, friction and rotor-inertia overrides; joint order.
+robot_description topic; the ``friction_file``'s friction laws; ``gravity``, friction and
+rotor-inertia overrides; joint order.
 """
 
+import os
 import re
 import warnings
 
@@ -25,7 +27,8 @@ from rclpy.parameter import Parameter
 import robot_dynamics as rd
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.locked_joints import parse_locked_joints
+from robot_dynamics.control.locked_joints import parse_locked_joints
+from robot_dynamics.model.bundled import bundled_notes
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 
 MODEL_PARAMETERS = {
@@ -39,12 +42,16 @@ MODEL_PARAMETERS = {
     'base_link': 'first link of the chain (URDF); empty: the root link',
     'tip_link': 'last link of the chain (URDF); empty: the end of the longest moving path '
                 '(docs/models.md)',
+    'friction_file': "path of a friction file (robot-dynamics identify's FILE.friction.yaml: "
+                     "each listed joint's whole friction law, which a URDF cannot hold; "
+                     'docs/identification.md) applied to the model from any source; empty: '
+                     'none; read-only like urdf_file',
 }
 
 
 # File paths are fixed at start: changed at run time, ~/reload_model would read any file the
 # node can read and report what its parser made of it (issue 14).
-READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file')
+READ_ONLY_MODEL_PARAMETERS = ('urdf_file', 'dh_file', 'friction_file')
 
 
 def declare_model_parameters(node, at_start_only=False):
@@ -68,9 +75,33 @@ def model_from_parameters(node, urdf_xml=None, pending=None):
     """Load the model named by the node's model parameters; None if the topic must provide it.
 
     Order: ``robot_description`` parameter, ``urdf_file``, ``dh_file``, ``model``, then
-    ``urdf_xml`` (the last URDF received on the robot_description topic). ``pending``
-    ({name: value}): values being set, in place of the node's (to load before accepting them).
+    ``urdf_xml`` (the last URDF received on the robot_description topic); then the
+    ``friction_file``'s joint friction, whatever the source. ``pending`` ({name: value}):
+    values being set, in place of the node's (to load before accepting them).
     """
+    model = _source_model(node, urdf_xml, pending)
+    path = _pending_or_current(node, 'friction_file', pending)
+    return model if model is None or not path else with_friction_file(model, path)
+
+
+def with_friction_file(model, path):
+    """``model`` with the friction law of the file at ``path``; ModelError naming it and why.
+
+    The reader's message names the joint and the field at fault, and the fix.
+    """
+    if not os.path.isfile(path):
+        raise rd.ModelError(f'friction_file {path!r}: no such file; give the '
+                            'FILE.friction.yaml that robot-dynamics identify wrote next to '
+                            "the URDF, or '' for none")
+    try:
+        return model.with_friction(path)
+    except (rd.ModelError, ValueError) as exc:
+        reason = str(exc).removeprefix(f'{path}: ')
+        raise rd.ModelError(f'friction_file {path!r}: {reason}') from None
+
+
+def _source_model(node, urdf_xml, pending):
+    """Load the model of the source parameters (see :func:`model_from_parameters`), or None."""
     value = {name: _pending_or_current(node, name, pending) for name in MODEL_PARAMETERS}
     check_model_name(value['model'])
     links = {'base_link': value['base_link'] or None, 'tip_link': value['tip_link'] or None,
@@ -170,7 +201,9 @@ def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     prints on stderr with a source line; a node logs them instead, each once per process (the
     one-process bringup runs several nodes on the same model): ``RobotModel.warnings`` and
     what the loader said while reading (locked side branches and why, such as a mimic of a
-    chain joint locked at its default; URDF elements it tolerated).
+    chain joint locked at its default; URDF elements it tolerated). The known, documented notes
+    of a bundled model (the ``model`` parameter: :func:`~robot_dynamics.model.bundled.
+    bundled_notes`) are one INFO line instead; a user's model's stay WARN lines.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
@@ -179,11 +212,25 @@ def model_with_logged_warnings(node, urdf_xml=None, pending=None):
     for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
         warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
     name = model.name if model is not None else ''
-    for message in dict.fromkeys(said + list(model.warnings if model is not None else ())):
+    messages = list(dict.fromkeys(said + list(model.warnings if model is not None else ())))
+    bundled = _bundled_source(node, pending) if model is not None else None
+    known = [m for m in messages if bundled and m in bundled_notes(bundled)]
+    if known and (name, bundled) not in _LOGGED_MODEL_NOTES:
+        _LOGGED_MODEL_NOTES.add((name, bundled))
+        node.get_logger().info(f'model {name!r}: {len(known)} known note(s) of the bundled '
+                               f'model, documented in docs/models.md; `robot-dynamics check '
+                               f'{bundled}` lists them')
+    for message in (m for m in messages if m not in known):
         if (name, message) not in _LOGGED_MODEL_NOTES:
             _LOGGED_MODEL_NOTES.add((name, message))
             node.get_logger().warning(bounded(f'model {name!r}: {message}'))
     return model
+
+
+def _bundled_source(node, pending):
+    """Return the bundled model name the parameters load (``model``, no source before it)."""
+    values = [_pending_or_current(node, name, pending) for name in SOURCE_ORDER]
+    return values[-1] if values[-1] and not any(values[:-1]) else None
 
 
 _LOGGED_MODEL_NOTES = set()

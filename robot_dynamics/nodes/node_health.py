@@ -139,6 +139,7 @@ class ThrottledLog:
         suppressed = entry[1] if entry is not None else 0
         self._remember(key, now)
         self._recent.append(now)
+        text = bounded(text)          # a line quoting a 1 MB input stays short
         return text if not suppressed else f'{text} (+{suppressed} like it suppressed)'
 
     def _remember(self, key, when):
@@ -147,3 +148,66 @@ class ThrottledLog:
         while len(self._last) > self.keys:
             self._last.popitem(last=False)
         return entry
+
+
+class CommandRate:
+    """Commands sent and foreign messages seen, per second: a controller's rate and what ate it.
+
+    A flood of ``joint_states`` that name none of this arm's joints (another robot's, a
+    publisher gone wrong) pushes the arm's own messages out of the subscription's queue:
+    trial 3 saw the command rate fall from 185/s to 26/s while /diagnostics said OK (issue 30,
+    MED 7). :meth:`starved` is the WARN for that: the rate of the last window below half the
+    typical rate of the last minute.
+    """
+
+    HISTORY = 60            # s of per-second counts kept
+    DROP = 0.5              # a rate below this x the typical one is a WARN
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.last = None                            # monotonic time of the last command
+        self.ignored = 0                            # foreign messages in the node's life
+        self._sent = collections.Counter()          # whole second -> commands
+        self._foreign = collections.Counter()       # whole second -> foreign messages
+
+    def sent(self):
+        """Record one command sent now."""
+        self.last = now = self.clock()
+        self._count(self._sent, now)
+
+    def foreign(self):
+        """Record one joint_states message without any of this arm's joints."""
+        self.ignored += 1
+        self._count(self._foreign, self.clock())
+
+    def _count(self, counts, now):
+        second = int(now)
+        counts[second] += 1
+        if len(counts) > self.HISTORY + 2:
+            for old in [s for s in counts if s < second - self.HISTORY]:
+                del counts[old]
+
+    def rate(self, window, counts=None):
+        """Events per second over the last ``window`` whole seconds (the current one left out)."""
+        counts = self._sent if counts is None else counts
+        now = int(self.clock())
+        seconds = max(1, int(round(window)))
+        return sum(counts.get(now - k, 0) for k in range(1, seconds + 1)) / seconds
+
+    def starved(self, window):
+        """Return a WARN message when the command rate fell, else ''."""
+        now = int(self.clock())
+        history = sorted(self._sent.get(now - k, 0) for k in range(1, self.HISTORY + 1))
+        typical = history[len(history) * 3 // 4]                 # a busy second, not the peak
+        rate = self.rate(window)
+        if typical < 10 or rate >= self.DROP * typical:
+            return ''
+        foreign = self.rate(window, self._foreign)
+        why = (f'; {foreign:.0f}/s joint_states messages without this arm\'s joints: another '
+               'publisher may be flooding joint_states' if foreign else '')
+        return f'command rate fell to {rate:.0f}/s (typically {typical}/s){why}'
+
+    def values(self, window):
+        """The diagnostics values: command rate and ignored messages."""
+        return {'command_rate_hz': f'{self.rate(window):.1f}',
+                'ignored_joint_states': self.ignored}

@@ -54,8 +54,10 @@ from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_li
 from robot_dynamics.simulation.drives import drive_torque
 from robot_dynamics.simulation.stability import beyond_plausible, divergence_advice
 from robot_dynamics.simulation.trajectory import home_posture
-from robot_dynamics.nodes.conversions import (BadMessage, array_to_vector,
+from robot_dynamics.nodes.conversions import (BadInput, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
+
+MIN_FACTOR = 1e-3      # real_time_factor: below this the simulation is frozen (issue 30 LOW)
 
 
 class SimulationNode(Node):
@@ -70,6 +72,8 @@ class SimulationNode(Node):
             raise ValueError('simulation_node needs a model: set robot_description, '
                              'urdf_file, dh_file or model')
         self.model = model_with_overrides(source, self)   # gravity; plausibility checked
+        if self.model.dof > bounds.MAX_NODE_JOINTS:
+            raise ValueError(bounds.too_many_joints(self.model))
         check_integrator(self.get_parameter('integrator').value)
         self._solver = None if self.get_parameter('fast_path').value else 'rnea'
         self.joint_names, self._order = joint_order(self.model, parameter_value(self, 'joints'))
@@ -112,6 +116,11 @@ class SimulationNode(Node):
                 return SetParametersResult(
                     successful=False, reason=f'integrator: unknown {parameter.value!r}; use '
                     f'one of {sorted(INTEGRATORS)}')
+            if parameter.name == 'real_time_factor' and 0 < parameter.value < MIN_FACTOR:
+                return SetParametersResult(
+                    successful=False, reason=f'real_time_factor: {parameter.value:.3g} would '
+                    f'freeze the simulation; use at least {MIN_FACTOR:g} (one simulated ms per '
+                    'wall second), or 0 to run as fast as possible')
             if parameter.name == 'initial_positions':
                 try:
                     self.initial_positions(parameter.value)
@@ -171,7 +180,7 @@ class SimulationNode(Node):
         try:
             values = array_to_vector(msg, self.model.dof)
             bounds.check_output('effort command', values)
-        except (BadMessage, PlausibilityError) as exc:
+        except (BadInput, PlausibilityError) as exc:
             return self._drop(f'effort_commands dropped: {exc}')
         command = np.zeros(self.model.dof)
         command[self._order] = values
@@ -181,7 +190,7 @@ class SimulationNode(Node):
         try:
             command = joint_efforts_by_name(msg, self.model.joint_names)
             bounds.check_output('effort command', command)
-        except (BadMessage, PlausibilityError) as exc:
+        except (BadInput, PlausibilityError) as exc:
             return self._drop(f'joint_commands dropped: {exc}')
         self._set_command(command)
 

@@ -77,9 +77,6 @@ class TrajectoryInput:
         self._callback(deserialize_message(data, self._message_type))
 
 
-MAX_JOINT_NAMES = 1000          # joint_names of one trajectory: far more than any robot has
-
-
 def oversized_trajectory(data):
     """Return why a serialised JointTrajectory is too large to deserialise, or ''.
 
@@ -101,8 +98,8 @@ def oversized_trajectory(data):
         names, position = count(position + length)
         if 5 * names > len(data) - position:
             return ''
-        if names > MAX_JOINT_NAMES:
-            return f'{names} joint_names, more than {MAX_JOINT_NAMES}'
+        if names > bounds.MAX_JOINT_NAMES:
+            return f'{names} joint_names, more than {bounds.MAX_JOINT_NAMES}'
         for _ in range(names):
             length, position = count(position)
             position += length

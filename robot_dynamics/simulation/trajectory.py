@@ -22,11 +22,14 @@ A waypoint trajectory is a time vector ``times`` (K,) in seconds, strictly incre
 - a straight line otherwise (velocity = slope, acceleration zero).
 
 Before the first waypoint the trajectory holds the first position and after the last one it
-holds the last position, both at rest. Pure numpy: the ROS nodes call it, it never imports ROS.
+holds the last position, both at rest; at the first waypoint it has that point's velocity and
+acceleration (a motion that starts from a moving arm's state starts at its speed). Pure
+numpy: the ROS nodes call it, it never imports ROS.
 """
 
 import numpy as np
 
+BLEND = 0.25          # blend of a positions-only motion, x the shorter adjacent segment
 PEAK_SAMPLES = 16      # intervals per segment at which segment_peaks evaluates the interpolant
 _PEAK_BLOCK = 2048     # segments x joints per block there (large fresh arrays cost page faults)
 
@@ -98,7 +101,7 @@ def sample_waypoints(times, positions, velocities, accelerations, t):
     times, positions, velocities, accelerations = check_waypoints(
         times, positions, velocities, accelerations)
     rest = np.zeros(positions.shape[1])
-    if t <= times[0]:
+    if t < times[0] or times.size == 1:
         return positions[0].copy(), rest, rest.copy()
     if t >= times[-1]:
         return positions[-1].copy(), rest, rest.copy()
@@ -112,6 +115,55 @@ def sample_waypoints(times, positions, velocities, accelerations, t):
         return _hermite_cubic(p0, velocities[k], p1, velocities[k + 1], T, s)
     slope = (p1 - p0) / T
     return p0 + slope * s, slope, rest
+
+
+def parabolic_blends(times, positions, start_velocity, blend=BLEND):
+    """Knots of a positions-only motion: linear segments with parabolic blends (Craig §7.3).
+
+    ``times`` (K,), ``positions`` (K, n) and the velocity (n,) at the first point; the motion
+    ends at rest at the last point. Each segment is a straight line at constant speed; at
+    each interior point the speed changes from one segment's to the next at constant
+    acceleration during a blend of ``blend`` x the shorter adjacent segment, centred on the
+    point (the line through the point is kept; the corner is cut by ``Δv b / 8``); at the
+    ends, blends of ``blend`` x the first and last segments start from the given velocity and
+    stop at rest, the end segments' speeds raised so that the lines still pass through the
+    points (Craig eq. 7.24-7.28). The peak speed is at most ``1 / (1 - blend)`` x the
+    straight-line interpolation's (1.33x at the default), where a cubic spline through rest
+    to rest reaches 1.5x, and every acceleration is finite.
+
+    Returns ``times, positions, velocities`` (2K,) / (2K, n): the blends' start and end
+    points, whose cubic Hermite interpolation (:func:`sample_waypoints` with velocities and
+    no accelerations) is exactly the blended motion (each piece is of degree 2 or 1).
+    """
+    t = np.asarray(times, dtype=float)
+    p = np.asarray(positions, dtype=float)
+    v_start = np.asarray(start_velocity, dtype=float)
+    dt = np.diff(t)
+    b = np.empty(t.size)
+    b[0], b[-1] = blend * dt[0], blend * dt[-1]
+    b[1:-1] = blend * np.minimum(dt[:-1], dt[1:])
+    v = (p[1:] - p[:-1]) / dt[:, None]                      # one speed per segment
+    anchor_t, anchor_p = t[:-1].copy(), p[:-1].copy()       # each segment's line through
+    end_blend = b[1] / 2 if t.size == 2 else 0.0           # one segment: both blends on it
+    v[0] = (p[1] - p[0] - v_start * b[0] / 2) / (dt[0] - b[0] / 2 - end_blend)
+    anchor_t[0], anchor_p[0] = t[0] + b[0], p[0] + (v_start + v[0]) * b[0] / 2
+    if t.size > 2:
+        v[-1] = (p[-1] - p[-2]) / (dt[-1] - b[-1] / 2)
+
+    def line(k, at):
+        return anchor_p[k] + v[k] * (at - anchor_t[k])
+    knots_t = [t[0], t[0] + b[0]]
+    knots_p = [p[0], anchor_p[0]]
+    knots_v = [v_start, v[0]]
+    for k in range(1, t.size - 1):
+        before, after = t[k] - b[k] / 2, t[k] + b[k] / 2
+        knots_t += [before, after]
+        knots_p += [line(k - 1, before), line(k, after)]
+        knots_v += [v[k - 1], v[k]]
+    knots_t += [t[-1] - b[-1], t[-1]]
+    knots_p += [line(t.size - 2, t[-1] - b[-1]), p[-1]]
+    knots_v += [v[-1], np.zeros_like(v_start)]
+    return np.array(knots_t), np.array(knots_p), np.array(knots_v)
 
 
 def segment_peaks(times, positions, velocities=None, accelerations=None, samples=PEAK_SAMPLES):
@@ -226,7 +278,7 @@ def sample_waypoints_many(times, positions, velocities, accelerations, t):
         qd = qd * s + q
         q = q * s + c[i]
     qdd = qdd + rest
-    outside = ((t <= times[0]) | (t >= times[-1]))[:, None]
-    held = np.where(t[:, None] <= times[0], positions[0], positions[-1])
+    outside = ((t < times[0]) | (t >= times[-1]))[:, None]
+    held = np.where(t[:, None] < times[0], positions[0], positions[-1])
     return (np.where(outside, held, q), np.where(outside, 0.0, qd),
             np.where(outside, 0.0, qdd))

@@ -13,11 +13,14 @@
 """``robot-dynamics trajectory FILE --check-effort``: the scale that fits, the ratio plot."""
 
 import json
+import pathlib
+import re
 
 import numpy as np
 import pytest
 import yaml
 
+import robot_dynamics as rd
 from robot_dynamics import cli
 from robot_dynamics.analysis import feasibility
 from robot_dynamics.cli.trajectory import interpolate
@@ -80,6 +83,22 @@ def test_no_limits_is_a_clear_error(capsys, tmp_path):
     code, _, err = run(capsys, 'trajectory', 'puma560', plan(tmp_path, 1.0), '--check-effort',
                        '-o', tmp_path / 'x')
     assert code != 0 and 'no effort or velocity limits' in err
+
+
+def test_an_exporters_all_zero_limits_are_unknown_not_zero(capsys, tmp_path):
+    # SolidWorks' "not set" on every joint of the UR5: no position, effort or velocity limit
+    # is violated (0 would mean "no torque, no speed"), and --check-effort says none is known.
+    text = pathlib.Path(rd.data_path('urdf/ur5.urdf')).read_text()
+    zeroed = tmp_path / 'ur5_solidworks.urdf'
+    zeroed.write_text(re.sub(r'<limit [^>]*/>', '<limit lower="0" upper="0" effort="0" '
+                                                'velocity="0"/>', text))
+    code, out, err = run(capsys, 'trajectory', zeroed, plan(tmp_path, 0.3), '--json',
+                         '--no-plot', '-o', tmp_path / 'x')
+    assert code == 0 and json.loads(out)['violations'] == [], out
+    assert "'ur5' has 1 warning(s)" in err                  # the all-zero <limit> line
+    code, _, err = run(capsys, 'trajectory', zeroed, plan(tmp_path, 0.3), '--check-effort',
+                       '-o', tmp_path / 'x')
+    assert code == 2 and 'no effort or velocity limits (none given, or 0: unknown' in err
 
 
 def test_payload_makes_the_motion_slower(capsys, tmp_path):

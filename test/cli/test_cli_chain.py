@@ -88,8 +88,8 @@ def test_base_link_selects_a_sub_chain(capsys, tree):
 @pytest.mark.parametrize('argv, message', [
     (['--lock', 'no_equals_sign'], "--lock: 'no_equals_sign' is not NAME=VALUE"),
     (['--lock', 'lg_finger_joint1=wide'], "--lock: 'lg_finger_joint1=wide' is not NAME=VALUE"),
-    (['--tip-link', 'right_link4', '--lock', 'right_j1=0.1'], "'right_j1' is a joint of the "
-                                                              'chain'),
+    (['--tip-link', 'right_link4', '--lock', 'right_j1=5'], "'right_j1' = 5.0 is outside its "
+                                                            'limits [-2.0, 2.0]'),  # chain
     (['--tip-link', 'nowhere'], "tip_link: unknown link 'nowhere'"),
 ])
 def test_bad_chain_options_are_one_line_errors(capsys, tree, argv, message):

@@ -14,6 +14,7 @@
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -32,6 +33,17 @@ def run(capsys, *argv):
     code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def held_out_errors(out):
+    """{column: overall error %} of the report's held-out table (its header and 'all' row)."""
+    lines = out.splitlines()
+    header = next(line for line in lines if line.strip().startswith('joint  ')
+                  and 'measured' in line)
+    overall = next(line for line in lines if line.strip().startswith('all  '))
+    cells = [re.split(r'\s{2,}', line.strip()) for line in (header, overall)]
+    return {column: float(value.rstrip(' %')) for column, value in zip(*cells)
+            if column != 'joint'}
 
 
 def set_fields(message, values):
@@ -105,15 +117,16 @@ def test_identify_writes_urdf_report_and_plot(puma_run, tmp_path, capsys):
     code, out, err = run(capsys, 'identify', 'puma560', bag, '-o', output)
     assert code == 0, err
     assert 'parameters (52: 52 base, 0 friction), weighted least squares' in out
-    assert 'estimation window(s), s: ' in out and 'validation window(s), s: ' in out
-    assert 'links, nominal -> identified' in out
-    assert 'MY5R' in out and 'validation' in out
-    overall = [line for line in out.splitlines() if line.strip().startswith('all')][0]
-    numbers = [float(x) for x in overall.split()[1:] if x != '%']
-    _, nominal_error, base_error, physical_error = numbers
-    assert physical_error < 2.0 and nominal_error > 50.0       # percent of the torque RMS
+    assert 'estimation window, s: ' in out
+    assert 'held-out stretch (never fitted): the last 20 % of the time span, ' in out
+    assert 'links, nominal -> identified' in out and 'MY5R' in out
+    errors = held_out_errors(out)                              # no richer law: one file
+    assert list(errors) == ['measured', 'error URDF', 'error nominal', 'error least squares']
+    assert errors['error URDF'] < 2.0 and errors['error nominal'] > 50.0    # % of the RMS
     model = rd.RobotModel.from_urdf(str(output))
-    assert not model.warnings                                 # real bodies
+    assert model.warnings == model.notes                      # real bodies: no finding,
+    assert [n.split(':')[0] for n in model.notes] == ['URDF <dynamics> friction included in '
+                                                      'every torque']  # only the loader's note
     assert np.all(model.viscous_friction > 0)
     assert os.path.getsize(tmp_path / 'identified.png') > 10000
 
@@ -279,11 +292,12 @@ def test_identify_scores_other_models_and_writes_the_friction_sidecar(tmp_path, 
     code, out, err = run(capsys, 'identify', 'puma560', path, '-o', output, '--no-plot',
                          '--validate', f'{truth},{sidecar}', '--validate', 'puma560')
     assert code == 0, err
-    overall = [line for line in out.splitlines() if line.strip().startswith('all')][0]
-    errors = [float(x) for x in overall.split()[1:] if x != '%']
-    _, nominal_error, _, physical_error, truth_error, bundled_error = errors
-    assert physical_error < 1.5 * truth_error + 0.2 and bundled_error == nominal_error
-    assert 'error truth.urdf' in out and 'error puma560' in out
+    errors = held_out_errors(out)
+    assert list(errors) == ['measured', 'error URDF + friction file', 'error URDF alone',
+                            'error nominal', 'error least squares', 'error truth.urdf',
+                            'error puma560']
+    assert errors['error URDF + friction file'] < 1.5 * errors['error truth.urdf'] + 0.2
+    assert errors['error puma560'] == errors['error nominal']
     written = tmp_path / 'arm.friction.yaml'
     assert f'wrote {written}' in out and 'stribeck' in written.read_text()
     with_law = rd.load_model(str(output), friction=str(written))

@@ -381,13 +381,18 @@ print(ENGINE.BATCH_LANES, int(np.array_equal(batch, single)))
 '''
 
 
-def test_the_two_lane_batches_where_avx2_is_missing():
+def without_avx2(script):
+    """Run ``script`` (printing the batch lanes and 0/1) with ROBOT_DYNAMICS_NO_AVX2=1."""
     env = dict(os.environ, ROBOT_DYNAMICS_NO_AVX2='1')
-    out = subprocess.run([sys.executable, '-c', LANES_SCRIPT], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
                          env=env, timeout=120, cwd=os.path.dirname(os.path.dirname(
                              os.path.dirname(os.path.abspath(__file__)))))
-    lanes, equal = out.stdout.split()
-    assert lanes == '2' and equal == '1', out.stderr
+    return (*out.stdout.split(), out.stderr)
+
+
+def test_the_two_lane_batches_where_avx2_is_missing():
+    lanes, equal, errors = without_avx2(LANES_SCRIPT)
+    assert lanes == '2' and equal == '1', errors
 
 
 # ---------------------------------------------------------------------- joint angles

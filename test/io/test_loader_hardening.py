@@ -43,7 +43,6 @@ def one_joint(limit):
 
 
 @pytest.mark.parametrize('limit, message', [
-    ('<limit lower="0.5" upper="0.5" effort="1" velocity="1"/>', 'no moving joint'),  # fixed
     ('<limit lower="-1" upper="1" effort="-5" velocity="1"/>', 'effort="-5.0"> must be >= 0'),
     ('<limit lower="-1" upper="1" effort="5" velocity="-1"/>', 'velocity="-1.0"> must be'),
 ])
@@ -53,10 +52,16 @@ def test_urdf_limits_that_are_errors(limit, message):
 
 
 def test_urdf_limits_left_out_or_zero_mean_not_given():
-    """``lower``/``upper`` left out: no position limit; effort/velocity 0: not given (ROS)."""
-    model = load_urdf(one_joint('<limit effort="0" velocity="0"/>'))
-    assert model.lower_limit[0] == -np.inf and model.upper_limit[0] == np.inf
-    assert model.effort_limit[0] == np.inf and model.velocity_limit[0] == np.inf
+    """``lower``/``upper`` left out or equal: no position limit; effort/velocity 0: not given.
+
+    Equal ``lower``/``upper`` (zero width) no longer fix the joint (issue 32): it moves, as in
+    Pinocchio and KDL (test_urdf_exporters.py).
+    """
+    for limit in ('<limit effort="0" velocity="0"/>',
+                  '<limit lower="0.5" upper="0.5" effort="0" velocity="0"/>'):
+        model = load_urdf(one_joint(limit))
+        assert model.lower_limit[0] == -np.inf and model.upper_limit[0] == np.inf
+        assert model.effort_limit[0] == np.inf and model.velocity_limit[0] == np.inf
     model = load_urdf(one_joint('<limit lower="-1" upper="2" effort="7" velocity="3"/>'))
     assert (model.lower_limit[0], model.upper_limit[0], model.effort_limit[0],
             model.velocity_limit[0]) == (-1.0, 2.0, 7.0, 3.0)

@@ -120,13 +120,17 @@ def broken_files(folder):
 
 def test_broken_files_give_one_line_and_exit_2(tmp_path, capsys):
     # Was: ReaderError, SerdeError or FileNotFoundError tracebacks (exit 1).
+    # /dev/null: a device, refused before it is opened (issue 30, MED 6).
     for case, path in broken_files(tmp_path).items():
-        with pytest.raises(RecordingError, match='not a readable rosbag2 recording'):
+        device = case == 'dev-null'
+        with pytest.raises(RecordingError, match='is a device, not a regular file' if device
+                           else 'not a readable rosbag2 recording'):
             read_recording(path)
         code = cli.main(['identify', 'two_link', str(path), '-o', str(tmp_path / 'x.urdf')])
         out, err = capsys.readouterr()
         assert code == 2 and out == '' and len(err.strip().splitlines()) == 1, (case, err)
-        assert str(path) in err and 'give a complete rosbag2 directory' in err, (case, err)
+        assert str(path) in err and ('give a file' if device else
+                                     'give a complete rosbag2 directory') in err, (case, err)
 
 
 @pytest.mark.parametrize('scale, apart', [(1e9, '1e+06 s apart'), (1e3, '1 s apart')])

@@ -99,17 +99,36 @@ def test_torque_command_refuses_overflow_with_exit_2(capsys):
 
 
 # ---------------------------------------------------------------------- transmissions
-def test_two_transmissions_for_one_joint_are_refused():
+ROTOR = '<rotorInertia>2e-5</rotorInertia></actuator>'
+
+
+def test_two_disagreeing_transmissions_for_one_joint_are_refused_if_a_rotor_is_at_stake():
+    first, second = (TRANSMISSION.format(name=name, joint='j1', ratio=ratio)
+                     for name, ratio in (('t1', 10), ('t2', 50)))
     with pytest.raises(rd.URDFError, match=r"transmission\[@name='t2'\] and transmission"
-                                           r"\[@name='t1'\] both drive joint 'j1'"):
-        load(arm(TRANSMISSION.format(name='t1', joint='j1', ratio=10),
-                 TRANSMISSION.format(name='t2', joint='j1', ratio=50)))
+                                           r"\[@name='t1'\] both drive joint 'j1' with "
+                                           'different values; keep one'):
+        load(arm(first.replace('</actuator>', ROTOR), second))
+    with pytest.warns(rd.ModelWarning, match='with different values: the first is kept'):
+        model = rd.RobotModel.from_urdf(arm(first, second))      # Pinocchio loads it too
+    assert model.gear_ratio[0] == 10.0 and model.rotor_inertia[0] == 0.0
+    twice = load(arm(first, first.replace("name=\"t1\"", "name=\"t2\"")))
+    assert twice.gear_ratio[0] == 10.0
 
 
-def test_a_transmission_of_an_unknown_joint_is_refused():
-    with pytest.raises(rd.URDFError, match=r"transmission\[@name='t1'\] names joint 'j9', "
-                                           'which the URDF does not have'):
-        load(arm(TRANSMISSION.format(name='t1', joint='j9', ratio=10)))
+def test_a_transmission_of_an_unknown_joint_is_ignored_unless_it_carries_a_rotor():
+    # Pinocchio and KDL ignore transmissions; one left behind by a removed joint carries no
+    # dynamics here either (a gear ratio only scales a rotor inertia): a warning, not a refusal.
+    with pytest.warns(rd.ModelWarning, match=r"transmission\[@name='t1'\] names joint 'j9', "
+                                             r'which the URDF does not have: ignored'):
+        model = rd.RobotModel.from_urdf(arm(TRANSMISSION.format(name='t1', joint='j9',
+                                                                ratio=10)))
+    assert model.gear_ratio[0] == 1.0
+    with_rotor = TRANSMISSION.format(name='t1', joint='j9', ratio=10)
+    with_rotor = with_rotor.replace('</actuator>', ROTOR)
+    with pytest.raises(rd.URDFError, match=r"names joint 'j9', which the URDF does not have; "
+                                           'fix the name'):
+        load(arm(with_rotor))
 
 
 def test_one_transmission_per_joint_still_reads():

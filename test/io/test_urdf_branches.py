@@ -185,8 +185,9 @@ def test_tool_frame_rule(fixed, tip):
 
 # ---------------------------------------------------------------------- errors
 @pytest.mark.parametrize('given, message', [
-    ({'arm_j2': 0.1}, "'arm_j2' is a joint of the chain"),
-    ({'nope': 0.1}, r"'nope' is not a locked joint of this chain; locked joints are \["),
+    ({'arm_j2': 2.5}, r"'arm_j2' = 2.5 is outside its limits \[-2.0, 2.0\]"),   # a chain joint
+    ({'nope': 0.1}, r"'nope' is neither a joint of this chain nor a locked one; locked joints "
+                    r"are \["),
     ({'grip_finger_joint1': 0.05}, r"outside its limits \[0.0, 0.04\]"),
     ({'camera_pan': float('nan')}, 'not a finite number'),
 ])

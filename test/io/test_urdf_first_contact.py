@@ -12,11 +12,14 @@
 # limitations under the License.
 """What a newcomer's first URDFs meet (issue 20.9), against Pinocchio where it loads them.
 
-The URDF specification reads a moving link without ``<inertial>`` as massless and a joint
-with ``lower == upper`` as one that cannot move: both load (with a warning), as Pinocchio loads
-them. A floating root joint and an unexpanded xacro file are refused with the fix.
+The URDF specification reads a moving link without ``<inertial>`` as massless: it loads (with a
+warning), as Pinocchio loads it. A joint with ``lower == upper`` moves, as in Pinocchio and KDL
+(issue 32: SolidWorks writes that on every joint to mean "not set"), with a warning; held fixed
+only on request (``locked_joints``). A floating root joint and an unexpanded xacro file are
+refused with the fix; xacro's output (namespace declared, macro calls in comments) loads.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -78,13 +81,36 @@ def test_a_moving_link_without_inertial_is_massless_with_a_warning():
 
 
 @pytest.mark.parametrize('value', [0.0, 0.7])
-def test_a_joint_with_equal_limits_is_locked_there_with_a_warning(value):
+def test_a_joint_with_equal_limits_moves_with_a_warning_as_in_pinocchio(value):
     urdf = arm(middle_limit=f'lower="{value}" upper="{value}"')
     model, said = load(urdf)
-    assert list(model.joint_names) == ['j1', 'j3']
-    assert any(f"joint 'j2': <limit lower= upper=> both {value:g}" in line and
-               'loaded as fixed (locked) there' in line for line in said), said
+    assert list(model.joint_names) == ['j1', 'j2', 'j3']
+    assert (model.lower_limit[1], model.upper_limit[1]) == (-np.inf, np.inf)
+    assert any(f'<limit lower= upper=> equal (zero width) on j2 at {value:g}: loaded moving '
+               'with no position limit' in line and f"locked_joints={{'j2': {value:g}}}" in line
+               for line in said), said
+    agree_with_pinocchio(model, urdf)
+
+
+def test_inverted_limits_move_with_a_warning_as_in_pinocchio():
+    urdf = arm(middle_limit='lower="1.5" upper="-0.5"')
+    model, said = load(urdf)
+    assert (model.lower_limit[1], model.upper_limit[1]) == (-np.inf, np.inf)
+    assert any('inverted (lower > upper) on j2 (lower 1.5, upper -0.5): loaded moving with no '
+               'position limit' in line for line in said), said
+    agree_with_pinocchio(model, urdf)
+
+
+@pytest.mark.parametrize('value', [0.0, 0.7])
+def test_a_chain_joint_is_held_fixed_where_locked_joints_asks(value):
+    urdf = arm(middle_limit=f'lower="{value}" upper="{value}"')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(urdf, locked_joints={'j2': value})
+    assert list(model.joint_names) == ['j1', 'j3'] and not model.locked_joints
     agree_with_pinocchio(model, urdf, locked={'j2': value})
+    with pytest.raises(URDFError, match=r"'j3' = 2.5 is outside its limits \[-2.0, 2.0\]"):
+        rd.RobotModel.from_urdf(urdf, locked_joints={'j3': 2.5})
 
 
 def test_a_floating_root_joint_hints_base_link():
@@ -99,11 +125,54 @@ def test_a_floating_root_joint_hints_base_link():
     assert list(model.joint_names) == ['j1', 'j2', 'j3']
 
 
-def test_xacro_is_refused_with_the_command_that_expands_it():
-    with pytest.raises(URDFError, match=r'xacro robot.urdf.xacro > robot.urdf'):
-        load('<robot name="a" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-             '<xacro:property name="m" value="1"/></robot>')
+XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+
+
+@pytest.mark.parametrize('source, what', [
+    (f'<robot name="a" {XACRO}><xacro:property name="m" value="1"/></robot>',
+     '<xacro:property>'),
+    ('<robot name="a">\n<xacro:include filename="arm.xacro"/></robot>',      # undeclared
+     '<xacro:include>'),
+    ('<robot name="a" xmlns:x="http://ros.org/wiki/xacro"><x:macro name="m"/></robot>',
+     '<x:macro>'),                                      # another prefix, old URI
+    (f'<robot name="a" {XACRO}><link name="b" xacro:if="1"/></robot>',
+     'attribute xacro:if of <link>'),
+])
+def test_xacro_is_refused_with_the_command_that_expands_it(source, what):
+    with pytest.raises(URDFError, match=re.escape(f'URDF contains xacro macros ({what}); expand '
+                                                  'it first: xacro robot.urdf.xacro > '
+                                                  'robot.urdf')):
+        load(source)
+
+
+def test_a_xacro_value_where_a_number_belongs_names_the_fix():
     text = arm().replace('<mass value="1.5"/>', '<mass value="${m}"/>')
     with pytest.raises(URDFError, match=r"'\$\{m\}' is not a number; this is xacro: expand it "
                                         r'first \(xacro'):
         load(text)
+
+
+@pytest.mark.parametrize('comment', [
+    '<!-- <xacro:arm prefix="left_" parent="torso"/> -->',
+    '<!-- generated from <xacro:include filename="$(find arm)/arm.xacro"/> -->',
+    '<!-- the old file had <!DOCTYPE robot [<!ENTITY pi "3.14">]> -->',
+    '<!-- <!ENTITY m "1.5"> -->',
+])
+def test_xacro_output_with_its_namespace_and_comments_loads(comment):
+    """The output of xacro keeps macro calls in comments and its namespace: it is expanded."""
+    plain = arm()
+    expanded = plain.replace('<robot name="arm">', f'<?xml version="1.0"?>\n{comment}\n'
+                             f'<robot name="arm" {XACRO}>{comment}')
+    model, _ = load(expanded)
+    reference, _ = load(plain)
+    q = np.array([0.3, -0.4, 0.8])
+    np.testing.assert_array_equal(rd.mass_matrix(model, q), rd.mass_matrix(reference, q))
+    agree_with_pinocchio(model, expanded)
+
+
+@pytest.mark.parametrize('prefix', ['', '<?xml version="1.0"?>\n'])
+def test_a_doctype_is_refused_where_the_parser_meets_it(prefix):
+    with pytest.raises(URDFError, match='DOCTYPE or ENTITY declaration'):
+        load(prefix + '<!DOCTYPE robot [<!ENTITY m "1.5">]>' + arm().replace('1.5', '&m;'))
+    with pytest.raises(URDFError, match='DOCTYPE or ENTITY declaration'):
+        load(prefix + '<!doctype robot>' + arm())                 # malformed, still named

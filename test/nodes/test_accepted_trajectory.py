@@ -52,37 +52,45 @@ def absurd_trajectory(names):
 
 
 def test_accepted_trajectory_is_republished_resolved_and_rejected_ones_are_not(ros):
+    """What goes out is the motion that will run: from the state, at the acceptance time."""
     dynamics, probe = bundled(ros, 'puma560')
     model = quiet_bundled('puma560')
     names = list(model.joint_names)
     accepted = []
     probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
                                    'accepted_trajectory', accepted.append, LATCHED)
+    before = dynamics.get_clock().now().nanoseconds
+    probe.send_state(names, np.zeros(6))                      # the arm at the first point
+    assert probe.wait_outputs()
     # Good, stamp 0 ("on receipt"), joints in reverse order: republished in model order with
     # the receipt time the node resolved, the instant its own feed-forward counts from.
     reverse = names[::-1]
     times = [0.0, 0.5, 1.0]
     positions = np.array([[0.0] * 6, [0.1, -0.2, 0.3, 0.1, 0.2, -0.1], [0.2] * 6])
-    before = dynamics.get_clock().now().nanoseconds
     probe.trajectory.publish(trajectory_message(reverse, times, positions[:, ::-1]))
     assert ros.spin_until(lambda: accepted)
     after = dynamics.get_clock().now().nanoseconds
     msg = accepted[-1]
     assert list(msg.joint_names) == names
     start = stamp_to_nanoseconds(msg.header.stamp)
-    assert before <= start <= after
+    assert before <= start <= after               # the time of the state it starts from
     assert start == dynamics._trajectory.start_ns
     t, q, qd, qdd = trajectory_to_arrays(msg, names)
-    np.testing.assert_array_equal(t, times)
-    np.testing.assert_array_equal(q, positions)
-    assert qd is None and qdd is None
+    assert t[-1] == 1.0 and qdd is None          # positions only: lines and blends, cubic
+    np.testing.assert_array_equal(q[[0, -1]], positions[[0, -1]])
+    v = np.diff(positions, axis=0) / 0.4375     # both end segments' speeds (0.5 - b / 2)
+    cut = np.abs(v[1] - v[0]) * 0.125 / 8        # the blend's corner cut, Δv b / 8
+    np.testing.assert_allclose(sample_waypoints(t, q, qd, qdd, 0.5)[0], positions[1] +
+                               np.sign(v[1] - v[0]) * cut, rtol=0, atol=1e-12)
 
-    # Good, absolute stamp: the same stamp goes out, to the nanosecond.
+    # Good, absolute stamp 2 s ahead: reached from now, its end still at stamp + 1 s.
     stamp = Time(sec=before // 10 ** 9 + 2, nanosec=123456789)
     good = trajectory_message(names, times, positions, stamp=stamp)
     probe.trajectory.publish(good)
     assert ros.spin_until(lambda: len(accepted) == 2)
-    assert accepted[-1].header.stamp == stamp
+    end = stamp_to_nanoseconds(accepted[-1].header.stamp) + \
+        stamp_to_nanoseconds(accepted[-1].points[-1].time_from_start)
+    assert abs(end - (stamp_to_nanoseconds(stamp) + 10 ** 9)) <= 1000
     kept = dynamics._trajectory
 
     # Out of the limits: rejected, not republished, the previous one kept (and still latched).
@@ -95,8 +103,8 @@ def test_accepted_trajectory_is_republished_resolved_and_rejected_ones_are_not(r
     probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
                                    'accepted_trajectory', late.append, LATCHED)
     assert ros.spin_until(lambda: late)
-    assert late[-1].header.stamp == stamp
-    np.testing.assert_array_equal(trajectory_to_arrays(late[-1], names)[1], positions)
+    assert late[-1].header.stamp == accepted[-1].header.stamp
+    np.testing.assert_array_equal(trajectory_to_arrays(late[-1], names)[1][-1], positions[-1])
 
 
 def test_a_trajectory_sent_before_the_simulated_clock_starts_when_it_does(ros):
@@ -119,8 +127,7 @@ def test_a_trajectory_sent_before_the_simulated_clock_starts_when_it_does(ros):
     names = list(model.joint_names)
     positions = np.array([[0.0] * 6, [0.3, -0.2, 0.4, 0.1, 0.2, -0.1]])
     probe.trajectory.publish(trajectory_message(names, [0.0, 2.0], positions))
-    assert ros.spin_until(lambda: dynamics._trajectory is not None)
-    assert dynamics._trajectory.start_ns is None
+    assert ros.spin_until(lambda: dynamics._pending_trajectory is not None)   # needs a state
     ros.spin_for(0.3)
     assert not accepted, 'published before the clock had begun'
 
@@ -132,8 +139,11 @@ def test_a_trajectory_sent_before_the_simulated_clock_starts_when_it_does(ros):
     assert ros.spin_until(lambda: accepted and probe.received['feedforward_torques'])
     assert accepted[-1].header.stamp == start
     assert dynamics._trajectory.start_ns == stamp_to_nanoseconds(start)
-    # at elapsed 0: the first waypoint at rest, i.e. gravity alone (not the final hold)
-    expected = rd.inverse_dynamics(model, positions[0], np.zeros(6), np.zeros(6))
+    # at elapsed 0: the first waypoint, blending from rest (not the final hold)
+    expected = rd.inverse_dynamics(model, *sample_waypoints(
+        *trajectory_to_arrays(accepted[-1], names), 0.0))
+    np.testing.assert_array_equal(sample_waypoints(*trajectory_to_arrays(accepted[-1], names),
+                                                   0.0)[0], positions[0])
     np.testing.assert_allclose(vector(probe.received['feedforward_torques'][-1]), expected,
                                rtol=1e-10, atol=1e-10)
 
@@ -198,6 +208,8 @@ def test_waypoints_implying_an_absurd_motion_are_rejected(ros):
     """0 and 2 rad alternating every 1 ms at rest: 3,750 rad/s and 634 kN m between them."""
     dynamics, probe = bundled(ros, 'ur5')
     names = list(quiet_bundled('ur5').joint_names)
+    probe.send_state(names, np.zeros(6))
+    assert probe.wait_outputs()
     accepted = []
     probe.node.create_subscription(JointTrajectory, f'{ros.namespace}/dynamics_node/'
                                    'accepted_trajectory', accepted.append, LATCHED)

@@ -55,13 +55,15 @@ def test_absurd_trajectory_is_rejected_and_cannot_silence_the_node(ros, arm3_urd
     probe.wait_connected(dynamics)
     n, names = arm3_model.dof, list(arm3_model.joint_names)
     hold = np.linspace(0.2, -0.3, n)
+    probe.send_state(names, hold)                               # the arm where it will hold
+    assert probe.wait_outputs()
     probe.trajectory.publish(trajectory_message(names, [0.0, 0.01], [hold, hold]))
     assert ros.spin_until(lambda: dynamics._trajectory is not None)
     kept = dynamics._trajectory
     absurd = trajectory_message(names, [0.0, 1.0], [np.zeros(n), np.full(n, 0.1)],
                                 velocities=[np.full(n, 1e200)] * 2)
     dropped_with(ros, dynamics, lambda: probe.trajectory.publish(absurd),
-                 'trajectory velocity')
+                 'points[0].velocities of joint')
     assert dynamics._trajectory is kept
     ros.spin_for(0.05)
     answers_like(probe, arm3_model,
@@ -79,14 +81,19 @@ def test_output_beyond_the_bound_is_not_published_the_others_are(ros):
     library = quiet_bundled('two_link_dh')
     # Joint 1 turns at 999 rad/s (under MAX_VELOCITY), joint 2 stays at pi/2: Craig's
     # centrifugal term m2 l1 l2 sin(q2) qd1^2 = 1.2 * 999^2 > 1e6 N m at every instant.
-    start = dynamics.get_clock().now().nanoseconds - int(2.0e9)
-    stamp = Time(sec=start // 10 ** 9, nanosec=start % 10 ** 9)
-    fast = trajectory_message(library.joint_names, [0.0, 5.0],
-                              [[0.0, math.pi / 2], [4995.0, math.pi / 2]],
-                              velocities=[[999.0, 0.0]] * 2, accelerations=[[0.0, 0.0]] * 2,
-                              stamp=stamp)
+    # The motion starts from the state: the arm there, at that speed (the commanded quintic
+    # from (0, 999, 0) to (4995, 999, 0) in 5 s is a constant 999 rad/s).
+    probe.send_state(library.joint_names, [0.0, math.pi / 2], [999.0, 0.0])
+    assert ros.spin_until(lambda: dynamics._state is not None)
+    fast = trajectory_message(library.joint_names, [0.0, 5.0, 6.0],     # ends at rest
+                              [[0.0, math.pi / 2], [4995.0, math.pi / 2],
+                               [5494.5, math.pi / 2]],
+                              velocities=[[999.0, 0.0]] * 2 + [[0.0, 0.0]],
+                              accelerations=[[0.0, 0.0]] * 3)
     probe.trajectory.publish(fast)
     assert ros.spin_until(lambda: dynamics._trajectory is not None)
+    ros.spin_for(0.2)                                # outputs of the first state, in flight
+    probe.clear()
     q = np.array([0.3, -0.4])
     assert ros.spin_until(lambda: (probe.send_state(library.joint_names, q), ros.spin_for(0.05),
                                    probe.received['gravity_torques'] and probe.received[

@@ -45,11 +45,10 @@ def test_controller_matches_joint_states_by_name_and_ignores_other_devices(ros):
     rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
     assert ros.spin_until(lambda: rig.controller.joint_names == order)
     target = np.array([0.1, 0.2, 0.3])
-    rig.trajectory.publish(trajectory_message(order, [0.0], [target]))
-    assert ros.spin_until(lambda: rig.controller.trajectory is not None)
     mass = np.diag([1.0, 2.0, 3.0])
     rig.step(['gripper_left', 'gripper_right'], [0.01, 0.01], mass)   # another device first
     assert ros.spin_until(lambda: rig.controller.ignored >= 1) and not rig.commands
+    held_at(rig, order, target)
     q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
     rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], mass)          # reversed order
     assert ros.spin_until(lambda: rig.commands)
@@ -86,6 +85,10 @@ def test_computed_torque_follows_a_new_order_of_the_dynamics_node(ros):
     order = ['a', 'b', 'c']                                     # the dynamics node's new order
     rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
     assert ros.spin_until(lambda: rig.controller.joint_names == order)
+    rig.step(order, [target[name] for name in order], np.eye(3))   # re-read at the arm's state
+    assert ros.spin_until(lambda: rig.controller.follower.following)
+    rig.commands.clear()
+    ros.spin_for(0.01)
     q = {'a': 0.0, 'b': -0.1, 'c': 0.5}
     rig.step(['c', 'b', 'a'], [q['c'], q['b'], q['a']], np.eye(3))
     assert ros.spin_until(lambda: rig.commands)
@@ -99,25 +102,40 @@ def test_computed_torque_follows_a_new_order_of_the_dynamics_node(ros):
 
 
 def learnt(rig, order, target):
-    """Teach ``rig``'s controller the joint order and a one-point trajectory to ``target``."""
+    """Teach ``rig``'s controller the joint order and to hold ``target`` (:func:`held_at`)."""
     rig.output_names.publish(JointState(name=order, effort=[0.0] * len(order)))
     assert rig.ros.spin_until(lambda: rig.controller.joint_names == order)
+    held_at(rig, order, target)
+
+
+def held_at(rig, order, target):
+    """A one-point trajectory at ``target`` and the arm there: it holds ``target``.
+
+    (A point at time 0 away from the arm would be a step: refused, control/goals.py.) The
+    commands of that first step are cleared; the arm then moves away by hand, and each
+    command is ``M (Kp (target - q))``.
+    """
     rig.trajectory.publish(trajectory_message(order, [0.0], [target]))
-    assert rig.ros.spin_until(lambda: rig.controller.trajectory is not None)
+    rig.step(order, target, np.eye(len(order)))
+    assert rig.ros.spin_until(lambda: rig.controller.follower.following)
+    rig.ros.spin_until(lambda: rig.commands)
+    rig.commands.clear()
+    rig.ros.spin_for(0.01)               # a later stamp: the hand moves are plausible speeds
 
 
 def test_computed_torque_merges_two_partial_messages(ros):
     """Joints a, b from one driver and c from another: one command, M (Kp e) exactly."""
     rig = ControllerRig(ros, kp=[10.0], kd=[0.0], use_feedforward=False, stale_timeout=2.0)
-    order, target = ['a', 'b', 'c'], np.array([0.1, 0.2, 0.3])
-    learnt(rig, order, target)
+    order = ['a', 'b', 'c']
+    rig.output_names.publish(JointState(name=order, effort=[0.0] * 3))
+    assert ros.spin_until(lambda: rig.controller.joint_names == order)
     mass = np.array([[2.0, 0.1, 0.0], [0.1, 1.5, 0.2], [0.0, 0.2, 1.0]])
     rig.step(['b', 'a'], [-0.1, 0.0], mass)                     # c not received yet
     assert not rig.commands and rig.controller.ignored == 0
     rig.step(['c'], [0.5], mass)                                # the other driver
-    assert ros.spin_until(lambda: rig.commands)
-    expected = mass @ (10.0 * (target - np.array([0.0, -0.1, 0.5])))
-    np.testing.assert_allclose(rig.commands[-1], expected, rtol=0, atol=TOL)
+    assert ros.spin_until(lambda: rig.commands)                 # holds the merged state
+    target = np.array([0.0, -0.1, 0.5])
+    np.testing.assert_allclose(rig.commands[-1], np.zeros(3), rtol=0, atol=TOL)
     rig.step(['a'], [0.05], mass)                               # a moves, b and c kept
     assert ros.spin_until(lambda: len(rig.commands) == 2)
     expected = mass @ (10.0 * (target - np.array([0.05, -0.1, 0.5])))
@@ -140,8 +158,10 @@ def test_computed_torque_commands_nothing_while_a_half_is_stale(ros):
     assert 'nothing commanded' in rig.controller.last_error
     rig.step(['c'], [0.5], np.eye(3))                           # it comes back
     assert ros.spin_until(lambda: len(rig.commands) > sent)
-    np.testing.assert_allclose(rig.commands[-1], -10.0 * np.array([0.1, 0.2, 0.5]),
-                               rtol=0, atol=TOL)
+    # Nothing was commanded for longer than stale_timeout: the arm is held where it is now,
+    # not driven back to the old hold point (issue 31): zero error, zero command.
+    np.testing.assert_allclose(rig.commands[-1], np.zeros(3), rtol=0, atol=TOL)
+    assert 'resumed after' in rig.controller.last_error
 
 
 class TrajectoryRig:
@@ -273,11 +293,11 @@ def test_computed_torque_refuses_a_far_first_point_and_absurd_positions(ros):
     assert ros.spin_until(lambda: rig.controller.joint_names == order)
     rig.trajectory.publish(trajectory_message(order, [0.001], [[2.0, 0.0]]))
     ros.spin_for(0.2)
-    assert rig.controller.trajectory is None and not rig.controller.dropped  # needs a state
+    assert not rig.controller.follower.following and not rig.controller.dropped  # a state
     rig.step(order, [0.0, 0.0], np.eye(2))
     assert ros.spin_until(lambda: rig.controller.dropped)
-    assert "trajectory velocity of 'a' reaches 2e+03" in rig.controller.last_error
-    assert rig.controller.trajectory is None
+    assert "trajectory velocity of 'a' reaches 2.67e+03" in rig.controller.last_error
+    assert not rig.controller.follower.following
     rig.step(order, [0.0, 1e300], np.eye(2))
     assert 'position[b] = 1e+300, beyond the plausible 10000 of any joint' \
         in rig.controller.last_error

@@ -24,7 +24,8 @@ from diagnostic_msgs.msg import DiagnosticStatus
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
-from robot_dynamics.nodes.command_bounds import Saturation
+from robot_dynamics.control.command_bounds import Saturation
+from robot_dynamics.control.trajectory import DesiredTrajectory
 from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, reason_key, silence
 from ros_graph import ControllerRig, LogLines
 from test_command_bounds import TrajectoryRig
@@ -111,7 +112,7 @@ def test_trajectory_controller_receiving_but_commanding_nothing_is_error(ros):
     rig = TrajectoryRig(ros)
     rig.step(np.zeros(6), np.zeros(6))
     controller = rig.controller
-    controller._last_command -= 5.0            # every state since refused (say, 1e300)
+    controller.commands.last -= 5.0            # every state since refused (say, 1e300)
     controller._drop('joint_states: position of joint x is 1e+300; nothing commanded')
     level, text = controller.health()
     assert level == ERROR and 'not publishing effort_commands (for 5.' in text
@@ -124,7 +125,7 @@ def test_another_devices_joint_states_do_not_count_as_the_arms(ros):
     rig.step(np.zeros(6), np.zeros(6))
     controller = rig.controller
     controller.inputs.last['joint_states'] -= 5.0     # the arm's driver died 5 s ago ...
-    controller._last_command -= 5.0
+    controller.commands.last -= 5.0
     for _ in range(5):                                 # ... the gripper's goes on
         rig.states.publish(JointState(name=['finger_joint'], position=[0.01]))
         ros.spin_for(0.02)
@@ -152,10 +153,13 @@ def test_an_infeasible_trajectory_warns_while_it_runs_not_after(ros):
     rig.step(np.zeros(6), np.zeros(6))
     controller = rig.controller
     controller.last_feasibility = 'joint elbow_joint would need 600 N m'
-    controller.trajectory = object()                       # following it
+    now = controller.state[2]
+    controller.follower.follow(DesiredTrajectory(now, np.array([0.0, 1.0]),
+                                                 np.zeros((2, 6))))    # following it
     assert controller.health() == (WARN, 'infeasible trajectory executed: joint elbow_joint '
                                          'would need 600 N m')
-    controller.trajectory = None                           # ended: holding its end
+    controller.follower.follow(DesiredTrajectory(now - 2 * 10 ** 9, np.array([0.0, 1.0]),
+                                                 np.zeros((2, 6))))    # ended: holding its end
     assert controller.health() == (OK, 'holding')
 
 

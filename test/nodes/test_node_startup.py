@@ -179,8 +179,12 @@ def test_every_parameter_listed_and_read_from_another_process(ros, node_process,
             assert list(parameters[name]) == [], name
 
 
-def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process):
-    process, log = node_process('dynamics_node', '-p', 'model:=puma560',
+def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process, tmp_path):
+    # The user's own file (a copy of the PUMA's): each warning is a WARN line. The bundled
+    # model's known notes are one INFO line instead (test_model_notes.py).
+    path = tmp_path / 'my_puma.urdf'
+    path.write_text(pathlib.Path(rd.data_path('urdf/puma560.urdf')).read_text())
+    process, log = node_process('dynamics_node', '-p', f'urdf_file:={path}',
                                 namespace=ros.namespace)
     probe = ros.node('log_probe')
     read_all_parameters(ros, probe, f'{ros.namespace}/dynamics_node')
@@ -190,7 +194,7 @@ def test_model_warnings_reach_the_ros_log_one_line_each(ros, node_process):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', rd.ModelWarning)
         notes = rd.load_model('puma560').warnings
-    assert len(notes) == 4                   # docs/models.md: link 1 twice, link 3, massless
+    assert len(notes) == 5      # the URDF friction; docs/models.md: link 1 twice, link 3, massless
     for note in notes:
         lines = [line for line in output.splitlines() if note in line]
         assert len(lines) == 1 and lines[0].startswith('[WARN]'), output

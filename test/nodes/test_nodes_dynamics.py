@@ -58,10 +58,13 @@ def test_outputs_equal_library_values(ros, urdf, model):
     probe.wait_connected(dynamics)
     order = [names.index(name) for name in output_order]
 
-    # A three-point quintic trajectory, started now, with long segments so that it is sampled
-    # in the middle of the first one.
+    # A three-point quintic trajectory, started now from the state the arm will be in, with
+    # long segments so that it is sampled in the middle of the first one.
+    q, qd = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
     times = np.array([0.0, 40.0, 80.0])
     positions, velocities, accelerations = (rng.uniform(-1, 1, (3, n)) for _ in range(3))
+    positions[0], velocities[0], accelerations[0] = q, qd, 0.0
+    velocities[-1] = accelerations[-1] = 0.0        # it ends at rest (upstream's rule)
     start = probe.node.get_clock().now().to_msg()
     traj = trajectory_message(names, times, positions, velocities, accelerations, stamp=start)
     perm = rng.permutation(n)                           # joint order of the message: shuffled
@@ -70,20 +73,32 @@ def test_outputs_equal_library_values(ros, urdf, model):
         point.positions = [point.positions[i] for i in perm]
         point.velocities = [point.velocities[i] for i in perm]
         point.accelerations = [point.accelerations[i] for i in perm]
-    probe.trajectory.publish(traj)
-    ros.spin_until(lambda: dynamics._trajectory is not None)
+    probe.trajectory.publish(traj)                  # kept for the first state: it starts there
+    assert ros.spin_until(lambda: dynamics._pending_trajectory is not None)
 
-    q, qd = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
     extra = ['not_a_model_joint'] + [names[i] for i in perm]      # matched by name
     probe.send_state(extra, np.r_[9.0, q[perm]], np.r_[9.0, qd[perm]])
     assert probe.wait_outputs()
+    commanded = dynamics._trajectory               # from the state, then the points ahead
+    assert commanded is not None and commanded.start_ns == stamp_to_nanoseconds(
+        probe.received['gravity_joint_states'][0].header.stamp)    # at the state's time
+    probe.clear()
+    ros.spin_for(0.05)
+    probe.send_state(extra, np.r_[9.0, q[perm]], np.r_[9.0, qd[perm]])    # 50 ms later
+    assert probe.wait_outputs()
+    np.testing.assert_array_equal(commanded.positions, positions)
+    np.testing.assert_array_equal(commanded.velocities, velocities)
+    start_ns = stamp_to_nanoseconds(start)
+    np.testing.assert_allclose(commanded.times + (commanded.start_ns - start_ns) * 1e-9,
+                               [(commanded.start_ns - start_ns) * 1e-9, 40.0, 80.0], atol=1e-9)
 
     ff_js = probe.received['feedforward_joint_states'][0]
     assert list(ff_js.name) == output_order
-    elapsed = (stamp_to_nanoseconds(ff_js.header.stamp) - stamp_to_nanoseconds(start)) * 1e-9
+    elapsed = (stamp_to_nanoseconds(ff_js.header.stamp) - commanded.start_ns) * 1e-9
     assert 0 < elapsed < 40
-    q_d, qd_d, qdd_d = sample_waypoints(times, positions, velocities, accelerations, elapsed)
-    assert np.linalg.norm(qd_d) > 0.1 and np.linalg.norm(qdd_d) > 0.1
+    q_d, qd_d, qdd_d = sample_waypoints(commanded.times, positions, velocities, accelerations,
+                                        elapsed)
+    assert np.linalg.norm(qd_d) > 0.1                    # moving: the velocity terms count
     expected_ff = rd.inverse_dynamics(model, q_d, qd_d, qdd_d)[order]
     expected_g = rd.gravity_torques(model, q)[order]
     expected_m = rd.mass_matrix(model, q)[np.ix_(order, order)]
@@ -378,13 +393,16 @@ def test_trajectory_held_after_end_and_zero_stamp_starts_on_receipt(ros, urdf, m
     probe.wait_connected(dynamics)
     n = model.dof
     names = list(model.joint_names)
-    positions = np.array([np.zeros(n), np.full(n, 0.4)])
-    traj = trajectory_message(names, [0.0, 0.05], positions)        # header.stamp zero
+    positions = np.array([np.zeros(n), np.full(n, 0.1)])
+    probe.send_state(names, np.zeros(n))                          # the arm at the first point
+    assert probe.wait_outputs()
+    traj = trajectory_message(names, [0.0, 0.3], positions)        # header.stamp zero
     probe.trajectory.publish(traj)
     assert ros.spin_until(lambda: dynamics._trajectory is not None)
     receipt = dynamics._trajectory.start_ns
     assert abs(receipt - dynamics.get_clock().now().nanoseconds) < 2e9
-    ros.spin_for(0.1)                                              # past the last point
+    ros.spin_for(0.4)                                              # past the last point
+    probe.received['feedforward_torques'].clear()
     q = np.full(n, -0.3)
     probe.send_state(names, q)
     assert probe.wait_outputs()

@@ -127,7 +127,7 @@ def test_message_conversions():
     state = JointState(name=['b', 'x', 'a'], position=[2.0, 9.0, 1.0], velocity=[0.2, 9.0, 0.1])
     q, qd, effort = c.joint_state_to_arrays(state, ['a', 'b'])
     assert q.tolist() == [1.0, 2.0] and qd.tolist() == [0.1, 0.2] and effort is None
-    with pytest.raises(c.BadMessage, match='repeated'):
+    with pytest.raises(c.BadInput, match='repeated'):
         c.joint_state_to_arrays(JointState(name=['a', 'a'], position=[1.0, 1.0]), ['a'])
     trajectory = c.trajectory_message(['a', 'b'], [0.0, 1.5], [[0, 1], [2, 3]])
     assert trajectory.points[1].time_from_start.sec == 1

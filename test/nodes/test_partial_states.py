@@ -27,12 +27,10 @@ from sensor_msgs.msg import JointState  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
-from robot_dynamics.errors import PlausibilityError  # noqa: E402
-from robot_dynamics.nodes.conversions import BadMessage  # noqa: E402
-from robot_dynamics.nodes.joint_state_merge import (JointStateMerge,  # noqa: E402
-                                                    check_message_size, message_joint_limit,
-                                                    serialized_name_count)
-from robot_dynamics.nodes.trajectory_sampling import DesiredTrajectory  # noqa: E402
+from robot_dynamics.control.joint_states import (JointStateMerge,  # noqa: E402
+                                                 check_message_size, message_joint_limit)
+from robot_dynamics.errors import BadInput, PlausibilityError  # noqa: E402
+from robot_dynamics.nodes.conversions import serialized_name_count  # noqa: E402
 from robots import quiet_model_from_urdf, random_model  # noqa: E402
 from ros_graph import (arm3_model_fixture, arm3_urdf_fixture,  # noqa: E402,F401 (fixtures)
                        dropped_with, make_dynamics, Probe, vector)
@@ -73,7 +71,7 @@ def test_merge_keeps_the_latest_value_and_stamp_of_each_joint():
 def test_merge_refuses_a_bad_message_and_changes_nothing(fields, reason):
     merge = JointStateMerge(['a', 'b'])
     merge.update(['a', 'b'], [0.5, 0.6], [0.0, 0.0], 1.0)
-    with pytest.raises(BadMessage, match=reason):
+    with pytest.raises(BadInput, match=reason):
         merge.update(stamp=2.0, **fields)
     np.testing.assert_array_equal(merge.state()[0], [0.5, 0.6])
     assert merge.state()[2] == 1.0
@@ -168,31 +166,32 @@ def test_outputs_carry_the_stamp_of_their_input(ros, arm3_urdf, arm3_model):
         probe.node.create_subscription(JointState, f'{base}/{topic}', stamped[topic].append, 10)
     probe.wait_connected(dynamics)
     assert ros.spin_until(lambda: dynamics.pub_mass_stamped.get_subscription_count() > 0)
+    q = np.array([0.3, -0.2, 0.04])
     trajectory = JointTrajectory(joint_names=list(arm3_model.joint_names), points=[
-        JointTrajectoryPoint(positions=[0.0] * 3, time_from_start=Duration(sec=0)),
+        JointTrajectoryPoint(positions=list(q), time_from_start=Duration(sec=0)),
         JointTrajectoryPoint(positions=[0.5, -0.4, 0.05], time_from_start=Duration(sec=3))])
     trajectory.header.stamp = probe.node.get_clock().now().to_msg()
-    probe.trajectory.publish(trajectory)
-    assert ros.spin_until(lambda: dynamics._trajectory is not None)
-    q = np.array([0.3, -0.2, 0.04])
+    probe.trajectory.publish(trajectory)          # kept for the first state: it starts there
+    assert ros.spin_until(lambda: dynamics._pending_trajectory is not None)
     sent = []
     for k in range(3):
         stamp = probe.node.get_clock().now()
         stamp = stamp.__class__(nanoseconds=stamp.nanoseconds - (k + 1) * 10_000_000)   # older
         sent.append(stamp.to_msg())
-        probe.send_state(arm3_model.joint_names, q + 0.01 * k, stamp=sent[-1])
+        probe.send_state(arm3_model.joint_names, q + 0.001 * k, stamp=sent[-1])
         assert ros.spin_until(lambda: all(len(v) > k for v in stamped.values()))
+        assert dynamics._trajectory is not None
     for k, msg in enumerate(stamped['gravity_joint_states']):
         assert msg.header.stamp == sent[k]
-        np.testing.assert_allclose(msg.effort, rd.gravity_torques(arm3_model, q + 0.01 * k),
+        np.testing.assert_allclose(msg.effort, rd.gravity_torques(arm3_model, q + 0.001 * k),
                                    rtol=0, atol=TOL)
     for k, msg in enumerate(stamped['mass_matrix_stamped']):
         assert msg.header.stamp == sent[k]
         assert list(msg.joint_names) == list(arm3_model.joint_names)
         rows = np.array([point.positions for point in msg.points])
-        np.testing.assert_allclose(rows, rd.mass_matrix(arm3_model, q + 0.01 * k), rtol=0,
+        np.testing.assert_allclose(rows, rd.mass_matrix(arm3_model, q + 0.001 * k), rtol=0,
                                    atol=TOL)
-    sampled = DesiredTrajectory.from_message(trajectory, arm3_model.joint_names, 0)
+    sampled = dynamics._trajectory                 # the motion commanded from the state
     for msg in stamped['feedforward_joint_states']:     # stamped with the sample time
         when = msg.header.stamp.sec * 10 ** 9 + msg.header.stamp.nanosec
         assert when > seconds(sent[0]) * 1e9
@@ -220,7 +219,7 @@ def test_oversized_joint_state_refused_by_its_length(ros, arm3_urdf, arm3_model)
     dropped_with(ros, dynamics, lambda: probe.send_state(names, np.zeros(len(names))),
                  f'name has {len(names)} entries, more than {limit}')
     assert 'refused before deserialising' in dynamics.last_error
-    with pytest.raises(BadMessage, match='velocity has 70 entries, more than 64'):
+    with pytest.raises(BadInput, match='velocity has 70 entries, more than 64'):
         check_message_size(['a'], [0.0], [0.0] * 70, [], 64)   # the fields after the names
     fits = list(arm3_model.joint_names) + [f'extra_{k}' for k in range(limit - 3)]
     probe.send_state(fits, np.zeros(len(fits)))

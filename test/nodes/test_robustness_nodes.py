@@ -209,9 +209,9 @@ def trajectory_cases(names, n):
          'joint_names repeat'),
         ('no-points', traj(names), 'trajectory has no points'),
         ('nan-position', traj(names, point(0.0, [math.nan] + zeros[1:])),
-         'positions contain NaN or inf'),
+         'positions of joint'),
         ('inf-acceleration', traj(names, point(0.0, zeros, zeros, [math.inf] + zeros[1:])),
-         'accelerations contain NaN or inf'),
+         'accelerations of joint'),
         ('positions-too-short', traj(names, point(0.0, zeros[1:])),
          f'points[*].positions have sizes [{n - 1}]; give {n} per point'),
         ('velocities-on-some-points', traj(names, point(0.0, zeros, zeros), point(1.0, ones)),
@@ -231,6 +231,8 @@ def test_bad_trajectory_rejected_previous_one_kept(ros, urdf, model, case):
     probe.wait_connected(dynamics)
     names, n = list(model.joint_names), model.dof
     hold = np.linspace(0.2, -0.3, n)
+    probe.send_state(names, hold)                                    # the arm is there
+    assert probe.wait_outputs()
     good = trajectory_message(names, [0.0, 0.01], [hold, hold])      # ends at once: held
     probe.trajectory.publish(good)
     assert ros.spin_until(lambda: dynamics._trajectory is not None)

@@ -48,6 +48,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 ACTION = '/joint_trajectory_controller/follow_joint_trajectory'
 
 
+#: Controller configurations besides a feasibility policy: upstream's switches, goal_time 0.
+VARIANTS = {'upstream_switches': {'feasibility': 'reject', 'allow_partial_joints_goal': True,
+                                  'allow_nonzero_velocity_at_trajectory_end': True,
+                                  'goal_time_tolerance': 0.0}}
+
+
 def config(tmp_path, robot, policy):
     """Write the demo config for ``robot`` with ``feasibility: policy``, a short motion."""
     data = yaml.safe_load((ROOT / 'config' / 'simulation.yaml').read_text())
@@ -55,7 +61,8 @@ def config(tmp_path, robot, policy):
         parameters = section['ros__parameters']
         if 'model' in parameters:
             parameters['model'] = robot
-    data['/**/joint_trajectory_controller']['ros__parameters']['feasibility'] = policy
+    data['/**/joint_trajectory_controller']['ros__parameters'].update(
+        VARIANTS.get(policy, {'feasibility': policy}))
     # start_delay 2 s (config: 0.2 s): a motion that reaches the dynamics node after its end
     # is refused as old and never relayed, and Client.wait_ready waits for it (seen at load 4.6:
     # published at 0.05 s, received at 0.955 s simulated).
@@ -177,8 +184,8 @@ def gone(ros, probe, namespace, timeout=30.0):
         space for _, space in probe.get_node_names_and_namespaces()}, timeout)
 
 
-@pytest.fixture(scope='module')
-def graph(rclpy_session, tmp_path_factory):
+@pytest.fixture(scope='module', name='graph')
+def graph_fixture(rclpy_session, tmp_path_factory):
     """Start a launch per (robot, policy) on demand; stop them all at the end.
 
     Each launch runs in a namespace of its own (its ``/clock`` remapped with it), so a graph
@@ -270,14 +277,23 @@ def test_non_monotonic_times_and_limits_are_invalid_goal(graph):
         assert result.error_code == FJT.Result.INVALID_GOAL and words in result.error_string
 
 
-def test_partial_goal_holds_the_other_joints(graph):
+def test_partial_goal_is_refused_unless_allowed_and_holds_the_other_joints(graph):
+    """Upstream: allow_partial_joints_goal, default false (issue 31.2)."""
     client = graph('ur5', 'reject')
     model = rd.load_model('ur5')
+    before = client.position(model.joint_names)
+    goal = FJT.Goal(trajectory=trajectory(model.joint_names[:1], [(1.0, [before[0] + 0.1])]))
+    status, result, _ = client.run(goal)
+    assert status == GoalStatus.STATUS_ABORTED
+    assert result.error_code == FJT.Result.INVALID_JOINTS
+    assert 'allow_partial_joints_goal' in result.error_string
+    client = graph('ur5', 'upstream_switches')
     before = client.position(model.joint_names)
     target = before[0] + 0.1
     goal = FJT.Goal(trajectory=trajectory(model.joint_names[:1], [(1.0, [target])]))
     status, result, _ = client.run(goal)
     assert status == GoalStatus.STATUS_SUCCEEDED, result.error_string
+    assert result.error_string == 'Goal successfully reached!'
     after = client.position(model.joint_names)
     assert abs(after[0] - target) <= 0.01
     assert np.abs(after[1:] - before[1:]).max() <= 0.01

@@ -97,6 +97,12 @@ PyTypeObject ModelType = {
 
 /* ------------------------------------------------------------------ hooks and the cache */
 static PyObject *packer = NULL, *explainer = NULL, *cache = NULL;
+/* The last model looked up: the robot's basic weak reference and its engine model. A robot
+ * that died leaves the reference dead (None, never another object at the same address); the
+ * cache's own entry is the authority, this only skips the dictionary's lookup, whose weak
+ * reference keys compare by their referents (a quarter of a small call's fixed cost). */
+static PyObject *last_ref = NULL, *last_model = NULL;
+
 PyObject *linalg_error = NULL;
 PyObject *overflow_error = NULL;
 
@@ -117,6 +123,8 @@ PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(packer, Py_NewRef(args[0]));
     Py_XSETREF(explainer, Py_NewRef(args[1]));
     Py_XSETREF(cache, Py_NewRef(args[2]));
+    Py_CLEAR(last_ref);
+    Py_CLEAR(last_model);
     Py_XSETREF(overflow_error, Py_NewRef(args[3]));
     Py_RETURN_NONE;
 }
@@ -128,11 +136,16 @@ PyObject *py_set_hooks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 ModelObject *engine_model(PyObject *robot)
 {
     PyObject *cached = NULL, *ref;
+    if (last_ref != NULL && PyWeakref_GET_OBJECT(last_ref) == robot)
+        return (ModelObject *)Py_NewRef(last_model);
     if (cache != NULL && (ref = PyWeakref_NewRef(robot, NULL)) != NULL) {
         cached = PyDict_GetItemWithError(cache, ref);
-        Py_DECREF(ref);
-        if (cached != NULL && Py_IS_TYPE(cached, &ModelType))
+        if (cached != NULL && Py_IS_TYPE(cached, &ModelType)) {
+            Py_XSETREF(last_model, Py_NewRef(cached));
+            Py_XSETREF(last_ref, ref);
             return (ModelObject *)Py_NewRef(cached);
+        }
+        Py_DECREF(ref);
     }
     if (PyErr_Occurred()) return NULL;
     if (packer == NULL) {

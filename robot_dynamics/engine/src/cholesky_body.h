@@ -13,8 +13,9 @@
 
 /*
  * Cholesky factorisation M = L L^T written once over the scalar of lanes.h: forward.c's
- * rd_cholesky (doubles: the forward dynamics, the implicit integrator, the derivatives of one
- * row) and the batch lanes of derivatives_body.h. Include after lanes.h.
+ * rd_cholesky and rd_cholesky_solve (doubles: the forward dynamics, the implicit integrator,
+ * the derivatives of one row), the batch lanes of derivatives_body.h and of forward_body.h.
+ * Include after lanes.h.
  */
 #ifndef RD_CHOLESKY_BODY_LANES
 #define RD_CHOLESKY_BODY_LANES RD_LANES      /* once per translation unit */
@@ -94,6 +95,23 @@ static RD_INLINE int RD_SP(cholesky_factor)(RD_T *M, int n)
     for (i = 0; i < n; ++i)
         for (j = 0; j < i; ++j) M[n * i + j] = M[n * j + i];
     return 0;
+}
+
+/* x = (L L^T)^-1 x (n) from the factor L of RD_SP(cholesky_factor): forward, then backward
+ * substitution, each sum k ascending (descending backward), one term at a time. */
+static RD_INLINE void RD_SP(cholesky_substitute)(const RD_T *L, int n, RD_T *x)
+{
+    int i, k;
+    for (i = 0; i < n; ++i) {
+        RD_T v = x[i];
+        for (k = 0; k < i; ++k) v -= L[n * i + k] * x[k];
+        x[i] = v / L[n * i + i];
+    }
+    for (i = n - 1; i >= 0; --i) {
+        RD_T v = x[i];
+        for (k = i + 1; k < n; ++k) v -= L[n * k + i] * x[k];
+        x[i] = v / L[n * i + i];
+    }
 }
 
 #endif

@@ -292,42 +292,6 @@ static RD_INLINE int RD_SP(forward_derivatives_body)(const rd_model *m,
     RD_SP(rate) dY_[n_];                                                                    \
     RD_SP(dwork) w_ = {S_, v_, dVdq_, dAdq_, dAdv_, fc_, Fa_, Fv_, Fq_, Ic_, dY_}
 
-#if RD_LANES == 4
-#ifdef __clang__
-#define SHUFFLE4(a_, b_, i_, j_, k_, l_) __builtin_shufflevector(a_, b_, i_, j_, k_, l_)
-#else
-#define SHUFFLE4(a_, b_, i_, j_, k_, l_) __builtin_shuffle(a_, b_, (IVEC){i_, j_, k_, l_})
-#endif
-/* out[l][k..k+3] = A[k..k+3][l] of the four lanes: a 4 x 4 transpose in registers (pair the
- * lanes, then the halves), four stores of four values instead of sixteen lane extractions.
- * Values copied: the bits are unchanged. */
-static inline void rdv_transpose4(const VEC *A, int k, double *const *out)
-{
-    VEC t0 = SHUFFLE4(A[k], A[k + 1], 0, 4, 2, 6), t1 = SHUFFLE4(A[k], A[k + 1], 1, 5, 3, 7);
-    VEC t2 = SHUFFLE4(A[k + 2], A[k + 3], 0, 4, 2, 6);
-    VEC t3 = SHUFFLE4(A[k + 2], A[k + 3], 1, 5, 3, 7);
-    VEC r0 = SHUFFLE4(t0, t2, 0, 1, 4, 5), r1 = SHUFFLE4(t1, t3, 0, 1, 4, 5);
-    VEC r2 = SHUFFLE4(t0, t2, 2, 3, 6, 7), r3 = SHUFFLE4(t1, t3, 2, 3, 6, 7);
-    memcpy(out[0] + k, &r0, sizeof r0);
-    memcpy(out[1] + k, &r1, sizeof r1);
-    memcpy(out[2] + k, &r2, sizeof r2);
-    memcpy(out[3] + k, &r3, sizeof r3);
-}
-#endif
-
-/* One n x n matrix of every lane into out[l] + offset. */
-static void RD_SP(scatter)(const RD_T *A, int nn, double *const *out, int offset)
-{
-    int k = 0;
-    double *o[LANES];
-    for (int l = 0; l < LANES; ++l) o[l] = out[l] + offset;
-#if RD_LANES == 4
-    for (; k + 4 <= nn; k += 4) rdv_transpose4(A, k, o);
-#endif
-    for (; k < nn; ++k)
-        for (int l = 0; l < LANES; ++l) o[l][k] = A[k][l];
-}
-
 /* Three n x n matrices of every lane into out[l] (one after the other). */
 static void RD_SP(scatter3)(const RD_T *A, const RD_T *B, const RD_T *C, int nn,
                             double *const *out)

@@ -99,14 +99,27 @@ int rd_model_fork(const rd_model *m, rd_model *fork);
 void rd_rnea(rd_model *m, const double *q, const double *qd, const double *qdd, int gravity,
              int effects, const double *f_tip, double *tau);
 void rd_gravity(rd_model *m, const double *q, double *tau);
-/* rnea_pair.c, rnea_quad.c: the full inverse dynamics of 2 (4) states at once, for batches:
- * x[l] = {q, qd, qdd, f_tip or NULL} of row l, tau[l] its torques; at most RD_LANES_MAX
- * joints (stack arrays). rd_rnea_quad needs AVX2 and exists on x86-64 only (RD_HAVE_QUAD). */
+/* batch_pair.c, batch_quad.c: 2 (4) states at once, for batches, each lane the bits of the
+ * single call: the full inverse dynamics (x[l] = {q, qd, qdd, f_tip or NULL} of row l, out[l]
+ * its torques), the gravity torques and the mass matrix (x[l] = {q}; out[l] n or n x n), the
+ * forward dynamics (x[l] = {q, qd, tau, f_tip or NULL}; RD_NOT_SPD if a mass matrix is not
+ * positive definite); at most RD_LANES_MAX joints (stack arrays). The _quad kernels need AVX2
+ * and exist on x86-64 only (RD_HAVE_QUAD). */
 #define RD_LANES_MAX 64
+#define RD_BATCH_KERNELS 1      /* gravity, mass matrix and forward dynamics have them too */
 int rd_rnea_pair(rd_model *m, const double *const *const *x, double *const *tau);
+int rd_gravity_pair(rd_model *m, const double *const *const *x, double *const *tau);
+int rd_crba_pair(rd_model *m, const double *const *const *x, double *const *M);
+int rd_forward_pair(rd_model *m, const double *const *const *x, double *const *qdd);
+/* s = sin q, v = 1 - cos q of the n joints of one row, 2 (4) at a time: rd_sin_versine's bits */
+void rd_sin_versine_pair(int n, const double *q, double *s, double *v);
 #if defined(__GNUC__) && defined(__x86_64__)
 #define RD_HAVE_QUAD 1
 int rd_rnea_quad(rd_model *m, const double *const *const *x, double *const *tau);
+int rd_gravity_quad(rd_model *m, const double *const *const *x, double *const *tau);
+int rd_crba_quad(rd_model *m, const double *const *const *x, double *const *M);
+int rd_forward_quad(rd_model *m, const double *const *const *x, double *const *qdd);
+void rd_sin_versine_quad(int n, const double *q, double *s, double *v);
 #endif
 
 /* kinematics.c */
@@ -126,7 +139,10 @@ void rd_crba_placed(rd_model *m, double *M);                 /* from the placeme
 void rd_coriolis_matrix(rd_model *m, const double *q, const double *qd, double *C);
 void rd_mass_matrix_dot(rd_model *m, const double *q, const double *qd, double *Md);
 
-/* forward.c: qdd = M^-1 (tau - bias); return 0, or -1 if M is not positive definite */
+/* forward.c: qdd = M^-1 (tau - bias); return 0, or -1 if M is not positive definite. By the
+ * mass matrix and a Cholesky solve below RD_ABA_FROM joints, by the articulated-body
+ * algorithm from there on. */
+#define RD_ABA_FROM 9
 int rd_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                const double *f_tip, double *qdd);
 int rd_aba(rd_model *m, const double *q, const double *qd, const double *tau,

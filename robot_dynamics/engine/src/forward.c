@@ -13,7 +13,7 @@
 
 /*
  * Forward dynamics qdd = M^-1 (tau - V - G - F - J^T f_tip) (Craig 6.115): by the mass matrix
- * and a Cholesky solve below ABA_FROM joints, by Featherstone's articulated-body algorithm
+ * and a Cholesky solve below RD_ABA_FROM joints, by Featherstone's articulated-body algorithm
  * (RBDA Table 7.1) from there on (both measured; ABA is O(n), CRBA + Cholesky O(n^3) but with
  * smaller constants).
  */
@@ -24,12 +24,11 @@
 #include "lanes.h"
 #include "cholesky_body.h"
 
-#define ABA_FROM 9
 
 int rd_forward(rd_model *m, const double *q, const double *qd, const double *tau,
                const double *f_tip, double *qdd)
 {
-    return (m->n >= ABA_FROM ? rd_aba : rd_crba_forward)(m, q, qd, tau, f_tip, qdd);
+    return (m->n >= RD_ABA_FROM ? rd_aba : rd_crba_forward)(m, q, qd, tau, f_tip, qdd);
 }
 
 /* Cholesky M = L L^T (cholesky_body.h) on doubles, with an AVX2 clone. */
@@ -38,20 +37,10 @@ RD_WIDE int rd_cholesky(double *M, int n)
     return rd_cholesky_factor(M, n);
 }
 
-/* x = (L L^T)^-1 x: forward then backward substitution */
+/* x = (L L^T)^-1 x: forward then backward substitution (cholesky_body.h) */
 void rd_cholesky_solve(const double *L, int n, double *x)
 {
-    int i, k;
-    for (i = 0; i < n; ++i) {
-        double v = x[i];
-        for (k = 0; k < i; ++k) v -= L[n * i + k] * x[k];
-        x[i] = v / L[n * i + i];
-    }
-    for (i = n - 1; i >= 0; --i) {
-        double v = x[i];
-        for (k = i + 1; k < n; ++k) v -= L[n * k + i] * x[k];
-        x[i] = v / L[n * i + i];
-    }
+    rd_cholesky_substitute(L, n, x);
 }
 
 int rd_crba_forward(rd_model *m, const double *q, const double *qd, const double *tau,

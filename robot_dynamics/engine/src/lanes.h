@@ -25,6 +25,7 @@
  * row access of a batch, x[l] = {q, qd, qdd or tau, f_tip or NULL} and out[l] of row l:
  *   RD_SP(load)(x, k, i)       x[l][k][i] of every lane
  *   RD_SP(store)(out, i, v)    out[l][i] = v of every lane
+ *   rdv_scatter(A, nn, out, o) out[l][o + k] = A[k] of every lane, k < nn (lanes only)
  * and the joint effects lane by lane: RD_SP(sign), RD_SP(friction), RD_SP(friction_slope).
  * No include guard: one width per translation unit.
  */
@@ -98,6 +99,42 @@ static inline VEC rdv_load(const double *const *const *x, int k, int i)
 static inline void rdv_store(double *const *out, int i, VEC v)
 {
     for (int l = 0; l < LANES; ++l) out[l][i] = v[l];
+}
+
+#if RD_LANES == 4
+#ifdef __clang__
+#define SHUFFLE4(a_, b_, i_, j_, k_, l_) __builtin_shufflevector(a_, b_, i_, j_, k_, l_)
+#else
+#define SHUFFLE4(a_, b_, i_, j_, k_, l_) __builtin_shuffle(a_, b_, (IVEC){i_, j_, k_, l_})
+#endif
+/* out[l][k..k+3] = A[k..k+3][l] of the four lanes: a 4 x 4 transpose in registers (pair the
+ * lanes, then the halves), four stores of four values instead of sixteen lane extractions.
+ * Values copied: the bits are unchanged. */
+static inline void rdv_transpose4(const VEC *A, int k, double *const *out)
+{
+    VEC t0 = SHUFFLE4(A[k], A[k + 1], 0, 4, 2, 6), t1 = SHUFFLE4(A[k], A[k + 1], 1, 5, 3, 7);
+    VEC t2 = SHUFFLE4(A[k + 2], A[k + 3], 0, 4, 2, 6);
+    VEC t3 = SHUFFLE4(A[k + 2], A[k + 3], 1, 5, 3, 7);
+    VEC r0 = SHUFFLE4(t0, t2, 0, 1, 4, 5), r1 = SHUFFLE4(t1, t3, 0, 1, 4, 5);
+    VEC r2 = SHUFFLE4(t0, t2, 2, 3, 6, 7), r3 = SHUFFLE4(t1, t3, 2, 3, 6, 7);
+    memcpy(out[0] + k, &r0, sizeof r0);
+    memcpy(out[1] + k, &r1, sizeof r1);
+    memcpy(out[2] + k, &r2, sizeof r2);
+    memcpy(out[3] + k, &r3, sizeof r3);
+}
+#endif
+
+/* nn values of every lane (a matrix, row-major) into out[l] + offset. */
+static inline void rdv_scatter(const RD_T *A, int nn, double *const *out, int offset)
+{
+    int k = 0;
+    double *o[LANES];
+    for (int l = 0; l < LANES; ++l) o[l] = out[l] + offset;
+#if RD_LANES == 4
+    for (; k + 4 <= nn; k += 4) rdv_transpose4(A, k, o);
+#endif
+    for (; k < nn; ++k)
+        for (int l = 0; l < LANES; ++l) o[l][k] = A[k][l];
 }
 
 static inline VEC rdv_sign(VEC x)

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "integrate.h"
+#include "observer.h"
 #include "parallel.h"
 
 
@@ -141,13 +142,13 @@ static int k_total(rd_model *m, const double *const *x, double *o, int f)
 
 ENGINE_FUNCTION(inverse_dynamics, {4, {"q", "qd", "qdd", "f_tip"}, 3, 1, 0, OUT_VECTOR, k_id,
                                    IN_LANES(rd_rnea)})
-ENGINE_FUNCTION(gravity, {1, {"q"}, -1, 0, 0, OUT_VECTOR, k_gravity})
+ENGINE_FUNCTION(gravity, {1, {"q"}, -1, 0, 0, OUT_VECTOR, k_gravity, IN_LANES(rd_gravity)})
 ENGINE_FUNCTION(coriolis, {2, {"q", "qd"}, -1, 0, 0, OUT_VECTOR, k_coriolis})
 ENGINE_FUNCTION(coriolis_matrix, {2, {"q", "qd"}, -1, 0, 0, OUT_MATRIX, k_coriolis_matrix})
 ENGINE_FUNCTION(mass_matrix_dot, {2, {"q", "qd"}, -1, 0, 0, OUT_MATRIX, k_mass_matrix_dot})
-ENGINE_FUNCTION(mass_matrix, {1, {"q"}, -1, 0, 0, OUT_MATRIX, k_mass_matrix})
+ENGINE_FUNCTION(mass_matrix, {1, {"q"}, -1, 0, 0, OUT_MATRIX, k_mass_matrix, IN_LANES(rd_crba)})
 ENGINE_FUNCTION(forward_dynamics, {4, {"q", "qd", "tau", "f_tip"}, 3, 1, 0, OUT_VECTOR,
-                                   k_forward})
+                                   k_forward, IN_LANES(rd_forward)})
 ENGINE_FUNCTION(jacobian, {1, {"q"}, -1, 0, 1, OUT_JACOBIAN, k_jacobian})
 ENGINE_FUNCTION(tip_pose, {1, {"q"}, -1, 0, 0, OUT_POSE, k_tip_pose})
 ENGINE_FUNCTION(static_torques, {2, {"q", "f_tip"}, 1, 0, 0, OUT_VECTOR, k_static})
@@ -188,6 +189,9 @@ static PyMethodDef methods[] = {
     FAST(stop_step, "stop_step(model, q, q_next, qd_next, dt, lower, upper) -> (q, qd, status)"),
     FAST(simulate, "simulate(model, q0, qd0, tau, torque_mode, steps, dt, integrator, "
                    "energy_limit) -> (q, qd, qdd, tau, energy, status, step)"),
+    FAST(momentum, "momentum(model, q, qd): [M qd, C^T qd, G] (observer.h)"),
+    FAST(momentum_observer, "momentum_observer(model, state, t, q, qd, tau, series) -> r, or "
+                            "(r, pdot, g) if series (observer.h)"),
     FAST(set_hooks, "set_hooks(packer, explainer, cache, overflow_error)"),
     {NULL, NULL, 0, NULL}
 };

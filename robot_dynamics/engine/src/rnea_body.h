@@ -15,7 +15,7 @@
  * Recursive Newton-Euler inverse dynamics in link frames (Luh-Walker-Paul; Craig 6.45-6.53),
  * general joint axes, as robot_dynamics.algorithms.rnea, plus the joint-space effects of the
  * public inverse dynamics (reflected rotor inertia, friction): written once over the scalar of
- * lanes.h and included by rnea.c (doubles, one row), rnea_pair.c and rnea_quad.c (two and four
+ * lanes.h and included by rnea.c (doubles, one row), batch_pair.c and batch_quad.c (two and four
  * rows of a batch at once, the same operations lane by lane, so the same bits).
  *
  * Frames and points are spatial.h's. Per body i, in {i}: w and dw the angular velocity and
@@ -139,6 +139,16 @@ int RD_LANES_FN(rd_rnea)(rd_model *m, const double *const *const *x, double *con
     RD_SP(rnea_pass)(m, x, 1, 1, 1, X, F, N, tau);
     return 0;
 }
+
+/* The gravity torques G(q) of LANES rows (x[l] = {q}): rd_gravity's pass lane by lane. */
+int RD_LANES_FN(rd_gravity)(rd_model *m, const double *const *const *x, double *const *tau)
+{
+    const int n = m->n > 0 ? m->n : 1;
+    RD_SP(placement) X[n];
+    RD_T F[n][3], N[n][3];
+    RD_SP(rnea_pass)(m, x, 1, 0, 0, X, F, N, tau);
+    return 0;
+}
 #endif
 
 #elif RD_LANES == 2
@@ -146,6 +156,12 @@ int RD_LANES_FN(rd_rnea)(rd_model *m, const double *const *const *x, double *con
 int rd_rnea_pair(rd_model *m, const double *const *const *x, double *const *tau)
 {
     for (int l = 0; l < 2; ++l) rd_rnea(m, x[l][0], x[l][1], x[l][2], 1, 1, x[l][3], tau[l]);
+    return 0;
+}
+
+int rd_gravity_pair(rd_model *m, const double *const *const *x, double *const *tau)
+{
+    for (int l = 0; l < 2; ++l) rd_gravity(m, x[l][0], tau[l]);
     return 0;
 }
 #endif

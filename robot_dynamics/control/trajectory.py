@@ -10,26 +10,27 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A received ``JointTrajectory`` anchored in time, sampled with the library's interpolation."""
+"""A desired motion anchored in time, sampled with the library's waypoint interpolation."""
 
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_to_arrays
 from robot_dynamics.simulation.trajectory import sample_waypoints, segment_peaks
 
 
 @dataclass(frozen=True)
 class DesiredTrajectory:
-    """Waypoints (in model joint order) and the clock time ``start_ns`` of time_from_start 0.
+    """Waypoints (in model joint order) and the clock time ``start_ns`` of their time 0.
 
     Clock times are integer nanoseconds, as in ROS, so that elapsed times are exact.
-    ``start_ns`` is None for a trajectory to start "on receipt" that arrived while the clock
-    read 0 (simulated time before the first ``/clock``): it starts at the first clock time
-    after that (:meth:`started`), not at 0, which a clock that begins at 1.7e9 s would have
-    left long finished.
+    ``start_ns`` is None for a motion that arrived while the clock read 0 (simulated time
+    before the first ``/clock``): it starts at the first clock time after that
+    (:meth:`started`), not at 0, which a clock that begins at 1.7e9 s would have left long
+    finished. Before its first waypoint the motion holds the first point, after the last one
+    the last point, both at rest (:func:`~robot_dynamics.simulation.trajectory.
+    sample_waypoints`).
     """
 
     start_ns: int
@@ -38,13 +39,10 @@ class DesiredTrajectory:
     velocities: np.ndarray = None
     accelerations: np.ndarray = None
 
-    @classmethod
-    def from_message(cls, msg, joint_names, receipt_ns):
-        """Convert ``msg``; a zero ``header.stamp`` means "start on receipt" (ROS convention)."""
-        times, positions, velocities, accelerations = trajectory_to_arrays(msg, joint_names)
-        stamp_ns = stamp_to_nanoseconds(msg.header.stamp)
-        start_ns = stamp_ns if stamp_ns > 0 else receipt_ns if receipt_ns > 0 else None
-        return cls(start_ns, times, positions, velocities, accelerations)
+    @property
+    def duration(self):
+        """Seconds from time 0 to the last waypoint."""
+        return float(self.times[-1])
 
     def check(self, model):
         """Raise PlausibilityError unless the waypoints and the motion between them are plausible.
@@ -71,7 +69,35 @@ class DesiredTrajectory:
             return 0.0
         return (now_ns - self.start_ns) * 1e-9
 
+    def ended(self, now_ns):
+        """Tell whether the last waypoint's time has passed at ``now_ns``."""
+        return self.start_ns is not None and self.elapsed(now_ns) >= self.times[-1]
+
     def sample(self, now_ns):
         """Desired ``q, qd, qdd`` (n,) at clock time ``now_ns``; holds the ends."""
         return sample_waypoints(self.times, self.positions, self.velocities,
                                 self.accelerations, self.elapsed(now_ns))
+
+
+def hold(position, start_ns=None):
+    """Return the motion that holds ``position`` (n,) at rest."""
+    position = np.asarray(position, dtype=float)
+    return DesiredTrajectory(start_ns, np.zeros(1), position[None, :].copy())
+
+
+def braking(q, qd, now_ns, deceleration):
+    """Return the motion from ``q, qd`` (n,) to rest at constant ``deceleration`` (n,) > 0.
+
+    Each joint's speed falls linearly to 0 in the same time ``T = max |qd| / deceleration``
+    (so no joint decelerates faster than its own value), the position ending at
+    ``q + qd T / 2``: the cubic Hermite from ``(q, qd)`` to ``(q + qd T / 2, 0)`` is exactly
+    this (its cubic coefficient vanishes). At rest (``T = 0``) it holds ``q``.
+    """
+    q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
+    with np.errstate(over='ignore', invalid='ignore'):
+        T = float(np.max(np.abs(qd) / np.asarray(deceleration, dtype=float), initial=0.0))
+        end = q + qd * T / 2
+    if not T > 1e-9 or not np.all(np.isfinite(end)):     # at rest, or an absurd speed
+        return hold(q, now_ns)
+    return DesiredTrajectory(now_ns, np.array([0.0, T]), np.array([q, end]),
+                             np.array([qd, np.zeros_like(qd)]))

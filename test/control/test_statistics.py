@@ -12,9 +12,8 @@
 # limitations under the License.
 """The input rate the nodes report on /diagnostics."""
 
-import rclpy  # noqa: F401  (the test environment installs the ROS 2 wheels)
 
-from robot_dynamics.nodes.statistics import Statistics
+from robot_dynamics.control.statistics import Statistics
 
 
 def test_the_rate_is_that_of_the_last_two_seconds_a_pause_forgotten():

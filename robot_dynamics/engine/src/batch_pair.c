@@ -11,7 +11,13 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-/* Batches of inverse dynamics 2 rows at a time: rnea_body.h on lanes.h's 2-lane vectors. */
+/* Batches 2 rows at a time on lanes.h's 2-lane vectors: inverse dynamics and gravity
+ * (rnea_body.h), the mass matrix (crba_body.h) and forward dynamics (forward_body.h). */
 #define RD_LANES 2
 #include "lanes.h"
 #include "rnea_body.h"
+#include "crba_body.h"
+#if RD_HAVE_LANES
+#include "cholesky_body.h"
+#endif
+#include "forward_body.h"

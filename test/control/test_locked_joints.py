@@ -21,7 +21,7 @@ from urdf_trees import arm_with_gripper, oracle_dynamics, reduced_oracle
 
 import robot_dynamics as rd
 from robot_dynamics.errors import ModelWarning, PlausibilityError
-from robot_dynamics.nodes.locked_joints import LockedJointTracker, parse_locked_joints
+from robot_dynamics.control.locked_joints import LockedJointTracker, parse_locked_joints
 
 FINGER, MIMIC = 'grip_finger_joint1', 'grip_finger_joint2'
 

@@ -25,33 +25,33 @@ from collections import Counter, deque
 import numpy as np
 
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.conversions import BadMessage
+from robot_dynamics.errors import BadInput
 
 SYMMETRY_TOLERANCE = 1e-9      # relative to the largest entry
 
 
 def check_vector(name, values):
-    """Return ``values`` if finite with every entry within MAX_OUTPUT; raise BadMessage."""
+    """Return ``values`` if finite with every entry within MAX_OUTPUT; raise BadInput."""
     values = np.asarray(values, dtype=float)
     bad = np.flatnonzero(~(np.abs(values) <= bounds.MAX_OUTPUT))
     if bad.size:
-        raise BadMessage(f'{name}[{bad[0]}] = {values.flat[bad[0]]:.3g} is not finite or beyond '
-                         f'{bounds.MAX_OUTPUT:.0e}; refused')
+        raise BadInput(f'{name}[{bad[0]}] = {values.flat[bad[0]]:.3g} is not finite or beyond '
+                       f'{bounds.MAX_OUTPUT:.0e}; refused')
     return values
 
 
 def check_mass_matrix(M):
-    """Return ``M`` if symmetric positive definite (a Cholesky factor exists); raise BadMessage."""
+    """Return ``M`` if symmetric positive definite (a Cholesky factor exists); raise BadInput."""
     M = check_vector('mass_matrix', M)
     scale = max(float(np.abs(M).max()), 1e-300)
     if np.abs(M - M.T).max() > SYMMETRY_TOLERANCE * scale:
-        raise BadMessage('mass_matrix is not symmetric; refused (check the row-major layout)')
+        raise BadInput('mass_matrix is not symmetric; refused (check the row-major layout)')
     try:
         np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
-        raise BadMessage('mass_matrix is not positive definite (eigenvalues '
-                         f'{np.round(np.linalg.eigvalsh(0.5 * (M + M.T)), 6).tolist()}); '
-                         'refused: it would turn the feedback positive') from None
+        raise BadInput('mass_matrix is not positive definite (eigenvalues '
+                       f'{np.round(np.linalg.eigvalsh(0.5 * (M + M.T)), 6).tolist()}); '
+                       'refused: it would turn the feedback positive') from None
     return M
 
 

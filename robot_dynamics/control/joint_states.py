@@ -16,17 +16,16 @@ On real robots several drivers publish on one ``joint_states`` topic: the arm's,
 gripper's with only the finger joints (joint_state_broadcaster merges them the same way).
 :class:`JointStateMerge` keeps the latest position and velocity of every joint of a model, with
 the stamp of the message that carried it; a joint is stale on its own age. The dynamics node
-and both controllers take their joint states through it (:func:`merge_message`: sizes, the
+and both controllers take their joint states through it (:func:`merge_reading`: sizes, the
 stamp policy, the merge; :meth:`JointStateMerge.fresh_state`: complete and fresh, or why not).
+Plain arrays and seconds: no ROS here.
 """
-
-import struct
 
 import numpy as np
 
+from robot_dynamics.errors import BadInput
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.conversions import BadMessage, stamp_to_seconds
-from robot_dynamics.nodes.joint_state_jumps import JumpFilter
+from robot_dynamics.control.jumps import JumpFilter
 
 MIN_MESSAGE_JOINTS = 64     # a JointState may name this many joints whatever the model
 MESSAGE_JOINTS_FACTOR = 4   # ... or this many times the model's joints (chain and locked)
@@ -48,67 +47,48 @@ def name_limit(joints):
 
 
 def check_message_size(name, position, velocity, effort, limit):
-    """Raise :class:`BadMessage` if any field holds more than ``limit`` entries (len only)."""
+    """Raise :class:`BadInput` if any field holds more than ``limit`` entries (len only)."""
     for field, values in (('name', name), ('position', position), ('velocity', velocity),
                           ('effort', effort)):
         if len(values) > limit:
-            raise BadMessage(f'{field} has {len(values)} entries, more than {limit} (a few '
-                             "times the model's joints); publish this robot's joints only")
+            raise BadInput(f'{field} has {len(values)} entries, more than {limit} (a few '
+                           "times the model's joints); publish this robot's joints only")
 
 
-def serialized_name_count(data):
-    """Return the number of names in a serialised ``sensor_msgs/JointState``, or None.
+def state_time(seconds, now, timeout):
+    """Return the time (s) of a joint state stamped ``seconds``: its own, or ``now`` if 0.
 
-    Reads the CDR bytes (encapsulation, ``header.stamp``, ``header.frame_id``, then the length
-    of ``name``) in microseconds, where deserialising a message of a million names takes
-    about 2 s. None when the bytes cannot be read that way or the count cannot fit in them
-    (each name takes at least 5 bytes): the message is then left to the deserialiser.
-    """
-    try:
-        order = '<' if data[1] & 1 else '>'           # little-endian encapsulations are odd
-        frame_id = struct.unpack_from(order + 'I', data, 4 + 8)[0]
-        position = 4 + ((8 + 4 + frame_id + 3) & ~3)  # 4-byte alignment after encapsulation
-        names = struct.unpack_from(order + 'I', data, position)[0]
-    except (IndexError, struct.error):
-        return None
-    return names if 5 * names <= len(data) - position - 4 else None
-
-
-def state_time(stamp, now, timeout):
-    """Return the time (s) of a JointState's ``header.stamp``: its own, or ``now`` if zero.
-
-    Raise :class:`BadMessage` for a negative stamp, or one more than ``timeout`` s older or
+    Raise :class:`BadInput` for a negative stamp, or one more than ``timeout`` s older or
     newer than ``now`` (s; a future stamp would count as fresh long after its publisher
     stopped).
     """
-    if stamp.sec < 0:
-        raise BadMessage(f'negative stamp ({stamp.sec} s); stamp with the clock, or 0 = now')
-    seconds = stamp_to_seconds(stamp)
+    if seconds < 0:
+        raise BadInput(f'negative stamp ({seconds:.9g} s); stamp with the clock, or 0 = now')
     seconds = seconds if seconds > 0 else now
     age = now - seconds
     if age > timeout:
-        raise BadMessage(f'stamp is {age:.3f} s old (stale_timeout)')
+        raise BadInput(f'stamp is {age:.3f} s old (stale_timeout)')
     if -age > timeout and now == 0:               # a ROS clock reads 0 before any /clock
-        raise BadMessage(f'stamp is {-age:.3f} s in the future of this node\'s clock, which '
-                         'reads 0: use_sim_time is true and no /clock received yet: is the '
-                         'simulator (or a bag played with --clock) running?')
+        raise BadInput(f'stamp is {-age:.3f} s in the future of this node\'s clock, which '
+                       'reads 0: use_sim_time is true and no /clock received yet: is the '
+                       'simulator (or a bag played with --clock) running?')
     if -age > timeout:
-        raise BadMessage(f'stamp is {-age:.3f} s in the future (more than stale_timeout); '
-                         'synchronise the clocks or set use_sim_time')
+        raise BadInput(f'stamp is {-age:.3f} s in the future (more than stale_timeout); '
+                       'synchronise the clocks or set use_sim_time')
     return seconds
 
 
-def merge_message(merge, msg, now, timeout, limit, check=None):
-    """Merge a ``sensor_msgs/JointState`` into ``merge``; return the joints it updated.
+def merge_reading(merged, name, position, velocity, effort, stamp, now, timeout, limit,
+                  check=None):
+    """Merge one joint-state reading into ``merged``; return how many joints it updated.
 
-    Sizes (at most ``limit`` entries per field), the stamp (:func:`state_time`) and the
-    values (:meth:`JointStateMerge.update`, ``check`` included) are checked first; a bad
-    message raises :class:`BadMessage` (or what ``check`` raises) and changes nothing.
+    Sizes (at most ``limit`` entries per field), the stamp (:func:`state_time`, seconds) and
+    the values (:meth:`JointStateMerge.update`, ``check`` included) are checked first; a bad
+    reading raises :class:`BadInput` (or what ``check`` raises) and changes nothing.
     """
-    check_message_size(msg.name, msg.position, msg.velocity, msg.effort, limit)
-    when = state_time(msg.header.stamp, now, timeout)
-    return merge.update(msg.name, msg.position, msg.velocity, when, check=check,
-                        efforts=msg.effort, now=now)
+    check_message_size(name, position, velocity, effort, limit)
+    when = state_time(stamp, now, timeout)
+    return merged.update(name, position, velocity, when, check=check, efforts=effort, now=now)
 
 
 class JointStateMerge:
@@ -146,25 +126,25 @@ class JointStateMerge:
     def update(self, names, positions, velocities, stamp, check=None, efforts=(), now=None):
         """Merge one message; return how many model joints it updated.
 
-        Raise :class:`BadMessage`, changing nothing, for a repeated name, a ``position``,
+        Raise :class:`BadInput`, changing nothing, for a repeated name, a ``position``,
         ``velocity`` or ``effort`` whose length differs from ``name`` (``velocity`` and
         ``effort`` may be empty; velocity then is zero), no positions, or a model joint's
         value that is NaN or inf (efforts are checked, not kept), a position that jumps beyond
         the plausible speed (``jumps``, :mod:`joint_state_jumps
-        <robot_dynamics.nodes.joint_state_jumps>`; ``now``: the node's clock, s). ``check(q)``,
+        <robot_dynamics.control.jumps>`; ``now``: the node's clock, s). ``check(q)``,
         called with the
         merged positions (model order) when every joint has been received, may raise to refuse
         the message: nothing changes then either.
         """
         names = list(names)
         if len(set(names)) != len(names):
-            raise BadMessage('repeated joint names')
+            raise BadInput('repeated joint names')
         if len(positions) != len(names):
-            raise BadMessage('no positions' if not len(positions) else
-                             f'position has {len(positions)} entries for {len(names)} names')
+            raise BadInput('no positions' if not len(positions) else
+                           f'position has {len(positions)} entries for {len(names)} names')
         for field, values in (('velocity', velocities), ('effort', efforts)):
             if len(values) not in (0, len(names)):
-                raise BadMessage(f'{field} has {len(values)} entries for {len(names)} names')
+                raise BadInput(f'{field} has {len(values)} entries for {len(names)} names')
         found = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
         if not found:
             return 0
@@ -175,7 +155,7 @@ class JointStateMerge:
         effort = np.asarray(efforts, dtype=float)[source] if len(efforts) else qd
         for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
             if not np.isfinite(values).all():
-                raise BadMessage(f'{label} contains NaN or inf')
+                raise BadInput(f'{label} contains NaN or inf')
         if check is not None:
             merged, received = self.q.copy(), np.isfinite(self.stamps)
             merged[target], received[target] = q, True
@@ -185,7 +165,7 @@ class JointStateMerge:
             jump = self.jumps.check(self.joint_names, target, q, stamp, self.q, self.stamps,
                                     stamp if now is None else now)
             if jump:
-                raise BadMessage(jump)
+                raise BadInput(jump)
         self.q[target], self.qd[target], self.stamps[target] = q, qd, stamp
         return len(found)
 
@@ -210,16 +190,16 @@ class JointStateMerge:
     def fresh_state(self, now, timeout):
         """Return :meth:`state` if every joint is known and fresh at ``now`` (s).
 
-        Raise :class:`BadMessage` naming the joints never received, or those whose last
+        Raise :class:`BadInput` naming the joints never received, or those whose last
         stamp is more than ``timeout`` s old (a driver that stopped: each joint is stale on its
         own age).
         """
         merged = self.state()
         if merged is None:
-            raise BadMessage(f'missing joints {self.missing()}, not received yet (partial '
-                             'messages are merged by name)')
+            raise BadInput(f'missing joints {self.missing()}, not received yet (partial '
+                           'messages are merged by name)')
         stale = self.stale(now, timeout)
         if stale:
-            raise BadMessage(f'joints {stale} are stale (their last stamp is older than '
-                             'stale_timeout)')
+            raise BadInput(f'joints {stale} are stale (their last stamp is older than '
+                           'stale_timeout)')
         return merged

@@ -1,0 +1,118 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The XML of a URDF: decoded, parsed once as TinyXML reads it, DTDs and xacro refused.
+
+Every decision comes from the parser, never from text that may sit in a comment (issue 32:
+xacro's output, which keeps ``xmlns:xacro`` and the expanded macro calls in comments, was
+refused by a substring test):
+
+- One expat pass builds the ElementTree, without namespace processing, as TinyXML (the parser
+  of urdfdom, Pinocchio and KDL) reads a URDF: a tag is its written name (``xacro:include``,
+  ``drake:member``), a default namespace on ``<robot>`` changes nothing, an undeclared prefix
+  is no error.
+- A DOCTYPE, an entity declaration or an external entity reference is refused where expat
+  meets it, before any entity is declared or expanded; the text parsed is the text checked
+  (a declared encoding cannot hide a declaration: it was applied when decoding).
+- xacro is an element or attribute whose prefix is ``xacro`` or is bound to a namespace that
+  names xacro (``xmlns:x="http://www.ros.org/wiki/xacro"``); the message gives the command
+  that expands it.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+from xml.parsers import expat
+
+from robot_dynamics.errors import URDFError
+
+DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
+                       'expansion and external entities are unsafe); expand xacro and remove '
+                       'the DOCTYPE')
+XACRO_REFUSED = ('URDF contains xacro macros ({what}); expand it first: xacro robot.urdf.xacro '
+                 '> robot.urdf (ROS 2: ros2 run xacro xacro ...)')
+# The encoding an XML declaration names (XML 1.0 §4.3.3), read from ASCII-compatible bytes.
+DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=\s*'
+                               rb'["\']([A-Za-z][A-Za-z0-9._-]*)["\']')
+
+
+def decode(data, where):
+    """Return the text of URDF ``data`` (bytes): UTF-8, else the encoding its declaration names.
+
+    A file saved as ISO-8859-1 or windows-1252 that says so (``<?xml version="1.0"
+    encoding="ISO-8859-1"?>``) loads, as XML allows; undeclared non-UTF-8 is refused.
+    ``where``: ``'URDF bytes'`` or ``"URDF file '<path>'"``, for the message.
+    """
+    try:
+        return data.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        declared = DECLARED_ENCODING.match(data)
+        if declared:
+            try:
+                return data.decode(declared.group(1).decode('ascii'))
+            except (LookupError, UnicodeDecodeError):
+                pass
+        subject = 'are not UTF-8' if where.endswith('bytes') else 'is not UTF-8 text'
+        raise URDFError(f'{where} {subject} ({exc.reason} at byte {exc.start}); save it as '
+                        'UTF-8, or declare its encoding: <?xml version="1.0" '
+                        'encoding="ISO-8859-1"?>') from None
+
+
+def parse_xml(text):
+    """Return the root element of URDF ``text`` (str); refuse a DTD, xacro or malformed XML."""
+    def refuse(*_):
+        raise URDFError(DECLARATION_REFUSED)
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    parser.buffer_text = True
+    parser.StartElementHandler, parser.EndElementHandler = builder.start, builder.end
+    parser.CharacterDataHandler = builder.data
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
+            raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
+        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+    root = builder.close()
+    _refuse_xacro(root)
+    return root
+
+
+def _refuse_xacro(root):
+    """Raise if an element or attribute is xacro's (prefix ``xacro`` or bound to its URI)."""
+    names = set()
+    for element in root.iter():
+        names.add(element.tag)
+        names.update(element.attrib)
+    prefixed = {name for name in names if ':' in name}
+    declared = {name for name in prefixed if name.startswith('xmlns:')}
+    prefixes = {'xacro'} | {key[len('xmlns:'):] for element in root.iter() for key in declared
+                            if 'xacro' in element.get(key, '').lower()}
+    xacro = {name for name in prefixed if name.partition(':')[0] in prefixes}
+    for element in root.iter() if xacro else ():
+        for name in [element.tag, *element.attrib]:
+            if name in xacro:
+                what = (f'<{element.tag}>' if name == element.tag else
+                        f'attribute {name} of <{element.tag}>')
+                raise URDFError(XACRO_REFUSED.format(what=what[:120]))
+
+
+def _at_declaration(text, line, column):
+    """Tell whether expat's error at ``line`` (1-based), ``column`` is at a ``<!`` declaration."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find('\n', start) + 1
+        if start == 0:
+            return False
+    return text.startswith('<!', start + column) and not text.startswith('<!--', start + column)

@@ -1,0 +1,160 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The ``FollowJointTrajectory`` action of a controller, served on a thread of its own.
+
+rclpy turns a goal request into Python objects before any code of ours sees it: 12 us per
+point, 12 s for a million points (issue 30, MED 1: no effort command for 13.5 s, the arm
+falling). So the action lives on a side node (``<controller>_goals``, same namespace, the
+controller's own action name) spun by its own executor thread: while a goal is converted and
+then checked (feasibility takes up to 60 ms for 10,000 points), the controller's thread keeps
+commanding, at a reduced rate while Python shares the interpreter (5-6 ms turns, 70 ms at
+worst when the garbage collector runs). Goals of more than ``MAX_TRAJECTORY_POINTS`` points or
+``MAX_JOINT_NAMES`` names are rejected at once (no result kept); results of finished goals
+are kept ``RESULT_TIMEOUT`` s (rclpy's default is 900 s), and a finished goal's points are
+released at once.
+"""
+
+import threading
+import time
+
+import rclpy
+from control_msgs.action import FollowJointTrajectory
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.action.server import GoalEvent
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.parameter import Parameter
+from rclpy.task import Future
+
+from robot_dynamics.control import goals
+from robot_dynamics.errors import bounded
+from robot_dynamics.model import bounds
+
+RESULT_TIMEOUT = 30            # s a finished goal's result is kept for a late get_result
+
+
+class ActiveGoal:
+    """The goal being executed: its handle, trajectory, tolerances, slow-down and completion."""
+
+    def __init__(self, handle, trajectory, tolerances, scale):
+        self.handle, self.trajectory, self.tolerances = handle, trajectory, tolerances
+        self.scale = scale
+        self.done = Future()
+
+
+class GoalServer:
+    """Serve ``~/follow_joint_trajectory`` of ``controller`` from a thread of its own.
+
+    ``controller.accept_goal(handle)`` returns the :class:`ActiveGoal` of a request (or
+    raises :class:`~robot_dynamics.control.goals.GoalError`) and installs it; the controller
+    ends goals with :meth:`end`.
+    """
+
+    def __init__(self, controller, log):
+        self._controller, self._log = controller, log
+        name = controller.resolve_topic_name('~/follow_joint_trajectory')
+        self.node = rclpy.create_node(
+            f'{controller.get_name()}_goals', namespace=controller.get_namespace(),
+            context=controller.context, use_global_arguments=False,
+            parameter_overrides=[Parameter('use_sim_time', value=controller.get_parameter(
+                'use_sim_time').value)])
+        self._wake = self.node.create_guard_condition(lambda: None)
+        self._executing = 0                  # goals whose execute callback has not returned
+        self.rejected = 0                    # goals rejected as too large
+        self.action = ActionServer(self.node, FollowJointTrajectory, name,
+                                   execute_callback=self._execute, goal_callback=self._screen,
+                                   cancel_callback=lambda handle: CancelResponse.ACCEPT,
+                                   result_timeout=RESULT_TIMEOUT)
+        self._executor = SingleThreadedExecutor(context=controller.context)
+        self._executor.add_node(self.node)
+        self._thread = threading.Thread(target=self._spin, daemon=True,
+                                        name=f'{controller.get_name()} goals')
+        self._thread.start()
+
+    def _spin(self):
+        while self.node.context.ok() and not self._closed():
+            try:
+                self._executor.spin_once(timeout_sec=0.1)
+            except Exception as exc:  # noqa: BLE001 - the goal thread must outlive any goal
+                if not self.node.context.ok() or self._closed():
+                    return
+                self._controller.callback_failed('follow_joint_trajectory', exc)
+
+    def _closed(self):
+        return getattr(self, '_closing', False)
+
+    def _screen(self, goal):
+        """Reject at once what is too large to check (nothing kept), accept the rest."""
+        trajectory = goal.trajectory
+        count, names = len(trajectory.points), len(trajectory.joint_names)
+        if count > bounds.MAX_TRAJECTORY_POINTS or names > bounds.MAX_JOINT_NAMES:
+            self.rejected += 1
+            self._log.warning(f'goal rejected: {count} points, {names} joint_names; at most '
+                              f'{bounds.MAX_TRAJECTORY_POINTS} points and '
+                              f'{bounds.MAX_JOINT_NAMES} names: send it in pieces')
+            trajectory.points = []                      # release it now
+            return GoalResponse.REJECT
+        return GoalResponse.ACCEPT
+
+    async def _execute(self, handle):
+        """Accept (or refuse with the code and reason), then wait for the motion to end."""
+        self._executing += 1
+        try:
+            return await self._run(handle)
+        finally:
+            self._executing -= 1
+
+    async def _run(self, handle):
+        result = FollowJointTrajectory.Result()
+        try:
+            goal = self._controller.accept_goal(handle)
+        except goals.GoalError as exc:
+            handle.abort()
+            result.error_code, result.error_string = exc.code, bounded(str(exc), 1000)
+            self._log.warning(f'goal refused ({exc.code}): {exc}')
+            handle.request.trajectory.points = []
+            return result
+        except Exception as exc:  # noqa: BLE001 - a client sees why, the node goes on
+            self._controller.callback_failed('follow_joint_trajectory goal', exc)
+            handle.abort()
+            result.error_code = goals.INVALID_GOAL
+            result.error_string = bounded(f'goal not understood: {type(exc).__name__}: {exc}',
+                                          1000)
+            return result
+        code, text = await goal.done
+        handle.request.trajectory.points = []
+        result.error_code, result.error_string = code, bounded(text, 1000)
+        return result
+
+    def end(self, goal, how, code, text):
+        """End ``goal`` (succeed, abort or canceled) with the Result's code and text."""
+        handle = goal.handle
+        if how == 'preempted':
+            if handle.is_active and not handle.is_cancel_requested:
+                handle._update_state(GoalEvent.CANCEL_GOAL)   # rclpy: no public transition
+            how = 'canceled'
+        if handle.is_active:
+            getattr(handle, how)()
+        goal.done.set_result((code, text))
+        self._wake.trigger()                           # the goal thread resumes _execute
+
+    def close(self):
+        """Let ended goals send their results, stop the goal thread, destroy the side node."""
+        deadline = time.monotonic() + 2.0
+        while self._executing and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self._closing = True
+        self._wake.trigger()
+        self._thread.join(timeout=2.0)
+        self._executor.remove_node(self.node)
+        self.action.destroy()
+        self.node.destroy_node()
