@@ -30,6 +30,8 @@ from robot_dynamics import fast, solvers
 from robot_dynamics.analysis.feasibility import FeasibilityReport, scaled_waypoints
 from robot_dynamics.analysis.feasibility import check_trajectory as check_feasibility
 from robot_dynamics.analysis.opcount import operation_counts
+from robot_dynamics.analysis.time_optimal import (Retiming, TimeOptimalReport, time_optimal,
+                                                  time_optimal_retiming)
 from robot_dynamics.analysis.verify import VerificationReport, verify
 from robot_dynamics.api import (
     cholesky_solve, coriolis_matrix, coriolis_torques, forward_dynamics,
@@ -46,8 +48,8 @@ from robot_dynamics.contacts import (
     CollisionDetector, CollisionThresholds, MomentumObserver, collision_thresholds,
     detect_collisions, external_wrench, link_wrench_torques, momentum_observer,
 )
-from robot_dynamics.errors import (DHError, ModelError, ModelWarning, ResultOverflowError,
-                                   SingularityError, SolverError, URDFError)
+from robot_dynamics.errors import (DHError, InfeasiblePathError, ModelError, ModelWarning,
+                                   ResultOverflowError, SingularityError, SolverError, URDFError)
 from robot_dynamics.identification import (
     base_parameters, design_excitation, identify, parameters, regressor,
 )
@@ -74,4 +76,6 @@ __all__ = [
     'check_feasibility', 'FeasibilityReport', 'scaled_waypoints',
     'MomentumObserver', 'momentum_observer', 'external_wrench', 'link_wrench_torques',
     'collision_thresholds', 'CollisionThresholds', 'detect_collisions', 'CollisionDetector',
+    'time_optimal', 'time_optimal_retiming', 'Retiming', 'TimeOptimalReport',
+    'InfeasiblePathError',
 ]

@@ -85,6 +85,18 @@ class ResultOverflowError(_Bounded, ValueError):
     """
 
 
+class InfeasiblePathError(_Bounded, ValueError):
+    """No timing of a path keeps within the limits (time-optimal retiming); says where and why.
+
+    ``joint``, ``s`` (the place on the path), ``needed`` and ``limit`` hold the numbers of the
+    message where they apply (else None).
+    """
+
+    def __init__(self, message, joint=None, s=None, needed=None, limit=None):
+        super().__init__(message)
+        self.joint, self.s, self.needed, self.limit = joint, s, needed, limit
+
+
 #: How an overflow message starts, the engine's (``engine/src/binding_dispatch.c``) and the
 #: numpy path's (``model/arguments.py``) alike; the two messages are equal word for word.
 RESULT_NOT_FINITE = 'the result is not finite'

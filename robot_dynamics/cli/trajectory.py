@@ -16,6 +16,7 @@ import numpy as np
 
 import robot_dynamics as rd
 from robot_dynamics.analysis import feasibility
+from robot_dynamics.cli import retime
 from robot_dynamics.cli.common import (
     CLIError, add_model_argument, check_outputs, format_number, format_table, load_model,
     model_inputs, output_prefix, print_json, to_radians,
@@ -67,6 +68,12 @@ scaling, Hollerbach 1984: robot_dynamics.analysis.feasibility), prints the worst
 when gravity alone exceeds a limit (no k helps), writes PREFIX_effort.png (|tau|/tau_max per
 joint over time) and exits with code 1 when the motion does not fit as it is.
 
+--retime writes the path of the file's motion at its fastest timing within the URDF
+velocity and effort limits (time-optimal, robot_dynamics.analysis.time_optimal; every sample
+of --dt within the limits, friction included): PREFIX_retimed.csv, PREFIX_retimed.yaml (the
+waypoints schema below, every --dt) and PREFIX_retimed.png (each joint's torque against its
+limit, before and after). --retime-margin F keeps F of each limit in reserve.
+
 """ + SCHEMA
 
 _TOP_KEYS = {'units', 'interpolation', 'joint_names', 'waypoints', 'samples', 'description'}
@@ -101,6 +108,11 @@ def add_parsers(subparsers, formatter):
     parser.add_argument('--margin', type=float, default=feasibility.DEFAULT_MARGIN,
                         metavar='F', help='fraction of each effort limit kept in reserve by '
                         '--check-effort (default 0.05)')
+    parser.add_argument('--retime', action='store_true',
+                        help='time-optimal retiming of the path within the URDF velocity and '
+                        'effort limits: PREFIX_retimed.csv, .yaml and .png (before/after)')
+    parser.add_argument('--retime-margin', type=float, default=0.0, metavar='F',
+                        help='fraction of each limit kept in reserve by --retime (default 0)')
     parser.set_defaults(handler=run_trajectory)
 
 
@@ -268,15 +280,19 @@ def run_trajectory(args):
                                        model.velocity_limit, model.effort_limit,
                                        title=f'{model.name}: {args.file} ({degree})'))
     report = _check_effort(model, args, prefix, t, q, qd, qdd, written)
+    retimed = _retime(model, args, prefix, (times, positions, velocities, accelerations),
+                      (t - t[0], tau), written)
     if args.json:
         print_json({'model': model.name, 'file': args.file, 'interpolation': degree,
                     'joint_names': names, 'peak_abs_tau': np.abs(tau).max(0),
                     'peak_abs_qd': np.abs(qd).max(0), 'violations': found,
-                    'files': written, **_effort_json(report)})
+                    'files': written, **_effort_json(report), **retimed[1]})
     else:
         _print_report(model, args, degree, t, qd, tau, found, written)
         if report is not None:
             print(f'effort check: {report.message()}')
+        for line in retimed[0]:
+            print(line)
     infeasible = report is not None and not report.feasible
     return 1 if (args.strict and found) or infeasible else 0
 
@@ -309,6 +325,20 @@ def _check_effort(model, args, prefix, t, q, qd, qdd, written):
         written.append(plot_effort_ratio(prefix + '_effort.png', report,
                                          title=f'{model.name}: {args.file}'))
     return report
+
+
+def _retime(model, args, prefix, waypoints, before, written):
+    """Run ``--retime`` (nothing without it): the lines to print and the JSON entries."""
+    if not args.retime:
+        return [], {}
+    goal = retime.retime(model, args, *waypoints)
+    files, tau = retime.write_outputs(model, args, prefix, goal, before, model.joint_names)
+    written.extend(files)
+    return retime.report_lines(goal, tau, model), {
+        'retime': {'duration_before': goal.original_duration, 'duration': goal.duration,
+                   'waypoints': int(goal.times.size), 'peak_abs_tau': np.abs(tau).max(0),
+                   'sample_peak_ratio': goal.sample_peak,
+                   'interpolation_peak_ratio': goal.interpolation_peak, 'files': files}}
 
 
 def _effort_json(report):
