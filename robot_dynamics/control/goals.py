@@ -181,20 +181,30 @@ def commanded_motion(request, joint_names, current, now_ns, model=None, rules=Go
                          'the current state, unknown yet')
     q, qd = (np.asarray(value, dtype=float) for value in current)
     columns = _in_model_order(len(joint_names), index, q, request)
-    times, positions, velocities, accelerations = columns
     elapsed = (now_ns - stamp_ns) * 1e-9 if stamp_ns > 0 and now_ns > 0 else 0.0
+    start_ns = now_ns if now_ns > 0 else None
     jump = _jump(joint_names, q, elapsed, columns, rules)
+    times, positions = columns[:2]
     ahead = times > elapsed
+    if not ahead.any():                         # ended: hold the last point, or a step
+        if not jump:
+            return CommandedMotion(hold(positions[-1], start_ns), times.size)
+        return CommandedMotion(_nominal_move(q, positions[-1], start_ns, model), times.size,
+                               jump)
+    if elapsed >= times[0] and not jump:        # begun, the arm on it: the plan itself
+        return CommandedMotion(_plan(q, columns, stamp_ns or start_ns),
+                               int(np.count_nonzero(~ahead)))
     first = int(np.argmax(ahead))
-    if ahead[first] and times[first] - elapsed <= JOIN_SLACK and \
+    if times[first] - elapsed <= JOIN_SLACK and \
             np.all(np.abs(positions[first] - q) <= rules.hold_tolerance):
         ahead[first] = False          # the arm is there already: it starts from that point
-    start_ns = now_ns if now_ns > 0 else None
-    skipped = int(np.count_nonzero(~ahead))
-    if not ahead.any():
-        if not jump:
-            return CommandedMotion(hold(positions[-1], start_ns), skipped)
-        return CommandedMotion(_nominal_move(q, positions[-1], start_ns, model), skipped, jump)
+    motion = _from_state(q, qd, columns, ahead, elapsed, start_ns)
+    return CommandedMotion(motion, int(np.count_nonzero(~ahead)), jump)
+
+
+def _from_state(q, qd, columns, ahead, elapsed, start_ns):
+    """Return the motion from the state (time 0 = now) through the points ``ahead``."""
+    times, positions, velocities, accelerations = columns
     times = np.concatenate([[0.0], times[ahead] - elapsed])
     positions = np.vstack([q, positions[ahead]])
     if velocities is None:                      # positions only: lines and parabolic blends
@@ -203,8 +213,29 @@ def commanded_motion(request, joint_names, current, now_ns, model=None, rules=Go
         velocities = np.vstack([qd, velocities[ahead]])
         if accelerations is not None:
             accelerations = np.vstack([np.zeros_like(q), accelerations[ahead]])
-    motion = DesiredTrajectory(start_ns, times, positions, velocities, accelerations)
-    return CommandedMotion(motion, skipped, jump)
+    return DesiredTrajectory(start_ns, times, positions, velocities, accelerations)
+
+
+def _plan(q, columns, start_ns):
+    """Return the request on its own timeline, from ``q`` at rest before its first point.
+
+    What a motion that has begun with the arm on it commands (upstream samples it as it is):
+    a controller that reads another node's latched motion follows that very motion.
+    """
+    times, positions, velocities, accelerations = _reached_from(q, columns)
+    if velocities is None:
+        times, positions, velocities = parabolic_blends(times, positions, np.zeros_like(q))
+    return DesiredTrajectory(start_ns, times, positions, velocities, accelerations)
+
+
+def _reached_from(q, columns):
+    """Return the columns with ``q`` at rest at time 0 first when the first point is later."""
+    times, positions, velocities, accelerations = columns
+    if times[0] <= 0:
+        return columns
+    rest = np.zeros((1, q.size))
+    return (np.concatenate([[0.0], times]), np.vstack([q, positions]),
+            *(None if v is None else np.vstack([rest, v]) for v in (velocities, accelerations)))
 
 
 def _jump(joint_names, q, elapsed, columns, rules):
@@ -216,14 +247,10 @@ def _jump(joint_names, q, elapsed, columns, rules):
     2 s move from here puts the plan half-way: following it from here would be twice as
     fast as planned, or a step.
     """
-    times, positions, velocities, accelerations = columns
+    times = columns[0]
     if elapsed < 0 or elapsed == 0 and times[0] > 0:
         return ''                               # nothing of the plan has happened yet
-    if times[0] > 0:
-        rest = np.zeros((1, q.size))
-        times, positions = np.concatenate([[0.0], times]), np.vstack([q, positions])
-        velocities, accelerations = (None if v is None else np.vstack([rest, v])
-                                     for v in (velocities, accelerations))
+    times, positions, velocities, accelerations = _reached_from(q, columns)
     planned = sample_waypoints(times, positions, velocities, accelerations, elapsed)[0]
     gap = np.abs(planned - q)
     j = int(np.argmax(gap))

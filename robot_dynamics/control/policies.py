@@ -23,7 +23,11 @@ its speed against the velocity limits. Policies:
   is refused too;
 - ``warn``: executed, the facts in the report (a step is still refused: it is not a motion);
 - ``scale``: executed slowed by the smallest ``k >= 1`` that fits (Hollerbach's time scaling),
-  the first point kept at the measured velocity; a step gets the time it needs.
+  the first point kept at the measured velocity; a step gets the time it needs;
+- ``time_optimal``: executed re-timed along its own path at the fastest timing within the
+  velocity limits and ``(1 - margin)`` of the effort limits
+  (:func:`robot_dynamics.analysis.retime.retime_goal`, TOPP-RA), from the measured velocity;
+  the motion is as fast as the limits allow where they allow it, instead of uniformly slowed.
 
 Every motion that will run must also pass the plausibility bounds
 (:meth:`~robot_dynamics.control.trajectory.DesiredTrajectory.check`), after the scaling so
@@ -33,13 +37,15 @@ that ``scale`` can slow down a motion that is too fast to be plausible as it is.
 import numpy as np
 
 from robot_dynamics.analysis import feasibility
+from robot_dynamics.analysis.retime import retime_goal
 from robot_dynamics.control.goals import INVALID_GOAL, GoalError
 from robot_dynamics.control.trajectory import DesiredTrajectory
-from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.errors import InfeasiblePathError, PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.simulation.trajectory import segment_peaks
 
-POLICIES = ('reject', 'warn', 'scale')
+POLICIES = ('reject', 'warn', 'scale', 'time_optimal')
+RETIMED = ('scale', 'time_optimal')   # the policies that re-time a motion beyond the limits
 GROWTH = 1.1                 # k grows by this until the motion from the measured state fits
 
 
@@ -62,22 +68,43 @@ def apply_policy(model, motion, policy, margin):
         raise ValueError(f'feasibility: {policy!r}; use one of {POLICIES}')
     trajectory = motion.trajectory
     report = check(model, trajectory, margin)
-    if motion.jump and policy != 'scale':
+    if motion.jump and policy not in RETIMED:
         fits = '' if report.scale is None else \
             f', which re-times it from the current state: ' \
             f'{report.scale * trajectory.duration:.3g} s'
         raise GoalError(INVALID_GOAL, f'{motion.jump}; send it with header.stamp 0 (start on '
                         'receipt) and its first point ahead of time 0, or use feasibility: '
                         f'scale{fits}')
-    if policy != 'scale':
+    if policy not in RETIMED:
         _plausible(model, trajectory, report)
     if not report.feasible and policy == 'reject' or report.scale is None and policy == 'scale':
         raise GoalError(INVALID_GOAL, f'infeasible: {report.message()}')
     scale = 1.0
     if not report.feasible and policy == 'scale':
         trajectory, scale = slowed_from_state(model, trajectory, report.scale, margin)
+    elif (not report.feasible or motion.jump) and policy == 'time_optimal':
+        trajectory = time_optimal(model, trajectory, margin)
+        scale = trajectory.duration / motion.trajectory.duration
     _plausible(model, trajectory)
     return trajectory, scale, report
+
+
+def time_optimal(model, trajectory, margin=feasibility.DEFAULT_MARGIN):
+    """Return ``trajectory`` re-timed time-optimally along its own path (1 ms waypoints).
+
+    Within the velocity limits and ``(1 - margin)`` of the effort limits, the model's friction
+    counted, from the first point's (measured) velocity to rest at the end; raises
+    INVALID_GOAL naming the joint, the place and the torque when the path cannot be followed
+    (a pose whose gravity needs more than a joint has, a speed that cannot be stopped).
+    """
+    try:
+        retimed = retime_goal(model, trajectory.times, trajectory.positions,
+                              trajectory.velocities, trajectory.accelerations,
+                              torque_limits=(1.0 - margin) * model.effort_limit)
+    except (InfeasiblePathError, ValueError) as exc:
+        raise GoalError(INVALID_GOAL, f'no timing of this path fits the limits: {exc}') from None
+    return DesiredTrajectory(trajectory.start_ns, retimed.times - retimed.times[0],
+                             retimed.positions, retimed.velocities, retimed.accelerations)
 
 
 def slowed_from_state(model, trajectory, k, margin=feasibility.DEFAULT_MARGIN):

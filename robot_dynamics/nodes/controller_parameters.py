@@ -66,8 +66,9 @@ def declare_trajectory_parameters(node, joint_names, policies):
         node.declare_parameter(name, False, descriptor(text + " (upstream's name, default)"))
     node.declare_parameter('feasibility', 'reject', descriptor(
         'a motion that needs more torque or speed than the URDF limits, judged as it will be '
-        'commanded from the current state: reject, warn (execute, WARN) or scale (slow it '
-        'down by the smallest factor that fits)', read_only=True,
+        'commanded from the current state: reject, warn (execute, WARN), scale (slow it '
+        'down by the smallest factor that fits) or time_optimal (re-time it along its path '
+        'at the limits)', read_only=True,
         additional=f'one of {policies}'))
     node.declare_parameter('feasibility_margin', 0.05, descriptor(
         'fraction of each effort limit kept in reserve by scale', low=0.0, high=0.5))

@@ -161,7 +161,8 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             'outputs someone subscribes to)', read_only=True))
         self.declare_parameter('feasibility', 'reject', descriptor(
             'a desired_trajectory beyond the URDF effort or velocity limits: reject, warn '
-            '(accept, WARN) or scale (accept it slowed down to fit)', read_only=True,
+            '(accept, WARN), scale (slowed down to fit) or time_optimal (re-timed along its '
+            'path at the limits)', read_only=True,
             additional=f'one of {POLICIES}'))
         self.declare_parameter('diagnostics_period', 1.0, descriptor(
             'period of /diagnostics messages, s', read_only=True, low=0.01, high=3600.0))

@@ -211,11 +211,12 @@ class JointTrajectoryController(Node):
             self.model, motion, policy, self.get_parameter('feasibility_margin').value)
         self.last_feasibility = '' if report.feasible else report.message()
         if motion.jump or not report.feasible:
-            verb = 'slowed down' if scale > 1 else 're-timed from the current state' \
-                if motion.jump else 'executed anyway (feasibility: warn)'
+            verb = {'time_optimal': f're-timed to {trajectory.duration:.4g} s at the limits',
+                    'scale': f'slowed down {scale:.3g}x from the current state',
+                    'warn': 'executed anyway (feasibility: warn)'}[policy]
             self.get_logger().warning(
-                f'trajectory {verb}: {motion.jump or report.message()} [checked '
-                f'{report.times.size} samples in {(time.monotonic() - started) * 1e3:.0f} ms]')
+                f'trajectory {verb}: {motion.jump or report.message()} [judged and timed in '
+                f'{(time.monotonic() - started) * 1e3:.0f} ms]')
         return trajectory, scale, report
 
     # ------------------------------------------------------------------ control
@@ -240,7 +241,7 @@ class JointTrajectoryController(Node):
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, desired[0], q, command))
         if goal is not None:
-            note = '' if goal.scale == 1.0 else f'slowed by {goal.scale:.3g}x to fit the limits'
+            note = goal_note(self.get_parameter('feasibility').value, goal)
             verdict = judge(goal.trajectory, goal.tolerances, self.joint_names, q, qd,
                             desired[0], now_ns, note)
             if verdict is not None:
@@ -364,6 +365,15 @@ class JointTrajectoryController(Node):
                                  'the controller is shutting down')
             self.goals.close()
         return super().destroy_node()
+
+
+def goal_note(policy, goal):
+    """Say how a goal's motion was re-timed to fit the limits, for its success ('' if not)."""
+    if goal.scale == 1.0:
+        return ''
+    if policy == 'time_optimal':
+        return f'retimed to {goal.trajectory.duration:.4g} s at the limits'
+    return f'slowed by {goal.scale:.3g}x to fit the limits'
 
 
 def main(args=None):

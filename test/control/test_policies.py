@@ -157,3 +157,23 @@ def test_goal_time_zero_waits_as_long_as_it_takes():
     path = Tolerances.defaults(6, 0.02, 0.01, 0.05, 0.0)
     strayed = judge(motion, path, NAMES, np.full(6, 0.03), REST, REST, SECOND // 2)
     assert strayed.code == goals.PATH_TOLERANCE_VIOLATED and 'from the path' in strayed.text
+
+
+def test_time_optimal_retimes_along_the_path_within_the_limits_faster_than_scaling():
+    """Issue 34 in the graph's policy: the infeasible motion re-timed at the limits."""
+    zeros = np.zeros((2, 6))
+    motion = commanded_motion(request(*FAST, velocities=zeros, accelerations=zeros), NAMES,
+                              (REST, REST), SECOND, UR5)
+    scaled, k, _ = policies.apply_policy(UR5, motion, 'scale', 0.05)
+    fastest, ratio, report = policies.apply_policy(UR5, motion, 'time_optimal', 0.05)
+    assert not report.feasible and fastest.duration == pytest.approx(ratio * 0.3, rel=1e-12)
+    assert fastest.duration < scaled.duration                   # as fast as the limits allow
+    np.testing.assert_allclose(fastest.positions[[0, -1]], FAST[1], atol=1e-9)
+    check = policies.check(UR5, fastest, 0.0)                   # every 1 kHz sample and
+    assert check.feasible, check.message()                      # between them, the quintic
+    assert np.abs(check.torques).max(axis=0).max() <= UR5.effort_limit.max()
+    weak = UR5.replace(effort_limit=np.array([150.0, 10.0, 150.0, 28.0, 28.0, 28.0]))
+    with pytest.raises(goals.GoalError, match='no timing of this path fits the limits'):
+        held = commanded_motion(request([2.0], [np.full(6, 0.1)]), NAMES, (REST, REST), SECOND,
+                                weak)
+        policies.apply_policy(weak, held, 'time_optimal', 0.05)

@@ -63,11 +63,14 @@ def test_dynamics_node_publishes_torques_with_the_files_friction_law(ros, files)
     positions = np.array([[0.1, -0.2], [0.5, 0.3], [0.2, 0.1]])
     velocities = np.array([[0.15, -0.05], [0.1, 0.2], [0.0, 0.0]])     # slow: Stribeck range
     accelerations = np.zeros((3, 2))
+    probe.send_state(names, positions[0], velocities[0])      # the arm at the first point
+    assert probe.wait_outputs()
+    probe.clear()
     start = probe.node.get_clock().now().to_msg()
     probe.trajectory.publish(trajectory_message(names, times, positions, velocities,
                                                 accelerations, stamp=start))
     assert ros.spin_until(lambda: node._trajectory is not None)
-    probe.send_state(names, [0.2, 0.1], [0.1, -0.1])
+    probe.send_state(names, positions[0] + 0.001, velocities[0])
     assert probe.wait_outputs()
     sent = probe.received['feedforward_joint_states'][0]
     elapsed = (stamp_to_nanoseconds(sent.header.stamp) - stamp_to_nanoseconds(start)) * 1e-9
