@@ -26,6 +26,7 @@ where it is (:class:`~robot_dynamics.control.tracking.MotionFollower`), never a 
 ``control_msgs`` the node runs the topic paths only and says what is missing.
 """
 
+from dataclasses import replace
 import functools
 import threading
 import time
@@ -281,9 +282,15 @@ class JointTrajectoryController(Node):
             [(t.name, t.position, t.velocity) for t in request.path_tolerance],
             [(t.name, t.position, t.velocity) for t in request.goal_tolerance],
             stamp_to_seconds(request.goal_time_tolerance))
+        at_ns = self.state[2]
         trajectory, scale, _ = self._commanded(trajectory_request(request.trajectory))
-        goal = ActiveGoal(handle, trajectory, tolerances, scale)
         with self._lock:
+            if trajectory.start_ns == at_ns and self.state[2] > at_ns:
+                # Judged in this thread while the arm was controlled on: a motion from the
+                # state it was judged at starts from the state now (the arm holds still), not
+                # some 50-100 ms into itself (a step of its first 50-100 ms).
+                trajectory = replace(trajectory, start_ns=self.state[2])
+            goal = ActiveGoal(handle, trajectory, tolerances, scale)
             if self.active is not None:
                 self._finish(self.active, 'preempted', goals.INVALID_GOAL,
                              'Current goal cancelled due to new incoming action.')
