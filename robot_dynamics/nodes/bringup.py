@@ -22,7 +22,6 @@ can plot desired vs actual positions and torques::
 """
 
 import argparse
-from dataclasses import dataclass
 import os
 import time
 
@@ -31,6 +30,7 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
 from robot_dynamics.nodes.parameters import parameter_overrides
+from robot_dynamics.simulation.tracking import TrackingRun, plot, report
 
 SETTLE = 0.3        # simulated s recorded after the end of the motion
 
@@ -64,31 +64,6 @@ def load_parameters(path):
     document = load_yaml(read_yaml_text(path), str(path)) or {}
     return {node.rstrip('/').rsplit('/', 1)[-1]: (body or {}).get('ros__parameters', {})
             for node, body in document.items()}
-
-
-@dataclass
-class DemoResult:
-    """Recorded run: times (T,), desired/actual positions and commanded torques (T, n)."""
-
-    joint_names: list
-    t: np.ndarray
-    q_desired: np.ndarray
-    q: np.ndarray
-    tau: np.ndarray
-    compute_times: np.ndarray
-    wall_time: float
-    sim_time: float
-    feedforward: bool = True
-
-    @property
-    def rms_error(self):
-        """RMS tracking error per joint (rad or m)."""
-        return np.sqrt(np.mean((self.q_desired - self.q) ** 2, axis=0))
-
-    @property
-    def max_error(self):
-        """Largest absolute tracking error per joint (rad or m)."""
-        return np.abs(self.q_desired - self.q).max(axis=0)
 
 
 def model_parameter(robot):
@@ -186,9 +161,9 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         if not log:
             raise RuntimeError('the controller recorded nothing: the graph did not connect')
         t, q_desired, q, tau = (np.array(column) for column in zip(*log))
-        return DemoResult(controller.joint_names, t, q_desired, q, tau,
-                          np.array(nodes['dynamics_node'].statistics.durations),
-                          time.monotonic() - wall_start, simulator.sim_time, feedforward)
+        return TrackingRun(controller.joint_names, t, q_desired, q, tau,
+                           np.array(nodes['dynamics_node'].statistics.durations),
+                           time.monotonic() - wall_start, simulator.sim_time, feedforward)
     finally:
         for node in nodes.values():
             executor.remove_node(node)
@@ -198,72 +173,6 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         for node in nodes.values():
             node.destroy_node()
         rclpy.try_shutdown(context=context)
-
-
-def report(result, label=''):
-    """Printable tracking and compute-time summary."""
-    lines = [f'{label}tracked {result.t[-1] - result.t[0]:.2f} s of trajectory in '
-             f'{result.wall_time:.1f} s wall time ({len(result.t)} control cycles)',
-             f'{"joint":>10} {"rms error":>12} {"max error":>12}']
-    for name, rms, worst in zip(result.joint_names, result.rms_error, result.max_error):
-        lines.append(f'{name:>10} {rms:12.3e} {worst:12.3e}')
-    if result.compute_times.size:
-        ms = result.compute_times * 1e3
-        lines.append(f'dynamics_node compute time per message: mean {ms.mean():.3f} ms, '
-                     f'p99 {np.percentile(ms, 99):.3f} ms, max {ms.max():.3f} ms '
-                     f'({ms.size} messages)')
-    return '\n'.join(lines)
-
-
-#: Why the commanded torques step at the waypoints of the demo's rest-to-rest moves (issue 36):
-#: q̈_d is continuous there, but each joint stops and reverses, and its Coulomb friction
-#: ``Fc sign(q̇)`` flips (PUMA 560: a step of 2 Fc = 52 N m on joint 1).
-STEP_NOTE = ('steps: a joint stops and reverses at each waypoint, so its Coulomb friction '
-             'Fc sign(qd) flips')
-
-
-def demo_figure(result, baseline=None, title=''):
-    """Tracking error per joint beside the commanded torques, with and without feed-forward.
-
-    One row per run: ``result`` (labelled by its mode), then ``baseline`` (the same run without
-    the dynamics node's feed-forward) when given. Left: ``q_d - q`` per joint in mrad (mm for
-    prismatic joints), right: the commanded torques, each panel with its legend; the torque
-    panels say why they step (:data:`STEP_NOTE`). Returns the matplotlib figure.
-    """
-    import matplotlib
-    matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
-    runs = [result] + ([baseline] if baseline is not None else [])
-    figure, axes = plt.subplots(len(runs), 2, figsize=(14, 4.2 * len(runs)), sharex=True,
-                                squeeze=False)
-    for (error_axis, torque_axis), run in zip(axes, runs):
-        t = run.t - run.t[0]
-        mode = 'with' if run.feedforward else 'without'
-        rms = 1e3 * np.sqrt(np.mean(run.rms_error ** 2))
-        for j, name in enumerate(run.joint_names):
-            line, = error_axis.plot(t, 1e3 * (run.q_desired[:, j] - run.q[:, j]), label=name)
-            torque_axis.plot(t, run.tau[:, j], color=line.get_color(), label=name)
-        error_axis.set_title(f'tracking error {mode} feed-forward (overall RMS {rms:.3g} mrad)')
-        error_axis.set_ylabel('q_d - q (mrad or mm)')
-        torque_axis.set_title(f'commanded torque {mode} feed-forward\n{STEP_NOTE}',
-                              fontsize='small')
-        torque_axis.set_ylabel('torque (N m or N)')
-        for axis in (error_axis, torque_axis):
-            axis.legend(fontsize='x-small', loc='upper left', bbox_to_anchor=(1.01, 1.0))
-    for axis in axes[-1]:
-        axis.set_xlabel('time since trajectory start (s)')
-    figure.suptitle(title or 'computed-torque tracking')
-    figure.tight_layout()
-    return figure
-
-
-def plot(result, path, title='', baseline=None):
-    """Write :func:`demo_figure` to a PNG at ``path``."""
-    import matplotlib.pyplot as plt
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    figure = demo_figure(result, baseline, title)
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
 
 
 def check_robot(robot):

@@ -26,6 +26,7 @@ import pytest
 import rclpy  # noqa: E402,F401  (the test environment installs the ROS 2 wheels)
 
 from robot_dynamics.nodes import bringup  # noqa: E402
+from robot_dynamics.simulation import tracking  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PUMA = os.path.join(ROOT, 'urdf', 'puma560.urdf')
@@ -75,7 +76,7 @@ def test_plot_is_written(runs, tmp_path):
 
 
 def test_demo_figure_shows_error_per_joint_with_and_without_feedforward(runs):
-    figure = bringup.demo_figure(runs[True], runs[False])
+    figure = tracking.demo_figure(runs[True], runs[False])
     axes = np.array(figure.axes).reshape(2, 2)
     for row, feedforward in ((0, True), (1, False)):
         run = runs[feedforward]
@@ -89,8 +90,6 @@ def test_demo_figure_shows_error_per_joint_with_and_without_feedforward(runs):
                                        1e3 * (run.q_desired[:, j] - run.q[:, j]))
         for j, line in enumerate(torque_axis.lines):
             np.testing.assert_allclose(line.get_ydata(), run.tau[:, j])
-    import matplotlib.pyplot as plt
-    plt.close(figure)
 
 
 @pytest.mark.parametrize('robot', ['panda', 'stanford', 'ur5'])

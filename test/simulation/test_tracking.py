@@ -13,40 +13,37 @@
 """The demo's figure explains itself (issue 36.4): legends on every panel, the torque steps.
 
 Was: the error panels had no legend, and the feed-forward torque's steps at every waypoint
-were unexplained. No ROS graph here: the figure of a run recorded from the library.
+were unexplained. No ROS graph here: the figure of a run recorded from the library
+(robot_dynamics.simulation.tracking, what robot_dynamics_bringup plots).
 """
 
 import numpy as np
 
 import robot_dynamics as rd
-from robot_dynamics.nodes import bringup
+from robot_dynamics.simulation import tracking
 from robot_dynamics.simulation.trajectory import sample_waypoints, standard_waypoints
 
 
 def feedforward_run(model):
-    """Return a DemoResult whose torques are the demo motion's feed-forward ID(q_d, q̇_d, q̈_d)."""
+    """Return a TrackingRun whose torques are the motion's feed-forward ID(q_d, q̇_d, q̈_d)."""
     waypoints = standard_waypoints(model, 1.0, 0.5, 4)
     t = np.arange(0.0, 4.0, 0.002)
     q, qd, qdd = (np.array(x) for x in zip(*(sample_waypoints(*waypoints, s) for s in t)))
     tau = rd.inverse_dynamics(model, q, qd, qdd)
-    return bringup.DemoResult(list(model.joint_names), t, q, q + 1e-4, tau, np.zeros(0), 1.0,
-                              4.0), tau, t
+    return tracking.TrackingRun(list(model.joint_names), t, q, q + 1e-4, tau, np.zeros(0), 1.0,
+                                4.0), tau, t
 
 
 def test_every_panel_has_a_legend_and_the_torque_steps_are_explained():
     model = rd.load_model('puma560')
     run, tau, t = feedforward_run(model)
-    figure = bringup.demo_figure(run, run)
-    try:
-        for axis in figure.axes:
-            legend = axis.get_legend()
-            assert legend is not None
-            assert [text.get_text() for text in legend.get_texts()] == list(model.joint_names)
-        torque_titles = [axis.get_title() for axis in figure.axes[1::2]]
-        assert all(bringup.STEP_NOTE in title for title in torque_titles)
-    finally:
-        import matplotlib.pyplot as plt
-        plt.close(figure)
+    figure = tracking.demo_figure(run, run)
+    for axis in figure.axes:
+        legend = axis.get_legend()
+        assert legend is not None
+        assert [text.get_text() for text in legend.get_texts()] == list(model.joint_names)
+    torque_titles = [axis.get_title() for axis in figure.axes[1::2]]
+    assert all(tracking.STEP_NOTE in title for title in torque_titles)
     # What the note says: the steps sit at the waypoints and are 2 Fc (Coulomb flipping; at
     # the waypoint sample itself q̇ = 0 and sign(0) = 0: half the step on either side).
     at = [int(np.argmin(np.abs(t - waypoint))) for waypoint in (1.0, 2.0, 3.0)]
