@@ -32,73 +32,22 @@ What launch/identification.launch.py starts, plus the steps after it::
 """
 
 import argparse
-from dataclasses import dataclass
 import os
 import shutil
 import time
 import warnings
 
-import numpy as np
-import yaml
+import rclpy  # noqa: F401  (the demo runs the ROS graph: nodes/bringup.py)
 
 import robot_dynamics as rd
-from robot_dynamics.identification import design_excitation, identify
-from robot_dynamics.identification.physical import as_built
-from robot_dynamics.identification.report import plot_validation, report_lines
-from robot_dynamics.io.trajectory_yaml import joint_trajectory_yaml
+from robot_dynamics.identification import identify
+from robot_dynamics.identification.demo import (IdentificationDemo, commands, prepare,
+                                                summary, write_text)
+from robot_dynamics.identification.report import plot_validation
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.nodes.bringup import run_demo
 from robot_dynamics.nodes.parameters import parameter_overrides
 from robot_dynamics.nodes.joint_state_recorder import JointStateRecorder
-
-
-@dataclass
-class IdentificationDemo:
-    """Outcome: the identification result and the tracking runs {'nominal', ...: DemoResult}."""
-
-    result: object
-    tracking: dict
-    files: dict
-
-    def tracking_rms(self, which):
-        """Overall RMS tracking error (all joints) of run ``which``, rad."""
-        return float(np.sqrt(np.mean(self.tracking[which].rms_error ** 2)))
-
-
-def prepare(robot='puma560', out='out/identification', excitation_time=30.0, periods=6,
-            publish_rate=500.0, seed=0):
-    """Write the true and nominal URDFs, the excitation and the launch parameters.
-
-    Returns the nominal model, the files ``{name: path}`` and the node parameters
-    ``{node: {name: value}}`` of the excitation run (also written to ``OUT/params.yaml``).
-    """
-    nominal = rd.load_model(robot)
-    os.makedirs(out, exist_ok=True)
-    files = {'true': os.path.join(out, f'{robot}_true.urdf'),
-             'nominal': os.path.join(out, f'{robot}_nominal.urdf'),
-             'identified': os.path.join(out, f'{robot}_identified.urdf'),
-             'excitation': os.path.join(out, 'excitation.yaml'),
-             'params': os.path.join(out, 'params.yaml'),
-             'bag': os.path.join(out, 'excitation_bag'),
-             'plot': os.path.join(out, 'identification.png')}
-    _write(files['true'], model_to_urdf(as_built(nominal),
-                                        comment=f'{robot} as built (demo truth)'))
-    _write(files['nominal'], model_to_urdf(nominal, comment=f'{robot} nominal'))
-    excitation = design_excitation(nominal, time_limit=excitation_time, seed=seed)
-    t, q, qd, qdd = excitation.trajectory.sample(0.05, periods)
-    _write(files['excitation'], joint_trajectory_yaml(
-        nominal.joint_names, t, q, qd, qdd,
-        f'excitation for {robot}, condition number {excitation.condition:.4g}'))
-    parameters = {
-        'simulation_node': {'urdf_file': os.path.abspath(files['true']),
-                            'publish_rate': float(publish_rate),
-                            'initial_positions': q[0].tolist()},
-        'dynamics_node': {'urdf_file': os.path.abspath(files['nominal'])},
-        'trajectory_publisher': {'trajectory_file': os.path.abspath(files['excitation'])},
-        'joint_state_recorder': {'output': os.path.abspath(files['bag']), 'storage': 'mcap'}}
-    _write(files['params'], yaml.safe_dump(
-        {node: {'ros__parameters': values} for node, values in parameters.items()}))
-    return nominal, files, parameters
 
 
 def run_identification_demo(robot='puma560', out='out/identification', excitation_time=30.0,
@@ -122,7 +71,7 @@ def run_identification_demo(robot='puma560', out='out/identification', excitatio
 
     result = identify(nominal, files['bag'], torque_cutoff=20.0,
                       effort_delay=0.5 / publish_rate)
-    _write(files['identified'], model_to_urdf(
+    write_text(files['identified'], model_to_urdf(
         result.model, comment=f'{robot} identified from {files["bag"]}'))
     plot_validation(result, files['plot'], title=f'{robot}: validation torques')
     tracking = {}
@@ -133,37 +82,6 @@ def run_identification_demo(robot='puma560', out='out/identification', excitatio
             'joint_trajectory_controller': {'urdf_file': files[which]}},
             wall_timeout=wall_timeout)
     return IdentificationDemo(result, tracking, files)
-
-
-def commands(robot, files, publish_rate):
-    """Return the shell commands of the launch-file workflow for prepared ``files``."""
-    return [f'ros2 launch robot_dynamics identification.launch.py robot:={robot} '
-            f'params:={files["params"]}',
-            f'robot-dynamics identify {robot} {files["bag"]} -o {files["identified"]} '
-            f'--torque-cutoff 20 --effort-delay {0.5 / publish_rate:g}',
-            f'ros2 launch robot_dynamics simulation.launch.py robot:={robot}   # with '
-            f'dynamics_node urdf_file:={files["identified"]}']
-
-
-def _write(path, text):
-    with open(path, 'w') as handle:
-        handle.write(text)
-
-
-def summary(demo):
-    """Printable summary: identification report, then the tracking errors."""
-    lines = report_lines(demo.result) + ['', 'tracking the standard trajectory (computed '
-                                             'torque) on the true robot, RMS error per joint:']
-    names = demo.tracking['true'].joint_names
-    lines.append('  ' + f'{"model":<11}' + ''.join(f'{n:>11}' for n in names) + f'{"all":>11}')
-    for which, run in demo.tracking.items():
-        lines.append('  ' + f'{which:<11}' + ''.join(f'{e:11.3e}' for e in run.rms_error)
-                     + f'{demo.tracking_rms(which):11.3e}')
-    ratio = demo.tracking_rms('identified') / demo.tracking_rms('true')
-    lines.append(f'identified / true tracking error: {ratio:.3f} (nominal / true: '
-                 f'{demo.tracking_rms("nominal") / demo.tracking_rms("true"):.1f})')
-    lines += [f'wrote {path}' for path in demo.files.values()]
-    return '\n'.join(lines)
 
 
 def main(argv=None):
