@@ -51,8 +51,7 @@ ACTION = '/joint_trajectory_controller/follow_joint_trajectory'
 #: Controller configurations besides a feasibility policy: upstream's switches, goal_time 0.
 VARIANTS = {'upstream_switches': {'feasibility': 'reject', 'allow_partial_joints_goal': True,
                                   'allow_nonzero_velocity_at_trajectory_end': True,
-                                  'goal_time_tolerance': 0.0},
-            # at the limits all along, the margin is all the feedback has (docs/controllers.md)
+                                  'goal_time_tolerance': 0.0},   # margin: the feedback's
             'time_optimal': {'feasibility': 'time_optimal', 'feasibility_margin': 0.15}}
 
 
