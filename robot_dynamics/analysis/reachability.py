@@ -40,6 +40,7 @@ The lower end of every ``K_i`` is 0 because rest (``u = x = 0``) is feasible at 
 import numpy as np
 
 from robot_dynamics.analysis.path_dynamics import BIG
+from robot_dynamics.engine import ENGINE
 
 ENVELOPE_POINTS = 4       # values per stage at which the passes' lowest lines are taken
 
@@ -201,6 +202,12 @@ class Stages:
         used = slice(0, int(self.count.max()))
         alpha, beta, lo, hi = (r[:, used] for r in self.rows)
         m, e, A, F = slab_bounds(alpha, beta, lo, hi, self.delta[:, None])
+        if _PASSES is not None:                  # the compiled loop: every line, every stage
+            k = np.maximum(_PASSES(m, e, self.X, float(x_end), True), 0.0)
+            x = np.maximum(_PASSES(A, F, k[1:], float(min(x_start, k[0])), False), 0.0)
+            self.k, self.x, self.ends = k, x, (x_start, x_end)
+            self.changed = np.empty(0, int)
+            return k, x
         again = self.k is not None and (x_start, x_end) == self.ends
         changed = (self.changed.min(), self.changed.max()) if again else None
         m, e = _useful(m, e, lo > -BIG / 2)
@@ -270,7 +277,9 @@ def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rou
     return run(slope, offset, None, None)
 
 
-_NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in [-BIG, BIG]
+_NEUTRAL = (0.0, 0.0, -BIG, BIG)
+#: The engine's loop of the passes, ``min_affine(slope, offset, cap, y0, reverse)``, or None.
+_PASSES = getattr(ENGINE, 'min_affine', None)             # a slab that bounds nothing: 0 in [-BIG, BIG]
 
 
 def interval_times(s, x):

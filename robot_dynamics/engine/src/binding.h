@@ -91,5 +91,6 @@ int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
 PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_stop_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+PyObject *py_min_affine(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);  /* recurrence.c */
 
 #endif
