@@ -191,8 +191,7 @@ class Stages:
         wanted = np.unique(stage)
         self.changed = np.union1d(self.changed, wanted)
         used = slice(0, int(self.count[wanted].max()))
-        self.X[wanted] = largest_feasible(*(r[wanted, used] for r in self.rows),
-                                          self.delta[wanted])
+        self.X[wanted] = _LARGEST(*(r[wanted, used] for r in self.rows), self.delta[wanted])
 
     def solve(self, x_start, x_end=0.0):
         """Return ``k, x`` (N+1,): the controllable sets' upper ends and the greedy profile.
@@ -279,7 +278,11 @@ def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rou
 
 _NEUTRAL = (0.0, 0.0, -BIG, BIG)
 #: The engine's loop of the passes, ``min_affine(slope, offset, cap, y0, reverse)``, or None.
-_PASSES = getattr(ENGINE, 'min_affine', None)             # a slab that bounds nothing: 0 in [-BIG, BIG]
+_PASSES = getattr(ENGINE, 'min_affine', None)
+#: :func:`largest_feasible`, by the engine's loop when there is one (the same steps and bits).
+_LARGEST = largest_feasible if getattr(ENGINE, 'largest_feasible', None) is None else (
+    lambda alpha, beta, lo, hi, delta: ENGINE.largest_feasible(alpha, beta, lo, hi, delta, BIG,
+                                                               100))             # a slab that bounds nothing: 0 in [-BIG, BIG]
 
 
 def interval_times(s, x):
