@@ -337,11 +337,12 @@ def sample_profile(s, x, dt, window):
         tau = np.clip(time - t_grid[i], 0.0, h[i])
         position = s[i] + speed[i] * tau + u[i] * tau ** 2 / 2
         rate = speed[i] + u[i] * tau
-        integral = area[i] + s[i] * tau + speed[i] * tau ** 2 / 2 + u[i] * tau ** 3 / 6
+        integral = area[i] + s[i] * tau + speed[i] * tau ** 2 / 2 + u[i] * (tau * tau * tau) / 6
         before, after = time < 0, time > t_grid[-1]
         position = np.where(before, s[0] + speed[0] * time + lead * time ** 2 / 2, position)
         rate = np.where(before, speed[0] + lead * time, np.where(after, 0.0, rate))
-        integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2 + lead * time ** 3 / 6,
+        integral = np.where(before, s[0] * time + speed[0] * time ** 2 / 2
+                            + lead * (time * time * time) / 6,
                             np.where(after, area[-1] + s[-1] * (time - t_grid[-1]), integral))
         return position, rate, integral
     if window == 0:                                  # the profile itself
@@ -351,7 +352,8 @@ def sample_profile(s, x, dt, window):
         sigma = np.clip(sigma, s[0], s[-1])
     else:
         both = state(np.concatenate([t - shift - window / 2, t - shift + window / 2]))
-        (s_lo, s_hi), (sd_lo, sd_hi), (area_lo, area_hi) = (np.split(v, 2) for v in both)
+        (s_lo, s_hi), (sd_lo, sd_hi), (area_lo, area_hi) = ((v[:t.size], v[t.size:])
+                                                             for v in both)
         sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
         sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
         sigma_ddot = (sd_hi - sd_lo) / window

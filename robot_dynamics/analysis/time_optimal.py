@@ -361,7 +361,7 @@ def _check_samples(model, path, limits, s, x, dt, window):
     none = np.zeros_like(q)
     ratios = [np.abs(value) * (1.0 / limit) if np.isfinite(limit).any() else none
               for value, limit in zip((qd, qdd, tau), limits)]
-    per_kind = [r.max(axis=1) for r in ratios]                  # speed, acceleration, torque
+    per_kind = [pd.row_reduce(np.maximum, r, 0.0) for r in ratios]    # speed, accel., torque
     return dict(t=t, sigma=sigma, stage=stage, q=q, qd=qd, qdd=qdd, tau=tau, ratios=ratios,
                 per_kind=per_kind, ratio=np.maximum.reduce(per_kind),
                 shift=window / 2 if x[0] == 0 else 0.0)
