@@ -176,10 +176,16 @@ class Stages:
 
     def add(self, alpha, beta, lo, hi, stage):
         """Add slabs (flat arrays, ``stage`` their intervals)."""
+        if stage.size == 0:
+            return
         order = np.argsort(stage, kind='stable')
         stage = stage[order]
-        first = np.searchsorted(stage, stage, side='left')
-        column = self.count[stage] + np.arange(stage.size) - first
+        # Sorted: each stage's run of slabs starts where the stage changes (np.unique and
+        # np.searchsorted cost ~10x as much).
+        starts = np.flatnonzero(np.concatenate([[True], stage[1:] != stage[:-1]]))
+        sizes = np.diff(np.append(starts, stage.size))
+        wanted = stage[starts]
+        column = self.count[stage] + np.arange(stage.size) - np.repeat(starts, sizes)
         width = int(column.max(initial=-1)) + 1
         if width > self.rows[0].shape[1]:
             grow = max(width, 2 * self.rows[0].shape[1]) - self.rows[0].shape[1]
@@ -187,9 +193,8 @@ class Stages:
                          for r, fill in zip(self.rows, _NEUTRAL)]
         for r, values in zip(self.rows, (alpha, beta, lo, hi)):
             r[stage, column] = np.asarray(values)[order]
-        np.add.at(self.count, stage, 1)
-        wanted = np.unique(stage)
-        self.changed = np.union1d(self.changed, wanted)
+        self.count[wanted] += sizes
+        self.changed = np.union1d(self.changed, wanted) if self.changed.size else wanted
         used = slice(0, int(self.count[wanted].max()))
         self.X[wanted] = _LARGEST(*(r[wanted, used] for r in self.rows), self.delta[wanted])
 
