@@ -281,13 +281,13 @@ def _with_envelope(run, slope, offset, upper, check, old=None, stretch=None, rou
     return run(slope, offset, None, None)
 
 
-_NEUTRAL = (0.0, 0.0, -BIG, BIG)
+_NEUTRAL = (0.0, 0.0, -BIG, BIG)             # a slab that bounds nothing: 0 in [-BIG, BIG]
 #: The engine's loop of the passes, ``min_affine(slope, offset, cap, y0, reverse)``, or None.
 _PASSES = getattr(ENGINE, 'min_affine', None)
 #: :func:`largest_feasible`, by the engine's loop when there is one (the same steps and bits).
 _LARGEST = largest_feasible if getattr(ENGINE, 'largest_feasible', None) is None else (
     lambda alpha, beta, lo, hi, delta: ENGINE.largest_feasible(alpha, beta, lo, hi, delta, BIG,
-                                                               100))             # a slab that bounds nothing: 0 in [-BIG, BIG]
+                                                               100))
 
 
 def interval_times(s, x):
@@ -357,8 +357,8 @@ def sample_profile(s, x, dt, window):
         sigma = np.clip(sigma, s[0], s[-1])
     else:
         both = state(np.concatenate([t - shift - window / 2, t - shift + window / 2]))
-        (s_lo, s_hi), (sd_lo, sd_hi), (area_lo, area_hi) = ((v[:t.size], v[t.size:])
-                                                             for v in both)
+        (s_lo, s_hi), (sd_lo, sd_hi), (area_lo, area_hi) = (
+            (v[:t.size], v[t.size:]) for v in both)
         sigma = np.clip((area_hi - area_lo) / window, s[0], s[-1])
         sigma_dot = np.maximum((s_hi - s_lo) / window, 0.0)
         sigma_ddot = (sd_hi - sd_lo) / window
