@@ -30,9 +30,13 @@ The pairs among the stage's own slabs give a constant ``X_i`` (the largest feasi
 vectorised step for all stages); the pairs with the link ``x + 2 Δ u <= k_{i+1}`` are affine in
 ``k_{i+1}``: ``k_i = min(X_i, min_q (m_q k_{i+1} + e_q))``. *Forward pass* (paper §IV-C): from
 ``x_0``, the greedy largest ``u_i``, ``x_{i+1} = min(k_{i+1}, min_p (A_p x_i + F_p))`` with
-``A_p = 1 - 2Δ β_p / α_p``, ``F_p = 2Δ hi_p / α_p``. Both recursions are scalar loops; where the
-profile rides its bound (``k_{i+1} = X_{i+1}``, or ``x_i = k_i``) the step was computed for all
-stages at once beforehand, so Python only steps through braking and accelerating stretches.
+``A_p = 1 - 2Δ β_p / α_p``, ``F_p = 2Δ hi_p / α_p``. Both recursions are scalar loops: the
+engine's ``min_affine`` steps through them over every line of every stage, and its
+``largest_feasible`` takes the Newton steps of :func:`largest_feasible` stage by stage (the same
+operations, the same bits, ~1 % of the numpy and Python cost). Without the engine the Python
+loops run: where the profile rides its bound (``k_{i+1} = X_{i+1}``, or ``x_i = k_i``) the step
+was computed for all stages at once beforehand, so Python only steps through braking and
+accelerating stretches.
 The lower end of every ``K_i`` is 0 because rest (``u = x = 0``) is feasible at every point
 (checked before: :func:`~robot_dynamics.analysis.path_dynamics.check_at_rest`).
 """
