@@ -277,8 +277,16 @@ def speed_slabs(dq, vmax, delta, scale=1.0):
     """
     with np.errstate(divide='ignore'):
         speed = np.where(dq != 0, scale * vmax / np.abs(dq), np.inf) ** 2
-    hi = np.minimum(speed.min(axis=1, initial=np.inf), BIG)
+    hi = np.minimum(row_reduce(np.minimum, speed, np.inf), BIG)
     return 2.0 * delta, np.ones_like(hi), np.full_like(hi, -BIG), hi
+
+
+def row_reduce(ufunc, a, initial):
+    """Return ``ufunc`` over each row of ``a`` (P, n): the same as ``ufunc.reduce(a, axis=1)``.
+
+    Column by column: numpy's reduction along a short last axis costs ~8x as much.
+    """
+    return ufunc.reduce([np.full(a.shape[0], initial)] + [a[:, j] for j in range(a.shape[1])])
 
 
 def slab_kinds(limits, tangent_given):

@@ -91,5 +91,8 @@ int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
 PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_stop_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+/* recurrence.c: TOPP-RA's passes and per-stage largest feasible x (analysis.reachability) */
+PyObject *py_min_affine(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
+PyObject *py_largest_feasible(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 
 #endif

@@ -192,6 +192,10 @@ static PyMethodDef methods[] = {
     FAST(momentum, "momentum(model, q, qd): [M qd, C^T qd, G] (observer.h)"),
     FAST(momentum_observer, "momentum_observer(model, state, t, q, qd, tau, series) -> r, or "
                             "(r, pdot, g) if series (observer.h)"),
+    FAST(min_affine, "min_affine(slope, offset, cap, y0, reverse): TOPP-RA's passes "
+                     "(recurrence.c)"),
+    FAST(largest_feasible, "largest_feasible(alpha, beta, lo, hi, delta, big, iterations): "
+                           "TOPP-RA's per-stage bound (recurrence.c)"),
     FAST(set_hooks, "set_hooks(packer, explainer, cache, overflow_error)"),
     {NULL, NULL, 0, NULL}
 };
