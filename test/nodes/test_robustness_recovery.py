@@ -40,6 +40,7 @@ import numpy as np
 import pytest
 
 
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray  # noqa: E402
 from std_srvs.srv import SetBool  # noqa: E402
@@ -158,10 +159,16 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
                               lambda m: commands.append(time.monotonic()), 1000)
     probe.create_subscription(Float64MultiArray, 'dynamics_node/mass_matrix',
                               lambda m: masses.append(time.monotonic()), 1000)
+    said = {}             # the nodes' last /diagnostics, for a failure's message
+    probe.create_subscription(DiagnosticArray, '/diagnostics', lambda m: said.update(
+        {s.name: s.message for s in m.status if ns in s.name}), 100)
     trajectory = probe.create_publisher(type(trajectory_message(NAMES, [1.0], [Q_HOLD])),
                                         'desired_trajectory', LATCHED)
-    # reached in 1 s from wherever the arm is when it is taken (it sags until then)
-    trajectory.publish(trajectory_message(NAMES, [1.0], [Q_HOLD]))
+    # The arm sags until the controller commands (seconds on a loaded machine, enough to fall
+    # fast: a motion from a falling arm can be refused as beyond the limits); sent once it
+    # commands, reached in 3 s from wherever the arm is then.
+    assert ros.spin_until(lambda: commands, timeout=60.0), 'the controller never commanded'
+    trajectory.publish(trajectory_message(NAMES, [3.0], [Q_HOLD]))
 
     def error(msg):
         return float(np.abs(np.asarray(msg.position) - Q_HOLD).max())
@@ -176,7 +183,7 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
 
     # 1. the loop runs and holds the posture
     assert ros.spin_until(lambda: holding(0.5), timeout=60.0), \
-        f'no hold before the crash: error {error(states[-1]) if states else None}'
+        f'no hold before the crash: error {error(states[-1]) if states else None}; {said}'
 
     # 2. crash: the controller stops commanding; the simulator applies zero torque. The
     # simulator is paused around the kill so that the simulated time of the crash is known
