@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import strict_float
+from robot_dynamics.io.files import NUMBER, strict_float, THREE_NUMBERS
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
@@ -35,6 +35,7 @@ JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'plan
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
+_NUMBER, _THREE = NUMBER.fullmatch, THREE_NUMBERS.fullmatch
 
 
 class Joint:
@@ -43,7 +44,8 @@ class Joint:
     def __init__(self, element, name, kind, parent, child):
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
-        self._origin = None
+        self._origin = self._axis = None
+        self._values = {}           # (tag, attribute) → number or None: each read once
         self.locked_at = None       # held fixed at this position (locked_joints=): rad or m
 
     def hold(self, value):
@@ -84,6 +86,11 @@ class Joint:
     @property
     def axis(self):
         """Return the unit axis vector in the child frame (URDF default ``1 0 0``)."""
+        if self._axis is None:
+            self._axis = self._read_axis()
+        return self._axis
+
+    def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
         axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
@@ -95,10 +102,14 @@ class Joint:
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
-        element = self.element.find(tag)
-        if element is None or element.get(name) is None:
-            return default
-        return number(element.get(name), f"joint[@name='{self.name}']/{tag} {name}")
+        key = tag, name
+        if key not in self._values:
+            element = self.element.find(tag)
+            text = None if element is None else element.get(name)
+            self._values[key] = None if text is None else \
+                number(text, f"joint[@name='{self.name}']/{tag} {name}")
+        value = self._values[key]
+        return default if value is None else value
 
     def limits(self):
         """``(lower, upper)`` position limits, ``(-inf, inf)`` when there are none.
@@ -258,6 +269,9 @@ def pose(origin, where):
 
 def numbers(text, count, where):
     """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+    found = count == 3 and text.__class__ is str and _THREE(text)
+    if found:                    # three numbers between ASCII blanks: what the split reads
+        return [float(part) for part in found.groups()]
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
@@ -266,6 +280,8 @@ def numbers(text, count, where):
 
 def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
+    if text.__class__ is str and _NUMBER(text):          # strict_float's test, inlined
+        return float(text)
     try:
         return strict_float(text)
     except (TypeError, ValueError):
