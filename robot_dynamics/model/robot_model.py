@@ -94,6 +94,9 @@ _PER_JOINT_SHAPES = {
 MAX_INERTIA_MAGNITUDE = 1e150
 _LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
 _FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
+_FIXED_DEFAULTS = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
+                   'gravity': np.array([0.0, 0.0, -9.81])}          # and R Rᵀ = E within:
+_EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)
 _DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
     'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
@@ -165,16 +168,13 @@ class RobotModel:
         set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
         set_(self, 'link_names', _names(self.link_names, n, 'link'))
         for name, shape in _PER_JOINT_SHAPES.items():
-            value = getattr(self, name)
-            if value is None:
-                value = np.full(n, _DEFAULTS[name])
-            set_(self, name, _frozen_array(value, (n,) + shape, name))
+            value = getattr(self, name)     # a default is finite, or inf where inf may be
+            set_(self, name, _freeze(np.full(n, _DEFAULTS[name])) if value is None else
+                 _frozen_array(value, (n,) + shape, name))
         for name, shape in _FIXED_SHAPES.items():
             value = getattr(self, name)
-            if value is None:
-                value = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
-                         'gravity': np.array([0.0, 0.0, -9.81])}[name]
-            set_(self, name, _frozen_array(value, shape, name))
+            set_(self, name, _freeze(_FIXED_DEFAULTS[name]) if value is None else
+                 _frozen_array(value, shape, name))
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
@@ -197,25 +197,25 @@ class RobotModel:
     def _validate(self):
         """Raise :class:`ModelError` for unusable data; return warnings for suspicious data."""
         found = []
-        norms = np.linalg.norm(self.axis, axis=1)
-        for i, norm in enumerate(norms):
-            if norm < 1e-9:
-                raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
-                                 'give a non-zero direction such as [0, 0, 1]')
+        norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
+        for i in np.flatnonzero(norms < 1e-9)[:1]:
+            raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
+                             'give a non-zero direction such as [0, 0, 1]')
         if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
             object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
         R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = (np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3)).any(
-            axis=(1, 2)) | (np.linalg.det(R) < 0)
+        improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
+            np.linalg.det(R) < 0)
         for i in np.flatnonzero(improper)[:1]:
             raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
                              'a proper rotation matrix (orthonormal, det +1)')
         inertia = self.inertia
-        scale = np.maximum(1.0, np.abs(inertia).max(axis=(1, 2)))[:, None, None]
-        transposed = inertia.transpose(0, 2, 1)
-        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
-            transposed)).any(axis=(1, 2))
-        huge = np.flatnonzero(np.abs(inertia).max(axis=(1, 2)) > MAX_INERTIA_MAGNITUDE)
+        absolute, transposed = np.abs(inertia), inertia.transpose(0, 2, 1)
+        largest = absolute.max(axis=(1, 2))
+        scale = np.maximum(1.0, largest)[:, None, None]
+        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * absolute.transpose(
+            0, 2, 1)).any(axis=(1, 2))
+        huge = np.flatnonzero(largest > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
                              f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
