@@ -94,8 +94,8 @@ class Joint:
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
         axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
-        norm = np.linalg.norm(axis)
-        if not np.isfinite(norm) or norm < 1e-9:
+        norm = np.sqrt(axis.dot(axis))          # np.linalg.norm's arithmetic, less overhead
+        if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
         return axis / norm
