@@ -16,15 +16,11 @@ import os
 import re
 import stat
 
-_DIGITS = r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)'
 #: A decimal number as C's ``strtod`` reads one (the URDF parsers are C++), or inf/nan, with
 #: ASCII blanks around it. Python's ``float()`` alone also takes ``1_5`` (as 15), Unicode
 #: digits and other spaces (issue 22, LOW).
-NUMBER = re.compile(rf'[ \t\r\n]*{_DIGITS}[ \t\r\n]*', re.IGNORECASE)
-#: Three :data:`NUMBER` s separated by ASCII blanks (``<origin xyz>``), each one captured: the
-#: URDF loader's fast path; text it does not match is read number by number.
-THREE_NUMBERS = re.compile(rf'[ \t\r\n]*({_DIGITS})[ \t\r\n]+({_DIGITS})[ \t\r\n]+({_DIGITS})'
-                           r'[ \t\r\n]*', re.IGNORECASE)
+NUMBER = re.compile(r'[ \t\r\n]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
+                    r'|inf|infinity|nan)[ \t\r\n]*', re.IGNORECASE)
 
 
 def strict_float(text):

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, strict_float, THREE_NUMBERS
+from robot_dynamics.io.files import NUMBER, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
@@ -35,7 +35,7 @@ JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'plan
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
-_NUMBER, _THREE = NUMBER.fullmatch, THREE_NUMBERS.fullmatch
+_NUMBER = NUMBER.fullmatch
 
 
 class Joint:
@@ -269,12 +269,11 @@ def pose(origin, where):
 
 def numbers(text, count, where):
     """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
-    found = count == 3 and text.__class__ is str and _THREE(text)
-    if found:                    # three numbers between ASCII blanks: what the split reads
-        return [float(part) for part in found.groups()]
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
+    if all(map(_NUMBER, parts)):                  # number()'s test, all at once
+        return list(map(float, parts))
     return [number(part, where) for part in parts]
 
 

@@ -85,7 +85,7 @@ def parse_xml(text):
             raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
     root = builder.close()
-    if '&#' in text or 'xacro' in text.lower():    # else no name or namespace can be xacro's
+    if 'xacro' in text or 'xmlns:' in text:    # else no name has xacro's prefix or namespace
         _refuse_xacro(root)
     return root
 
