@@ -103,9 +103,8 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     given = {name: value for name, value in given.items() if name not in held}
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
-    bodies = merged_bodies(fixed, branches, positions)
-    fields.update(mass=[b[0] for b in bodies], com=[b[1] for b in bodies],
-                  inertia=[b[2] for b in bodies], tip_rotation=tip_pose[0],
+    mass, com, inertia = merged_bodies(fixed, branches, positions)
+    fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
                   chain_choice=tree.choice)

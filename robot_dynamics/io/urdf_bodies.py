@@ -22,8 +22,9 @@ first moving joint, and everything above it, loads no chain joint and is left ou
 import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
-from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add, centroidal_form,
-                                      origin_form, origin_form_zero, transform)
+from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
+                                      centroidal_forms, origin_form, origin_form_zero,
+                                      transform)
 from robot_dynamics.io.urdf_elements import IDENTITY
 from robot_dynamics.io.urdf_tree import compose
 
@@ -206,11 +207,11 @@ def _check_value(joint, value):
 
 
 def merged_bodies(fixed, branches, positions):
-    """``(mass, com, inertia about com)`` per body: fixed links plus locked branches."""
+    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches."""
     bodies = list(fixed)
     for locked in branches.bodies:
         bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
-    return [centroidal_form(body) for body in bodies]
+    return centroidal_forms(bodies)
 
 
 def locked_note(branches, positions, notes):
