@@ -115,6 +115,20 @@ def centroidal_form(body):
     return m, com, inertia - m * _point(com)
 
 
+def origin_forms(bodies):
+    """:func:`origin_form` of many ``(mass, com, inertia)`` at once: a list of ``(m, h, I_O)``.
+
+    The same operations element by element (each ``com @ com`` by the same kernel), so every
+    value is bit for bit that of one call per body.
+    """
+    mass = np.array([float(body[0]) for body in bodies])
+    com = np.array([body[1] for body in bodies], dtype=float).reshape(-1, 3)
+    inertia = np.array([body[2] for body in bodies], dtype=float).reshape(-1, 3, 3)
+    point = (com[:, None, :] @ com[:, :, None]) * _E - com[:, :, None] * com[:, None, :]
+    h, inertia = mass[:, None] * com, inertia + mass[:, None, None] * point
+    return [(m, h[k], inertia[k]) for k, m in enumerate(mass.tolist())]
+
+
 def centroidal_forms(bodies):
     """:func:`centroidal_form` of many bodies at once: masses (N,), coms (N, 3), inertias (N, 3, 3).
 

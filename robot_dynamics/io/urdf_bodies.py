@@ -24,17 +24,25 @@ import numpy as np
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
                                       centroidal_forms, origin_form, origin_form_zero,
-                                      transform)
+                                      origin_forms, transform)
 from robot_dynamics.io.urdf_elements import IDENTITY
 from robot_dynamics.io.urdf_tree import compose
 
 SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
 
 
-def rigid_inertia(tree, poses):
+class Centroidal(tuple):
+    """One link's ``(mass, com, inertia about com)`` at its body's origin: origin form pending.
+
+    :func:`merged_bodies` converts them all at once (:func:`~.locked.origin_forms`).
+    """
+
+
+def rigid_inertia(tree, poses, pending=False):
     """Origin-form inertia of the links at ``poses`` (name → pose); None if none has one.
 
     One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
+    ``pending``: one link at the body's origin is returned as it is (a :class:`Centroidal`).
     """
     found = [(tree.document.body(name), pose) for name, pose in poses.items()]
     found = [(body, pose) for body, pose in found if body is not None]
@@ -42,6 +50,8 @@ def rigid_inertia(tree, poses):
         if not found:
             return None
         body, (R, p) = found[0]
+        if pending and R is IDENTITY[0] and not p.any():
+            return Centroidal(body)
         return origin_form(*body) if R is IDENTITY[0] and not p.any() else \
             transform(origin_form(*body), R, p)
     count = len(found)
@@ -81,7 +91,7 @@ def chain_bodies(tree, base, tip):
 
     Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, each joint's
     placement ``(R, p)`` in the previous body's frame, each body's own origin-form inertia (its
-    fixed links), one :class:`LockedBody` per body with locked branches, and the tool frame in
+    fixed links; a lone link a :class:`Centroidal`, converted by :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the tool frame in
     the last body's frame.
     """
     moving = chain_joints(tree.path(base, tip), base, tip)
@@ -89,7 +99,7 @@ def chain_bodies(tree, base, tip):
     placements, fixed, locked = [compose(poses[moving[0].parent], moving[0].origin)], [], []
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
-        body = rigid_inertia(tree, poses)
+        body = rigid_inertia(tree, poses, pending=True)
         if body is None:       # massless, as the URDF specification reads a missing inertial
             warn(f'moving link {joint.child!r} (child of joint {joint.name!r}) has no '
                  '<inertial>: loaded massless (URDF specification); add <inertial> with <mass> '
@@ -209,6 +219,9 @@ def _check_value(joint, value):
 def merged_bodies(fixed, branches, positions):
     """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches."""
     bodies = list(fixed)
+    pending = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
+    for i, body in zip(pending, origin_forms([bodies[i] for i in pending]) if pending else ()):
+        bodies[i] = body
     for locked in branches.bodies:
         bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
     return centroidal_forms(bodies)
