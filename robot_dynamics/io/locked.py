@@ -130,7 +130,7 @@ def origin_forms(bodies):
 
 
 def centroidal_forms(bodies):
-    """:func:`centroidal_form` of many bodies at once: masses (N,), coms (N, 3), inertias (N, 3, 3).
+    """:func:`centroidal_form` of many bodies: masses (N,), coms (N, 3), inertias (N, 3, 3).
 
     The same operations element by element, and each ``com @ com`` by the same kernel (a
     stacked 1×3 by 3×1 product), so every value is bit for bit that of one call per body.

@@ -64,6 +64,9 @@ from robot_dynamics.io.locked import (
 )
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.model.fields import (
+    FIXED_SHAPES, frozen_array as _frozen_array, frozen_fields, PER_JOINT_SHAPES,
+)
 from robot_dynamics.model.friction import (
     EXTRA_FIELDS, check_friction_fields, has_extra_friction,
 )
@@ -72,36 +75,10 @@ from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
 
 
-_PER_JOINT_SHAPES = {
-    'axis': (3,),
-    'placement_rotation': (3, 3),
-    'placement_translation': (3,),
-    'mass': (),
-    'com': (3,),
-    'inertia': (3, 3),
-    'lower_limit': (),
-    'upper_limit': (),
-    'velocity_limit': (),
-    'effort_limit': (),
-    'viscous_friction': (),
-    'coulomb_friction': (),
-    'rotor_inertia': (),
-    'gear_ratio': (),
-    **{name: () for name in EXTRA_FIELDS},
-}
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
-_LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
-_FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
-_FIXED_DEFAULTS = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
-                   'gravity': np.array([0.0, 0.0, -9.81])}          # and R Rᵀ = E within:
-_EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)
-_DEFAULTS = {
-    'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
-    'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
-    'rotor_inertia': 0.0, 'gear_ratio': 1.0, **dict.fromkeys(EXTRA_FIELDS, 0.0),
-}
+_EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)      # R Rᵀ = E within these
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,14 +144,9 @@ class RobotModel:
         set_(self, 'joint_types', types)
         set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
         set_(self, 'link_names', _names(self.link_names, n, 'link'))
-        for name, shape in _PER_JOINT_SHAPES.items():
-            value = getattr(self, name)     # a default is finite, or inf where inf may be
-            set_(self, name, _freeze(np.full(n, _DEFAULTS[name])) if value is None else
-                 _frozen_array(value, (n,) + shape, name))
-        for name, shape in _FIXED_SHAPES.items():
-            value = getattr(self, name)
-            set_(self, name, _freeze(_FIXED_DEFAULTS[name]) if value is None else
-                 _frozen_array(value, shape, name))
+        for name, array in frozen_fields({name: getattr(self, name) for name in
+                                          [*PER_JOINT_SHAPES, *FIXED_SHAPES]}, n).items():
+            set_(self, name, array)
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
@@ -422,25 +394,6 @@ def _names(names, n, prefix):
     if len(names) != n:
         raise ModelError(f'{prefix}_names: expected {n} names, got {len(names)}')
     return names
-
-
-def _frozen_array(value, shape, name):
-    try:
-        array = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
-    if array.shape != shape:
-        raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    if name not in _LIMITS and not np.isfinite(array).all():
-        raise ModelError(f'{name}: contains NaN or inf')
-    if name in _LIMITS and np.isnan(array).any():
-        raise ModelError(f'{name}: contains NaN')
-    # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
-    # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
-    if name in _LIMITS[2:] and (array == 0).any():
-        array = np.where(array == 0, np.inf, array)
-    array.setflags(write=False)            # a new array already (np.array copies)
-    return array
 
 
 def _freeze(array):
