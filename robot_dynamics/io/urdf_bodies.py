@@ -26,7 +26,7 @@ from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
                                       centroidal_forms, origin_form, origin_form_zero,
                                       origin_forms, transform)
 from robot_dynamics.io.urdf_elements import IDENTITY
-from robot_dynamics.io.urdf_tree import compose
+from robot_dynamics.io.urdf_tree import compose, compose_all
 
 SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
 
@@ -89,15 +89,15 @@ def chain_joints(path, base, tip):
 def chain_bodies(tree, base, tip):
     """Placements, fixed bodies, locked bodies and the tip pose of the chain ``base`` → ``tip``.
 
-    Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, each joint's
-    placement ``(R, p)`` in the previous body's frame, each body's own origin-form inertia (its
+    Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, the joints'
+    placements ``(R (n, 3, 3), p (n, 3))``, each in the previous body's frame, each body's own origin-form inertia (its
     fixed links; a lone link a :class:`Centroidal`, converted by :func:`merged_bodies`), one
     :class:`LockedBody` per body with locked branches, and the tool frame in the last body's
     frame.
     """
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
-    placements, fixed, locked = [compose(poses[moving[0].parent], moving[0].origin)], [], []
+    placements, fixed, locked = [(poses[moving[0].parent], moving[0].origin)], [], []
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
         body = rigid_inertia(tree, poses, pending=True)
@@ -109,14 +109,14 @@ def chain_bodies(tree, base, tip):
         fixed.append(body)
         following = moving[i + 1] if i + 1 < len(moving) else None
         if following is not None:
-            placements.append(compose(poses[following.parent], following.origin))
+            placements.append((poses[following.parent], following.origin))
         groups = []
         for exit_joint in exits:
             if exit_joint is not following:
                 _add_branch(tree, exit_joint, poses[exit_joint.parent], groups)
         if groups:
             locked.append(LockedBody(i, tuple(groups)))
-    return moving, placements, fixed, locked, poses[tip]
+    return moving, compose_all(placements), fixed, locked, poses[tip]
 
 
 def _add_branch(tree, first, parent_pose, groups):
