@@ -90,10 +90,10 @@ def chain_bodies(tree, base, tip):
     """Placements, fixed bodies, locked bodies and the tip pose of the chain ``base`` → ``tip``.
 
     Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, the joints'
-    placements ``(R (n, 3, 3), p (n, 3))``, each in the previous body's frame, each body's own origin-form inertia (its
-    fixed links; a lone link a :class:`Centroidal`, converted by :func:`merged_bodies`), one
-    :class:`LockedBody` per body with locked branches, and the tool frame in the last body's
-    frame.
+    placements ``(R (n, 3, 3), p (n, 3))``, each in the previous body's frame, each body's own
+    origin-form inertia (its fixed links; a lone link a :class:`Centroidal`, converted by
+    :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the
+    tool frame in the last body's frame.
     """
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)

@@ -70,7 +70,7 @@ from robot_dynamics.model.fields import (
 from robot_dynamics.model.friction import (
     EXTRA_FIELDS, check_friction_fields, has_extra_friction,
 )
-from robot_dynamics.model.plausibility import plausibility_warnings
+from robot_dynamics.model.plausibility import indices, plausibility_warnings
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
 
@@ -170,7 +170,7 @@ class RobotModel:
         """Raise :class:`ModelError` for unusable data; return warnings for suspicious data."""
         found = []
         norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
-        for i in np.flatnonzero(norms < 1e-9)[:1]:
+        for i in indices(norms < 1e-9)[:1]:
             raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
                              'give a non-zero direction such as [0, 0, 1]')
         if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
@@ -178,7 +178,7 @@ class RobotModel:
         R = self.placement_rotation       # the checks run on the stacks (large models load fast)
         improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
             np.linalg.det(R) < 0)
-        for i in np.flatnonzero(improper)[:1]:
+        for i in indices(improper)[:1]:
             raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
                              'a proper rotation matrix (orthonormal, det +1)')
         inertia = self.inertia
@@ -187,7 +187,7 @@ class RobotModel:
         scale = np.maximum(1.0, largest)[:, None, None]
         asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * absolute.transpose(
             0, 2, 1)).any(axis=(1, 2))
-        huge = np.flatnonzero(largest > MAX_INERTIA_MAGNITUDE)
+        huge = indices(largest > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
                              f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
@@ -196,7 +196,7 @@ class RobotModel:
         principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
         indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
         triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
-        for i in np.flatnonzero((self.mass < 0) | asymmetric | indefinite | triangle):
+        for i in indices((self.mass < 0) | asymmetric | indefinite | triangle):
             name = self.link_names[i]
             if self.mass[i] < 0:
                 raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
