@@ -36,6 +36,7 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 _NUMBER = NUMBER.fullmatch
+MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
 class Joint:
@@ -235,12 +236,16 @@ def _inertial_body(inertial, link):
     if mass_element is None or mass_element.get('value') is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
-    values = []
-    for key in ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz'):
-        if moments.get(key) is None:
-            raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all six '
-                            'of ixx iyy izz ixy ixz iyz)')
-        values.append(number(moments.get(key), f'{where}/inertia {key}'))
+    texts = [moments.get(key) for key in MOMENTS]
+    if None not in texts and all(map(_NUMBER, texts)):         # the loop below, at once
+        values = list(map(float, texts))
+    else:
+        values = []
+        for key, text in zip(MOMENTS, texts):
+            if text is None:
+                raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all '
+                                'six of ixx iyy izz ixy ixz iyz)')
+            values.append(number(text, f'{where}/inertia {key}'))
     if not all(map(math.isfinite, values)):
         inertia_matrix(values, f'link {link!r} inertia')          # raises, naming the link
     ixx, iyy, izz, ixy, iyz, ixz = values
