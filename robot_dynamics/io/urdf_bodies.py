@@ -44,7 +44,10 @@ def rigid_inertia(tree, poses, pending=False):
     One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
     ``pending``: one link at the body's origin is returned as it is (a :class:`Centroidal`).
     """
-    found = [(tree.document.body(name), pose) for name, pose in poses.items()]
+    names = list(poses)
+    bodies = [tree.document.body(names[0])] if len(names) == 1 else \
+        tree.document.bodies(names)                  # many links: read together
+    found = list(zip(bodies, poses.values()))
     found = [(body, pose) for body, pose in found if body is not None]
     if len(found) <= 1:
         if not found:

@@ -28,7 +28,7 @@ from robot_dynamics.errors import URDFError
 from robot_dynamics.io.files import NUMBER, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
-from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
+from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
@@ -218,6 +218,20 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def bodies(self, links):
+        """:meth:`body` of each of ``links``; those not read yet are read in order, and their
+        rotations and inertias computed stacked (the same values as one by one, bit for bit).
+        """
+        parts = [(link, _inertial_parts(self._inertials[link], link)) for link in links
+                 if link not in self._bodies]
+        read = [(link, part) for link, part in parts if part is not None]
+        self._bodies.update((link, None) for link, part in parts if part is None)
+        if read:
+            com, inertia = _stacked([part for _, part in read])
+            self._bodies.update((link, (part[0], com[k], inertia[k]))
+                                for k, (link, part) in enumerate(read))
+        return [self._bodies[link] for link in links]
+
 
 def parse(text):
     """Return the :class:`Document` of URDF text (parsed by :mod:`.urdf_xml`, checked safe)."""
@@ -225,10 +239,38 @@ def parse(text):
 
 
 def _inertial_body(inertial, link):
+    parts = _inertial_parts(inertial, link)
+    if parts is None:
+        return None
+    mass, origin, (ixx, iyy, izz, ixy, iyz, ixz) = parts
+    R, p = _pose(origin)
+    inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+
+
+def _stacked(parts):
+    """Coms (N, 3) and inertias (N, 3, 3) of :func:`_inertial_parts` results, link frame."""
+    com = np.array([[0.0, 0.0, 0.0] if origin is None else origin[0] for _, origin, _ in parts])
+    inertia = np.array([values for _, _, values in parts])[:, [0, 3, 5, 3, 1, 4, 5, 4, 2]]
+    inertia = inertia.reshape(-1, 3, 3)
+    turned = [k for k, (_, origin, _) in enumerate(parts)
+              if origin is not None and origin[1] != [0.0, 0.0, 0.0]]
+    if turned:
+        R = rpy_matrices([parts[k][1][1] for k in turned])
+        inertia[turned] = R @ inertia[turned] @ R.transpose(0, 2, 1)
+    return com, inertia
+
+
+def _inertial_parts(inertial, link):
+    """``(mass, origin parts or None, six moments)`` of ``<inertial>``, checked; None if absent.
+
+    Every check of the inertial, in order; no array is built (:func:`_inertial_body`,
+    :meth:`Document.bodies` build them).
+    """
     if inertial is None:
         return None
     where = f"link[@name='{link}']/inertial"
-    R, p = pose(inertial.find('origin'), where)
+    origin = _pose_parts(inertial.find('origin'), where)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
     if moments is None:
         raise URDFError(f'link {link!r}: <inertial> has no <inertia>; add '
@@ -248,19 +290,29 @@ def _inertial_body(inertial, link):
             values.append(number(text, f'{where}/inertia {key}'))
     if not all(map(math.isfinite, values)):
         inertia_matrix(values, f'link {link!r} inertia')          # raises, naming the link
-    ixx, iyy, izz, ixy, iyz, ixz = values
-    inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     if not math.isfinite(mass):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
-    return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+    return mass, origin, values
 
 
 def pose(origin, where):
     """``(R, p)`` of an ``<origin xyz rpy>`` element (identity when absent)."""
-    if origin is None:
+    return _pose(_pose_parts(origin, where))
+
+
+def _pose(parts):
+    if parts is None:
         return IDENTITY
+    xyz, rpy = parts
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+
+
+def _pose_parts(origin, where):
+    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
+    if origin is None:
+        return None
     xyz = numbers(origin.get('xyz', '0 0 0'), 3, f'{where}/origin xyz')
     rpy = numbers(origin.get('rpy', '0 0 0'), 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
@@ -269,7 +321,7 @@ def pose(origin, where):
             raise URDFError(f'joint {name!r}: origin {what} contains NaN or inf'
                             if where.startswith('joint') else
                             f'{where}/origin {what} contains NaN or inf')
-    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+    return xyz, rpy
 
 
 def numbers(text, count, where):

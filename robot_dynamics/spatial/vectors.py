@@ -65,6 +65,15 @@ def rpy_matrix(rpy):
                      [-sp, cp * sr, cp * cr]])
 
 
+def rpy_matrices(rpy):
+    """:func:`rpy_matrix` of many angle triples (N, 3): (N, 3, 3), the same values bit for bit."""
+    rpy = np.asarray(rpy, dtype=float)
+    (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
+    return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+                     sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+                     -sp, cp * sr, cp * cr], axis=1).reshape(-1, 3, 3)
+
+
 def matrix_rpy(R):
     """Inverse of :func:`rpy_matrix` (roll, pitch, yaw), robust at pitch = ±90°."""
     pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
