@@ -219,8 +219,10 @@ class Document:
         return self._bodies[link]
 
     def bodies(self, links):
-        """:meth:`body` of each of ``links``; those not read yet are read in order, and their
-        rotations and inertias computed stacked (the same values as one by one, bit for bit).
+        """Return :meth:`body` of each of ``links``, the unread ones read together.
+
+        They are read in order (the same first error); their rotations and inertias are
+        computed stacked, the same values as one by one, bit for bit.
         """
         parts = [(link, _inertial_parts(self._inertials[link], link)) for link in links
                  if link not in self._bodies]
