@@ -34,7 +34,8 @@ import doc_tables  # noqa: E402
 
 BLOCKS = [('docs/performance.md', 'engine_vs_pinocchio'),
           ('docs/codegen.md', 'fast_path_vs_pinocchio'),
-          ('docs/derivatives.md', 'derivatives_vs_pinocchio')]
+          ('docs/derivatives.md', 'derivatives_vs_pinocchio'),
+          ('docs/models.md', 'urdf_loading')]
 
 
 def expected_tables(script, text):

@@ -115,6 +115,36 @@ def centroidal_form(body):
     return m, com, inertia - m * _point(com)
 
 
+def origin_forms(bodies):
+    """:func:`origin_form` of many ``(mass, com, inertia)`` at once: a list of ``(m, h, I_O)``.
+
+    The same operations element by element (each ``com @ com`` by the same kernel), so every
+    value is bit for bit that of one call per body.
+    """
+    mass = np.array([float(body[0]) for body in bodies])
+    com = np.array([body[1] for body in bodies], dtype=float).reshape(-1, 3)
+    inertia = np.array([body[2] for body in bodies], dtype=float).reshape(-1, 3, 3)
+    point = (com[:, None, :] @ com[:, :, None]) * _E - com[:, :, None] * com[:, None, :]
+    h, inertia = mass[:, None] * com, inertia + mass[:, None, None] * point
+    return [(m, h[k], inertia[k]) for k, m in enumerate(mass.tolist())]
+
+
+def centroidal_forms(bodies):
+    """:func:`centroidal_form` of many bodies: masses (N,), coms (N, 3), inertias (N, 3, 3).
+
+    The same operations element by element, and each ``com @ com`` by the same kernel (a
+    stacked 1×3 by 3×1 product), so every value is bit for bit that of one call per body.
+    """
+    mass = np.array([body[0] for body in bodies], dtype=float)
+    h = np.array([body[1] for body in bodies], dtype=float).reshape(-1, 3)
+    inertia = np.array([body[2] for body in bodies], dtype=float).reshape(-1, 3, 3)
+    positive = mass > 0
+    com = h / np.where(positive, mass, 1.0)[:, None]
+    point = (com[:, None, :] @ com[:, :, None]) * _E - com[:, :, None] * com[:, None, :]
+    return (np.where(positive, mass, 0.0), np.where(positive[:, None], com, 0.0),
+            np.where(positive[:, None, None], inertia - mass[:, None, None] * point, inertia))
+
+
 def transform(body, R, p):
     """Origin-form body given in a frame at ``(R, p)``, expressed in the outer frame.
 

@@ -103,9 +103,8 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     given = {name: value for name, value in given.items() if name not in held}
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
-    bodies = merged_bodies(fixed, branches, positions)
-    fields.update(mass=[b[0] for b in bodies], com=[b[1] for b in bodies],
-                  inertia=[b[2] for b in bodies], tip_rotation=tip_pose[0],
+    mass, com, inertia = merged_bodies(fixed, branches, positions)
+    fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
                   chain_choice=tree.choice)
@@ -180,8 +179,7 @@ def _joint_fields(moving, placements):
         joint_types=['prismatic' if j.type == 'prismatic' else 'revolute' for j in moving],
         joint_names=[j.name for j in moving], link_names=[j.child for j in moving],
         axis=[j.axis for j in moving],
-        placement_rotation=[R for R, _ in placements],
-        placement_translation=[p for _, p in placements],
+        placement_rotation=placements[0], placement_translation=placements[1],
         lower_limit=[lower for lower, _ in limits], upper_limit=[upper for _, upper in limits],
         velocity_limit=[j.rate_limit('velocity') for j in moving],
         effort_limit=[j.rate_limit('effort') for j in moving],

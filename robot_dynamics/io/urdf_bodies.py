@@ -22,25 +22,39 @@ first moving joint, and everything above it, loads no chain joint and is left ou
 import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
-from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add, centroidal_form,
-                                      origin_form, origin_form_zero, transform)
+from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
+                                      centroidal_forms, origin_form, origin_form_zero,
+                                      origin_forms, transform)
 from robot_dynamics.io.urdf_elements import IDENTITY
-from robot_dynamics.io.urdf_tree import compose
+from robot_dynamics.io.urdf_tree import compose, compose_all
 
 SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
 
 
-def rigid_inertia(tree, poses):
+class Centroidal(tuple):
+    """One link's ``(mass, com, inertia about com)`` at its body's origin: origin form pending.
+
+    :func:`merged_bodies` converts them all at once (:func:`~.locked.origin_forms`).
+    """
+
+
+def rigid_inertia(tree, poses, pending=False):
     """Origin-form inertia of the links at ``poses`` (name → pose); None if none has one.
 
     One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
+    ``pending``: one link at the body's origin is returned as it is (a :class:`Centroidal`).
     """
-    found = [(tree.document.body(name), pose) for name, pose in poses.items()]
+    names = list(poses)
+    bodies = [tree.document.body(names[0])] if len(names) == 1 else \
+        tree.document.bodies(names)                  # many links: read together
+    found = list(zip(bodies, poses.values()))
     found = [(body, pose) for body, pose in found if body is not None]
     if len(found) <= 1:
         if not found:
             return None
         body, (R, p) = found[0]
+        if pending and R is IDENTITY[0] and not p.any():
+            return Centroidal(body)
         return origin_form(*body) if R is IDENTITY[0] and not p.any() else \
             transform(origin_form(*body), R, p)
     count = len(found)
@@ -78,17 +92,18 @@ def chain_joints(path, base, tip):
 def chain_bodies(tree, base, tip):
     """Placements, fixed bodies, locked bodies and the tip pose of the chain ``base`` → ``tip``.
 
-    Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, each joint's
-    placement ``(R, p)`` in the previous body's frame, each body's own origin-form inertia (its
-    fixed links), one :class:`LockedBody` per body with locked branches, and the tool frame in
-    the last body's frame.
+    Returns ``(moving, placements, fixed, locked, tip_pose)``: the moving joints, the joints'
+    placements ``(R (n, 3, 3), p (n, 3))``, each in the previous body's frame, each body's own
+    origin-form inertia (its fixed links; a lone link a :class:`Centroidal`, converted by
+    :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the
+    tool frame in the last body's frame.
     """
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
-    placements, fixed, locked = [compose(poses[moving[0].parent], moving[0].origin)], [], []
+    placements, fixed, locked = [(poses[moving[0].parent], moving[0].origin)], [], []
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
-        body = rigid_inertia(tree, poses)
+        body = rigid_inertia(tree, poses, pending=True)
         if body is None:       # massless, as the URDF specification reads a missing inertial
             warn(f'moving link {joint.child!r} (child of joint {joint.name!r}) has no '
                  '<inertial>: loaded massless (URDF specification); add <inertial> with <mass> '
@@ -97,14 +112,14 @@ def chain_bodies(tree, base, tip):
         fixed.append(body)
         following = moving[i + 1] if i + 1 < len(moving) else None
         if following is not None:
-            placements.append(compose(poses[following.parent], following.origin))
+            placements.append((poses[following.parent], following.origin))
         groups = []
         for exit_joint in exits:
             if exit_joint is not following:
                 _add_branch(tree, exit_joint, poses[exit_joint.parent], groups)
         if groups:
             locked.append(LockedBody(i, tuple(groups)))
-    return moving, placements, fixed, locked, poses[tip]
+    return moving, compose_all(placements), fixed, locked, poses[tip]
 
 
 def _add_branch(tree, first, parent_pose, groups):
@@ -206,11 +221,14 @@ def _check_value(joint, value):
 
 
 def merged_bodies(fixed, branches, positions):
-    """``(mass, com, inertia about com)`` per body: fixed links plus locked branches."""
+    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches."""
     bodies = list(fixed)
+    pending = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
+    for i, body in zip(pending, origin_forms([bodies[i] for i in pending]) if pending else ()):
+        bodies[i] = body
     for locked in branches.bodies:
         bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
-    return [centroidal_form(body) for body in bodies]
+    return centroidal_forms(bodies)
 
 
 def locked_note(branches, positions, notes):

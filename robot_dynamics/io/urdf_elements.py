@@ -25,16 +25,18 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import strict_float
+from robot_dynamics.io.files import NUMBER, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
-from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrix
+from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
+_NUMBER = NUMBER.fullmatch
+MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
 class Joint:
@@ -43,7 +45,8 @@ class Joint:
     def __init__(self, element, name, kind, parent, child):
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
-        self._origin = None
+        self._origin = self._axis = None
+        self._values = {}           # (tag, attribute) → number or None: each read once
         self.locked_at = None       # held fixed at this position (locked_joints=): rad or m
 
     def hold(self, value):
@@ -84,21 +87,30 @@ class Joint:
     @property
     def axis(self):
         """Return the unit axis vector in the child frame (URDF default ``1 0 0``)."""
+        if self._axis is None:
+            self._axis = self._read_axis()
+        return self._axis
+
+    def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
         axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
-        norm = np.linalg.norm(axis)
-        if not np.isfinite(norm) or norm < 1e-9:
+        norm = np.sqrt(axis.dot(axis))          # np.linalg.norm's arithmetic, less overhead
+        if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
         return axis / norm
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
-        element = self.element.find(tag)
-        if element is None or element.get(name) is None:
-            return default
-        return number(element.get(name), f"joint[@name='{self.name}']/{tag} {name}")
+        key = tag, name
+        if key not in self._values:
+            element = self.element.find(tag)
+            text = None if element is None else element.get(name)
+            self._values[key] = None if text is None else \
+                number(text, f"joint[@name='{self.name}']/{tag} {name}")
+        value = self._values[key]
+        return default if value is None else value
 
     def limits(self):
         """``(lower, upper)`` position limits, ``(-inf, inf)`` when there are none.
@@ -206,6 +218,22 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def bodies(self, links):
+        """Return :meth:`body` of each of ``links``, the unread ones read together.
+
+        They are read in order (the same first error); their rotations and inertias are
+        computed stacked, the same values as one by one, bit for bit.
+        """
+        parts = [(link, _inertial_parts(self._inertials[link], link)) for link in links
+                 if link not in self._bodies]
+        read = [(link, part) for link, part in parts if part is not None]
+        self._bodies.update((link, None) for link, part in parts if part is None)
+        if read:
+            com, inertia = _stacked([part for _, part in read])
+            self._bodies.update((link, (part[0], com[k], inertia[k]))
+                                for k, (link, part) in enumerate(read))
+        return [self._bodies[link] for link in links]
+
 
 def parse(text):
     """Return the :class:`Document` of URDF text (parsed by :mod:`.urdf_xml`, checked safe)."""
@@ -213,10 +241,38 @@ def parse(text):
 
 
 def _inertial_body(inertial, link):
+    parts = _inertial_parts(inertial, link)
+    if parts is None:
+        return None
+    mass, origin, (ixx, iyy, izz, ixy, iyz, ixz) = parts
+    R, p = _pose(origin)
+    inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+
+
+def _stacked(parts):
+    """Coms (N, 3) and inertias (N, 3, 3) of :func:`_inertial_parts` results, link frame."""
+    com = np.array([[0.0, 0.0, 0.0] if origin is None else origin[0] for _, origin, _ in parts])
+    inertia = np.array([values for _, _, values in parts])[:, [0, 3, 5, 3, 1, 4, 5, 4, 2]]
+    inertia = inertia.reshape(-1, 3, 3)
+    turned = [k for k, (_, origin, _) in enumerate(parts)
+              if origin is not None and origin[1] != [0.0, 0.0, 0.0]]
+    if turned:
+        R = rpy_matrices([parts[k][1][1] for k in turned])
+        inertia[turned] = R @ inertia[turned] @ R.transpose(0, 2, 1)
+    return com, inertia
+
+
+def _inertial_parts(inertial, link):
+    """``(mass, origin parts or None, six moments)`` of ``<inertial>``, checked; None if absent.
+
+    Every check of the inertial, in order; no array is built (:func:`_inertial_body`,
+    :meth:`Document.bodies` build them).
+    """
     if inertial is None:
         return None
     where = f"link[@name='{link}']/inertial"
-    R, p = pose(inertial.find('origin'), where)
+    origin = _pose_parts(inertial.find('origin'), where)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
     if moments is None:
         raise URDFError(f'link {link!r}: <inertial> has no <inertia>; add '
@@ -224,27 +280,41 @@ def _inertial_body(inertial, link):
     if mass_element is None or mass_element.get('value') is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
-    values = []
-    for key in ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz'):
-        if moments.get(key) is None:
-            raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all six '
-                            'of ixx iyy izz ixy ixz iyz)')
-        values.append(number(moments.get(key), f'{where}/inertia {key}'))
+    texts = [moments.get(key) for key in MOMENTS]
+    if None not in texts and all(map(_NUMBER, texts)):         # the loop below, at once
+        values = list(map(float, texts))
+    else:
+        values = []
+        for key, text in zip(MOMENTS, texts):
+            if text is None:
+                raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all '
+                                'six of ixx iyy izz ixy ixz iyz)')
+            values.append(number(text, f'{where}/inertia {key}'))
     if not all(map(math.isfinite, values)):
         inertia_matrix(values, f'link {link!r} inertia')          # raises, naming the link
-    ixx, iyy, izz, ixy, iyz, ixz = values
-    inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     if not math.isfinite(mass):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
-    return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+    return mass, origin, values
 
 
 def pose(origin, where):
     """``(R, p)`` of an ``<origin xyz rpy>`` element (identity when absent)."""
-    if origin is None:
+    return _pose(_pose_parts(origin, where))
+
+
+def _pose(parts):
+    if parts is None:
         return IDENTITY
+    xyz, rpy = parts
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+
+
+def _pose_parts(origin, where):
+    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
+    if origin is None:
+        return None
     xyz = numbers(origin.get('xyz', '0 0 0'), 3, f'{where}/origin xyz')
     rpy = numbers(origin.get('rpy', '0 0 0'), 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
@@ -253,7 +323,7 @@ def pose(origin, where):
             raise URDFError(f'joint {name!r}: origin {what} contains NaN or inf'
                             if where.startswith('joint') else
                             f'{where}/origin {what} contains NaN or inf')
-    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+    return xyz, rpy
 
 
 def numbers(text, count, where):
@@ -261,11 +331,15 @@ def numbers(text, count, where):
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
+    if all(map(_NUMBER, parts)):                  # number()'s test, all at once
+        return list(map(float, parts))
     return [number(part, where) for part in parts]
 
 
 def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
+    if text.__class__ is str and _NUMBER(text):          # strict_float's test, inlined
+        return float(text)
     try:
         return strict_float(text)
     except (TypeError, ValueError):

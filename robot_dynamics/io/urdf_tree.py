@@ -40,6 +40,8 @@ a tool frame no rule names (fixed links that branch, none named like a tool fram
 TIAGo-class wrist puts it on ``arm_7_link``).
 """
 
+import numpy as np
+
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_elements import IDENTITY
 
@@ -53,6 +55,16 @@ TIP_HINT = 'pass tip_link= (command line: --tip-link)'
 def compose(a, b):
     """Pose ``a`` then ``b``: ``(R_a R_b, p_a + R_a p_b)``."""
     return a[0] @ b[0], a[1] + a[0] @ b[1]
+
+
+def compose_all(pairs):
+    """:func:`compose` of many pose pairs ``(a, b)``: rotations (N, 3, 3), translations (N, 3).
+
+    Stacked products, each by the kernel of one ``@`` (the same values, bit for bit).
+    """
+    Ra, pa = np.array([a[0] for a, _ in pairs]), np.array([a[1] for a, _ in pairs])
+    Rb, pb = np.array([b[0] for _, b in pairs]), np.array([b[1] for _, b in pairs])
+    return Ra @ Rb, pa + (Ra @ pb[:, :, None])[:, :, 0]
 
 
 class Tree:

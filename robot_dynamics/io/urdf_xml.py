@@ -25,7 +25,8 @@ refused by a substring test):
   (a declared encoding cannot hide a declaration: it was applied when decoding).
 - xacro is an element or attribute whose prefix is ``xacro`` or is bound to a namespace that
   names xacro (``xmlns:x="http://www.ros.org/wiki/xacro"``); the message gives the command
-  that expands it.
+  that expands it. Names are written as they are, so a text without ``xacro:`` and without
+  ``xmlns:`` has none: the walk over the tree is skipped then (a comment may still hold them).
 """
 
 import re
@@ -85,7 +86,8 @@ def parse_xml(text):
             raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
         raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
     root = builder.close()
-    _refuse_xacro(root)
+    if 'xacro:' in text or 'xmlns:' in text:   # else no name has xacro's prefix or namespace
+        _refuse_xacro(root)
     return root
 
 

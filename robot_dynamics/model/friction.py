@@ -127,6 +127,8 @@ def friction_slope_rates(model, qd):
 
 def check_friction_fields(model):
     """Return the first problem with the extra friction fields as text, or None."""
+    if not has_extra_friction(model):      # all zero: no check below can fail (Fc >= 0)
+        return None
     names = model.joint_names
     for j in np.flatnonzero(np.abs(model.coulomb_asymmetry) > model.coulomb_friction + 1e-12):
         return (f'coulomb_asymmetry of joint {names[j]!r} is {model.coulomb_asymmetry[j]:g} but '

@@ -55,15 +55,25 @@ def principal_extents(mass, principal):
     second = 0.5 * (lam.sum(axis=1, keepdims=True) - 2 * lam)         # m σ_k², k ↔ λ_k
     rounding = 1e-12 * np.maximum(1.0, np.abs(lam).max(axis=1, keepdims=True))
     second = np.where(np.abs(second) <= rounding, 0.0, second)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        ratio = second / np.asarray(mass, dtype=float)[:, None]
+    mass = np.asarray(mass, dtype=float)[:, None]
+    if (mass > 0).all():                        # nothing to silence (errstate costs µs)
+        ratio = second / mass
+    else:
+        with np.errstate(divide='ignore', invalid='ignore'):
+            ratio = second / mass
     return np.sign(ratio) * np.sqrt(np.abs(ratio))
 
 
 def equivalent_density(mass, principal):
     """Density of the uniform ellipsoid with these masses (N,) and moments (N, 3), kg/m³."""
-    sigma = principal_extents(mass, principal)
+    return _density(mass, principal_extents(mass, principal))
+
+
+def _density(mass, sigma):
+    """:func:`equivalent_density` from masses (N,) and RMS extents ``sigma`` (N, 3)."""
     volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * np.prod(np.maximum(sigma, 0.0), axis=1)
+    if (volume > 0).all():
+        return np.asarray(mass, dtype=float) / volume
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.where(volume > 0, np.asarray(mass, dtype=float) / volume, np.inf)
 
@@ -72,11 +82,14 @@ def plausibility_warnings(model, principal):
     """Warnings (one line each) for implausible links of ``model``; ``principal`` (n, 3)."""
     found = []
     mass = model.mass
-    sigma = principal_extents(np.where(mass > 0, mass, 1.0), principal)
-    density = equivalent_density(np.where(mass > 0, mass, 1.0), principal)
-    real = (mass > 0) & (sigma.min(axis=1) >= 0)        # triangle failures are warned already
+    weighed = mass > 0
+    positive = np.where(weighed, mass, 1.0)
+    sigma = principal_extents(positive, principal)
+    density = _density(positive, sigma)                  # equivalent_density, sigma shared
+    thinnest = sigma.min(axis=1)
+    real = weighed & (thinnest >= 0)                     # triangle failures are warned already
     low, high = DENSITY_RANGE
-    for i in np.flatnonzero(real & (sigma.min(axis=1) < MIN_EXTENT)):
+    for i in indices(real & (thinnest < MIN_EXTENT)):
         thin = int(np.count_nonzero(sigma[i] < MIN_EXTENT))
         shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
                  2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
@@ -85,30 +98,44 @@ def plausibility_warnings(model, principal):
             f'principal moments {_moments(principal[i])} kg m^2 is {shape}, thinner than '
             f'{1e3 * MIN_EXTENT:g} mm (RMS) along {thin} principal axis(es); no real link is: '
             'check the inertia and its units (kg m^2, about the centre of mass)')
-    for i in np.flatnonzero(real & (sigma.min(axis=1) >= MIN_EXTENT)
-                            & ((density < low) | (density > high))):
+    for i in indices(real & (thinnest >= MIN_EXTENT) & ((density < low) | (density > high))):
         kind = 'heavier than tungsten' if density[i] > high else 'lighter than air'
         found.append(
             f'link {model.link_names[i]!r}: {mass[i]:.4g} kg with principal moments '
             f'{_moments(principal[i])} kg m^2 has the density of a uniform ellipsoid of '
             f'{density[i]:.3g} kg/m^3 (semi-axes {_millimetres(np.sqrt(5) * sigma[i])} mm), '
             f'{kind} for its size: check the mass (kg) and inertia (kg m^2) and their units')
-    inert = (mass == 0) & (np.abs(principal).max(axis=1) > 0)
-    for i in np.flatnonzero(inert):
+    for i in indices((mass == 0) & (np.abs(principal).max(axis=1) > 0)):
         found.append(f'link {model.link_names[i]!r} has rotational inertia '
                      f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
                      'mass may have been lumped into a neighbour)')
-    travel = np.where(model.is_revolute, 0.0, np.maximum(np.abs(model.lower_limit),
-                                                         np.abs(model.upper_limit)))
-    reach = (np.linalg.norm(model.placement_translation, axis=1).sum()
-             + np.linalg.norm(model.tip_translation) + np.where(np.isfinite(travel), travel,
-                                                                0.0).sum())
-    distance = np.linalg.norm(model.com, axis=1)
-    for i in np.flatnonzero((mass > 0) & (distance > reach + REACH_SLACK)):
+    reach = (_norms(model.placement_translation).sum() + np.linalg.norm(model.tip_translation)
+             + _travel(model))
+    distance = _norms(model.com)
+    for i in indices(weighed & (distance > reach + REACH_SLACK)):
         found.append(f'centre of mass of link {model.link_names[i]!r} lies {distance[i]:.3g} m '
                      f'from its joint, beyond the whole arm\'s reach ({reach:.3g} m) plus '
                      f'{REACH_SLACK} m: check its <origin> in <inertial> (m, link frame)')
     return found
+
+
+def indices(mask):
+    """``np.flatnonzero(mask)``, or ``()`` at the cost of one call when no entry is true."""
+    return np.flatnonzero(mask) if mask.any() else ()
+
+
+def _norms(x):
+    """Row norms of (N, 3) ``x``: ``np.linalg.norm(x, axis=1)``'s arithmetic, less overhead."""
+    return np.sqrt(np.add.reduce(x * x, axis=1))
+
+
+def _travel(model):
+    """Sum of the prismatic joints' largest finite |limit| (0 for revolute ones), m."""
+    if 'prismatic' not in model.joint_types:
+        return 0.0
+    travel = np.where(model.is_revolute, 0.0, np.maximum(np.abs(model.lower_limit),
+                                                         np.abs(model.upper_limit)))
+    return np.where(np.isfinite(travel), travel, 0.0).sum()
 
 
 def _moments(values):

@@ -64,41 +64,21 @@ from robot_dynamics.io.locked import (
 )
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.model.fields import (
+    FIXED_SHAPES, frozen_array as _frozen_array, frozen_fields, PER_JOINT_SHAPES,
+)
 from robot_dynamics.model.friction import (
     EXTRA_FIELDS, check_friction_fields, has_extra_friction,
 )
-from robot_dynamics.model.plausibility import plausibility_warnings
+from robot_dynamics.model.plausibility import indices, plausibility_warnings
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
 
 
-_PER_JOINT_SHAPES = {
-    'axis': (3,),
-    'placement_rotation': (3, 3),
-    'placement_translation': (3,),
-    'mass': (),
-    'com': (3,),
-    'inertia': (3, 3),
-    'lower_limit': (),
-    'upper_limit': (),
-    'velocity_limit': (),
-    'effort_limit': (),
-    'viscous_friction': (),
-    'coulomb_friction': (),
-    'rotor_inertia': (),
-    'gear_ratio': (),
-    **{name: () for name in EXTRA_FIELDS},
-}
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
-_LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
-_FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
-_DEFAULTS = {
-    'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
-    'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
-    'rotor_inertia': 0.0, 'gear_ratio': 1.0, **dict.fromkeys(EXTRA_FIELDS, 0.0),
-}
+_EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)      # R Rᵀ = E within these
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,17 +144,9 @@ class RobotModel:
         set_(self, 'joint_types', types)
         set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
         set_(self, 'link_names', _names(self.link_names, n, 'link'))
-        for name, shape in _PER_JOINT_SHAPES.items():
-            value = getattr(self, name)
-            if value is None:
-                value = np.full(n, _DEFAULTS[name])
-            set_(self, name, _frozen_array(value, (n,) + shape, name))
-        for name, shape in _FIXED_SHAPES.items():
-            value = getattr(self, name)
-            if value is None:
-                value = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
-                         'gravity': np.array([0.0, 0.0, -9.81])}[name]
-            set_(self, name, _frozen_array(value, shape, name))
+        for name, array in frozen_fields({name: getattr(self, name) for name in
+                                          [*PER_JOINT_SHAPES, *FIXED_SHAPES]}, n).items():
+            set_(self, name, array)
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
@@ -197,25 +169,25 @@ class RobotModel:
     def _validate(self):
         """Raise :class:`ModelError` for unusable data; return warnings for suspicious data."""
         found = []
-        norms = np.linalg.norm(self.axis, axis=1)
-        for i, norm in enumerate(norms):
-            if norm < 1e-9:
-                raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
-                                 'give a non-zero direction such as [0, 0, 1]')
+        norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
+        for i in indices(norms < 1e-9)[:1]:
+            raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
+                             'give a non-zero direction such as [0, 0, 1]')
         if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
             object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
         R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = (np.abs(R @ R.transpose(0, 2, 1) - np.eye(3)) > 1e-8 + 1e-5 * np.eye(3)).any(
-            axis=(1, 2)) | (np.linalg.det(R) < 0)
-        for i in np.flatnonzero(improper)[:1]:
+        improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
+            np.linalg.det(R) < 0)
+        for i in indices(improper)[:1]:
             raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
                              'a proper rotation matrix (orthonormal, det +1)')
         inertia = self.inertia
-        scale = np.maximum(1.0, np.abs(inertia).max(axis=(1, 2)))[:, None, None]
-        transposed = inertia.transpose(0, 2, 1)
-        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * np.abs(
-            transposed)).any(axis=(1, 2))
-        huge = np.flatnonzero(np.abs(inertia).max(axis=(1, 2)) > MAX_INERTIA_MAGNITUDE)
+        absolute, transposed = np.abs(inertia), inertia.transpose(0, 2, 1)
+        largest = absolute.max(axis=(1, 2))
+        scale = np.maximum(1.0, largest)[:, None, None]
+        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * absolute.transpose(
+            0, 2, 1)).any(axis=(1, 2))
+        huge = indices(largest > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
                              f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
@@ -224,7 +196,7 @@ class RobotModel:
         principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
         indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
         triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
-        for i in np.flatnonzero((self.mass < 0) | asymmetric | indefinite | triangle):
+        for i in indices((self.mass < 0) | asymmetric | indefinite | triangle):
             name = self.link_names[i]
             if self.mass[i] < 0:
                 raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
@@ -422,25 +394,6 @@ def _names(names, n, prefix):
     if len(names) != n:
         raise ModelError(f'{prefix}_names: expected {n} names, got {len(names)}')
     return names
-
-
-def _frozen_array(value, shape, name):
-    try:
-        array = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
-    if array.shape != shape:
-        raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
-    if name not in _LIMITS and not np.isfinite(array).all():
-        raise ModelError(f'{name}: contains NaN or inf')
-    if name in _LIMITS and np.isnan(array).any():
-        raise ModelError(f'{name}: contains NaN')
-    # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
-    # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
-    if name in _LIMITS[2:] and (array == 0).any():
-        array = np.where(array == 0, np.inf, array)
-    array.setflags(write=False)            # a new array already (np.array copies)
-    return array
 
 
 def _freeze(array):

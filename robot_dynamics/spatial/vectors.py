@@ -58,11 +58,20 @@ def axis_rotation(axis, angle):
 
 def rpy_matrix(rpy):
     """URDF roll-pitch-yaw (fixed X, then Y, then Z axes) to a rotation matrix (3, 3)."""
-    r, p, y = rpy
-    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+    angles = np.asarray(rpy, dtype=float)          # one ufunc call each (the same values)
+    (cr, cp, cy), (sr, sp, sy) = np.cos(angles).tolist(), np.sin(angles).tolist()
     return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
                      [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
                      [-sp, cp * sr, cp * cr]])
+
+
+def rpy_matrices(rpy):
+    """:func:`rpy_matrix` of many angle triples (N, 3): (N, 3, 3), the same values bit for bit."""
+    rpy = np.asarray(rpy, dtype=float)
+    (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
+    return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+                     sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+                     -sp, cp * sr, cp * cr], axis=1).reshape(-1, 3, 3)
 
 
 def matrix_rpy(R):

@@ -1,0 +1,70 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Checks that run on all fields at once raise what one check per field raises, in order.
+
+``model/fields.py`` checks every field for NaN/inf in two calls and field by field only on a
+failure; ``io/locked.py`` converts many bodies' inertias in stacked products. Both must give
+what the field-by-field and body-by-body forms give: the same first error, the same bits.
+"""
+
+import numpy as np
+import pytest
+
+from robot_dynamics import RobotModel
+from robot_dynamics.errors import ModelError
+from robot_dynamics.io.locked import centroidal_form, centroidal_forms, origin_form, origin_forms
+from robots import random_inertia
+
+ONE_JOINT = dict(joint_types=['revolute'], axis=[[0.0, 0.0, 1.0]],
+                 placement_rotation=[np.eye(3)], placement_translation=[[0.0, 0.0, 0.1]],
+                 mass=[1.0], com=[[0.0, 0.0, 0.05]], inertia=[np.eye(3) * 0.01])
+
+
+def test_an_earlier_fields_nan_is_reported_before_a_later_fields_shape():
+    bad_shape = dict(ONE_JOINT, com=[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    with pytest.raises(ModelError, match=r'^com: expected shape \(1, 3\), got \(2, 3\)'):
+        RobotModel(**bad_shape)
+    with pytest.raises(ModelError, match='^placement_translation: contains NaN or inf'):
+        RobotModel(**dict(bad_shape, placement_translation=[[np.nan, 0.0, 0.0]]))
+    with pytest.raises(ModelError, match='^axis: contains NaN or inf'):      # the first of two
+        RobotModel(**dict(ONE_JOINT, axis=[[np.inf, 0.0, 1.0]], mass=[np.nan]))
+    with pytest.raises(ModelError, match='^upper_limit: contains NaN'):
+        RobotModel(**dict(ONE_JOINT, upper_limit=[np.nan], tip_translation=[np.inf, 0, 0]))
+    with pytest.raises(ModelError, match='^tip_translation: contains NaN or inf'):
+        RobotModel(**dict(ONE_JOINT, upper_limit=[np.inf], tip_translation=[np.inf, 0, 0]))
+
+
+def test_a_zero_velocity_or_effort_limit_still_reads_as_none():
+    model = RobotModel(**dict(ONE_JOINT, velocity_limit=[0.0], effort_limit=[5.0]))
+    assert model.velocity_limit.tolist() == [np.inf] and model.effort_limit.tolist() == [5.0]
+    assert not model.velocity_limit.flags.writeable and not model.gravity.flags.writeable
+
+
+def test_stacked_inertia_forms_are_bit_for_bit_the_one_body_forms():
+    rng = np.random.default_rng(7)
+    bodies = []
+    for k in range(200):
+        mass = 0.0 if k % 17 == 0 else float(rng.uniform(1e-3, 30.0))
+        com = rng.normal(size=3) * 10.0 ** rng.uniform(-4, 0)
+        bodies.append((mass, com, random_inertia(rng, max(mass, 1.0))))
+    stacked = origin_forms(bodies)
+    for body, (m, h, inertia) in zip(bodies, stacked):
+        one = origin_form(*body)
+        assert m == one[0] and h.tobytes() == one[1].tobytes()
+        assert inertia.tobytes() == one[2].tobytes()
+    mass, com, inertia = centroidal_forms(stacked)
+    for k, body in enumerate(stacked):
+        one = centroidal_form(body)
+        assert mass[k] == one[0] and com[k].tobytes() == np.asarray(one[1], float).tobytes()
+        assert inertia[k].tobytes() == one[2].tobytes()
+    assert (mass[::17] == 0).all() and (com[::17] == 0).all()
