@@ -98,6 +98,9 @@ class DynamicsHealth:
             return DiagnosticStatus.WARN, self._locked.problem
         if self.feasibility_note:
             return DiagnosticStatus.WARN, self.feasibility_note
+        contact = self.contacts.health()       # in contact, or thresholds set but not judged
+        if contact:
+            return contact
         if not self._listened:
             return DiagnosticStatus.OK, ('idle: no subscriber to any output, nothing computed '
                                          '(accepted_trajectory is still served)')
@@ -114,7 +117,8 @@ class DynamicsHealth:
                   'received_messages': str(self.received),
                   'dropped_messages': str(self.dropped),
                   'suppressed_outputs': str(self.suppressed), 'last_error': self.last_error,
-                  'solver': self._solver, 'gravity_compensation': str(self._gravity_on)}
+                  'solver': self._solver, 'gravity_compensation': str(self._gravity_on),
+                  **self.contacts.values()}
         if self._locked is not None:
             values['locked_joints'] = ', '.join(
                 f'{k}={v:.6g}' for k, v in self._locked.model.locked_joints.items())

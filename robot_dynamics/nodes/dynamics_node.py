@@ -51,6 +51,7 @@ from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
+from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsHealth
 from robot_dynamics.nodes.dynamics_model import DynamicsModel
@@ -210,6 +211,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
             'mass_matrix': (self.pub_mass, self.pub_mass_stamped)}
         self._publish_all = self.get_parameter('publish_unsubscribed').value
+        self.contacts = ContactOutputs(self)    # ~/external_torques, ~/collision (issue 33)
         self._messages = {}        # one Float64MultiArray per output, its layout set once
         self.create_service(SetBool, '~/enable_gravity_compensation',
                             guarded_service(self, self._on_enable_gravity))
@@ -349,6 +351,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
         self._state = (q, qd, oldest, input_stamp)
+        self.contacts.on_state(msg, q, qd, oldest)
         if self._pending_trajectory is not None:
             self._on_trajectory(self._pending_trajectory, deferred=True)
         if self._on_message:
