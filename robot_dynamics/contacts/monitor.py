@@ -61,7 +61,8 @@ def fixed_thresholds(model, values, gain=None, hold='linear'):
 class ContactReading:
     """One sample's verdict.
 
-    ``t`` s; ``tau_ext`` (n,) the estimate (None: no estimate, see ``reason``); ``threshold``
+    ``t`` s; ``tau_ext`` (n,) the estimate (None: no estimate, see ``reason``; the first
+    sample only starts the observer); ``threshold``
     (n,) and ``joints`` (n,) bool, joints over it (None without thresholds); ``in_contact``
     True/False, or None when not judged (``reason`` says why); ``joint`` (name) and ``torque``
     (signed, N m or N) at the largest ``|τ̂_ext| / T`` (without thresholds: the largest
@@ -147,7 +148,7 @@ class ContactMonitor:
             return self._refused(t, str(exc))
         tau_ext = np.array(tau_ext)
         if first:
-            return self._keep(ContactReading(float(t), tau_ext, reason=STARTING))
+            return self._keep(ContactReading(float(t), reason=STARTING))
         if self.detector is None:
             j = int(np.argmax(np.abs(tau_ext)))
             return self._keep(ContactReading(float(t), tau_ext, joint=self.model.joint_names[j],
