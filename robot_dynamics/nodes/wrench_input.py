@@ -70,7 +70,7 @@ class WrenchInput:
         return None
 
     def torques(self, q, t):
-        """Return the joint torques (n,) of the wrench acting at simulated time ``t``, or None."""
+        """Return the push as joint torques, shape (n,), at simulated time ``t`` (or None)."""
         if self.wrench is None or t < self.start:
             return None
         if t > self.start + self.node.get_parameter('external_wrench_timeout').value:
