@@ -26,7 +26,7 @@ and says which joint and torque caused the reaction (the largest ``|τ̂_ext|`` 
 
 import numpy as np
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool
+from std_msgs.msg import Bool, Float64MultiArray
 
 from robot_dynamics.control.reactions import (CollisionReaction, REACTIONS, abort_text,
                                               check_reaction)
@@ -37,8 +37,12 @@ from robot_dynamics.nodes.qos import LATCHED
 class ContactReaction:
     """Collision verdicts in, :class:`~robot_dynamics.control.reactions.Reaction` out."""
 
-    def __init__(self, node, guard):
-        """Declare ``node``'s reaction parameters and subscribe to the verdicts."""
+    def __init__(self, node, guard, gravity=False):
+        """Declare ``node``'s reaction parameters and subscribe to the verdicts.
+
+        ``gravity``: also read the dynamics node's ``~/gravity_torques`` (a controller without
+        a model: the torque of the hold and of ``comply``), kept in :attr:`gravity`.
+        """
         node.declare_parameter('collision_reaction', 'stop', descriptor(
             'what to do when the dynamics node reports a collision: stop (abort the goal, '
             'hold position with gravity compensation), comply (gravity compensation only while '
@@ -58,9 +62,21 @@ class ContactReaction:
                                  guard(self._on_collision), LATCHED)
         node.create_subscription(JointState, node.get_parameter('external_torques_topic').value,
                                  guard(self._on_torques), 10)
+        self.gravity = None              # G(q) of the latest state, the controller's order
+        if gravity:
+            node.declare_parameter('gravity_torques_topic', 'dynamics_node/gravity_torques',
+                                   descriptor("the dynamics node's ~/gravity_torques (the hold "
+                                              'after a collision)', read_only=True))
+            node.create_subscription(Float64MultiArray,
+                                     node.get_parameter('gravity_torques_topic').value,
+                                     guard(self._on_gravity), 10)
 
     def _on_collision(self, msg):
         self.in_contact = bool(msg.data)
+
+    def _on_gravity(self, msg):
+        values = np.asarray(msg.data, dtype=float)
+        self.gravity = values if np.all(np.isfinite(values)) else None
 
     def _on_torques(self, msg):
         if len(msg.effort) == len(msg.name) and len(msg.name):

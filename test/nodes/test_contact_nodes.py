@@ -18,18 +18,19 @@ push with ``s`` more than gravity needs while nothing moves mean ``τ_ext = -s``
 """
 
 import numpy as np
+import pytest
 from diagnostic_msgs.msg import DiagnosticStatus
 from rclpy.parameter import Parameter
 from geometry_msgs.msg import WrenchStamped
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool
+from std_msgs.msg import Bool, Float64MultiArray
 
 import robot_dynamics as rd
 from robot_dynamics.contacts import ContactMonitor, fixed_thresholds
 from robot_dynamics.nodes.qos import LATCHED
 from robot_dynamics.nodes.simulation_node import SimulationNode
-from ros_graph import Diagnostics, bundled
+from ros_graph import ControllerRig, Diagnostics, bundled
 
 PANDA = rd.load_model('panda')
 Q0 = np.array([0.1, -0.5, 0.2, -2.0, 0.3, 1.5, 0.4])
@@ -157,3 +158,33 @@ def test_the_simulator_is_pushed_and_its_efforts_stay_the_motor_torques(ros):
     assert cosine > 0.99, cosine
     assert ros.spin_until(lambda: sim.sim_time > start + 0.25)
     assert sim.push.wrench is None, 'the push ends 0.2 s after its stamp'
+
+
+@pytest.mark.parametrize('policy', ['stop', 'comply'])
+def test_computed_torque_controller_reactions_command_gravity(ros, policy):
+    """Stop: hold where it is with G(q) (not the feed-forward); comply: G(q) wherever it is."""
+    names = ['j1', 'j2']
+    mass = np.array([[2.0, 0.1], [0.1, 1.0]])
+    gravity, feedforward = np.array([3.0, -1.5]), np.array([8.0, 2.0])
+    rig = ControllerRig(ros, joints=names, collision_reaction=policy, kp=[100.0],
+                        kd=[20.0])
+    node = ros.node('dynamics')
+    verdict = node.create_publisher(Bool, 'dynamics_node/collision', LATCHED)
+    weights = node.create_publisher(Float64MultiArray, 'dynamics_node/gravity_torques', 10)
+    torques = node.create_publisher(JointState, 'dynamics_node/external_torques', 10)
+    assert ros.spin_until(lambda: verdict.get_subscription_count() > 0
+                          and weights.get_subscription_count() > 0)
+    rig.feedforward.publish(Float64MultiArray(data=list(feedforward)))
+    weights.publish(Float64MultiArray(data=list(gravity)))
+    torques.publish(JointState(name=names, effort=[-0.5, 4.25]))
+    rig.step(names, [0.1, 0.2], mass)
+    np.testing.assert_allclose(rig.commands[-1], feedforward, rtol=0, atol=1e-12)
+    verdict.publish(Bool(data=True))
+    assert ros.spin_until(lambda: rig.controller.reaction.in_contact)
+    rig.step(names, [0.1, 0.2], mass)
+    np.testing.assert_allclose(rig.commands[-1], gravity, rtol=0, atol=1e-12)
+    rig.step(names, [0.15, 0.1], mass)          # pushed away: stop pulls back, comply not
+    pulled = mass @ (100.0 * np.array([-0.05, 0.1])) + gravity
+    expected = pulled if policy == 'stop' else gravity
+    np.testing.assert_allclose(rig.commands[-1], expected, rtol=1e-9, atol=1e-9)
+    assert 'j2' in rig.controller.reaction.text and '+4.25 N m' in rig.controller.reaction.text
