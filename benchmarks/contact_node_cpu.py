@@ -28,7 +28,7 @@ Subjects, alternated in each round so that all see the same machine:
   message per state).
 
 The CPU share of the node's process (``/proc``, user + system) over ``--seconds``, and its
-CPU time per joint state answered (a loaded machine may not deliver the full rate: the share
+CPU time per joint state sent (a loaded machine may not sustain the full rate: the share
 alone would then compare different rates); both are quoted as ratios against ``off`` of the
 same round (target <= 1.2).
 """
@@ -54,7 +54,7 @@ SUBJECTS = ('off', 'observer', 'observer+torques')
 WARM_UP = 3.0
 
 
-def publisher_main(namespace, rate, model_name, stop):
+def publisher_main(namespace, rate, model_name, stop, sent):
     """Child process: joint_states of a smooth motion with efforts, paced at ``rate`` Hz."""
     import rclpy
     from rclpy.qos import qos_profile_sensor_data
@@ -81,6 +81,7 @@ def publisher_main(namespace, rate, model_name, stop):
         message.position, message.velocity, message.effort = rows[k % len(rows)]
         message.header.stamp = node.get_clock().now().to_msg()
         publisher.publish(message)
+        sent.value += 1
         k += 1
     node.destroy_node()
     rclpy.try_shutdown()
@@ -98,7 +99,7 @@ def start_node(namespace, model_name, subject):
 
 
 def measure(subject, args, context, node):
-    """Run one subject; return ``(CPU % of a core, gravity answers per s)``."""
+    """Run one subject; return ``(CPU % of a core, joint states sent per s)``."""
     from sensor_msgs.msg import JointState
     from std_msgs.msg import Float64MultiArray
     namespace = '/cpu' + uuid.uuid4().hex[:8]
@@ -111,8 +112,9 @@ def measure(subject, args, context, node):
     if subject == 'observer+torques':
         subscriptions.append(node.create_subscription(
             JointState, f'{namespace}/dynamics_node/external_torques', lambda _: None, 100))
+    sent = context.Value('q', 0, lock=False)
     publisher = context.Process(target=publisher_main, daemon=True,
-                                args=(namespace, args.rate, args.model, stop))
+                                args=(namespace, args.rate, args.model, stop, sent))
     publisher.start()
     try:
         deadline = time.monotonic() + 60.0
@@ -120,11 +122,11 @@ def measure(subject, args, context, node):
             time.sleep(0.05)
         time.sleep(WARM_UP)
         _, cpu_start = read_proc(process.pid)
-        first, wall_start = answers[0], time.monotonic()
+        first, wall_start = sent.value, time.monotonic()
         time.sleep(args.seconds)
         _, cpu_end = read_proc(process.pid)
         wall = time.monotonic() - wall_start
-        return 100.0 * (cpu_end - cpu_start) / wall, (answers[0] - first) / wall
+        return 100.0 * (cpu_end - cpu_start) / wall, (sent.value - first) / wall
     finally:
         stop.set()
         publisher.join(timeout=5.0)
@@ -164,7 +166,7 @@ def main(argv=None):
                 per[subject].append(1e4 * share / max(rate, 1.0))      # µs per message
                 loads.append(os.getloadavg()[0])
                 print(f'  round {round_ + 1}, {subject}: {share:.1f} % of a core, '
-                      f'{rate:.0f} answers/s', flush=True)
+                      f'{rate:.0f} joint states/s sent', flush=True)
     finally:
         executor.shutdown()
         node.destroy_node()
