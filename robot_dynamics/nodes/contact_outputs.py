@@ -72,6 +72,7 @@ class ContactOutputs:
         self.problem = ''            # why the monitor could not be built ('' when it was)
         self.contacts = 0            # onsets seen
         self.published = None        # the last verdict on ~/collision
+        self._torques_message = None  # ~/external_torques, reused (names set once)
         self.pub_torques = node.create_publisher(JointState, '~/external_torques', 10)
         self.pub_wrench = node.create_publisher(WrenchStamped, '~/external_wrench', 10)
         self.pub_collision = node.create_publisher(Bool, '~/collision', LATCHED)
@@ -105,9 +106,7 @@ class ContactOutputs:
         stamp = msg.header.stamp
         node = self.node
         if node._publish_all or self.pub_torques.get_subscription_count():
-            order = node._output_order
-            self.pub_torques.publish(joint_state_message(node.output_names, stamp,
-                                                         effort=reading.tau_ext[order]))
+            self._publish_torques(reading.tau_ext, stamp)
         if node._publish_all or self.pub_wrench.get_subscription_count():
             self._publish_wrench(q, reading.tau_ext, stamp)
         if reading.in_contact is None:
@@ -119,6 +118,16 @@ class ContactOutputs:
         if reading.in_contact != self.published:
             self.published = reading.in_contact
             self.pub_collision.publish(Bool(data=reading.in_contact))
+
+    def _publish_torques(self, tau_ext, stamp):
+        """Publish ``τ̂_ext`` in the output order; the message and its names are built once."""
+        names = self.node.output_names
+        message = self._torques_message
+        if message is None or list(message.name) != list(names):
+            message = self._torques_message = joint_state_message(names, stamp)
+        message.header.stamp = stamp
+        message.effort = tau_ext[self.node._output_order].tolist()
+        self.pub_torques.publish(message)
 
     def _efforts(self, msg):
         """Return the message's efforts (n,) in model order, or None if any joint lacks one."""
