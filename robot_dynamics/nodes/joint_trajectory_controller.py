@@ -113,8 +113,6 @@ class JointTrajectoryController(Node):
         self._log = ThrottledLog(self.get_logger())
         self.inputs = InputAges({'joint_states': JOINT_STATES_FIX})
         self.commands = CommandRate()
-        for note in parameters.unknown_parameters(self):
-            self.get_logger().warning(note)
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
@@ -127,6 +125,8 @@ class JointTrajectoryController(Node):
                                                   LATCHED)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.reaction = ContactReaction(self, guard)     # collision_reaction (issue 33)
+        for note in parameters.unknown_parameters(self):
+            self.get_logger().warning(note)
         self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
         self.create_timer(1.0 / self.get_parameter('action_monitor_rate').value,
                           guard(self._monitor), clock=STEADY)
