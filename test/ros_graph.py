@@ -77,8 +77,9 @@ class Probe:
 
     def wait_connected(self, dynamics):
         """Spin until the dynamics node has discovered the probe's joint_states publisher."""
+        gravity, _ = dynamics.outputs.publishers['gravity_torques']
         assert self.ros.spin_until(lambda: self.joint_states.get_subscription_count() > 0
-                                   and dynamics.pub_gravity.get_subscription_count() > 0)
+                                   and gravity.get_subscription_count() > 0)
 
     def clear(self):
         """Forget everything received so far."""

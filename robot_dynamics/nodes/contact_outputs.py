@@ -105,9 +105,9 @@ class ContactOutputs:
             return None
         stamp = msg.header.stamp
         node = self.node
-        if node._publish_all or self.pub_torques.get_subscription_count():
+        if node.outputs.publish_all or self.pub_torques.get_subscription_count():
             self._publish_torques(reading.tau_ext, stamp)
-        if node._publish_all or self.pub_wrench.get_subscription_count():
+        if node.outputs.publish_all or self.pub_wrench.get_subscription_count():
             self._publish_wrench(q, reading.tau_ext, stamp)
         if reading.in_contact is None:
             return
@@ -121,12 +121,12 @@ class ContactOutputs:
 
     def _publish_torques(self, tau_ext, stamp):
         """Publish ``τ̂_ext`` in the output order; the message and its names are built once."""
-        names = self.node.output_names
+        names, order = self.node.outputs.names, self.node.outputs.order
         message = self._torques_message
         if message is None or list(message.name) != list(names):
             message = self._torques_message = joint_state_message(names, stamp)
         message.header.stamp = stamp
-        message.effort = tau_ext[self.node._output_order].tolist()
+        message.effort = tau_ext[order].tolist()
         self.pub_torques.publish(message)
 
     def _efforts(self, msg):

@@ -12,24 +12,34 @@
 # limitations under the License.
 """The dynamics node's model: loading, the robot_description topic, payloads, changes.
 
-A mixin of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode`: the node holds the
-parameters and the interfaces; these methods build the effective model (source + payload +
-overrides + gravity) and replace it, or report why they cannot.
+The one base of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode` beside ``Node``:
+the node holds the parameters and the interfaces; these methods build the effective model
+(source + payload + overrides + gravity) and replace it, or report why they cannot; they
+judge a parameter change before it is applied and serve ``~/reload_model``.
 """
 
+import time
+
 import numpy as np
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.parameter import Parameter
 
+import robot_dynamics as rd
+from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
+from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, joint_order,
-                                                   model_parameters_set,
+from robot_dynamics.nodes.description_updates import model_change
+from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, check_locked_joints,
+                                                   check_model_name, check_model_source,
+                                                   joint_order, model_parameters_set,
                                                    model_with_logged_warnings,
                                                    model_with_overrides)
 from robot_dynamics.nodes.parameters import parameter_value
-from robot_dynamics.nodes.description_updates import model_change
-from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
-from robot_dynamics.control.locked_joints import LockedJointTracker
+
+RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
+SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
+MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
 
 class DynamicsModel:
@@ -44,7 +54,7 @@ class DynamicsModel:
                 self.get_logger().info('waiting for the model on the robot_description topic')
                 return False
             self._set_model(source, self._payload)
-            self._locked = LockedJointTracker(
+            self.locked = LockedJointTracker(
                 source, self.get_parameter('locked_joints_threshold').value,
                 self.get_parameter('locked_joints_rate').value) if source.locked_joints else None
         except Exception as exc:  # noqa: BLE001 - any loader error is reported, not fatal
@@ -53,8 +63,8 @@ class DynamicsModel:
         locked = dict(self._source_model.locked_joints)
         self.get_logger().info(bounded(
             f'model {self.model.name!r}: {self.model.dof} joints {list(self.model.joint_names)}, '
-            f'solver {self._solver!r}' + (f', side-branch joints locked at {locked}' if locked
-                                          else '')))
+            f'solver {self.solver!r}' + (f', side-branch joints locked at {locked}' if locked
+                                         else '')))
         return True
 
     def _set_model(self, source, payload):
@@ -65,13 +75,13 @@ class DynamicsModel:
             raise ValueError(bounds.too_many_joints(model))
         names, order = joint_order(model, parameter_value(self, 'joints'))
         if self.model is None or self.model.joint_names != model.joint_names:
-            self._state, self._trajectory = None, None   # joint set changed: start afresh
+            self.state, self._trajectory = None, None   # joint set changed: start afresh
             self._merge = JointStateMerge.for_model(model)
         self._message_limit = message_joint_limit(model)
         self._source_model, self._payload, self.model = source, payload, model
         self._no_gravity_model = model.with_gravity(np.zeros(3))
         self._state_bounds = bounds.StateBounds(model)
-        self.output_names, self._output_order = names, order
+        self.outputs.set_order(names, order)
 
     def _on_description(self, msg):
         if model_parameters_set(self) or not msg.data:
@@ -146,3 +156,54 @@ class DynamicsModel:
             raise ValueError(f'{changed}: the model does not load, nothing changed: '
                              f'{exc}') from None
         return source
+
+    def _validate_parameters(self, parameters):
+        overrides = {p.name: p.value for p in parameters}
+        if 'solver' in overrides and overrides['solver'] not in rd.solvers.available():
+            return SetParametersResult(
+                successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
+                f"solvers: {', '.join(rd.solvers.available())}")
+        try:
+            if 'locked_joints' in overrides:
+                # against the loaded model unless the same call changes the model's source
+                same_model = not SOURCE_PARAMETERS & set(overrides)
+                check_locked_joints(self._source_model if same_model else None,
+                                    overrides['locked_joints'])
+            check_model_name(overrides.get('model'))
+            check_model_source(self, overrides)
+            self._pending_source = self._deferred_source = None
+            if self._reverting:
+                return SetParametersResult(successful=True)
+            if SOURCE_PARAMETERS & set(overrides):
+                text = overrides.get('robot_description',
+                                     self.get_parameter('robot_description').value)
+                if len(text or '') > SYNC_PARSE_BYTES:   # a worker parses it (issue 30, MED 4)
+                    self._deferred_source = (dict(overrides), {
+                        name: self.get_parameter(name).value for name in overrides})
+                else:                                   # applied at once: loaded here to refuse
+                    self._pending_source = self._load_pending(overrides)
+            gravity = overrides.get('gravity')
+            if gravity is not None and len(gravity):
+                bounds.check_gravity(gravity)
+            if self._source_model is not None and MODEL_FIELDS & set(overrides):
+                # build the would-be model to validate, then discard it
+                probe = self._source_model if self._payload is None \
+                    else self._source_model.with_payload(*self._payload)
+                probe = model_with_overrides(probe, self, overrides)
+                joint_order(probe, overrides.get('joints', parameter_value(self, 'joints')))
+        except ValueError as exc:
+            return SetParametersResult(successful=False, reason=str(exc))
+        return SetParametersResult(successful=True)
+
+    def _on_reload(self, request, response):
+        now = time.monotonic()
+        if self._last_reload is not None and now - self._last_reload < RELOAD_INTERVAL:
+            response.success = False
+            response.message = (f'reload refused: one per {RELOAD_INTERVAL} s; retry in '
+                                f'{RELOAD_INTERVAL - (now - self._last_reload):.2f} s')
+            return response
+        self._last_reload = now
+        response.success = self._load_model()
+        response.message = (f'loaded {self.model.name!r} ({self.model.dof} joints)'
+                            if response.success else self.last_error or 'waiting for the model')
+        return response

@@ -23,71 +23,70 @@ import time
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
-from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rclpy.serialization import deserialize_message
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray, String
+from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
-from robot_dynamics.errors import PlausibilityError
-from robot_dynamics.model import bounds
-from robot_dynamics.nodes.model_parameters import (MODEL_PARAMETERS, SOURCE_PARAMETERS,
-                                                   check_locked_joints, check_model_name,
-                                                   check_model_source, declare_model_parameters,
-                                                   joint_order, model_with_overrides)
-from robot_dynamics.nodes.parameters import (declare_array, declare_double_array, descriptor,
-                                             parameter_value)
-from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
-                                          guarded_subscription, run)
-from robot_dynamics.nodes.qos import LATCHED, STEADY
+from robot_dynamics.control.goals import GoalError, GoalRules, NeedsState, commanded_motion
+from robot_dynamics.control.locked_joints import LockedJointTracker
+from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
+from robot_dynamics.control.policies import POLICIES, apply_policy
 from robot_dynamics.control.statistics import Statistics
-from robot_dynamics.nodes.trajectory_input import TrajectoryInput
+from robot_dynamics.errors import PlausibilityError, bounded
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
 from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
-from robot_dynamics.nodes.dynamics_health import DynamicsHealth
-from robot_dynamics.nodes.dynamics_model import DynamicsModel
-from robot_dynamics.nodes.dynamics_outputs import DynamicsOutputs
-from robot_dynamics.control.locked_joints import LockedJointTracker
-from robot_dynamics.control.goals import GoalError, GoalRules, NeedsState, commanded_motion
-from robot_dynamics.control.policies import POLICIES, apply_policy
+from robot_dynamics.nodes.dynamics_health import DynamicsDiagnostics
+from robot_dynamics.nodes.dynamics_model import MODEL_FIELDS, DynamicsModel
+from robot_dynamics.nodes.dynamics_outputs import OutputPublishers
+from robot_dynamics.nodes.dynamics_parameters import (PUBLISH_MODES, QOS_CHOICES,
+                                                      declare_dynamics_parameters)
+from robot_dynamics.nodes.model_parameters import MODEL_PARAMETERS, SOURCE_PARAMETERS
+from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
+                                          guarded_subscription, run)
+from robot_dynamics.nodes.qos import LATCHED, STEADY
+from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 
-PUBLISH_MODES = ('on_message', 'timer')
-QOS_CHOICES = ('sensor_data', 'reliable')
 # 'reliable' joint states: keep the last 500, the default stale_timeout (0.5 s) at 1 kHz, so
 # that a node descheduled for less than that loses none (older ones would be stale anyway).
 RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
-RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
-SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
-MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 RULES = GoalRules(allow_partial_joints_goal=True)   # a desired motion may name some joints
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
-class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
-    """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory."""
+class DynamicsNode(DynamicsModel, Node):
+    """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory.
+
+    It holds the library's objects and its own helpers: ``outputs``
+    (:class:`OutputPublishers`), ``diagnostics`` (:class:`DynamicsDiagnostics`), the
+    trajectory input; the model's loading and updates are :class:`DynamicsModel`'s.
+    """
 
     def __init__(self, node_name='dynamics_node', **kwargs):
         super().__init__(node_name, **kwargs)
-        self._declare_parameters()
+        declare_dynamics_parameters(self)
         self.statistics = Statistics()
+        self.diagnostics = DynamicsDiagnostics(self)
+        self._throttled = ThrottledLog(self.get_logger())
         self.dropped = 0
         self.received = 0          # joint_states messages taken, good or bad
         self.suppressed = 0        # outputs not published: not finite or beyond the bound
         self.last_error = ''
         self.feasibility_note = ''  # the accepted trajectory is beyond the limits (warn, scale)
-        self._last_input = None    # monotonic times: last joint state received,
-        self._last_publish = None  # last output set published in full
+        self.last_input = None    # monotonic times: last joint state received,
+        self.last_publish = None  # last output set published in full
         self._last_reload = None
-        self._listened = True      # did the last computation have any output subscribed?
+        self.listened = True      # did the last computation have any output subscribed?
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
@@ -95,22 +94,22 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._deferred_source = None  # (overrides, previous values) of one loaded in a worker
         self._reverting = False      # setting back parameters whose model did not load
         self._payload = None
-        self._locked = None         # LockedJointTracker when the model has locked branches
+        self.locked = None         # LockedJointTracker when the model has locked branches
         self._trajectory = None
         self._pending_trajectory = None  # one that starts from the state, before any state
-        self._state = None          # (q, qd, state_time, input stamp) in model order
+        self.state = None          # (q, qd, state_time, input stamp) in model order
         self._merge = None          # JointStateMerge: the latest value and stamp per joint
         self._message_limit = 0     # most names a joint_states message may carry
         self.implausible_velocities = 0   # states whose velocity is beyond the bounds
-        self._solver = self.get_parameter('solver').value
+        self.solver = self.get_parameter('solver').value
         if self.get_parameter('feasibility').value not in POLICIES:
             raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
                              f'one of {POLICIES}')
-        if self._solver not in rd.solvers.available():      # fail fast, as at run time
-            raise ValueError(f'solver: unknown {self._solver!r}; valid solvers: '
+        if self.solver not in rd.solvers.available():      # fail fast, as at run time
+            raise ValueError(f'solver: unknown {self.solver!r}; valid solvers: '
                              f"{', '.join(rd.solvers.available())}")
-        self._library_solver = self._engine_or(self._solver)
-        self._gravity_on = self.get_parameter('gravity_compensation').value
+        self._library_solver = library_solver(self.solver, self.get_parameter('fast_path').value)
+        self.gravity_on = self.get_parameter('gravity_compensation').value
         self._stale_timeout = self.get_parameter('stale_timeout').value
 
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
@@ -124,50 +123,6 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
                       skip=MODEL_FIELDS | set(MODEL_PARAMETERS) | SOURCE_PARAMETERS)
 
     # ------------------------------------------------------------------ setup
-    def _declare_parameters(self):
-        declare_model_parameters(self)
-        declare_array(self, 'joints', Parameter.Type.STRING_ARRAY,
-                      'output joint order; empty: model order')
-        self.declare_parameter('solver', 'rnea', descriptor(
-            'inverse-dynamics solver name', additional=f'one of {rd.solvers.available()}'))
-        declare_double_array(self, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
-                             "values, |g| <= 100); unset or empty: the model's own gravity")
-        self.declare_parameter('gravity_compensation', True, descriptor(
-            'include gravity in the outputs (service ~/enable_gravity_compensation)'))
-        self.declare_parameter('fast_path', True, descriptor(
-            "compute with the compiled engine when the solver is 'rnea' (the model as data: a "
-            "parameter change or a payload takes effect at once); false: the numpy 'rnea'"))
-        for name, text in (('viscous_friction', 'viscous friction per joint, N m s/rad'),
-                           ('coulomb_friction', 'Coulomb friction per joint, N m'),
-                           ('rotor_inertia', 'rotor inertia per joint, kg m^2')):
-            declare_double_array(self, name, text + '; unset: from the model')
-        self.declare_parameter('locked_joints_rate', 10.0, descriptor(
-            're-merge locked side branches (a gripper) at their measured joint_states positions '
-            'at most this often, Hz; 0: never', low=0.0, high=1000.0))
-        self.declare_parameter('locked_joints_threshold', 1e-3, descriptor(
-            're-merge when a measured locked joint moved more than this, rad or m',
-            low=0.0, high=10.0))
-        self.declare_parameter('publish_mode', 'on_message', descriptor(
-            "'on_message': compute on every joint_states message; 'timer': at publish_rate",
-            read_only=True, additional=f'one of {PUBLISH_MODES}'))
-        self.declare_parameter('publish_rate', 100.0, descriptor(
-            'output rate in timer mode, Hz', read_only=True, low=0.1, high=10000.0))
-        self.declare_parameter('stale_timeout', 0.5, descriptor(
-            'publish nothing once the joint state is older than this, s', low=1e-4, high=3600.0))
-        self.declare_parameter('joint_states_qos', 'sensor_data', descriptor(
-            'QoS of the joint_states subscription', read_only=True,
-            additional=f'one of {QOS_CHOICES}'))
-        self.declare_parameter('publish_unsubscribed', False, descriptor(
-            'compute and publish every output even without a subscriber (default: only the '
-            'outputs someone subscribes to)', read_only=True))
-        self.declare_parameter('feasibility', 'reject', descriptor(
-            'a desired_trajectory beyond the URDF effort or velocity limits: reject, warn '
-            '(accept, WARN), scale (slowed down to fit) or time_optimal (re-timed along its '
-            'path at the limits)', read_only=True,
-            additional=f'one of {POLICIES}'))
-        self.declare_parameter('diagnostics_period', 1.0, descriptor(
-            'period of /diagnostics messages, s', read_only=True, low=0.01, high=3600.0))
-
     def _create_interfaces(self):
         qos_name = self.get_parameter('joint_states_qos').value
         if qos_name not in QOS_CHOICES:
@@ -176,7 +131,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         mode = self.get_parameter('publish_mode').value
         if mode not in PUBLISH_MODES:
             raise ValueError(f'publish_mode: {mode!r} is not one of {PUBLISH_MODES}')
-        self._on_message = mode == 'on_message'
+        self.on_message = mode == 'on_message'
 
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state_bytes),
@@ -193,85 +148,34 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._parameter_models = DescriptionUpdates(
             self, lambda change: self._load_pending(change[0]), guard(self._take_parameter_model),
             lambda: None)
-        self.pub_feedforward = self.create_publisher(Float64MultiArray, '~/feedforward_torques',
-                                                     10)
-        self.pub_gravity = self.create_publisher(Float64MultiArray, '~/gravity_torques', 10)
-        self.pub_mass = self.create_publisher(Float64MultiArray, '~/mass_matrix', 10)
-        self.pub_feedforward_js = self.create_publisher(JointState, '~/feedforward_joint_states',
-                                                        10)
-        self.pub_gravity_js = self.create_publisher(JointState, '~/gravity_joint_states', 10)
-        self.pub_mass_stamped = self.create_publisher(JointTrajectory, '~/mass_matrix_stamped',
-                                                      10)
+        self.outputs = OutputPublishers(self, self.get_parameter('publish_unsubscribed').value)
+        self.contacts = ContactOutputs(self)    # ~/external_torques, ~/collision (issue 33)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         # The one source of truth for the desired motion: what this node accepted, latched.
         self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
                                                   LATCHED)
-        self._output_publishers = {
-            'feedforward_torques': (self.pub_feedforward, self.pub_feedforward_js),
-            'gravity_torques': (self.pub_gravity, self.pub_gravity_js),
-            'mass_matrix': (self.pub_mass, self.pub_mass_stamped)}
-        self._publish_all = self.get_parameter('publish_unsubscribed').value
-        self.contacts = ContactOutputs(self)    # ~/external_torques, ~/collision (issue 33)
-        self._messages = {}        # one Float64MultiArray per output, its layout set once
         self.create_service(SetBool, '~/enable_gravity_compensation',
                             guarded_service(self, self._on_enable_gravity))
         self.create_service(Trigger, '~/reload_model', guarded_service(self, self._on_reload))
-        if not self._on_message:
+        if not self.on_message:
             self.create_timer(1.0 / self.get_parameter('publish_rate').value,
                               guard(self._on_timer))
         # on wall time: it must also report a /clock that stopped (the simulator died)
         self.create_timer(self.get_parameter('diagnostics_period').value,
-                          guard(self._publish_diagnostics), clock=STEADY)
+                          guard(self.diagnostics.publish), clock=STEADY)
 
     # ------------------------------------------------------------------ parameters
-    def _validate_parameters(self, parameters):
-        overrides = {p.name: p.value for p in parameters}
-        if 'solver' in overrides and overrides['solver'] not in rd.solvers.available():
-            return SetParametersResult(
-                successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
-                f"solvers: {', '.join(rd.solvers.available())}")
-        try:
-            if 'locked_joints' in overrides:
-                # against the loaded model unless the same call changes the model's source
-                same_model = not SOURCE_PARAMETERS & set(overrides)
-                check_locked_joints(self._source_model if same_model else None,
-                                    overrides['locked_joints'])
-            check_model_name(overrides.get('model'))
-            check_model_source(self, overrides)
-            self._pending_source = self._deferred_source = None
-            if self._reverting:
-                return SetParametersResult(successful=True)
-            if SOURCE_PARAMETERS & set(overrides):
-                text = overrides.get('robot_description',
-                                     self.get_parameter('robot_description').value)
-                if len(text or '') > SYNC_PARSE_BYTES:   # a worker parses it (issue 30, MED 4)
-                    self._deferred_source = (dict(overrides), {
-                        name: self.get_parameter(name).value for name in overrides})
-                else:                                   # applied at once: loaded here to refuse
-                    self._pending_source = self._load_pending(overrides)
-            gravity = overrides.get('gravity')
-            if gravity is not None and len(gravity):
-                bounds.check_gravity(gravity)
-            if self._source_model is not None and MODEL_FIELDS & set(overrides):
-                # build the would-be model to validate, then discard it
-                probe = self._source_model if self._payload is None \
-                    else self._source_model.with_payload(*self._payload)
-                probe = model_with_overrides(probe, self, overrides)
-                joint_order(probe, overrides.get('joints', parameter_value(self, 'joints')))
-        except ValueError as exc:
-            return SetParametersResult(successful=False, reason=str(exc))
-        return SetParametersResult(successful=True)
-
     def _apply_parameters(self, parameters):
         names = {p.name for p in parameters}
         if self.model is None and self._source_model is None and names & MODEL_FIELDS:
             self._load_model()       # a model refused for a bad parameter: retry with the fix
         if names & {'solver', 'fast_path'}:
-            self._solver = self.get_parameter('solver').value
-            self._library_solver = self._engine_or(self._solver)
-            self.get_logger().info(f'solver switched to {self._solver!r}')
+            self.solver = self.get_parameter('solver').value
+            self._library_solver = library_solver(self.solver,
+                                                  self.get_parameter('fast_path').value)
+            self.get_logger().info(f'solver switched to {self.solver!r}')
         if 'gravity_compensation' in names:
-            self._gravity_on = self.get_parameter('gravity_compensation').value
+            self.gravity_on = self.get_parameter('gravity_compensation').value
         if self._reverting:
             return
         if names & SOURCE_PARAMETERS and self._deferred_source is not None:
@@ -282,9 +186,9 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             self._pending_source = None
         elif 'locked_joints' in names:
             self._load_model()
-        if self._locked is not None and names & {'locked_joints_rate', 'locked_joints_threshold'}:
-            self._locked = LockedJointTracker(
-                self._locked.model, self.get_parameter('locked_joints_threshold').value,
+        if self.locked is not None and names & {'locked_joints_rate', 'locked_joints_threshold'}:
+            self.locked = LockedJointTracker(
+                self.locked.model, self.get_parameter('locked_joints_threshold').value,
                 self.get_parameter('locked_joints_rate').value)
         if 'stale_timeout' in names:
             self._stale_timeout = self.get_parameter('stale_timeout').value
@@ -296,19 +200,6 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self.set_parameters([Parameter('gravity_compensation', value=bool(request.data))])
         response.success = True
         response.message = f"gravity compensation {'enabled' if request.data else 'disabled'}"
-        return response
-
-    def _on_reload(self, request, response):
-        now = time.monotonic()
-        if self._last_reload is not None and now - self._last_reload < RELOAD_INTERVAL:
-            response.success = False
-            response.message = (f'reload refused: one per {RELOAD_INTERVAL} s; retry in '
-                                f'{RELOAD_INTERVAL - (now - self._last_reload):.2f} s')
-            return response
-        self._last_reload = now
-        response.success = self._load_model()
-        response.message = (f'loaded {self.model.name!r} ({self.model.dof} joints)'
-                            if response.success else self.last_error or 'waiting for the model')
         return response
 
     # ------------------------------------------------------------------ inputs
@@ -326,7 +217,7 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
     def _on_joint_state(self, msg):
         self.received += 1
         self.statistics.arrival()
-        self._last_input = time.monotonic()
+        self.last_input = time.monotonic()
         if self.model is None:
             return self._drop('joint state before the model was loaded')
         now = self.get_clock().now()
@@ -350,25 +241,25 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._check_velocity(q, qd)
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
-        self._state = (q, qd, oldest, input_stamp)
+        self.state = (q, qd, oldest, input_stamp)
         self.contacts.on_state(msg, q, qd, oldest)
         if self._pending_trajectory is not None:
             self._on_trajectory(self._pending_trajectory, deferred=True)
-        if self._on_message:
+        if self.on_message:
             self._compute_and_publish(now)
 
     def _follow_locked_joints(self, msg):
         """Re-merge locked branches at measured positions (rate-limited, no code generated)."""
-        if self._locked is None:
+        if self.locked is None:
             return
         try:
-            source = self._locked.update(msg.name, msg.position, time.monotonic())
+            source = self.locked.update(msg.name, msg.position, time.monotonic())
             if source is not None:
                 self._set_model(source, self._payload)    # raises, changing nothing, if bad
-                self._locked.accept(source)
+                self.locked.accept(source)
         except Exception as exc:  # noqa: BLE001 - keep the last good model and positions
-            self._locked.problem = f'locked joints not re-merged: {exc}'
-            self._drop(self._locked.problem)
+            self.locked.problem = f'locked joints not re-merged: {exc}'
+            self._drop(self.locked.problem)
 
     def _on_trajectory(self, msg, deferred=False):
         """Check and take a desired trajectory as the controllers read it (control.goals).
@@ -381,11 +272,11 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
         self._pending_trajectory = None
         if self.model is None:
             return self._drop('trajectory before the model was loaded')
-        current = None if self._state is None or \
-            self._now() - self._state[2] > self._stale_timeout else self._state[:2]
+        current = None if self.state is None or \
+            self.now_seconds() - self.state[2] > self._stale_timeout else self.state[:2]
         try:
             at = self.get_clock().now().nanoseconds if current is None else \
-                stamp_to_nanoseconds(self._state[3])     # from the state, at its time
+                stamp_to_nanoseconds(self.state[3])     # from the state, at its time
             motion = commanded_motion(trajectory_request(msg), self.model.joint_names, current,
                                       at, self.model, RULES, ended_ok=deferred)
             trajectory, _, report = apply_policy(      # torque, speed, plausibility
@@ -420,8 +311,78 @@ class DynamicsNode(DynamicsModel, DynamicsOutputs, DynamicsHealth, Node):
             trajectory.velocities, trajectory.accelerations,
             Time(nanoseconds=trajectory.start_ns).to_msg()))
 
+    # ------------------------------------------------------------------ outputs
+    def compute(self, q, qd, now_ns):
+        """Feed-forward (n,), gravity (n,) and mass matrix (n, n) in model order at ``now_ns``."""
+        outputs = self._outputs(q, now_ns, OUTPUTS)
+        return tuple(outputs[name] for name in OUTPUTS)
+
+    def _outputs(self, q, now_ns, wanted):
+        if self._trajectory is not None and self._trajectory.start_ns is None and now_ns > 0:
+            self._trajectory = self._trajectory.started(now_ns)    # the clock has begun
+            self._publish_accepted(self._trajectory)
+        model = self.model if self.gravity_on else self._no_gravity_model
+        return dynamics_outputs(model, q, wanted, self._trajectory, now_ns, self._library_solver)
+
+    def _compute_and_publish(self, now=None):
+        """Compute and publish the listened outputs; each one that is finite and bounded."""
+        q, qd, state_time, input_stamp = self.state
+        now = self.get_clock().now() if now is None else now
+        if now.nanoseconds * 1e-9 - state_time > self._stale_timeout:
+            return  # stale: publish nothing (diagnostics report it)
+        wanted = self.outputs.wanted()
+        self.listened = bool(wanted)
+        start = time.perf_counter()
+        try:
+            outputs = self._outputs(q, now.nanoseconds, wanted)
+        except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
+            return self._error(f'computation failed: {exc}')
+        self.statistics.durations.append(time.perf_counter() - start)
+        complete = True     # a bad desired trajectory must not silence gravity and M
+        for name in wanted:
+            try:
+                self.outputs.publish(name, outputs[name], now.to_msg()
+                                     if name == 'feedforward_torques' else input_stamp)
+            except PlausibilityError as exc:
+                self.suppressed, complete = self.suppressed + 1, False
+                self._error(f'{exc}; not published')
+        if complete:
+            self.last_publish = time.monotonic()
+
+    # ------------------------------------------------------------------ health
+    def health(self):
+        """Level and message for /diagnostics (:meth:`DynamicsDiagnostics.status`)."""
+        return self.diagnostics.status()
+
+    def now_seconds(self):
+        """Return the node's clock in seconds."""
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _drop(self, reason):
+        self.dropped += 1
+        self.last_error = reason = bounded(reason)
+        self._throttled.warning(reason)
+
+    def _error(self, reason):
+        self.last_error = reason = bounded(reason)
+        self._throttled.error(reason)
+
+    def callback_failed(self, name, exc):
+        """Log and count an exception caught around a callback (the node keeps running)."""
+        self._error(f'{name} failed: {type(exc).__name__}: {exc}')
+
+    def _check_velocity(self, q, qd):
+        """Warn about an implausible measured velocity; no output uses it, none is withheld."""
+        try:
+            self._state_bounds.check(q, qd)
+        except PlausibilityError as exc:
+            self.implausible_velocities += 1
+            self.last_error = bounded(
+                f'joint_states: {exc} (not used by any output: published anyway)')
+            self._throttled.warning(self.last_error)
+
     def _on_timer(self):
-        if self._state is not None:
+        if self.state is not None:
             self._compute_and_publish()
 
 

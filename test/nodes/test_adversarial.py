@@ -84,7 +84,7 @@ def test_output_beyond_the_bound_is_not_published_the_others_are(ros):
     # The motion starts from the state: the arm there, at that speed (the commanded quintic
     # from (0, 999, 0) to (4995, 999, 0) in 5 s is a constant 999 rad/s).
     probe.send_state(library.joint_names, [0.0, math.pi / 2], [999.0, 0.0])
-    assert ros.spin_until(lambda: dynamics._state is not None)
+    assert ros.spin_until(lambda: dynamics.state is not None)
     fast = trajectory_message(library.joint_names, [0.0, 5.0, 6.0],     # ends at rest
                               [[0.0, math.pi / 2], [4995.0, math.pi / 2],
                                [5494.5, math.pi / 2]],
@@ -420,11 +420,12 @@ def test_outputs_nobody_subscribes_to_are_published_only_when_asked(
     sender = ros.node('sender')
     states = sender.create_publisher(JointState, 'joint_states',
                                      rclpy.qos.qos_profile_sensor_data)
+    publishers = {name: pair[0] for name, pair in dynamics.outputs.publishers.items()}
     assert ros.spin_until(lambda: states.get_subscription_count() > 0
-                          and dynamics.pub_gravity.get_subscription_count() > 0)
+                          and publishers['gravity_torques'].get_subscription_count() > 0)
     published = {'mass_matrix': 0, 'feedforward_torques': 0}
-    for name, publisher in (('mass_matrix', dynamics.pub_mass),
-                            ('feedforward_torques', dynamics.pub_feedforward)):
+    for name in published:
+        publisher = publishers[name]
         original = publisher.publish
         publisher.publish = lambda msg, name=name, original=original: (
             published.__setitem__(name, published[name] + 1), original(msg))

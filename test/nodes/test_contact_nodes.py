@@ -80,7 +80,7 @@ def test_the_node_reports_what_the_monitor_says_and_flags_the_step(ros):
     # over its interval (hold 'linear'), so it counts from 1 ms before sample 40
     delay = np.log(STEP / (STEP - 2.0)) / 50.0
     assert first == 40 + int(np.ceil((delay - 1e-3) / 2e-3)) == 44
-    node._publish_diagnostics()
+    node.diagnostics.publish()
     assert ros.spin_until(lambda: diagnostics.last() is not None)
     status = diagnostics.last()
     assert status.level == DiagnosticStatus.WARN and 'panda_joint2' in status.message
@@ -97,7 +97,7 @@ def test_without_efforts_nothing_false_is_published_and_diagnostics_say_why(ros)
         send(ros, node, probe, k, t0, None)
     ros.spin_for(0.2)
     assert not verdicts and not torques
-    node._publish_diagnostics()
+    node.diagnostics.publish()
     assert ros.spin_until(lambda: diagnostics.last() is not None)
     status = diagnostics.last()
     assert status.level == DiagnosticStatus.WARN

@@ -63,10 +63,12 @@ def test_dynamics_node_publishes_torques_with_the_files_friction_law(ros, files)
     positions = np.array([[0.1, -0.2], [0.5, 0.3], [0.2, 0.1]])
     velocities = np.array([[0.15, -0.05], [0.1, 0.2], [0.0, 0.0]])     # slow: Stribeck range
     accelerations = np.zeros((3, 2))
-    probe.send_state(names, positions[0], velocities[0])      # the arm at the first point
+    # The arm at the first point at the trajectory's stamp: the motion begun with the arm on
+    # it is the plan itself (control.goals), however late the node reads it.
+    start = probe.node.get_clock().now().to_msg()
+    probe.send_state(names, positions[0], velocities[0], stamp=start)
     assert probe.wait_outputs()
     probe.clear()
-    start = probe.node.get_clock().now().to_msg()
     probe.trajectory.publish(trajectory_message(names, times, positions, velocities,
                                                 accelerations, stamp=start))
     assert ros.spin_until(lambda: node._trajectory is not None)

@@ -196,12 +196,10 @@ def record_health(dynamics):
     health evaluation (the time taken before the node reads its own clock).
     """
     complete_times, statuses, published = [], [], set()
-    for name, publisher in (('feedforward_torques', dynamics.pub_feedforward),
-                            ('gravity_torques', dynamics.pub_gravity),
-                            ('mass_matrix', dynamics.pub_mass)):
+    for name, (publisher, _) in dynamics.outputs.publishers.items():
         publisher.publish = (lambda msg, name=name, original=publisher.publish:
                              (published.add(name), original(msg))[-1])
-    compute, health = dynamics._compute_and_publish, dynamics.health
+    compute, health = dynamics._compute_and_publish, dynamics.diagnostics.status
 
     def computed(*args):
         published.clear()
@@ -215,7 +213,7 @@ def record_health(dynamics):
         level, message = health()
         statuses.append((when, level))
         return level, message
-    dynamics._compute_and_publish, dynamics.health = computed, judged
+    dynamics._compute_and_publish, dynamics.diagnostics.status = computed, judged
     return complete_times, statuses
 
 
@@ -302,7 +300,7 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
 
     # Diagnostics: every OK followed a complete output set within the silence window (both
     # times taken in the node: no allowance for delivery).
-    window = dynamics._silence()
+    window = dynamics.diagnostics.silence()
     assert statuses and complete_times, 'the node was not observed'
     for when, level in statuses:
         if level == DiagnosticStatus.OK:

@@ -28,15 +28,15 @@ def test_dynamics_node_drops_a_spoofed_jump_and_keeps_running(ros):
     dynamics, probe = bundled(ros, 'ur5')
     probe.send_state(NAMES, np.zeros(6))
     assert probe.wait_outputs()
-    stamp = dynamics._state[2] + 1e-3                 # 1 ms after the last state
+    stamp = dynamics.state[2] + 1e-3                 # 1 ms after the last state
     spoof = Time(nanoseconds=int(round(stamp * 1e9))).to_msg()
     dropped_with(ros, dynamics, lambda: probe.send_state(NAMES, np.full(6, 0.3), stamp=spoof),
                  f'joint_states dropped: position[{NAMES[0]}] jumps 0.3 in 0.001 s')
-    np.testing.assert_array_equal(dynamics._state[0], np.zeros(6))
+    np.testing.assert_array_equal(dynamics.state[0], np.zeros(6))
     probe.clear()
     probe.send_state(NAMES, np.full(6, 1e-3))         # the real driver goes on
     assert probe.wait_outputs()
-    np.testing.assert_array_equal(dynamics._state[0], np.full(6, 1e-3))
+    np.testing.assert_array_equal(dynamics.state[0], np.full(6, 1e-3))
 
 
 class Spoofer:

@@ -149,7 +149,8 @@ def test_remapped_onto_controller_commands_topic(ros, urdf, model):
                                    got.append, 10)
     probe.wait_connected(node)
     q = np.full(model.dof, 0.3)
-    ros.spin_until(lambda: node.pub_feedforward.get_subscription_count() > 0)
+    feedforward, _ = node.outputs.publishers['feedforward_torques']
+    ros.spin_until(lambda: feedforward.get_subscription_count() > 0)
     probe.send_state(model.joint_names, q)
     assert ros.spin_until(lambda: got)
     np.testing.assert_allclose(vector(got[0]), rd.gravity_torques(model, q), rtol=0, atol=TOL)
@@ -194,8 +195,8 @@ def test_timer_mode_goes_silent_when_state_is_stale(ros, urdf, model, monkeypatc
     probe = Probe(ros)
     probe.wait_connected(dynamics)
     published, ticks = [], []          # counted in the node: nothing in flight is mistaken
-    original = dynamics.pub_gravity.publish
-    monkeypatch.setattr(dynamics.pub_gravity, 'publish',
+    original = dynamics.outputs.publishers['gravity_torques'][0].publish
+    monkeypatch.setattr(dynamics.outputs.publishers['gravity_torques'][0], 'publish',
                         lambda msg: (published.append(1), original(msg))[-1])
     compute = dynamics._compute_and_publish
     monkeypatch.setattr(dynamics, '_compute_and_publish',

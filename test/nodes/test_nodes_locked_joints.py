@@ -73,7 +73,7 @@ def test_gravity_follows_the_measured_gripper_opening(ros, urdf):
     expected = oracle_gravity(urdf, chain, {FINGER: 0.035, MIMIC: 0.04, **pan}, q)
     np.testing.assert_allclose(apart, expected, rtol=0, atol=1e-10 * abs(expected).max())
     assert np.abs(apart - closed).max() > 1e-3           # the gripper's motion is visible
-    assert dynamics._locked.remerges == 2
+    assert dynamics.locked.remerges == 2
 
 
 def test_remerging_is_rate_limited(ros, urdf):
@@ -85,7 +85,7 @@ def test_remerging_is_rate_limited(ros, urdf):
     q = np.zeros(model.dof)
     first = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.04])
     second = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.0])
-    assert dynamics._locked.remerges == 1
+    assert dynamics.locked.remerges == 1
     np.testing.assert_array_equal(first, second)          # still merged at 0.04
     expected = oracle_gravity(urdf, chain, {FINGER: 0.04, MIMIC: 0.04, 'camera_pan': 0.2}, q)
     np.testing.assert_allclose(second, expected, rtol=0, atol=1e-10 * abs(expected).max())
@@ -124,7 +124,7 @@ def test_an_implausible_finger_reading_is_dropped_and_the_next_valid_one_works(r
         assert dynamics.dropped == before + 1             # the arm part is still used
         assert f"'{FINGER}' = {bad:.6g} is outside its limits {limits}" in dynamics.last_error
         np.testing.assert_array_equal(gravity, opened)    # the last good opening stays
-        assert dynamics._locked.model.locked_joints[FINGER] == 0.04
+        assert dynamics.locked.model.locked_joints[FINGER] == 0.04
         level, message = dynamics.health()
         assert level == DiagnosticStatus.WARN and f'{bad:.6g}' in message, message
     for opening in (0.01, 0.03):                          # every later valid reading works
@@ -132,7 +132,7 @@ def test_an_implausible_finger_reading_is_dropped_and_the_next_valid_one_works(r
         expected = oracle_gravity(urdf, chain, {FINGER: opening, MIMIC: opening, **pan}, q)
         np.testing.assert_allclose(gravity, expected, rtol=0, atol=1e-10 * abs(expected).max())
     assert dynamics.health()[0] == DiagnosticStatus.OK
-    assert dynamics._locked.remerges == 3
+    assert dynamics.locked.remerges == 3
 
 
 def test_a_refused_remerge_keeps_the_previous_positions_and_model(ros, urdf, monkeypatch):
@@ -151,7 +151,7 @@ def test_a_refused_remerge_keeps_the_previous_positions_and_model(ros, urdf, mon
     gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.01])
     assert 'refused for the test' in dynamics.last_error
     np.testing.assert_array_equal(gravity, opened)
-    assert dynamics._locked.model.locked_joints[FINGER] == 0.04
+    assert dynamics.locked.model.locked_joints[FINGER] == 0.04
     assert dynamics.health()[0] == DiagnosticStatus.WARN
     monkeypatch.setattr(dynamics, '_set_model', set_model)
     gravity = published_gravity(ros, probe, chain + [FINGER], np.r_[q, 0.02])

@@ -165,7 +165,8 @@ def test_outputs_carry_the_stamp_of_their_input(ros, arm3_urdf, arm3_model):
     for topic in ('gravity_joint_states', 'feedforward_joint_states'):
         probe.node.create_subscription(JointState, f'{base}/{topic}', stamped[topic].append, 10)
     probe.wait_connected(dynamics)
-    assert ros.spin_until(lambda: dynamics.pub_mass_stamped.get_subscription_count() > 0)
+    _, mass_stamped = dynamics.outputs.publishers['mass_matrix']
+    assert ros.spin_until(lambda: mass_stamped.get_subscription_count() > 0)
     q = np.array([0.3, -0.2, 0.04])
     trajectory = JointTrajectory(joint_names=list(arm3_model.joint_names), points=[
         JointTrajectoryPoint(positions=list(q), time_from_start=Duration(sec=0)),

@@ -51,7 +51,8 @@ ACTION = '/joint_trajectory_controller/follow_joint_trajectory'
 #: Controller configurations besides a feasibility policy: upstream's switches, goal_time 0.
 VARIANTS = {'upstream_switches': {'feasibility': 'reject', 'allow_partial_joints_goal': True,
                                   'allow_nonzero_velocity_at_trajectory_end': True,
-                                  'goal_time_tolerance': 0.0}}
+                                  'goal_time_tolerance': 0.0},   # margin: the feedback's
+            'time_optimal': {'feasibility': 'time_optimal', 'feasibility_margin': 0.15}}
 
 
 def config(tmp_path, robot, policy):
