@@ -68,6 +68,7 @@ class ContactOutputs:
         self.enabled = node.get_parameter('contacts_enabled').value
         self.log = ThrottledLog(node.get_logger())
         self.monitor = None
+        self._built_for = None       # the model the monitor was built for (or failed on)
         self.reading = None
         self.problem = ''            # why the monitor could not be built ('' when it was)
         self.contacts = 0            # onsets seen
@@ -78,9 +79,14 @@ class ContactOutputs:
         self.pub_collision = node.create_publisher(Bool, '~/collision', LATCHED)
 
     def _monitor_for(self, model):
-        """Return the monitor of ``model`` (built again when the node's model changed)."""
-        if self.monitor is not None and self.monitor.model is model:
+        """Return the monitor of ``model`` (built again when the node's model changed).
+
+        Built once per model, also when it fails (a bad thresholds file is read once, not at
+        every joint state; ``problem`` says why until the model changes).
+        """
+        if self._built_for is model:
             return self.monitor
+        self._built_for = model
         node = self.node
         gain = node.get_parameter('contact_gain').value or None
         values = list(node.get_parameter('contact_thresholds').value)

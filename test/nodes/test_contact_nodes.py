@@ -188,3 +188,21 @@ def test_computed_torque_controller_reactions_command_gravity(ros, policy):
     expected = pulled if policy == 'stop' else gravity
     np.testing.assert_allclose(rig.commands[-1], expected, rtol=1e-9, atol=1e-9)
     assert 'j2' in rig.controller.reaction.text and '+4.25 N m' in rig.controller.reaction.text
+
+
+def test_a_bad_thresholds_file_turns_contacts_off_with_the_reason(ros, tmp_path):
+    """A thresholds file that does not read: ERROR naming it, read once; gravity goes on."""
+    path = tmp_path / 'arm.contacts.yaml'
+    path.write_text('format: something else\n')
+    node, probe = bundled(ros, 'panda', contact_thresholds_file=str(path))
+    verdicts, torques = listen(ros, probe)
+    t0 = node.get_clock().now().nanoseconds
+    gravity = rd.gravity_torques(node.model, Q0)
+    send(ros, node, probe, 0, t0, gravity)
+    path.unlink()                                 # not read again at the next state
+    send(ros, node, probe, 1, t0, gravity)
+    level, message = node.contacts.health()
+    assert level == DiagnosticStatus.ERROR and 'contacts off' in message
+    assert 'arm.contacts.yaml' in message, message
+    assert probe.wait_outputs(2)
+    assert not verdicts and not torques
