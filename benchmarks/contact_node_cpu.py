@@ -27,6 +27,10 @@ Subjects, alternated in each round so that all see the same machine:
 - ``observer+torques``: the same with ``~/external_torques`` subscribed too (one more
   message per state).
 
+``--in-process`` measures instead the node's joint-state callback alone, in this process
+(``time.thread_time`` over ``--messages`` calls, no DDS): the cost the observer adds to what
+the node does per state, independent of the machine's other load; subjects as above.
+
 The CPU share of the node's process (``/proc``, user + system) over ``--seconds``, and its
 CPU time per joint state sent (a loaded machine may not sustain the full rate: the share
 alone would then compare different rates); both are quoted as ratios against ``off`` of the
@@ -136,6 +140,65 @@ def measure(subject, args, context, node):
             node.destroy_subscription(subscription)
 
 
+def callback_cost(subject, model_name, messages):
+    """Return the node's CPU µs per joint-state callback (median of 5 blocks), in-process."""
+    from rclpy.parameter import Parameter
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64MultiArray
+    import robot_dynamics as rd
+    from robot_dynamics.nodes.dynamics_node import DynamicsNode
+    overrides = [Parameter('model', value=model_name),
+                 Parameter('contacts_enabled', value=subject != 'off'),
+                 Parameter('contact_thresholds', value=[100.0])]
+    node = DynamicsNode(namespace='/cpu' + uuid.uuid4().hex[:8], parameter_overrides=overrides)
+    listeners = [node.create_subscription(Float64MultiArray, 'dynamics_node/gravity_torques',
+                                          lambda _: None, 10)]
+    if subject == 'observer+torques':
+        listeners.append(node.create_subscription(JointState, 'dynamics_node/external_torques',
+                                                  lambda _: None, 10))
+    model = node.model
+    middle = 0.5 * (np.nan_to_num(model.lower_limit) + np.nan_to_num(model.upper_limit))
+    msg = JointState(name=list(model.joint_names))
+    blocks = []
+    for block in range(6):
+        start = time.thread_time()
+        for k in range(messages // 5):
+            q = middle + 0.2 * np.sin(np.pi * 1e-3 * k)
+            msg.position, msg.velocity = q.tolist(), [0.1] * model.dof
+            msg.effort = rd.gravity_torques(model, q).tolist()
+            msg.header.stamp = node.get_clock().now().to_msg()
+            node._on_joint_state(msg)
+        blocks.append((time.thread_time() - start) / (messages // 5) * 1e6)
+    node.destroy_node()
+    return float(np.median(blocks[1:]))          # block 0 warms up
+
+
+def in_process(args):
+    """Print the callback cost per subject, alternated over the rounds, and the ratios."""
+    import rclpy
+    import robot_dynamics as rd
+    rclpy.init()
+    model = quiet_model(args.model)
+    q = np.zeros((200, model.dof))
+    start = time.thread_time()
+    for row in q:
+        rd.gravity_torques(model, row)          # the publisher's share, subtracted below
+    efforts = (time.thread_time() - start) / len(q) * 1e6
+    cost = {s: [] for s in SUBJECTS}
+    for _ in range(args.rounds):
+        for subject in SUBJECTS:
+            cost[subject].append(callback_cost(subject, args.model, args.messages) - efforts)
+    rclpy.try_shutdown()
+    print(f'\n# dynamics_node joint-state callback, {args.model}, in-process, {args.rounds} '
+          f'rounds x {args.messages} messages; 1-min load {os.getloadavg()[0]:.2f}\n')
+    print('| subject | CPU µs per callback (median of rounds) | ratio to off (per round) |')
+    print('| --- | --- | --- |')
+    for subject in SUBJECTS:
+        ratios = np.array(cost[subject]) / np.array(cost['off'])
+        print(f'| {subject} | {np.median(cost[subject]):.0f} | {np.median(ratios):.2f} '
+              f'({", ".join(f"{r:.2f}" for r in ratios)}) |')
+
+
 def main(argv=None):
     """Measure the subjects in alternation; print the CPU shares and their ratios."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
@@ -143,7 +206,12 @@ def main(argv=None):
     parser.add_argument('--rounds', type=int, default=3)
     parser.add_argument('--rate', type=float, default=1000.0)
     parser.add_argument('--model', default='panda')
+    parser.add_argument('--in-process', action='store_true',
+                        help="the node's callback alone, in this process (no DDS)")
+    parser.add_argument('--messages', type=int, default=5000)
     args = parser.parse_args(argv)
+    if args.in_process:
+        return in_process(args)
     private_graph()
     import multiprocessing
 

@@ -69,6 +69,7 @@ class ContactOutputs:
         self.log = ThrottledLog(node.get_logger())
         self.monitor = None
         self._built_for = None       # the model the monitor was built for (or failed on)
+        self._names_seen, self._effort_index = None, None   # a message's names -> model order
         self.reading = None
         self.problem = ''            # why the monitor could not be built ('' when it was)
         self.contacts = 0            # onsets seen
@@ -87,6 +88,7 @@ class ContactOutputs:
         if self._built_for is model:
             return self.monitor
         self._built_for = model
+        self._names_seen = None                  # the efforts' index is the model's
         node = self.node
         gain = node.get_parameter('contact_gain').value or None
         values = list(node.get_parameter('contact_thresholds').value)
@@ -137,13 +139,18 @@ class ContactOutputs:
 
     def _efforts(self, msg):
         """Return the message's efforts (n,) in model order, or None if any joint lacks one."""
-        names = self.node.model.joint_names
         if len(msg.effort) != len(msg.name):
             return None
-        index = {name: k for k, name in enumerate(msg.name)}
-        if any(name not in index for name in names):
+        names = msg.name
+        if names != self._names_seen:            # the index is found once per name list
+            model_names = self.node.model.joint_names
+            index = {name: k for k, name in enumerate(names)}
+            self._names_seen = list(names)
+            self._effort_index = None if any(name not in index for name in model_names) \
+                else np.array([index[name] for name in model_names])
+        if self._effort_index is None:
             return None
-        return np.asarray(msg.effort, dtype=float)[[index[name] for name in names]]
+        return np.asarray(msg.effort, dtype=float)[self._effort_index]
 
     def _publish_wrench(self, q, tau_ext, stamp):
         model = self.node.model
