@@ -29,6 +29,8 @@ A contact is logged (throttled) with its joint and torque and makes ``/diagnosti
 See docs/contacts.md, "The dynamics node".
 """
 
+import warnings
+
 import numpy as np
 from diagnostic_msgs.msg import DiagnosticStatus
 from geometry_msgs.msg import WrenchStamped
@@ -37,7 +39,7 @@ from std_msgs.msg import Bool
 
 from robot_dynamics.contacts import ContactMonitor, external_wrench, fixed_thresholds
 from robot_dynamics.contacts.observer import DEFAULT_GAIN
-from robot_dynamics.errors import bounded
+from robot_dynamics.errors import ModelWarning, bounded
 from robot_dynamics.nodes.conversions import joint_state_message
 from robot_dynamics.nodes.node_health import ThrottledLog
 from robot_dynamics.nodes.parameters import declare_double_array, descriptor
@@ -94,12 +96,22 @@ class ContactOutputs:
         values = list(node.get_parameter('contact_thresholds').value)
         path = node.get_parameter('contact_thresholds_file').value
         try:
-            thresholds = fixed_thresholds(model, values, gain) if values else (path or None)
-            self.monitor = ContactMonitor(model, thresholds, gain)
+            with warnings.catch_warnings(record=True) as caught:     # to the ROS log, not
+                warnings.simplefilter('always', ModelWarning)       # stderr (no friction,
+                thresholds = fixed_thresholds(model, values, gain) if values else (path or None)
+                self.monitor = ContactMonitor(model, thresholds, gain)   # other thresholds)
             self.problem = ''
         except (ValueError, OSError) as exc:
             self.monitor, self.problem = None, bounded(f'contacts off: {exc}')
             self.log.error(self.problem)
+        judged = self.monitor is not None and self.monitor.thresholds is not None
+        logger = self.node.get_logger()
+        for note in dict.fromkeys(str(w.message) for w in caught
+                                  if issubclass(w.category, ModelWarning)):
+            if judged:                      # one call site per severity (rclpy's rule)
+                logger.warning(bounded(f'contacts: {note}'))
+            else:                           # nothing is judged: a note, not a warning
+                logger.info(bounded(f'contacts: {note}'))
         return self.monitor
 
     def on_state(self, msg, q, qd, t):
