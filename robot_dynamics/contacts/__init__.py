@@ -20,6 +20,8 @@
   recording without contact, :class:`CollisionThresholds` (a YAML file);
 - :mod:`~robot_dynamics.contacts.detection`: :func:`detect_collisions`,
   :class:`CollisionDetector`;
+- :mod:`~robot_dynamics.contacts.monitor`: :class:`ContactMonitor`, all of it over a stream of
+  joint states, saying why a sample is not judged;
 - :mod:`~robot_dynamics.contacts.recording`: a recorded run to the observer's samples.
 
 Arrays in, arrays out, no ROS types: the nodes convert messages and call these. See
@@ -29,6 +31,7 @@ docs/contacts.md.
 from robot_dynamics.contacts.detection import (
     CollisionDetection, CollisionDetector, ContactEvent, detect_collisions,
 )
+from robot_dynamics.contacts.monitor import ContactMonitor, ContactReading, fixed_thresholds
 from robot_dynamics.contacts.observer import (
     DEFAULT_GAIN, MomentumObserver, ObserverRun, momentum_observer, observe,
 )
@@ -39,6 +42,7 @@ from robot_dynamics.contacts.wrench import (
 )
 
 __all__ = ['CollisionDetection', 'CollisionDetector', 'CollisionThresholds', 'ContactEvent',
+           'ContactMonitor', 'ContactReading', 'fixed_thresholds',
            'DEFAULT_GAIN', 'MomentumObserver', 'ObserverRun', 'WrenchEstimate',
            'collision_thresholds', 'detect_collisions', 'external_wrench', 'link_jacobian',
            'link_wrench_torques', 'momentum_observer', 'observe', 'observer_samples',

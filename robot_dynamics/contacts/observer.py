@@ -132,6 +132,8 @@ class MomentumObserver:
         self._step = numpy_step if _engine is None else _engine.momentum_observer
         blocks = self._state[HEADER:].reshape(len(BLOCKS), model.dof)
         self._views = {name: blocks[k] for k, name in enumerate(BLOCKS)}
+        self._read_only = {name: _read_only(self._views[name])     # made once: a node reads
+                           for name in ('momentum_rate', 'gravity')}   # them at every sample
         warn_without_friction(model)
 
     def update(self, t, q, qd, tau):
@@ -159,12 +161,12 @@ class MomentumObserver:
     @property
     def momentum_rate(self):
         """Return ``d(M q̇)/dt`` through the observer's filter (n,), N m (a read-only view)."""
-        return _read_only(self._views['momentum_rate'])
+        return self._read_only['momentum_rate']
 
     @property
     def gravity(self):
         """Return ``G(q)`` of the last sample (n,), N m (a read-only view)."""
-        return _read_only(self._views['gravity'])
+        return self._read_only['gravity']
 
 
 def _read_only(view):

@@ -55,6 +55,7 @@ from robot_dynamics.model import bounds
 from robot_dynamics.control.command_bounds import Saturation, check_mass_matrix, check_vector
 from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
                                                         gains)
+from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
 from robot_dynamics.nodes.parameters import declare_array, descriptor, parameter_value
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
@@ -126,6 +127,7 @@ class ComputedTorqueController(Node):
         self.create_subscription(Float64MultiArray, 'mass_matrix', guard(self._on_mass), 10)
         self.pub_command = self.create_publisher(Float64MultiArray, 'effort_commands', 10)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.reaction = ContactReaction(self, guard, gravity=True)   # collision_reaction
         self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
 
     def _validate_parameters(self, parameters):
@@ -271,13 +273,23 @@ class ComputedTorqueController(Node):
             self.follower.stop(q, qd, now_ns)
             self._drop(f'joint_states resumed after {gap:.3g} s without a command: the motion '
                        'is dropped and the arm held where it is (issue 31)')
+        reaction = self.reaction.step()
+        if reaction.hold:                    # a collision: brake to rest and hold here
+            self.follower.stop(q, qd, now_ns)
+        # after a collision the hold is gravity-compensated (the feed-forward is the dynamics
+        # node's desired motion, which goes on); comply: gravity only while in contact
+        gravity = self.reaction.gravity if self.reaction.logic.contacts else None
+        gravity = gravity if gravity is not None and len(gravity) == len(q) else None
         q_d, qd_d, _ = self.follower.desired(q, qd, now_ns)
         with np.errstate(all='ignore'):      # checked below: nothing non-finite goes out
             n = len(self.joint_names)
             feedback = gains(self, 'kp', n) * (q_d - q) + gains(self, 'kd', n) * (qd_d - qd)
             tau = self.mass @ feedback
             if use_feedforward:
-                tau = tau + self.feedforward
+                tau = tau + (gravity if gravity is not None and not self.follower.following
+                             else self.feedforward)
+            if reaction.gravity_only and gravity is not None:
+                tau = gravity
         try:
             tau = self._saturation().apply(tau)
         except BadInput as exc:
@@ -330,7 +342,7 @@ class ComputedTorqueController(Node):
         saturated = self._saturation().summary() if self.joint_names else {}
         publish_status(self, self.pub_diagnostics, 'controller', '', self.health(), {
             'dropped_messages': self.dropped, 'last_error': self.last_error,
-            'saturated_commands': sum(saturated.values())})
+            'saturated_commands': sum(saturated.values()), **self.reaction.values()})
 
     def _drop(self, reason):
         self.dropped += 1

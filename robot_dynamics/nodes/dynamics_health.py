@@ -72,6 +72,9 @@ class DynamicsDiagnostics:
             return DiagnosticStatus.WARN, node.locked.problem
         if node.feasibility_note:
             return DiagnosticStatus.WARN, node.feasibility_note
+        contact = node.contacts.health()       # in contact, or thresholds set but not judged
+        if contact:
+            return contact
         if not node.listened:
             return DiagnosticStatus.OK, ('idle: no subscriber to any output, nothing computed '
                                          '(accepted_trajectory is still served)')
@@ -90,7 +93,8 @@ class DynamicsDiagnostics:
                   'received_messages': str(node.received),
                   'dropped_messages': str(node.dropped),
                   'suppressed_outputs': str(node.suppressed), 'last_error': node.last_error,
-                  'solver': node.solver, 'gravity_compensation': str(node.gravity_on)}
+                  'solver': node.solver, 'gravity_compensation': str(node.gravity_on),
+                  **node.contacts.values()}
         if node.locked is not None:
             values['locked_joints'] = ', '.join(
                 f'{k}={v:.6g}' for k, v in node.locked.model.locked_joints.items())

@@ -43,6 +43,7 @@ from robot_dynamics.errors import PlausibilityError, bounded
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
+from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsDiagnostics
 from robot_dynamics.nodes.dynamics_model import MODEL_FIELDS, DynamicsModel
@@ -148,6 +149,7 @@ class DynamicsNode(DynamicsModel, Node):
             self, lambda change: self._load_pending(change[0]), guard(self._take_parameter_model),
             lambda: None)
         self.outputs = OutputPublishers(self, self.get_parameter('publish_unsubscribed').value)
+        self.contacts = ContactOutputs(self)    # ~/external_torques, ~/collision (issue 33)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         # The one source of truth for the desired motion: what this node accepted, latched.
         self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
@@ -240,6 +242,7 @@ class DynamicsNode(DynamicsModel, Node):
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
         self.state = (q, qd, oldest, input_stamp)
+        self.contacts.on_state(msg, q, qd, oldest)
         if self._pending_trajectory is not None:
             self._on_trajectory(self._pending_trajectory, deferred=True)
         if self.on_message:

@@ -46,7 +46,9 @@ from robot_dynamics.control.tolerances import judge, merge_tolerances
 from robot_dynamics.control.tracking import MotionFollower, feedback_torque
 from robot_dynamics.errors import BadInput, PlausibilityError
 from robot_dynamics.model import bounds
+from robot_dynamics.api import gravity_torques
 from robot_dynamics.nodes import controller_parameters as parameters
+from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.conversions import (merge_message, stamp_to_nanoseconds,
                                               stamp_to_seconds, trajectory_message,
                                               trajectory_request, vector_to_array)
@@ -111,8 +113,6 @@ class JointTrajectoryController(Node):
         self._log = ThrottledLog(self.get_logger())
         self.inputs = InputAges({'joint_states': JOINT_STATES_FIX})
         self.commands = CommandRate()
-        for note in parameters.unknown_parameters(self):
-            self.get_logger().warning(note)
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state),
                                  qos_profile_sensor_data)
@@ -124,6 +124,9 @@ class JointTrajectoryController(Node):
         self.pub_accepted = self.create_publisher(JointTrajectory, '~/accepted_trajectory',
                                                   LATCHED)
         self.pub_diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.reaction = ContactReaction(self, guard)     # collision_reaction (issue 33)
+        for note in parameters.unknown_parameters(self):
+            self.get_logger().warning(note)
         self.create_timer(DIAGNOSTICS_PERIOD, guard(self._publish_diagnostics), clock=STEADY)
         self.create_timer(1.0 / self.get_parameter('action_monitor_rate').value,
                           guard(self._monitor), clock=STEADY)
@@ -223,13 +226,21 @@ class JointTrajectoryController(Node):
     # ------------------------------------------------------------------ control
     def control(self, q, qd, now_ns):
         """Publish ``tau`` of computed-torque control for the desired motion, bounded."""
+        reaction = self.reaction.step()
         with self._lock:
+            if reaction.abort and self.active is not None:      # a collision: stop, comply
+                self._finish(self.active, 'abort', goals.PATH_TOLERANCE_VIOLATED,
+                             self.reaction.text)
+            if reaction.hold:
+                self.follower.stop(q, qd, now_ns)
             desired = self.follower.desired(q, qd, now_ns)
             goal = self.active
         n = self.model.dof
         tau = feedback_torque(self.model, q, qd, desired, parameters.gains(self, 'kp', n),
                               parameters.gains(self, 'kd', n),
                               self.get_parameter('use_feedforward').value)
+        if reaction.gravity_only:              # comply: the arm floats, gravity compensated
+            tau = gravity_torques(self.model, q)
         try:
             command = self.saturation.apply(tau)
         except BadInput as exc:
@@ -348,7 +359,7 @@ class JointTrajectoryController(Node):
                   'dropped_messages': self.dropped, 'last_error': self.last_error,
                   'last_feasibility': self.last_feasibility,
                   'feasibility': self.get_parameter('feasibility').value,
-                  'control_msgs': CONTROL_MSGS_MISSING or 'installed',
+                  'control_msgs': CONTROL_MSGS_MISSING or 'installed', **self.reaction.values(),
                   **self.commands.values(DIAGNOSTICS_PERIOD)}
         publish_status(self, self.pub_diagnostics, 'controller', self.model.name, self.health(),
                        values)

@@ -50,6 +50,7 @@ from robot_dynamics.nodes.process import (check_startup, guarded_parameters, gua
                                           guarded_subscription, run)
 from robot_dynamics.nodes.qos import STEADY
 from robot_dynamics.nodes.simulation_parameters import declare_simulation_parameters
+from robot_dynamics.nodes.wrench_input import WrenchInput
 from robot_dynamics.simulation.integrators import INTEGRATORS, apply_position_limits, stop_step
 from robot_dynamics.simulation.drives import drive_torque
 from robot_dynamics.simulation.stability import beyond_plausible, divergence_advice
@@ -95,6 +96,7 @@ class SimulationNode(Node):
         self.reset()
         self.add_on_set_parameters_callback(guarded_parameters(self, self._validate_parameters))
         guard = functools.partial(guarded_subscription, self)
+        self.push = WrenchInput(self, guard)        # ~/external_wrench: a user's push
 
         self.pub_joint_states = self.create_publisher(JointState, 'joint_states', 10)
         self.pub_clock = (self.create_publisher(Clock, '/clock', 10)
@@ -258,9 +260,11 @@ class SimulationNode(Node):
         for _ in range(steps):
             try:
                 tau = self.drive_torque(self.applied_torque())
-                q, qd, _ = rd.step(self.model, self.q, self.qd, tau, self.dt, integrator,
+                push = self.push.torques(self.q, self.sim_time)   # not in the efforts
+                total = tau if push is None else tau + push
+                q, qd, _ = rd.step(self.model, self.q, self.qd, total, self.dt, integrator,
                                    solver=self._solver)
-                self._work_in += float(tau @ (qd + self.qd)) * 0.5 * self.dt
+                self._work_in += float(total @ (qd + self.qd)) * 0.5 * self.dt
                 self._apply_stops(q, qd)
             except (rd.SimulationError, np.linalg.LinAlgError, ValueError) as exc:
                 return self._fail(f'integration failed at t = {self.sim_time:.4f} s: {exc}')
@@ -368,7 +372,7 @@ class SimulationNode(Node):
         values = {'sim_time_s': f'{self.sim_time:.6f}', 'real_time_factor': f'{factor:.3f}',
                   'dropped_messages': str(self.dropped), 'last_dropped': self.last_dropped,
                   'last_error': self.error,
-                  'integrator': self.get_parameter('integrator').value}
+                  'integrator': self.get_parameter('integrator').value, **self.push.values()}
         publish_status(self, self.pub_diagnostics, 'simulation', self.model.name, self.health(),
                        values)
 

@@ -1,0 +1,212 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The dynamics node's contact outputs: external torques, the tool wrench, collisions.
+
+A part the node holds (``self.contacts = ContactOutputs(self)``), not a base class: it declares
+its parameters, owns a :class:`~robot_dynamics.contacts.monitor.ContactMonitor` and three
+publishers, and takes each joint state the node accepted (:meth:`ContactOutputs.on_state`).
+
+- ``~/external_torques`` (sensor_msgs/JointState, effort = ``τ̂_ext``, the node's output
+  order, stamped with the joint state's stamp) and ``~/external_wrench``
+  (geometry_msgs/WrenchStamped: the wrench of the environment on ``contact_link``, default the
+  tool, in that link's axes about its origin; least squares through its Jacobian): published
+  for every estimate while subscribed (or with ``publish_unsubscribed``);
+- ``~/collision`` (std_msgs/Bool, transient local): the verdict, published when it changes;
+  not published at all for a sample not judged (no efforts, no thresholds): the last verdict
+  stays latched and ``/diagnostics`` says why nothing newer is known.
+
+A contact is logged (throttled) with its joint and torque and makes ``/diagnostics`` WARN.
+See docs/contacts.md, "The dynamics node".
+"""
+
+import warnings
+
+import numpy as np
+from diagnostic_msgs.msg import DiagnosticStatus
+from geometry_msgs.msg import WrenchStamped
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool
+
+from robot_dynamics.contacts import ContactMonitor, external_wrench, fixed_thresholds
+from robot_dynamics.contacts.observer import DEFAULT_GAIN
+from robot_dynamics.errors import ModelWarning, bounded
+from robot_dynamics.nodes.conversions import joint_state_message
+from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.nodes.parameters import declare_double_array, descriptor
+from robot_dynamics.nodes.qos import LATCHED
+
+
+class ContactOutputs:
+    """External torques, wrench and collision verdicts of the dynamics node (module docstring)."""
+
+    def __init__(self, node):
+        """Declare the contact parameters of ``node`` and create its publishers."""
+        self.node = node
+        node.declare_parameter('contacts_enabled', True, descriptor(
+            'estimate external torques and judge contact from the efforts in joint_states '
+            '(the momentum observer, docs/contacts.md)', read_only=True))
+        node.declare_parameter('contact_gain', 0.0, descriptor(
+            'observer gain K, 1/s (time constant 1/K); 0: the thresholds file\'s, else '
+            f'{DEFAULT_GAIN:g}', read_only=True, low=0.0, high=1e4))
+        declare_double_array(node, 'contact_thresholds', 'collision thresholds, N m or N: one '
+                             'value or one per model joint (model order); empty: '
+                             'contact_thresholds_file, else contact is not judged',
+                             read_only=True)
+        node.declare_parameter('contact_thresholds_file', '', descriptor(
+            'collision thresholds file (robot-dynamics identify writes MODEL.contacts.yaml)',
+            read_only=True))
+        node.declare_parameter('contact_link', '', descriptor(
+            '~/external_wrench at this link (empty: the tool link)', read_only=True))
+        self.enabled = node.get_parameter('contacts_enabled').value
+        self.log = ThrottledLog(node.get_logger())
+        self.monitor = None
+        self._built_for = None       # the model the monitor was built for (or failed on)
+        self._names_seen, self._effort_index = None, None   # a message's names -> model order
+        self.reading = None
+        self.problem = ''            # why the monitor could not be built ('' when it was)
+        self.contacts = 0            # onsets seen
+        self.published = None        # the last verdict on ~/collision
+        self._torques_message = None  # ~/external_torques, reused (names set once)
+        self.pub_torques = node.create_publisher(JointState, '~/external_torques', 10)
+        self.pub_wrench = node.create_publisher(WrenchStamped, '~/external_wrench', 10)
+        self.pub_collision = node.create_publisher(Bool, '~/collision', LATCHED)
+
+    def _monitor_for(self, model):
+        """Return the monitor of ``model`` (built again when the node's model changed).
+
+        Built once per model, also when it fails (a bad thresholds file is read once, not at
+        every joint state; ``problem`` says why until the model changes).
+        """
+        if self._built_for is model:
+            return self.monitor
+        self._built_for = model
+        self._names_seen = None                  # the efforts' index is the model's
+        node = self.node
+        gain = node.get_parameter('contact_gain').value or None
+        values = list(node.get_parameter('contact_thresholds').value)
+        path = node.get_parameter('contact_thresholds_file').value
+        try:
+            with warnings.catch_warnings(record=True) as caught:     # to the ROS log, not
+                warnings.simplefilter('always', ModelWarning)       # stderr (no friction,
+                thresholds = fixed_thresholds(model, values, gain) if values else (path or None)
+                self.monitor = ContactMonitor(model, thresholds, gain)   # other thresholds)
+            self.problem = ''
+        except (ValueError, OSError) as exc:
+            self.monitor, self.problem = None, bounded(f'contacts off: {exc}')
+            self.log.error(self.problem)
+        judged = self.monitor is not None and self.monitor.thresholds is not None
+        logger = self.node.get_logger()
+        for note in dict.fromkeys(str(w.message) for w in caught
+                                  if issubclass(w.category, ModelWarning)):
+            if judged:                      # one call site per severity (rclpy's rule)
+                logger.warning(bounded(f'contacts: {note}'))
+            else:                           # nothing is judged: a note, not a warning
+                logger.info(bounded(f'contacts: {note}'))
+        return self.monitor
+
+    def on_state(self, msg, q, qd, t):
+        """Take a joint state the node accepted: ``q``, ``qd`` model order, ``t`` its time, s."""
+        if not self.enabled or self._monitor_for(self.node.model) is None:
+            return
+        reading = self.reading = self.monitor.update(t, q, qd, self._efforts(msg))
+        if reading.tau_ext is None and self.monitor.thresholds is not None:
+            return self.log.warning(f'contact not judged: {reading.reason}')
+        if reading.tau_ext is None:
+            return None
+        stamp = msg.header.stamp
+        node = self.node
+        if node.outputs.publish_all or self.pub_torques.get_subscription_count():
+            self._publish_torques(reading.tau_ext, stamp)
+        if node.outputs.publish_all or self.pub_wrench.get_subscription_count():
+            self._publish_wrench(q, reading.tau_ext, stamp)
+        if reading.in_contact is None:
+            return
+        if reading.in_contact:
+            if not self.published:
+                self.contacts += 1
+            self.log.warning(reading.describe())
+        if reading.in_contact != self.published:
+            self.published = reading.in_contact
+            self.pub_collision.publish(Bool(data=reading.in_contact))
+
+    def _publish_torques(self, tau_ext, stamp):
+        """Publish ``τ̂_ext`` in the output order; the message and its names are built once."""
+        names, order = self.node.outputs.names, self.node.outputs.order
+        message = self._torques_message
+        if message is None or list(message.name) != list(names):
+            message = self._torques_message = joint_state_message(names, stamp)
+        message.header.stamp = stamp
+        message.effort = tau_ext[order].tolist()
+        self.pub_torques.publish(message)
+
+    def _efforts(self, msg):
+        """Return the message's efforts (n,) in model order, or None if any joint lacks one."""
+        if len(msg.effort) != len(msg.name):
+            return None
+        names = msg.name
+        if names != self._names_seen:            # the index is found once per name list
+            model_names = self.node.model.joint_names
+            index = {name: k for k, name in enumerate(names)}
+            self._names_seen = list(names)
+            self._effort_index = None if any(name not in index for name in model_names) \
+                else np.array([index[name] for name in model_names])
+        if self._effort_index is None:
+            return None
+        return np.asarray(msg.effort, dtype=float)[self._effort_index]
+
+    def _publish_wrench(self, q, tau_ext, stamp):
+        model = self.node.model
+        link = self.node.get_parameter('contact_link').value or model.tip_link
+        try:
+            w = external_wrench(model, q, tau_ext, link, frame='link').wrench
+        except ValueError as exc:
+            return self.log.error(f'external_wrench not published: {exc}')
+        msg = WrenchStamped()
+        msg.header.stamp, msg.header.frame_id = stamp, link
+        f, m = msg.wrench.force, msg.wrench.torque
+        f.x, f.y, f.z, m.x, m.y, m.z = (float(x) for x in w)
+        self.pub_wrench.publish(msg)
+
+    def health(self):
+        """Return ``(level, message)`` when contacts need attention, else None.
+
+        ERROR: the monitor could not be built (a bad thresholds file, say); WARN: in contact,
+        or thresholds are set but the last sample was not judged (no efforts, a bad stamp).
+        Without thresholds nothing is judged by design: the values say so, no WARN.
+        """
+        reading = self.reading
+        if not self.enabled:
+            return None
+        if self.problem:
+            return DiagnosticStatus.ERROR, self.problem
+        if reading is None or self.monitor is None or self.monitor.thresholds is None:
+            return None
+        if reading.in_contact:
+            return DiagnosticStatus.WARN, f'in contact: {reading.describe()}'
+        if reading.in_contact is None and reading.tau_ext is None:
+            return DiagnosticStatus.WARN, (f'{reading.describe()}; ~/collision is not updated '
+                                           'until a sample is judged')
+        return None
+
+    def values(self):
+        """Return the /diagnostics key-values of the contact outputs."""
+        if not self.enabled:
+            return {'contacts': 'disabled (contacts_enabled: false)'}
+        reading = self.reading
+        values = {'contacts': reading.describe() if reading else 'no joint state yet',
+                  'contacts_detected': str(self.contacts)}
+        if self.monitor is not None:
+            values['contact_gain'] = ', '.join(f'{k:g}' for k in self.monitor.gain)
+            values['contact_thresholds'] = 'none: not judged' if self.monitor.thresholds is None \
+                else self.monitor.thresholds.source or 'given'
+        return values

@@ -1,0 +1,106 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""A controller's ``collision_reaction``: the dynamics node's verdict to the reaction logic.
+
+A part the controllers hold (``self.reaction = ContactReaction(node, guard)``). The
+controllers **read the dynamics node's** ``~/collision`` (latched Bool) and
+``~/external_torques`` instead of running their own observer: one observer, one set of
+thresholds and one verdict per arm (what ``/diagnostics`` and the log report is what the
+controllers react to), no second copy of the model's cost at 1 kHz in every controller, and
+the computed-torque controller has no model to run one with. The cost is one topic hop
+(well under a control period on one host). The logic itself is
+:class:`robot_dynamics.control.reactions.CollisionReaction`; this class converts messages
+and says which joint and torque caused the reaction (the largest ``|τ̂_ext|`` of the latest
+``external_torques``).
+"""
+
+import numpy as np
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool, Float64MultiArray
+
+from robot_dynamics.control.reactions import (CollisionReaction, REACTIONS, abort_text,
+                                              check_reaction)
+from robot_dynamics.nodes.parameters import descriptor
+from robot_dynamics.nodes.qos import LATCHED
+
+
+class ContactReaction:
+    """Collision verdicts in, :class:`~robot_dynamics.control.reactions.Reaction` out."""
+
+    def __init__(self, node, guard, gravity=False):
+        """Declare ``node``'s reaction parameters and subscribe to the verdicts.
+
+        ``gravity``: also read the dynamics node's ``~/gravity_torques`` (a controller without
+        a model: the torque of the hold and of ``comply``), kept in :attr:`gravity`.
+        """
+        node.declare_parameter('collision_reaction', 'stop', descriptor(
+            'what to do when the dynamics node reports a collision: stop (abort the goal, '
+            'hold position with gravity compensation), comply (gravity compensation only while '
+            'in contact), none', read_only=True, additional=f'one of {list(REACTIONS)}'))
+        node.declare_parameter('collision_topic', 'dynamics_node/collision', descriptor(
+            "the dynamics node's ~/collision (std_msgs/Bool, latched)", read_only=True))
+        node.declare_parameter('external_torques_topic', 'dynamics_node/external_torques',
+                               descriptor("the dynamics node's ~/external_torques (named in "
+                                          'the abort reason)', read_only=True))
+        self.node = node
+        self.policy = check_reaction(node.get_parameter('collision_reaction').value)
+        self.logic = CollisionReaction(self.policy)
+        self.in_contact = None           # the latest verdict (None: none received)
+        self.torques = None              # (names, efforts) of the latest estimate
+        self.text = ''                   # the last reaction's reason
+        node.create_subscription(Bool, node.get_parameter('collision_topic').value,
+                                 guard(self._on_collision), LATCHED)
+        node.create_subscription(JointState, node.get_parameter('external_torques_topic').value,
+                                 guard(self._on_torques), 10)
+        self.gravity = None              # G(q) of the latest state, the controller's order
+        if gravity:
+            node.declare_parameter('gravity_torques_topic', 'dynamics_node/gravity_torques',
+                                   descriptor("the dynamics node's ~/gravity_torques (the hold "
+                                              'after a collision)', read_only=True))
+            node.create_subscription(Float64MultiArray,
+                                     node.get_parameter('gravity_torques_topic').value,
+                                     guard(self._on_gravity), 10)
+
+    def _on_collision(self, msg):
+        self.in_contact = bool(msg.data)
+
+    def _on_gravity(self, msg):
+        values = np.asarray(msg.data, dtype=float)
+        self.gravity = values if np.all(np.isfinite(values)) else None
+
+    def _on_torques(self, msg):
+        if len(msg.effort) == len(msg.name) and len(msg.name):
+            self.torques = (list(msg.name), np.asarray(msg.effort, dtype=float))
+
+    def step(self):
+        """Return this control step's reaction; at an onset, log and keep its reason."""
+        reaction = self.logic.update(self.in_contact)
+        if reaction.onset:
+            joint, torque = self.culprit()
+            self.text = abort_text(self.policy, joint, torque)
+            self.node.get_logger().warning(self.text)
+        return reaction
+
+    def culprit(self):
+        """Return the joint of the largest estimated external torque and that torque."""
+        if self.torques is None or not np.all(np.isfinite(self.torques[1])):
+            return '', float('nan')
+        names, efforts = self.torques
+        j = int(np.argmax(np.abs(efforts)))
+        return names[j], float(efforts[j])
+
+    def values(self):
+        """Return the /diagnostics key-values."""
+        state = {None: 'no verdict received', True: 'in contact', False: 'no contact'}
+        return {'collision_reaction': self.policy, 'collision': state[self.in_contact],
+                'collisions': str(self.logic.contacts), 'last_reaction': self.text}
