@@ -91,6 +91,14 @@ class ContactReaction:
             self.node.get_logger().warning(self.text)
         return reaction
 
+    def refusal(self):
+        """Say why a new motion is refused now, or '': the arm is in contact (stop, comply)."""
+        if self.policy == 'none' or not self.in_contact:
+            return ''
+        return (f'the arm is in contact (collision_reaction: {self.policy}; '
+                f'{self.text or "the dynamics node reports a collision"}): no new motion '
+                'until the dynamics node reports the contact ended')
+
     def culprit(self):
         """Return the joint of the largest estimated external torque and that torque."""
         if self.torques is None or not np.all(np.isfinite(self.torques[1])):

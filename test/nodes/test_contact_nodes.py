@@ -30,7 +30,10 @@ import robot_dynamics as rd
 from robot_dynamics.contacts import ContactMonitor, fixed_thresholds
 from robot_dynamics.nodes.qos import LATCHED
 from robot_dynamics.nodes.simulation_node import SimulationNode
-from ros_graph import ControllerRig, Diagnostics, bundled
+from nodes.test_controller_inputs import TrajectoryRig
+from robot_dynamics.nodes.conversions import trajectory_message
+from ros_graph import (ControllerRig, Diagnostics, arm3_model_fixture,  # noqa: F401
+                       arm3_urdf_fixture, bundled)
 
 PANDA = rd.load_model('panda')
 Q0 = np.array([0.1, -0.5, 0.2, -2.0, 0.3, 1.5, 0.4])
@@ -206,3 +209,25 @@ def test_a_bad_thresholds_file_turns_contacts_off_with_the_reason(ros, tmp_path)
     assert 'arm.contacts.yaml' in message, message
     assert probe.wait_outputs(2)
     assert not verdicts and not torques
+
+
+def test_no_new_motion_starts_while_the_arm_is_in_contact(ros, arm3_urdf, arm3_model):
+    """Under stop, a trajectory sent during a contact is refused; after the release it runs."""
+    rig = TrajectoryRig(ros, arm3_urdf)
+    verdict = ros.node('dynamics').create_publisher(Bool, 'dynamics_node/collision', LATCHED)
+    motion = rig.node.create_publisher(type(trajectory_message(['a'], [1.0], [[0.0]])),
+                                       'joint_trajectory_controller/joint_trajectory', 10)
+    names, q = list(arm3_model.joint_names), np.array([0.3, -0.5, 0.2])
+    assert ros.spin_until(lambda: verdict.get_subscription_count() > 0
+                          and motion.get_subscription_count() > 0)
+    rig.send(names, q, np.zeros(3))
+    verdict.publish(Bool(data=True))
+    assert ros.spin_until(lambda: rig.controller.reaction.in_contact)
+    motion.publish(trajectory_message(names, [2.0], [q + 0.1]))
+    assert ros.spin_until(lambda: 'in contact' in rig.controller.last_error)
+    assert 'collision_reaction: stop' in rig.controller.last_error
+    assert rig.controller.followed == 0
+    verdict.publish(Bool(data=False))
+    assert ros.spin_until(lambda: rig.controller.reaction.in_contact is False)
+    motion.publish(trajectory_message(names, [2.0], [q + 0.1]))
+    assert ros.spin_until(lambda: rig.controller.followed == 1)
