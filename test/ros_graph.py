@@ -252,12 +252,12 @@ class ControllerRig:
         self.ros.spin_for(0.05)
 
 
-def demo_with(observer_class, robot='puma560', wall_timeout=90.0, until=None):
+def demo_with(observer_class, robot='puma560', wall_timeout=90.0, until=None, simulation=None):
     """Run a short one-process demo of ``robot`` with an ``observer_class`` node beside it.
 
     ``observer_class(context, namespace)`` has a ``node``; returns the demo's result and the
     observer. ``until(observer)``: the demo goes on after its motion until it is true (within
-    ``wall_timeout``, else ``TimeoutError``).
+    ``wall_timeout``, else ``TimeoutError``). ``simulation``: simulation_node parameters.
     """
     observers = []
 
@@ -265,7 +265,8 @@ def demo_with(observer_class, robot='puma560', wall_timeout=90.0, until=None):
         observers.append(observer_class(context, namespace))
         return observers[-1].node
 
-    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1}}
+    short = {'trajectory_publisher': {'moves': 2, 'move_time': 0.6, 'start_delay': 0.1},
+             'simulation_node': dict(simulation or {})}
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         result = bringup.run_demo(
