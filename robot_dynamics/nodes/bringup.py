@@ -124,10 +124,11 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
     seconds for all of it (``TimeoutError``).
     """
     import rclpy
-    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor, spin_surviving
+    from robot_dynamics.nodes.executors import spin_surviving
+    from robot_dynamics.nodes.process import make_executor
     context = rclpy.Context()
     rclpy.init(context=context)
-    executor = QueueAwareMultiThreadedExecutor(num_threads=2, context=context)
+    executor = make_executor(context)
     nodes = {}
     try:
         nodes = make_nodes(context, robot, feedforward, config, namespace, extra)
