@@ -129,7 +129,11 @@ def main(argv=None):
     parser.add_argument('--rounds', type=int, default=2)
     parser.add_argument('--rate', type=float, default=1000.0)
     parser.add_argument('--model', default='panda')
+    parser.add_argument('--realtime', type=int, default=0, metavar='PRIORITY',
+                        help='run every process SCHED_FIFO at this priority (root; 0: normal)')
     args = parser.parse_args(argv)
+    if args.realtime:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.realtime))
     private_graph()
     import multiprocessing
 

@@ -16,8 +16,7 @@ Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/executors.py [--rounds 2] [--executor cached ...]
 
-For each executor (``ROBOT_DYNAMICS_EXECUTOR``: ``cached``, ``rclpy``, ``events``, ``multi``;
-with a build that still holds them also ``queue_aware``), measured alternately per round:
+For each executor (``ROBOT_DYNAMICS_EXECUTOR``: ``cached``, ``rclpy``, ``events``, ``multi``), measured alternately per round:
 
 - ``demo s``: wall seconds of ``robot_dynamics_bringup``'s closed loop (puma560, the bundled
   config, simulated time in lockstep) for the whole motion, in a fresh process;
@@ -32,6 +31,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -62,18 +62,26 @@ def demo_seconds(executor):
             'r = run_demo("puma560"); print("WALL", r.wall_time, r.sim_time)')
     env = dict(os.environ, ROBOT_DYNAMICS_EXECUTOR=executor, PYTHONWARNINGS='ignore')
     try:
-        out = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True,
-                             text=True, timeout=300).stdout
+        run = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True,
+                             text=True, timeout=300, cwd=tempfile.gettempdir())
     except subprocess.TimeoutExpired:
+        print(f'  {executor}: the demo did not end in 300 s')
         return float('nan')
-    line = next((line for line in out.splitlines() if line.startswith('WALL')), None)
-    return float(line.split()[1]) if line else float('nan')
+    line = next((line for line in run.stdout.splitlines() if line.startswith('WALL')), None)
+    if line is None:
+        errors = [text for text in run.stderr.splitlines()
+                  if 'WARN' not in text and 'INFO' not in text]
+        print(f'  {executor}: the demo failed (exit {run.returncode}): '
+              + ' | '.join(errors[-6:]))
+        return float('nan')
+    return float(line.split()[1])
 
 
 def survives(executor):
     """Return (ticks of the good timer in ~2 s, exit on SIGTERM within 10 s)."""
     env = dict(os.environ, ROBOT_DYNAMICS_EXECUTOR=executor, PYTHONWARNINGS='ignore')
     process = subprocess.Popen([sys.executable, '-c', SURVIVOR], env=env, text=True,
+                               cwd=tempfile.gettempdir(),
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     time.sleep(8.0)                     # start-up, then 2 s of ticks at least
     process.terminate()

@@ -37,23 +37,22 @@ EXECUTOR_VARIABLE = 'ROBOT_DYNAMICS_EXECUTOR'
 
 
 def make_executor(context=None):
-    """Return the executor for one node process: the cached one, or rclpy's on request.
+    """Return the executor for a node process: the cached one, or rclpy's on request.
 
     Default (``ROBOT_DYNAMICS_EXECUTOR`` unset or ``cached``):
-    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, which at 1 kHz brings the
-    dynamics node's CPU from ~2.2x to ~1.3x that of an empty rclpy subscriber measured in
-    the same run (docs/robustness.md, "Soak") and its answers from 2-3x to 1.0-1.5x the
-    latency of an empty rclpy relay (docs/latency.md); ``rclpy``: rclpy's
-    ``SingleThreadedExecutor``.
+    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, chosen by measurement
+    (docs/latency.md, "Executors compared": the lowest CPU and latency of the executors that
+    run every node, and the fastest one-process demo). ``rclpy``: rclpy's
+    ``SingleThreadedExecutor``; ``multi``: its ``MultiThreadedExecutor``; ``events``:
+    ``rclpy.experimental.EventsExecutor`` (for the benchmarks; in Jazzy it failed the
+    one-process demo with ``SystemError`` in a callback, and its ``spin_once()`` without a
+    timeout did not return for a due timer, so :func:`spin` gives it one).
     """
     choice = os.environ.get(EXECUTOR_VARIABLE, 'cached')
     from rclpy.executors import MultiThreadedExecutor
     from rclpy.experimental import EventsExecutor
-
-    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor
     executors = {'cached': CachedWaitSetExecutor, 'rclpy': SingleThreadedExecutor,
-                 'events': EventsExecutor, 'multi': MultiThreadedExecutor,
-                 'queue_aware': QueueAwareMultiThreadedExecutor}
+                 'events': EventsExecutor, 'multi': MultiThreadedExecutor}
     if choice not in executors:
         raise ValueError(f'{EXECUTOR_VARIABLE}={choice!r}: use one of {sorted(executors)}')
     return executors[choice](context=context)
