@@ -99,6 +99,9 @@ def test_arms_file_is_checked(tmp_path):
     path.write_text('arms: []\n')
     with pytest.raises(ValueError, match="'arms' must map"):
         read_arms(path)
-    path.write_text('arms: {left: panda, right/2: ur5}\nnodes: [simulation_node]\n')
-    assert read_arms(path)[:2] == ([('/left', 'panda'), ('/right/2', 'ur5')],
+    path.write_text('arms: {left: panda, 2nd: ur5}\n')
+    with pytest.raises(ValueError, match='not a ROS namespace'):
+        read_arms(path)
+    path.write_text('arms: {left: panda, cell/right: ur5}\nnodes: [simulation_node]\n')
+    assert read_arms(path)[:2] == ([('/left', 'panda'), ('/cell/right', 'ur5')],
                                    ['simulation_node'])
