@@ -15,6 +15,7 @@
 Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/idle_cpu.py [--settle 15] [--seconds 20] [--rounds 1]
+        [--baseline ../main/.venv] [--realtime 10]
 
 Starts ``ros2 launch robot_dynamics simulation.launch.py`` in a private ROS domain, waits
 ``--settle`` s (the demo's motion is over by then: start_delay 0.5 s + 4 moves of 1 s), then
@@ -85,12 +86,13 @@ def node_pids(launch_pid):
     return found
 
 
-def run_once(args):
-    """One launch: ``{node: (cpu %, wake-ups / s)}``."""
-    ros2 = str(pathlib.Path(sys.executable).with_name('ros2'))
+def run_once(args, venv):
+    """One launch from ``venv``: ``{node: (cpu %, wake-ups / s)}``."""
+    ros2 = str(pathlib.Path(venv, 'bin', 'ros2'))
+    env = dict(os.environ, AMENT_PREFIX_PATH=str(venv))
     launch = subprocess.Popen([ros2, 'launch', 'robot_dynamics', 'simulation.launch.py'],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
+                              start_new_session=True, env=env)
     try:
         time.sleep(args.settle)
         pids = node_pids(launch.pid)
@@ -121,6 +123,9 @@ def main(argv=None):
     parser.add_argument('--settle', type=float, default=15.0)
     parser.add_argument('--seconds', type=float, default=20.0)
     parser.add_argument('--rounds', type=int, default=1)
+    parser.add_argument('--baseline', metavar='VENV',
+                        help='also measure the package installed in another virtual '
+                        'environment (its bin/ros2), alternating with this one')
     parser.add_argument('--realtime', type=int, default=0, metavar='PRIORITY',
                         help='run every process SCHED_FIFO at this priority (root; 0: normal)')
     args = parser.parse_args(argv)
@@ -129,23 +134,39 @@ def main(argv=None):
     os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
+    venvs = {'this tree': sys.prefix}
+    if args.baseline:
+        venvs['baseline'] = args.baseline
     loads = [os.getloadavg()[0]]
-    rounds = []
+    rounds = {label: [] for label in venvs}
     for _ in range(args.rounds):
-        rounds.append(run_once(args))
-        loads.append(os.getloadavg()[0])
+        for label, venv in venvs.items():
+            rounds[label].append(run_once(args, venv))
+            loads.append(os.getloadavg()[0])
     print(f'idle demo graph, {args.rounds} round(s) x {args.seconds:.0f} s after '
-          f'{args.settle:.0f} s; {os.cpu_count()} cores, 1-min load '
+          f'{args.settle:.0f} s each, alternating; {os.cpu_count()} cores, 1-min load '
           f'{min(loads):.2f}-{max(loads):.2f}\n')
-    print('| node | CPU % of a core | wake-ups / s |\n| --- | --- | --- |')
-    for name in NODES:
-        values = [r[name] for r in rounds if name in r]
-        if values:
-            cpu = sorted(v[0] for v in values)[len(values) // 2]
-            wakes = sorted(v[1] for v in values)[len(values) // 2]
-            print(f'| {name} | {cpu:.1f} | {wakes:.0f} |')
-    total = [sum(v[0] for v in r.values()) for r in rounds]
-    print(f'| all | {sorted(total)[len(total) // 2]:.1f} | |')
+    print('| node | ' + ' | '.join(f'{label}: CPU % | {label}: wake-ups / s'
+                                   for label in venvs) + ' |')
+    print('|' + ' --- |' * (1 + 2 * len(venvs)))
+    for name in NODES + ('all',):
+        cells = []
+        for label in venvs:
+            if name == 'all':
+                values = [(sum(v[0] for v in r.values()), sum(v[1] for v in r.values()))
+                          for r in rounds[label]]
+            else:
+                values = [r[name] for r in rounds[label] if name in r]
+            cells += [f'{median([v[0] for v in values]):.1f}',
+                      f'{median([v[1] for v in values]):.0f}'] if values else ['-', '-']
+        print(f'| {name} | ' + ' | '.join(cells) + ' |')
+
+
+def median(values):
+    """The median of a non-empty list."""
+    values = sorted(values)
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else 0.5 * (values[middle - 1] + values[middle])
 
 
 if __name__ == '__main__':

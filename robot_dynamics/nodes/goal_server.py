@@ -64,9 +64,8 @@ class GoalServer:
         name = controller.resolve_topic_name('~/follow_joint_trajectory')
         self.node = rclpy.create_node(
             f'{controller.get_name()}_goals', namespace=controller.get_namespace(),
-            context=controller.context, use_global_arguments=False,
-            parameter_overrides=[Parameter('use_sim_time', value=controller.get_parameter(
-                'use_sim_time').value)])
+            context=controller.context, use_global_arguments=False)
+        self._follow_clock(controller)
         self._wake = self.node.create_guard_condition(lambda: None)
         self._executing = 0                  # goals whose execute callback has not returned
         self.rejected = 0                    # goals rejected as too large
@@ -79,6 +78,23 @@ class GoalServer:
         self._thread = threading.Thread(target=self._spin, daemon=True,
                                         name=f'{controller.get_name()} goals')
         self._thread.start()
+
+    def _follow_clock(self, controller):
+        """Drive the side node's clock by the controller's time source (simulated time too).
+
+        With a ``/clock`` subscription of its own (``use_sim_time`` true), every ``/clock``
+        message (200 a second in the demo) woke this thread and ran rclpy's time source in
+        Python a second time, a third of the idle controller's wake-ups (issue 36). The
+        controller's time source sets the side node's clock as it sets its own, and follows a
+        later ``use_sim_time`` change of the controller as well (rclpy has no public way to
+        share a time source: ``_time_source`` is the node's).
+        """
+        self._time_source = getattr(controller, '_time_source', None)
+        if self._time_source is None:           # not an rclpy Node as we know it: as before
+            self.node.set_parameters([Parameter('use_sim_time', value=controller.get_parameter(
+                'use_sim_time').value)])
+            return
+        self._time_source.attach_clock(self.node.get_clock())
 
     def _spin(self):
         while self.node.context.ok() and not self._closed():
@@ -156,5 +172,7 @@ class GoalServer:
         self._wake.trigger()
         self._thread.join(timeout=2.0)
         self._executor.remove_node(self.node)
+        if self._time_source is not None:
+            self._time_source._associated_clocks.discard(self.node.get_clock())
         self.action.destroy()
         self.node.destroy_node()
