@@ -347,6 +347,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         for kind in ('timer', 'subscription', 'guard_condition', 'client', 'service'):
             by_pointer = cache['by_pointer'][kind]
             for pointer in ready[kind]:
+                if not self._context.ok():     # Ctrl-C during this iteration: nothing more
+                    return                     # (its publishers are invalid: error lines)
                 if pointer in by_pointer:
                     self._dispatch(kind, *by_pointer[pointer])
 
