@@ -16,7 +16,8 @@ Run on demand (not in CI)::
 
     .venv/bin/python benchmarks/executors.py [--rounds 2] [--executor cached ...]
 
-For each executor (``ROBOT_DYNAMICS_EXECUTOR``: ``cached``, ``rclpy``, ``events``, ``multi``), measured alternately per round:
+For each executor (``ROBOT_DYNAMICS_EXECUTOR``: ``cached``, ``rclpy``, ``events``, ``multi``),
+measured alternately per round:
 
 - ``demo s``: wall seconds of ``robot_dynamics_bringup``'s closed loop (puma560, the bundled
   config, simulated time in lockstep) for the whole motion, in a fresh process;

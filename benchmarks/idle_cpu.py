@@ -163,7 +163,7 @@ def main(argv=None):
 
 
 def median(values):
-    """The median of a non-empty list."""
+    """Return the median of a non-empty list."""
     values = sorted(values)
     middle = len(values) // 2
     return values[middle] if len(values) % 2 else 0.5 * (values[middle - 1] + values[middle])

@@ -13,8 +13,9 @@
 """Start the simulation demo in one process: what launch/simulation.launch.py starts.
 
 The simulator, the dynamics node, the computed-torque controller and the trajectory publisher
-run on one executor (the nodes' own, ``process.make_executor``) with the parameters of ``config/simulation.yaml`` (its
-``ros__parameters`` sections, passed as parameter overrides) and the launch file's remappings.
+run on one executor (the nodes' own, ``process.make_executor``) with the parameters of
+``config/simulation.yaml`` (its ``ros__parameters`` sections, passed as parameter overrides)
+and the launch file's remappings.
 After the run it prints the tracking error per joint and the dynamics node's compute time, and
 can plot desired vs actual positions and torques::
 
