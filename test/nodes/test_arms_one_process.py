@@ -13,6 +13,8 @@
 """Several arms in one process (``robot_dynamics_arms``): each answers in its own namespace."""
 
 import os
+import pathlib
+import signal
 import subprocess
 import sys
 import time
@@ -30,36 +32,44 @@ from robot_dynamics.nodes.arms import read_arms
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def start_arms(tmp_path, arms, nodes=('dynamics_node',)):
-    """Start ``python -m robot_dynamics.nodes.arms`` with an arms file of ``arms``."""
+ROS2 = pathlib.Path(sys.executable).with_name('ros2')
+
+
+def start_arms(tmp_path, arms, how, nodes=('dynamics_node',)):
+    """Start ``arms`` as ``how`` says: ``module`` (``python -m``) or ``launch`` (ros2 launch)."""
     path = tmp_path / 'arms.yaml'
     lines = ['arms:'] + [f'  {namespace.strip("/")}: {robot}' for namespace, robot in arms]
     lines += [f'nodes: [{", ".join(nodes)}]', 'parameters:',
               '  dynamics_node: {joint_states_qos: sensor_data}']
     path.write_text('\n'.join(lines) + '\n')
     env = dict(os.environ, PYTHONWARNINGS='ignore')
-    return subprocess.Popen([sys.executable, '-m', 'robot_dynamics.nodes.arms', '--arms',
-                             str(path)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    command = ([sys.executable, '-m', 'robot_dynamics.nodes.arms', '--arms', str(path)]
+               if how == 'module' else
+               [str(ROS2), 'launch', 'robot_dynamics', 'arms.launch.py', f'arms:={path}'])
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
 def stop(process):
-    """SIGTERM, then the output; the process must end without a traceback."""
-    process.terminate()
+    """SIGINT (Ctrl-C), then the output; it must end, without a traceback."""
+    process.send_signal(signal.SIGINT)
     try:
-        output, _ = process.communicate(timeout=15)
+        output, _ = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)
         output, _ = process.communicate()
-        raise AssertionError(f'robot_dynamics_arms ignored SIGTERM:\n{output}')
+        raise AssertionError(f'robot_dynamics_arms ignored SIGINT:\n{output}')
     assert 'Traceback' not in output, output
     return output
 
 
-def test_two_arms_in_one_process_answer_on_their_own_namespaces(ros, tmp_path):
+@pytest.mark.parametrize('how', ['module', 'launch'])
+def test_two_arms_in_one_process_answer_on_their_own_namespaces(ros, tmp_path, how):
+    if how == 'launch' and not ROS2.exists():
+        pytest.skip('ros2 (launch, launch_ros) is not installed beside this Python')
     base = '/a' + uuid.uuid4().hex[:8]
     arms = [(f'{base}/left', 'puma560'), (f'{base}/right', 'two_link')]
-    process = start_arms(tmp_path, arms)
+    process = start_arms(tmp_path, arms, how)
     try:
         node = ros.node('arms_probe', namespace='/')
         got, publishers, postures = {}, {}, {}
