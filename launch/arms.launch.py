@@ -15,7 +15,8 @@
 Starts one ``robot_dynamics_arms`` process serving every arm of ``arms`` (an arms file,
 default: the package's config/arms.yaml: a namespace and a robot per arm, the nodes each arm
 gets and their parameters; see robot_dynamics/nodes/arms.py). Each arm's nodes answer in its
-namespace (``/left/dynamics_node/...``) as one node per process would.
+namespace (``/left/dynamics_node/...``) as one node per process would. ``robot`` (a bundled
+model name or a URDF/DH file; empty, the default: each arm's own) gives every arm that robot.
 """
 
 from launch import LaunchDescription
@@ -25,6 +26,8 @@ from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'robot_dynamics'
+EXECUTABLES = ('robot_dynamics_arms',)
+CONFIGS = ()                  # the arms file is not a ros__parameters file: see arms.py
 
 
 def generate_launch_description():
@@ -33,6 +36,9 @@ def generate_launch_description():
         DeclareLaunchArgument('arms', default_value=PathJoinSubstitution(
             [FindPackageShare(PACKAGE), 'config', 'arms.yaml']),
             description='arms file: namespaces and robots, node kinds, their parameters'),
-        Node(package=PACKAGE, executable='robot_dynamics_arms', output='screen',
-             arguments=['--arms', LaunchConfiguration('arms')]),
+        DeclareLaunchArgument('robot', default_value='', description=(
+            "every arm's robot (bundled name or URDF/DH file); empty: the arms file's")),
+        Node(package=PACKAGE, executable=EXECUTABLES[0], output='screen',
+             arguments=['--arms', LaunchConfiguration('arms'),
+                        '--robot', LaunchConfiguration('robot')]),
     ])

@@ -18,8 +18,8 @@ participant and an executor each; ``robot_dynamics_arms`` builds the nodes of ev
 objects in one process and spins them on one executor (docs/latency.md: CPU per arm and
 latency for 1, 2 and 4 arms against one process per arm)::
 
-    robot_dynamics_arms --arms config/arms.yaml
-    ros2 launch robot_dynamics arms.launch.py arms:=config/arms.yaml
+    robot_dynamics_arms --arms config/arms.yaml [--robot ur5]
+    ros2 launch robot_dynamics arms.launch.py arms:=config/arms.yaml [robot:=ur5]
 
 The arms file (YAML; default: the bundled ``config/arms.yaml``)::
 
@@ -109,6 +109,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--arms', default=None,
                         help='arms file (default: the bundled config/arms.yaml)')
+    parser.add_argument('--robot', default='',
+                        help="every arm's robot (bundled name or file; default: the file's)")
     args = parser.parse_args(own)
     path = args.arms or default_arms_file()
     if not os.path.isfile(path):
@@ -117,6 +119,8 @@ def main(argv=None):
         arms, nodes, parameters = read_arms(path)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
+    if args.robot.strip():
+        arms = [(namespace, args.robot.strip()) for namespace, _ in arms]
     run_nodes(lambda: make_arm_nodes(arms, nodes, parameters),
               ['robot_dynamics_arms'] + argv[len(own):])
     return 0
