@@ -36,6 +36,7 @@ NODE_EXECUTABLES = {
     'joint_trajectory_controller': 'robot_dynamics.nodes.joint_trajectory_controller:main',
     'trajectory_publisher': 'robot_dynamics.nodes.trajectory_publisher:main',
     'robot_dynamics_bringup': 'robot_dynamics.nodes.bringup:main',
+    'robot_dynamics_arms': 'robot_dynamics.nodes.arms:main',
     'joint_state_recorder': 'robot_dynamics.nodes.joint_state_recorder:main',
     'robot_dynamics_identification_demo': 'robot_dynamics.nodes.identification_demo:main',
 }

@@ -198,7 +198,11 @@ def measure(subject, args, context, node, model, tables):
             process.join(timeout=5.0)
         else:
             process.terminate()
-            process.wait(timeout=10.0)
+            try:
+                process.wait(timeout=10.0)
+            except subprocess.TimeoutExpired:   # a subject that ignores SIGTERM
+                process.kill()
+                process.wait(timeout=10.0)
     return dict(latencies=list(receiver.latencies), sent=shared.sent.value,
                 answered=receiver.answered, wrong=receiver.wrong, cpu=cpu)
 

@@ -80,12 +80,25 @@ def parse_arguments():
 
 
 def postures(model):
-    """``POSTURES`` distinct postures within the joint limits and their gravity torques."""
+    """``POSTURES`` distinct postures of one smooth closed motion and their gravity torques.
+
+    Joint ``j`` follows ``centre + amplitude (0.75 sin(a) + 0.25 sin(2 a + 1))``, ``a = 2 pi k
+    / POSTURES + phase_j``: one period per cycle of postures (1 s at 1 kHz), so consecutive
+    messages move each joint by at most ``1.25 x 2 pi amplitude / POSTURES`` (3.7 mrad), far
+    below what the node's jump filter refuses (2 x 1.5 x its velocity limit x (dt + 1 ms);
+    at most 0.3 of it on every bundled robot); random postures jumped between messages and the
+    filter dropped nearly all of them (issue 35). Distinct phases per joint, and the second
+    harmonic (``q(a + pi)`` is not ``-q(a)``, whose gravity a planar arm cannot tell apart),
+    keep the answers distinct, so that each is matched to its request by value.
+    """
     import robot_dynamics as rd
-    rng = np.random.default_rng(0)
     lower = np.where(np.isfinite(model.lower_limit), model.lower_limit, -np.pi)
     upper = np.where(np.isfinite(model.upper_limit), model.upper_limit, np.pi)
-    q = rng.uniform(0.8 * lower + 0.2 * upper, 0.2 * lower + 0.8 * upper, (POSTURES, model.dof))
+    centre = 0.5 * (lower + upper)
+    amplitude = np.minimum(0.5, 0.3 * (upper - lower))
+    phase = 2.0 * np.pi * (np.arange(model.dof) + 1) / (model.dof + 1.5)
+    angle = 2.0 * np.pi * np.arange(POSTURES)[:, None] / POSTURES + phase
+    q = centre + amplitude * (0.75 * np.sin(angle) + 0.25 * np.sin(2.0 * angle + 1.0))
     return q, rd.gravity_torques(model, q)
 
 

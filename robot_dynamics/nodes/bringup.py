@@ -13,8 +13,9 @@
 """Start the simulation demo in one process: what launch/simulation.launch.py starts.
 
 The simulator, the dynamics node, the computed-torque controller and the trajectory publisher
-run on one MultiThreadedExecutor with the parameters of ``config/simulation.yaml`` (its
-``ros__parameters`` sections, passed as parameter overrides) and the launch file's remappings.
+run on one executor (the nodes' own, ``process.make_executor``) with the parameters of
+``config/simulation.yaml`` (its ``ros__parameters`` sections, passed as parameter overrides)
+and the launch file's remappings.
 After the run it prints the tracking error per joint and the dynamics node's compute time, and
 can plot desired vs actual positions and torques::
 
@@ -124,10 +125,11 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
     seconds for all of it (``TimeoutError``).
     """
     import rclpy
-    from robot_dynamics.nodes.executors import QueueAwareMultiThreadedExecutor, spin_surviving
+    from robot_dynamics.nodes.executors import spin_surviving
+    from robot_dynamics.nodes.process import make_executor
     context = rclpy.Context()
     rclpy.init(context=context)
-    executor = QueueAwareMultiThreadedExecutor(num_threads=2, context=context)
+    executor = make_executor(context)
     nodes = {}
     try:
         nodes = make_nodes(context, robot, feedforward, config, namespace, extra)

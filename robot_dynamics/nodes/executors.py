@@ -10,34 +10,30 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Executors for the nodes: a lean single-threaded one, a multi-threaded one without busy spin.
+"""The nodes' executor: a lean single-threaded one, and spinning that survives any callback.
 
 ``CachedWaitSetExecutor`` is a leaner ``SingleThreadedExecutor`` (wait set kept between
 iterations, callbacks called directly; see its docstring and docs/latency.md). It, and any
-executor spun by :func:`spin_surviving` (every node process, the one-process demo), survives
-what a callback raises, rclpy's own callbacks included (the time source's ``/clock``
-subscription, the parameter services, QoS events): the exception is logged through the node,
-throttled, and the node goes on (:func:`report_callback_failure`).
+executor spun by :func:`spin_surviving` (every node process, several arms in one process, the
+one-process demo), survives what a callback raises, rclpy's own callbacks included (the time
+source's ``/clock`` subscription, the parameter services, QoS events): the exception is logged
+through the node, throttled, and the node goes on (:func:`report_callback_failure`).
 
-Jazzy's ``MultiThreadedExecutor`` yields a task again while it still waits in the thread
-pool's queue, submits it once more and returns at once: the spinning thread keeps the GIL and
-starves the workers, and a one-process graph (the simulation demo) runs 10-100x slower than
-it should, depending on scheduling luck. Upstream fixed this after the Jazzy wheels
-(ros2/rclpy#1547). ``QueueAwareMultiThreadedExecutor`` remembers which tasks are queued and,
-instead of submitting one again, yields the GIL for a moment so that a worker can start it.
+It was chosen by measurement against rclpy Jazzy's ``SingleThreadedExecutor``,
+``MultiThreadedExecutor`` and ``rclpy.experimental.EventsExecutor`` (docs/latency.md,
+"Executors compared"); the multi-threaded subclass that worked around Jazzy's re-submission of
+queued tasks is gone (the one-process demo runs faster on this one).
 """
 
 import contextlib
 import inspect
 import os
-import threading
-import time
 import traceback
 
 import rclpy.logging
 from rclpy.executors import (
-    ConditionReachedException, ExternalShutdownException, MultiThreadedExecutor,
-    ShutdownException, SingleThreadedExecutor, TimeoutException, TimeoutObject,
+    ConditionReachedException, ExternalShutdownException, ShutdownException,
+    SingleThreadedExecutor, TimeoutException, TimeoutObject,
 )
 from rclpy.event_handler import EventHandler
 from rclpy.exceptions import InvalidHandle
@@ -48,39 +44,6 @@ from rclpy.waitable import NumberOfEntities
 
 _WAIT_ENDED = (ExternalShutdownException, ShutdownException, TimeoutException,
                ConditionReachedException)
-
-
-class QueueAwareMultiThreadedExecutor(MultiThreadedExecutor):
-    """``MultiThreadedExecutor`` that never re-submits a task still queued in its pool."""
-
-    def __init__(self, num_threads=None, *, context=None):
-        super().__init__(num_threads=num_threads, context=context)
-        self._queued = set()
-        self._queued_lock = threading.Lock()
-
-    def _run_queued(self, task):
-        with self._queued_lock:
-            self._queued.discard(task)
-        task()
-
-    def _spin_once_impl(self, timeout_sec=None, wait_condition=lambda: False):
-        try:
-            handler, _, _ = self.wait_for_ready_callbacks(timeout_sec, None, wait_condition)
-        except _WAIT_ENDED:
-            return
-        with self._queued_lock:
-            queued = handler in self._queued
-            if not queued:
-                self._queued.add(handler)
-        if queued:
-            time.sleep(50e-6)              # let a worker take the GIL and start the task
-            return
-        self._executor.submit(self._run_queued, handler)
-        self._futures.append(handler)
-        for future in self._futures[:]:
-            if future.done():
-                self._futures.remove(future)
-                future.result()            # raise any exception of the callback
 
 
 def report_callback_failure(node, what, exc):
@@ -384,6 +347,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         for kind in ('timer', 'subscription', 'guard_condition', 'client', 'service'):
             by_pointer = cache['by_pointer'][kind]
             for pointer in ready[kind]:
+                if not self._context.ok():     # Ctrl-C during this iteration: nothing more
+                    return                     # (its publishers are invalid: error lines)
                 if pointer in by_pointer:
                     self._dispatch(kind, *by_pointer[pointer])
 

@@ -64,9 +64,8 @@ class GoalServer:
         name = controller.resolve_topic_name('~/follow_joint_trajectory')
         self.node = rclpy.create_node(
             f'{controller.get_name()}_goals', namespace=controller.get_namespace(),
-            context=controller.context, use_global_arguments=False,
-            parameter_overrides=[Parameter('use_sim_time', value=controller.get_parameter(
-                'use_sim_time').value)])
+            context=controller.context, use_global_arguments=False)
+        self._follow_clock(controller)
         self._wake = self.node.create_guard_condition(lambda: None)
         self._executing = 0                  # goals whose execute callback has not returned
         self.rejected = 0                    # goals rejected as too large
@@ -79,6 +78,29 @@ class GoalServer:
         self._thread = threading.Thread(target=self._spin, daemon=True,
                                         name=f'{controller.get_name()} goals')
         self._thread.start()
+
+    def _follow_clock(self, controller):
+        """Set the side node's clock from the controller's time source (its ``/clock``).
+
+        With a ``/clock`` subscription of its own, every ``/clock`` message (200 a second in
+        the demo) woke this thread and ran rclpy's time source in Python a second time, a third
+        of the idle controller's wake-ups (issue 36). The side node is on simulated time if the
+        controller was when the node started, as before; its clock takes the times of the
+        controller's ``/clock`` (remapped with the controller, unlike the side node's own
+        subscription, which ignored the remapping), and a later ``use_sim_time`` switch of the
+        controller does not move it to wall time (the results it keeps would all expire at
+        once). rclpy has no public way to share a time source: ``_time_source`` is the node's.
+        """
+        self._time_source = getattr(controller, '_time_source', None)
+        sim_time = controller.get_parameter('use_sim_time').value
+        if self._time_source is None:           # not an rclpy Node as we know it: as before
+            self.node.set_parameters([Parameter('use_sim_time', value=sim_time)])
+            return
+        clock = self.node.get_clock()
+        clock._set_ros_time_is_active(sim_time)
+        self._follower = _TimesOnly(clock)
+        self._follower.set_ros_time_override(self._time_source._last_time_set)
+        self._time_source._associated_clocks.add(self._follower)
 
     def _spin(self):
         while self.node.context.ok() and not self._closed():
@@ -156,5 +178,21 @@ class GoalServer:
         self._wake.trigger()
         self._thread.join(timeout=2.0)
         self._executor.remove_node(self.node)
+        if self._time_source is not None:
+            self._time_source._associated_clocks.discard(self._follower)
         self.action.destroy()
         self.node.destroy_node()
+
+
+class _TimesOnly:
+    """Pass the times a time source sets to a clock, not its switches between time kinds."""
+
+    def __init__(self, clock):
+        self.clock = clock
+
+    def set_ros_time_override(self, time):
+        """Set the clock's simulated time."""
+        self.clock.set_ros_time_override(time)
+
+    def _set_ros_time_is_active(self, enabled):
+        """Keep the clock's time kind (rclpy calls this when ``use_sim_time`` switches)."""

@@ -36,21 +36,26 @@ from robot_dynamics.nodes.executors import CachedWaitSetExecutor, spin_surviving
 EXECUTOR_VARIABLE = 'ROBOT_DYNAMICS_EXECUTOR'
 
 
-def make_executor():
-    """Return the executor for one node process: the cached one, or rclpy's on request.
+def make_executor(context=None):
+    """Return the executor for a node process: the cached one, or rclpy's on request.
 
     Default (``ROBOT_DYNAMICS_EXECUTOR`` unset or ``cached``):
-    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, which at 1 kHz brings the
-    dynamics node's CPU from ~2.2x to ~1.3x that of an empty rclpy subscriber measured in
-    the same run (docs/robustness.md, "Soak") and its answers from 2-3x to 1.0-1.5x the
-    latency of an empty rclpy relay (docs/latency.md); ``rclpy``: rclpy's
-    ``SingleThreadedExecutor``.
+    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, chosen by measurement
+    (docs/latency.md, "Executors compared": the lowest CPU and latency of the executors that
+    run every node, and the fastest one-process demo). ``rclpy``: rclpy's
+    ``SingleThreadedExecutor``; ``multi``: its ``MultiThreadedExecutor``; ``events``:
+    ``rclpy.experimental.EventsExecutor`` (for the benchmarks; in Jazzy it failed the
+    one-process demo with ``SystemError`` in a callback, and its ``spin_once()`` without a
+    timeout did not return for a due timer, so :func:`spin` gives it one).
     """
     choice = os.environ.get(EXECUTOR_VARIABLE, 'cached')
-    executors = {'cached': CachedWaitSetExecutor, 'rclpy': SingleThreadedExecutor}
+    from rclpy.executors import MultiThreadedExecutor
+    from rclpy.experimental import EventsExecutor
+    executors = {'cached': CachedWaitSetExecutor, 'rclpy': SingleThreadedExecutor,
+                 'events': EventsExecutor, 'multi': MultiThreadedExecutor}
     if choice not in executors:
         raise ValueError(f'{EXECUTOR_VARIABLE}={choice!r}: use one of {sorted(executors)}')
-    return executors[choice]()
+    return executors[choice](context=context)
 
 
 def guarded_subscription(node, callback):
@@ -114,7 +119,8 @@ def check_startup(node, validate, skip=()):
 
 def _fatal(node_class, exc):
     """Log the reason a node could not start as one FATAL line."""
-    name = inspect.signature(node_class.__init__).parameters['node_name'].default
+    name = ('robot_dynamics' if node_class is None else
+            inspect.signature(node_class.__init__).parameters['node_name'].default)
     reason = ' '.join(str(exc).split()) or type(exc).__name__
     rclpy.logging.get_logger(name).fatal(f'cannot start: {reason}')
 
@@ -129,16 +135,27 @@ def run(node_class, args=None):
     included, is logged and the node goes on (:func:`spin`). Ctrl-C (SIGINT, once or more)
     and SIGTERM end it with code 0, without a traceback.
     """
+    run_nodes(lambda: [node_class()], args, node_class)
+
+
+def run_nodes(build, args=None, node_class=None):
+    """Run the nodes ``build()`` returns on one executor, as :func:`run` runs one node.
+
+    ``build``: a callable returning a list of nodes, called after ``rclpy.init``; a
+    configuration error it raises ends the process with one FATAL line (named after
+    ``node_class``'s default node name, else ``robot_dynamics``). Several arms in one process
+    (:mod:`robot_dynamics.nodes.arms`) are several nodes here.
+    """
     rclpy.init(args=args)
-    node = None
+    nodes = []
     try:
         executor = make_executor()
         try:
-            node = node_class()
+            nodes = build()
         except CONFIGURATION_ERRORS as exc:
             _fatal(node_class, exc)
             _exit_at_startup()
-        spin(node, executor)
+        spin(nodes, executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except Exception:  # noqa: BLE001
@@ -147,7 +164,7 @@ def run(node_class, args=None):
         # SIGTERM shut the context down while a callback was publishing: a normal stop
     finally:
         _ignore_further_interrupts()
-        if node is not None:
+        for node in nodes:
             node.destroy_node()
         rclpy.try_shutdown()
 
@@ -178,17 +195,21 @@ def _ignore_further_interrupts():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def spin(node, executor):
-    """Spin a node until its context shuts down, surviving what a callback raises.
+def spin(nodes, executor):
+    """Spin a node (or a list of nodes) until the context shuts down, surviving callbacks.
 
     This is ``rclpy.spin(node, executor)``, except that rclpy's loop ends at the first exception
     any callback raises, its own included (a ``/clock`` message with negative seconds:
-    ``ValueError`` from the time source); here it is logged through ``node`` (throttled,
+    ``ValueError`` from the time source); here it is logged through the node (throttled,
     counted in its diagnostics) and spinning goes on.
     """
-    executor.add_node(node)
+    nodes = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    for node in nodes:
+        executor.add_node(node)
+    timeout = 0.1 if os.environ.get(EXECUTOR_VARIABLE) == 'events' else None
     try:
         while executor.context.ok():
-            spin_surviving(executor, node)
+            spin_surviving(executor, nodes[0] if len(nodes) == 1 else None, timeout)
     finally:
-        executor.remove_node(node)
+        for node in nodes:
+            executor.remove_node(node)

@@ -1,0 +1,191 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Several 7-joint arms at 1 kHz: all in one process against one process per arm.
+
+Run on demand (not in CI)::
+
+    .venv/bin/python benchmarks/arms_one_process.py [--arms 1 2 4] [--seconds 15]
+        [--rounds 2] [--model panda] [--rate 1000]
+
+For each arm count N, two subjects measured alternately in each round, in a private ROS
+domain: ``one``: ``python -m robot_dynamics.nodes.arms`` serving N dynamics nodes (one per
+namespace) on one executor; ``per-arm``: N ``python -m robot_dynamics.nodes.dynamics_node``
+processes. Each arm gets its own publisher process (joint_states at ``--rate`` Hz, a smooth
+motion, sensor-data QoS: ``soak_dynamics_node.publisher_main``) and this process receives every
+arm's ``gravity_torques`` (matched by value, ``soak_dynamics_node.Receiver``). Reported: CPU
+per arm (the subject processes' CPU / N, % of a core), latency median and p99 over all arms,
+answers / sent, and the ratio of CPU per arm one / per-arm in the same round.
+"""
+
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'benchmarks'))
+
+from soak_dynamics_node import (Receiver, Shared, postures, private_graph,  # noqa: E402
+                                publisher_main, quiet_model, read_proc)
+
+WARM_UP = 4.0
+QOS = 'sensor_data'
+
+
+def start_subject(kind, namespaces, model_name):
+    """Start the subject's processes; returns the list of Popen."""
+    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                 cwd=tempfile.gettempdir())
+    if kind == 'one':
+        path = pathlib.Path(tempfile.mkdtemp()) / 'arms.yaml'
+        path.write_text('arms:\n' + ''.join(f'  {ns.strip("/")}: {model_name}\n'
+                                            for ns in namespaces)
+                        + 'nodes: [dynamics_node]\nparameters:\n  dynamics_node: '
+                        f'{{joint_states_qos: {QOS}}}\n')
+        return [subprocess.Popen([sys.executable, '-m', 'robot_dynamics.nodes.arms',
+                                  '--arms', str(path)], **quiet)]
+    return [subprocess.Popen([sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node',
+                              '--ros-args', '-r', f'__ns:={ns}', '-p', f'model:={model_name}',
+                              '-p', f'joint_states_qos:={QOS}'], **quiet)
+            for ns in namespaces]
+
+
+def stop_all(processes):
+    """SIGTERM each process, SIGKILL what is left after 10 s."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=10.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10.0)
+
+
+def measure(kind, count, args, context, node, model, tables):
+    """Run ``count`` arms as ``kind`` for ``args.seconds``; latencies, counts, CPU per arm."""
+    base = '/arms' + uuid.uuid4().hex[:8]
+    namespaces = [f'{base}/arm{k}' for k in range(count)]
+    processes = start_subject(kind, namespaces, args.model)
+    stop = context.Event()
+    shared = [Shared(context) for _ in namespaces]
+    receivers = [Receiver(node, tables['gravity'], s, f'{ns}/dynamics_node/gravity_torques')
+                 for s, ns in zip(shared, namespaces)]
+    table = context.RawArray('d', tables['positions'].size)
+    np.frombuffer(table)[:] = tables['positions'].reshape(-1)
+    publishers = [context.Process(target=publisher_main, daemon=True, args=(
+        ns, args.rate, model.joint_names, table, s, stop, QOS, 1))
+        for s, ns in zip(shared, namespaces)]
+    for publisher in publishers:
+        publisher.start()
+    try:
+        deadline = time.monotonic() + 90.0
+        while (any(s.sequence[0] < 0 for s in shared)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(WARM_UP)
+        start = [read_proc(p.pid)[1] for p in processes]
+        wall = time.monotonic()
+        for s in shared:
+            s.measuring.value = 1
+        time.sleep(args.seconds)
+        for s in shared:
+            s.measuring.value = 0
+        end = [read_proc(p.pid)[1] for p in processes]
+        cpu = 100.0 * (sum(end) - sum(start)) / (time.monotonic() - wall) / count
+        time.sleep(0.2)
+    finally:
+        stop.set()
+        for publisher in publishers:
+            publisher.join(timeout=5.0)
+        stop_all(processes)
+    latencies = [x for r in receivers for x in r.latencies]
+    return dict(latencies=latencies, sent=sum(s.sent.value for s in shared),
+                answered=sum(r.answered for r in receivers), cpu=cpu)
+
+
+def main(argv=None):
+    """Measure every arm count and layout alternately; print a markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--arms', type=int, nargs='+', default=[1, 2, 4])
+    parser.add_argument('--seconds', type=float, default=15.0)
+    parser.add_argument('--rounds', type=int, default=2)
+    parser.add_argument('--rate', type=float, default=1000.0)
+    parser.add_argument('--model', default='panda')
+    parser.add_argument('--realtime', type=int, default=0, metavar='PRIORITY',
+                        help='run every process SCHED_FIFO at this priority (root; 0: normal)')
+    args = parser.parse_args(argv)
+    if args.realtime:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.realtime))
+    private_graph()
+    import multiprocessing
+
+    import rclpy
+
+    from robot_dynamics.nodes.process import make_executor
+    model = quiet_model(args.model)
+    positions, gravity = postures(model)
+    tables = {'positions': positions, 'gravity': gravity}
+    context = multiprocessing.get_context('spawn')
+    rclpy.init()
+    node = rclpy.create_node('arms_receiver')
+    executor = make_executor()
+    executor.add_node(node)
+    spinner = threading.Thread(target=executor.spin, daemon=True)
+    spinner.start()
+    results = {(kind, n): dict(latencies=[], sent=0, answered=0, cpu=[])
+               for n in args.arms for kind in ('one', 'per-arm')}
+    loads = [os.getloadavg()[0]]
+    try:
+        for round_ in range(args.rounds):
+            for count in args.arms:
+                for kind in ('one', 'per-arm'):
+                    result = measure(kind, count, args, context, node, model, tables)
+                    total = results[kind, count]
+                    total['latencies'] += result['latencies']
+                    total['sent'] += result['sent']
+                    total['answered'] += result['answered']
+                    total['cpu'].append(result['cpu'])
+                    loads.append(os.getloadavg()[0])
+                    print(f'  round {round_ + 1}, {count} arm(s), {kind}: CPU/arm '
+                          f'{result["cpu"]:.1f} %, {result["answered"]} of {result["sent"]}',
+                          flush=True)
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown()
+    print(f'\n{args.model}, joint_states at {args.rate:.0f} Hz per arm, {args.rounds} rounds x '
+          f'{args.seconds:.0f} s; {os.cpu_count()} cores, 1-min load '
+          f'{min(loads):.2f}-{max(loads):.2f}\n')
+    print('| arms | layout | answered | p50 ms | p99 ms | CPU per arm % | one / per-arm CPU |')
+    print('| --- | --- | --- | --- | --- | --- | --- |')
+    for count in args.arms:
+        per_arm = np.array(results['per-arm', count]['cpu'])
+        for kind in ('one', 'per-arm'):
+            r = results[kind, count]
+            ms = np.array(r['latencies']) * 1e-6
+            p50, p99 = np.percentile(ms, [50, 99]) if ms.size else (np.nan, np.nan)
+            ratio = np.median(np.array(r['cpu']) / per_arm)
+            print(f"| {count} | {kind} | {r['answered']} of {r['sent']} | {p50:.3f} | "
+                  f"{p99:.3f} | {np.median(r['cpu']):.1f} | {ratio:.2f} |")
+
+
+if __name__ == '__main__':
+    main()
