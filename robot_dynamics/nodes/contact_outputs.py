@@ -81,6 +81,10 @@ class ContactOutputs:
         self.pub_wrench = node.create_publisher(WrenchStamped, '~/external_wrench', 10)
         self.pub_collision = node.create_publisher(Bool, '~/collision', LATCHED)
 
+    def forget_model(self):
+        """Release the monitor of a replaced model (rebuilt for the new one at the next state)."""
+        self.monitor = self._built_for = self._names_seen = None
+
     def _monitor_for(self, model):
         """Return the monitor of ``model`` (built again when the node's model changed).
 

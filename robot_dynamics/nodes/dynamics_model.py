@@ -82,6 +82,7 @@ class DynamicsModel:
         self._no_gravity_model = model.with_gravity(np.zeros(3))
         self._state_bounds = bounds.StateBounds(model)
         self.outputs.set_order(names, order)
+        self.contacts.forget_model()           # a replaced model is not kept alive
 
     def _on_description(self, msg):
         if model_parameters_set(self) or not msg.data:
