@@ -164,10 +164,15 @@ def test_dynamics_node_crash_and_restart_recovers_without_manual_steps(ros, grap
         {s.name: s.message for s in m.status if ns in s.name}), 100)
     trajectory = probe.create_publisher(type(trajectory_message(NAMES, [1.0], [Q_HOLD])),
                                         'desired_trajectory', LATCHED)
-    # The arm sags until the controller commands (seconds on a loaded machine, enough to fall
-    # fast: a motion from a falling arm can be refused as beyond the limits); sent once it
-    # commands, reached in 3 s from wherever the arm is then.
-    assert ros.spin_until(lambda: commands, timeout=60.0), 'the controller never commanded'
+    # The arm sags until the controller commands (seconds on a loaded machine). The motion is
+    # sent once it commands and the arm is still: the controller reads the dynamics node's
+    # accepted motion, which begins at that node's state; an arm that moved more than the hold
+    # tolerance while it was in transit would make it a step, refused (control.goals).
+
+    def still():
+        return bool(commands) and len(states) > 10 and all(
+            np.abs(np.asarray(m.velocity)).max() < 0.02 for m in states[-10:])
+    assert ros.spin_until(still, timeout=60.0), 'the controller never held the arm still'
     trajectory.publish(trajectory_message(NAMES, [3.0], [Q_HOLD]))
 
     def error(msg):
