@@ -206,8 +206,9 @@ class JointTrajectoryController(Node):
 
     def _commanded(self, request):
         """Return ``(trajectory, scale, report)``: the motion from now, judged by the policy."""
-        if self.reaction.refusal():           # stop/comply: nothing starts while in contact
-            raise goals.GoalError(goals.INVALID_GOAL, self.reaction.refusal())
+        refusal = self.reaction.refusal()    # stop/comply: nothing starts while in contact
+        if refusal:
+            raise goals.GoalError(goals.INVALID_GOAL, refusal)
         q, qd, state_ns = self.state          # the motion starts from it, at its time
         motion = goals.commanded_motion(request, self.joint_names, (q, qd), state_ns,
                                         self.model, parameters.goal_rules(self))
