@@ -51,6 +51,7 @@ import pathlib
 import random
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -140,16 +141,78 @@ def floor_main(namespace, qos, stop, executor_name):
     rclpy.try_shutdown()
 
 
-def start_node(namespace, model_name, extra, qos):
-    """Start the dynamics node as a child process."""
-    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONSAFEPATH='1')   # the installed package
-    command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
-               '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
-               '-p', 'diagnostics_period:=1.0', '-p', f'joint_states_qos:={qos}']
-    for argument in extra:
-        command += ['-p', argument]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+def start_node(module, arguments=(), root=None, executor=None, capture=False):
+    """Start ``python -m module arguments`` as users do; the benchmarks' one way to start nodes.
+
+    ``root`` None: the installed package (this tree, once ``./scripts/setup_venv.sh`` or
+    ``colcon build`` installed it); else the source tree ``root``, which must hold its compiled
+    engine (a tree without it would run the numpy fallback, about 10x slower per message: the
+    node then saturates a core at 1 kHz and the benchmark measures its queue). ``executor``:
+    ``ROBOT_DYNAMICS_EXECUTOR`` (None: the default). ``capture``: its output is kept (text,
+    :func:`stop_nodes` returns it); else discarded.
+    """
+    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
+    env.pop('ROBOT_DYNAMICS_EXECUTOR', None)
+    if executor:
+        env['ROBOT_DYNAMICS_EXECUTOR'] = executor
+    if root is None:
+        env['PYTHONSAFEPATH'] = '1'                 # never the source tree: the installed one
+    else:
+        if not list(pathlib.Path(root, 'robot_dynamics', 'engine').glob('_engine*.so')):
+            sys.exit(f'{root}: no compiled engine in robot_dynamics/engine/; build it first '
+                     f'(cd {root} && python setup.py build_ext --inplace)')
+        env['PYTHONPATH'] = str(root) + os.pathsep + os.environ.get('PYTHONPATH', '')
+    output = dict(stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) if capture \
+        else dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen([sys.executable, '-m', module, *arguments],
+                            cwd=root or tempfile.gettempdir(), env=env, **output)
+
+
+def dynamics_node_arguments(namespace, model_name, parameters=()):
+    """Return the ``--ros-args`` of a dynamics node in ``namespace`` with ``parameters``."""
+    arguments = ['--ros-args', '-r', f'__ns:={namespace}', '-p', f'model:={model_name}']
+    for parameter in parameters:
+        arguments += ['-p', parameter]
+    return arguments
+
+
+def stop_nodes(processes):
+    """SIGTERM each process, SIGKILL what is left after 10 s; return their captured output."""
+    for process in processes:
+        process.terminate()
+    outputs = []
+    for process in processes:
+        try:
+            output, _ = process.communicate(timeout=10.0)
+        except subprocess.TimeoutExpired:        # a subject that ignores SIGTERM
+            process.kill()
+            output, _ = process.communicate()
+        outputs.append(output or '')
+    return outputs
+
+
+def measured_cpu(pids, seconds, ready, warm_up, flags=(), started=None):
+    """CPU of ``pids`` together, % of one core, over ``seconds`` once ``ready()`` and warm.
+
+    Waits for ``ready()`` (60 s at most), then ``warm_up`` s; each of ``flags`` (shared
+    values) is 1 while measuring, and ``started()`` is called as it starts. The benchmarks'
+    one measuring window.
+    """
+    deadline = time.monotonic() + 60.0
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(warm_up)
+    start = sum(read_proc(pid)[1] for pid in pids)
+    wall = time.monotonic()
+    for flag in flags:
+        flag.value = 1
+    if started is not None:
+        started()
+    time.sleep(seconds)
+    for flag in flags:
+        flag.value = 0
+    end = sum(read_proc(pid)[1] for pid in pids)
+    return 100.0 * (end - start) / (time.monotonic() - wall)
 
 
 def publisher_main(namespace, rate, names, table, shared, stop, qos, subscribers=2):
@@ -312,7 +375,9 @@ def main():
 
     model = quiet_model(args.model)
     namespace = '/soak' + uuid.uuid4().hex[:8]
-    process = start_node(namespace, args.model, args.node_arg, args.qos)
+    process = start_node('robot_dynamics.nodes.dynamics_node', dynamics_node_arguments(
+        namespace, args.model, ['diagnostics_period:=1.0', f'joint_states_qos:={args.qos}',
+                                *args.node_arg]), capture=True)
     import multiprocessing
     context = multiprocessing.get_context('spawn')
     shared, stop = Shared(context), context.Event()
@@ -364,12 +429,7 @@ def main():
         publisher.join(timeout=5.0)
         floor.join(timeout=5.0)
         time.sleep(2.5)                  # the node's last /diagnostics counts every input
-        process.terminate()
-        try:
-            output, _ = process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
+        output, = stop_nodes([process])
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
