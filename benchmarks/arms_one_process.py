@@ -41,9 +41,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import (Receiver, Shared, dynamics_node_arguments,  # noqa: E402
-                                measured_cpu, postures, private_graph, publisher_main,
-                                quiet_model, start_node, stop_nodes)
+from node_subjects import (dynamics_node_arguments, measured_cpu, private_graph,  # noqa: E402
+                           quiet_model, start_node, stop_nodes)
+from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 4.0
 QOS = 'sensor_data'

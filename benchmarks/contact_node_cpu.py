@@ -50,8 +50,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import (dynamics_node_arguments, measured_cpu,  # noqa: E402
-                                private_graph, quiet_model, start_node, stop_nodes)
+from node_subjects import (dynamics_node_arguments, measured_cpu,  # noqa: E402
+                           private_graph, quiet_model, start_node, stop_nodes)
 
 SUBJECTS = ('off', 'observer', 'observer+torques')
 WARM_UP = 3.0
