@@ -27,8 +27,10 @@ uses ``cos 2q = 2c² - 1`` and ``sin 2q = 2cs``: four products for the x-y block
 couplings with z. A structural zero or ±1 of ``P`` and ``p`` costs nothing; components the
 outputs do not use are never emitted (the emitters keep only what the outputs reach).
 
-This replaces strobing (n inverse dynamics passes with ``qdd = e_j``, one straight-line program
-after sharing): for the Panda 566 → about 300 multiplications.
+Against strobing (n inverse dynamics passes with ``qdd = e_j``, one straight-line program after
+sharing) the Panda's mass matrix costs 190 multiplications and 190 additions instead of 566 and
+411; the generator keeps whichever of the two is shorter
+(in :mod:`robot_dynamics.codegen.generator`).
 """
 
 from robot_dynamics.algorithms.renaud import Body
@@ -64,7 +66,7 @@ def mass_matrix(scalars, frames, bodies, q):
 
 
 def _trig(scalars, qi):
-    """``c, s`` and ``c² , cs`` of one revolute joint (the double angle of ``R K Rᵀ``)."""
+    """``c, s, c², cs`` of one revolute joint (``c²`` and ``cs`` give the double angle)."""
     c, s = scalars.function('cos', qi), scalars.function('sin', qi)
     return c, s, c * c, c * s
 

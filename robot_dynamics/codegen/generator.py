@@ -22,9 +22,10 @@ Functions (all rigid-body plus the model's joint effects, exactly as
 
 - ``inverse_dynamics(q, qd, qdd)`` → τ (n), the paper's model (relations 1-10);
 - ``gravity(q)`` → G (n): the same with ``qd = qdd = 0``;
-- ``mass_matrix(q)`` → the lower triangle of M row by row, ``M[i][j]`` for ``j <= i``
-  (strobing, seed 002: column j is the torque for ``qdd = e_j``, no velocity and gravity;
-  constant folding and sharing turn the n passes into one straight-line program);
+- ``mass_matrix(q)`` → the lower triangle of M row by row, ``M[i][j]`` for ``j <= i``, by
+  composite rigid bodies (:mod:`robot_dynamics.codegen.composite`) or, when that is shorter
+  (joint axes in general directions), by strobing (seed 002: column j is the torque for
+  ``qdd = e_j``, no velocity and gravity; folding and sharing make one program of the n passes);
 - ``forward_dynamics(q, qd, tau)`` → qdd (n): ``M qdd = tau - b(q, qd)`` solved by an
   unrolled ``L D Lᵀ`` factorisation (one division per joint).
 """
