@@ -247,7 +247,7 @@ class _Builder:
             return inputs, [g.label(t, f'tau{i + 1}') for i, t in enumerate(tau)]
         zero = [0.0] * n
         if name == 'gravity':
-            return ['q'], self._rigid(zero, zero, self.gravity)
+            return ['q'], [g.wrap(t) for t in self._rigid(zero, zero, self.gravity)]
         M = self._mass_matrix()
         if name == 'mass_matrix':
             return ['q'], [M[i][j] for i in range(n) for j in range(i + 1)]

@@ -122,3 +122,15 @@ def test_compiled_mass_matrix_is_whole_and_symmetric_for_one_state_and_batches(n
         single = fm.mass_matrix(row)
         assert single.shape == (model.dof, model.dof)
         assert np.abs(single - M).max() <= 1e-10 * scale
+
+
+@needs_compiler
+def test_all_prismatic_chain_compiles():
+    """Constant gravity torques and a constant M (prismatic joints only) are still emitted."""
+    model = random_model(np.random.default_rng(2), 2, 1.0)
+    assert model.joint_types == ('prismatic', 'prismatic')
+    fm = fast.compile(model, backend='c', method='generated')
+    q = np.random.default_rng(3).uniform(-1, 1, (3, 2))
+    for ours, reference in ((fm.gravity(q), rd.gravity_torques(model, q)),
+                            (fm.mass_matrix(q), rd.mass_matrix(model, q))):
+        assert np.abs(ours - reference).max() <= 1e-12 * max(1.0, np.abs(reference).max())
