@@ -137,7 +137,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
             nodes[f'observer{k}'] = factory(context, namespace or None)
         for node in nodes.values():
             executor.add_node(node)
-        simulator = nodes['simulation_node']
+        simulator = nodes['simulation_node'].simulator
         trajectory = nodes['trajectory_publisher']
         if trajectory.waypoints() is None:
             raise RuntimeError(f'the demo motion was refused, nothing to run: '

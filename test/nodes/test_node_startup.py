@@ -219,4 +219,4 @@ def test_reset_that_cannot_step_says_so(ros, monkeypatch):
     monkeypatch.undo()
     response = ros.call(reset, Trigger.Request())
     assert response.success, response.message
-    assert ros.spin_until(lambda: sim.sim_time > 0.05, 10.0) and not sim.failed
+    assert ros.spin_until(lambda: sim.sim_time > 0.05, 10.0) and not sim.simulator.failed
