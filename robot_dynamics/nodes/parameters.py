@@ -16,6 +16,8 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.exceptions import ParameterUninitializedException
 from rclpy.parameter import Parameter
 
+from robot_dynamics.bringup.demo_graph import remapping_arguments
+
 
 def descriptor(description, read_only=False, low=None, high=None, integer=False,
                additional=''):
@@ -69,3 +71,9 @@ def parameter_overrides(parameters):
     """
     return [Parameter(name, value=value) for name, value in parameters.items()
             if not (isinstance(value, list) and not value)]
+
+
+def node_arguments(parameters, remappings):
+    """Return a node's ``parameter_overrides`` and ``cli_args`` keywords: values, remappings."""
+    return {'parameter_overrides': parameter_overrides(parameters),
+            'cli_args': remapping_arguments(remappings)}
