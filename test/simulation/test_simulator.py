@@ -22,6 +22,7 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.errors import PlausibilityError
+from robot_dynamics.simulation import simulator as simulator_module
 from robot_dynamics.simulation.simulator import (check_integrator, initial_positions,
                                                  MIN_FACTOR, setting_error, Simulator)
 from robots import random_model
@@ -157,6 +158,14 @@ def test_a_runaway_stops_once_with_the_fix_and_reset_restarts(model):
     assert not sim.failed and sim.sim_time == 0.0 and sim.error == ''
     np.testing.assert_array_equal(sim.q, [1.0, 1.0, 1.0])
     sim.trial_step()                                 # the first step can run
+
+
+def test_a_trial_step_that_is_not_finite_raises(model, monkeypatch):
+    sim = simulator(model)
+    monkeypatch.setattr(simulator_module, 'step', lambda *args, **kwargs: (
+        np.full(3, np.nan), np.zeros(3), None))
+    with pytest.raises(rd.SimulationError, match='first step from the initial state'):
+        sim.trial_step()
 
 
 def test_health_reports_a_silence_longer_than_the_window(model):
