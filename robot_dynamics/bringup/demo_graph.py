@@ -68,12 +68,6 @@ def model_parameter(robot):
     return 'dh_file' if str(robot).endswith(('.yaml', '.yml')) else 'urdf_file'
 
 
-def remapping_arguments(remappings):
-    """Return a node's ``cli_args`` for ``[(source, target)]`` remappings (None for none)."""
-    arguments = [arg for source, target in remappings for arg in ('-r', f'{source}:={target}')]
-    return ['--ros-args'] + arguments if arguments else None
-
-
 def demo_parameters(robot, feedforward=True, config=None, extra=None):
     """Return ``{node name: {parameter: value}}`` of the demo's nodes, in start order.
 

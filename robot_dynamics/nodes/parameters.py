@@ -16,8 +16,6 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.exceptions import ParameterUninitializedException
 from rclpy.parameter import Parameter
 
-from robot_dynamics.bringup.demo_graph import remapping_arguments
-
 
 def descriptor(description, read_only=False, low=None, high=None, integer=False,
                additional=''):
@@ -71,6 +69,12 @@ def parameter_overrides(parameters):
     """
     return [Parameter(name, value=value) for name, value in parameters.items()
             if not (isinstance(value, list) and not value)]
+
+
+def remapping_arguments(remappings):
+    """Return a node's ``cli_args`` for ``[(source, target)]`` remappings (None for none)."""
+    arguments = [arg for source, target in remappings for arg in ('-r', f'{source}:={target}')]
+    return ['--ros-args'] + arguments if arguments else None
 
 
 def node_arguments(parameters, remappings):

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from robot_dynamics.bringup.demo_graph import (config_path, demo_parameters, load_parameters,
-                                               model_parameter, REMAPPINGS,
-                                               remapping_arguments, tracking_run, unfinished)
+                                               model_parameter, REMAPPINGS, tracking_run,
+                                               unfinished)
 
 
 def test_the_robot_is_given_as_the_parameter_its_kind_needs():
@@ -48,13 +48,6 @@ def test_the_demo_parameters_are_the_configs_with_the_robot_and_the_extras():
                                                  dt=0.002)
     controller = parameters['joint_trajectory_controller']
     assert controller['use_feedforward'] is False and controller['record'] is True
-
-
-def test_remappings_become_ros_arguments():
-    assert remapping_arguments([]) is None
-    assert remapping_arguments(REMAPPINGS['joint_trajectory_controller']) == [
-        '--ros-args', '-r', 'desired_trajectory:=dynamics_node/accepted_trajectory',
-        '-r', 'effort_commands:=simulation_node/effort_commands']
 
 
 def test_an_unfinished_run_says_how_far_it_came():

@@ -104,3 +104,12 @@ def test_launch_files_import_and_describe(path):
     spec.loader.exec_module(module)
     description = module.generate_launch_description()
     assert description.entities
+
+
+def test_remappings_become_ros_arguments():
+    from robot_dynamics.bringup.demo_graph import REMAPPINGS
+    from robot_dynamics.nodes.parameters import remapping_arguments
+    assert remapping_arguments([]) is None
+    assert remapping_arguments(REMAPPINGS['joint_trajectory_controller']) == [
+        '--ros-args', '-r', 'desired_trajectory:=dynamics_node/accepted_trajectory',
+        '-r', 'effort_commands:=simulation_node/effort_commands']
