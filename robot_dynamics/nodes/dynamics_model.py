@@ -29,7 +29,7 @@ from robot_dynamics.control.joint_states import JointStateMerge, message_joint_l
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.description_updates import model_change
+from robot_dynamics.control.description_updates import model_change
 from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, check_locked_joints,
                                                    check_model_name, check_model_source,
                                                    joint_order, model_parameters_set,

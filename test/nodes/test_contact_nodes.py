@@ -155,7 +155,7 @@ def test_the_simulator_is_pushed_and_its_efforts_stay_the_motor_torques(ros):
         assert reason in sim.last_dropped
     publisher.publish(push_message('panda_link4', (0.0, 0.0, 20.0)))
     assert ros.spin_until(lambda: sim.push.wrench is not None)
-    start, q_start = sim.push.start, sim.q.copy()
+    start, q_start = sim.push.start, sim.simulator.q.copy()
     assert ros.spin_until(lambda: sim.sim_time > start + 0.05)
     moved = np.array(states[-1].position)[:7] - q_start
     assert all(np.all(np.array(m.effort) == 0.0) for m in states)
