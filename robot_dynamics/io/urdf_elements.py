@@ -45,6 +45,7 @@ class Joint:
     def __init__(self, element, name, kind, parent, child):
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
+        self.moving = kind != 'fixed'     # has a coordinate (every type but fixed)
         self._origin = self._axis = None
         self._values = {}           # (tag, attribute) → number or None: each read once
         self.locked_at = None       # held fixed at this position (locked_joints=): rad or m
@@ -52,11 +53,7 @@ class Joint:
     def hold(self, value):
         """Make this revolute, continuous or prismatic joint fixed at ``value`` (rad or m)."""
         self._motion, self.type, self.locked_at, self._origin = self.type, 'fixed', value, None
-
-    @property
-    def moving(self):
-        """Tell whether the joint has a coordinate (every type but ``fixed``)."""
-        return self.type != 'fixed'
+        self.moving = False
 
     @property
     def origin(self):
@@ -70,6 +67,14 @@ class Joint:
                 else:
                     self._origin = R @ axis_rotation(self.axis, np.array([self.locked_at]))[0], p
         return self._origin
+
+    @property
+    def origin_parts(self):
+        """``(xyz, rpy)`` lists of a moving joint's ``<origin>``, checked; None when absent.
+
+        :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
+        """
+        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
 
     @property
     def mimic(self):
@@ -103,13 +108,12 @@ class Joint:
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
-        key = tag, name
-        if key not in self._values:
+        value = self._values.get((tag, name), self)          # self: not read yet
+        if value is self:
             element = self.element.find(tag)
             text = None if element is None else element.get(name)
-            self._values[key] = None if text is None else \
+            value = self._values[tag, name] = None if text is None else \
                 number(text, f"joint[@name='{self.name}']/{tag} {name}")
-        value = self._values[key]
         return default if value is None else value
 
     def limits(self):
@@ -218,6 +222,13 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def parts(self, link):
+        """Return the checked :func:`_inertial_parts` of ``link`` (None: no inertial), unbuilt.
+
+        :func:`stacked_bodies` builds the bodies of many at once (one numpy pass).
+        """
+        return _inertial_parts(self._inertials[link], link)
+
     def bodies(self, links):
         """Return :meth:`body` of each of ``links``, the unread ones read together.
 
@@ -248,6 +259,15 @@ def _inertial_body(inertial, link):
     R, p = _pose(origin)
     inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+
+
+def stacked_bodies(parts):
+    """Masses (N,), coms (N, 3) and inertias about the coms (N, 3, 3) of :meth:`Document.parts`.
+
+    The values of :meth:`Document.body`, bit for bit (:func:`_stacked`).
+    """
+    com, inertia = _stacked(parts)
+    return np.array([mass for mass, _, _ in parts]), com, inertia
 
 
 def _stacked(parts):
@@ -302,6 +322,18 @@ def _inertial_parts(inertial, link):
 def pose(origin, where):
     """``(R, p)`` of an ``<origin xyz rpy>`` element (identity when absent)."""
     return _pose(_pose_parts(origin, where))
+
+
+def stacked_poses(parts):
+    """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
+
+    The values of :func:`pose`, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    """
+    R = np.array([IDENTITY[0]] * len(parts))
+    turned = [k for k, part in enumerate(parts) if part is not None and part[1] != [0.0, 0.0, 0.0]]
+    if turned:
+        R[turned] = rpy_matrices([parts[k][1] for k in turned])
+    return R, np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts])
 
 
 def _pose(parts):

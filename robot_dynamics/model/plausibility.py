@@ -35,6 +35,8 @@ its warnings (so the loaders, the nodes and ``robot-dynamics info`` show them). 
 ignore links that already fail the triangle inequality (the model says so itself).
 """
 
+import math
+
 import numpy as np
 
 #: Equivalent uniform-ellipsoid densities of real links, kg/m³ (air to beyond tungsten).
@@ -109,8 +111,8 @@ def plausibility_warnings(model, principal):
         found.append(f'link {model.link_names[i]!r} has rotational inertia '
                      f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
                      'mass may have been lumped into a neighbour)')
-    reach = (_norms(model.placement_translation).sum() + np.linalg.norm(model.tip_translation)
-             + _travel(model))
+    tip = model.tip_translation                              # np.linalg.norm's arithmetic
+    reach = _norms(model.placement_translation).sum() + math.sqrt(tip.dot(tip)) + _travel(model)
     distance = _norms(model.com)
     for i in indices(weighed & (distance > reach + REACH_SLACK)):
         found.append(f'centre of mass of link {model.link_names[i]!r} lies {distance[i]:.3g} m '
