@@ -124,11 +124,6 @@ def origin_forms(bodies):
     mass = np.array([float(body[0]) for body in bodies])
     com = np.array([body[1] for body in bodies], dtype=float).reshape(-1, 3)
     inertia = np.array([body[2] for body in bodies], dtype=float).reshape(-1, 3, 3)
-    return stacked_origin_forms(mass, com, inertia)
-
-
-def stacked_origin_forms(mass, com, inertia):
-    """:func:`origin_forms` of masses (N,), coms (N, 3) and inertias (N, 3, 3) (float arrays)."""
     point = (com[:, None, :] @ com[:, :, None]) * _E - com[:, :, None] * com[:, None, :]
     h, inertia = mass[:, None] * com, inertia + mass[:, None, None] * point
     return [(m, h[k], inertia[k]) for k, m in enumerate(mass.tolist())]

@@ -24,7 +24,7 @@ import numpy as np
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
                                       centroidal_forms, origin_form, origin_form_zero,
-                                      stacked_origin_forms, transform)
+                                      transform)
 from robot_dynamics.io.urdf_elements import IDENTITY, stacked_bodies, stacked_poses
 from robot_dynamics.io.urdf_tree import compose, compose_all
 
@@ -35,7 +35,7 @@ class Centroidal(tuple):
     """A lone link's unread inertial (:meth:`~.urdf_elements.Document.parts`), checked.
 
     The link is its body's origin; :func:`merged_bodies` builds them all at once
-    (:func:`~.urdf_elements.stacked_bodies`, :func:`~.locked.stacked_origin_forms`).
+    (:func:`~.urdf_elements.stacked_bodies`).
     """
 
 
@@ -225,16 +225,30 @@ def _check_value(joint, value):
 
 
 def merged_bodies(fixed, branches, positions):
-    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches."""
-    bodies = list(fixed)
-    pending = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
-    if pending:
-        forms = stacked_origin_forms(*stacked_bodies([bodies[i] for i in pending]))
-        for i, body in zip(pending, forms):
-            bodies[i] = body
+    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches.
+
+    A lone link (:class:`Centroidal`) that carries no branch is its body as written, read
+    with the others in one pass; the rest is summed in origin form.
+    """
+    bodies, out = list(fixed), (np.empty(len(fixed)), np.empty((len(fixed), 3)),
+                                np.empty((len(fixed), 3, 3)))
+    lone = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
+    if lone:
+        mass, com, inertia = stacked_bodies([bodies[i] for i in lone])
+        com[mass == 0] = 0.0                   # a massless link has no centre of mass
+        for i in lone:
+            bodies[i] = None                   # as written, unless it carries a branch
+        for array, rows in zip(out, (mass + 0.0, com, inertia)):
+            array[lone] = rows
     for locked in branches.bodies:
-        bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
-    return centroidal_forms(bodies)
+        i = locked.index
+        body = bodies[i] or origin_form(out[0][i], out[1][i], out[2][i])
+        bodies[i] = add(body, locked.merged(positions))
+    summed = [i for i, body in enumerate(bodies) if body is not None]
+    if summed:
+        for array, rows in zip(out, centroidal_forms([bodies[i] for i in summed])):
+            array[summed] = rows
+    return out
 
 
 def locked_note(branches, positions, notes):

@@ -21,11 +21,12 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
+import re
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, strict_float
+from robot_dynamics.io.files import NUMBER, NUMBER_TEXT, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -36,6 +37,9 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 _NUMBER = NUMBER.fullmatch
+# Three numbers apart, space around: split(), each part is a NUMBER (numbers()'s test at once).
+_THREE = re.compile(rf'[ \t\r\n]*{NUMBER_TEXT}(?:[ \t\r\n]+{NUMBER_TEXT}){{2}}[ \t\r\n]*',
+                    re.IGNORECASE).fullmatch
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
@@ -99,12 +103,12 @@ class Joint:
     def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
-        axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
-        norm = np.sqrt(axis.dot(axis))          # np.linalg.norm's arithmetic, less overhead
+        x, y, z = numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
+        norm = math.sqrt(x * x + y * y + z * z)
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
-        return axis / norm
+        return np.array([x / norm, y / norm, z / norm])
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
@@ -347,8 +351,12 @@ def _pose_parts(origin, where):
     """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
     if origin is None:
         return None
-    xyz = numbers(origin.get('xyz', '0 0 0'), 3, f'{where}/origin xyz')
-    rpy = numbers(origin.get('rpy', '0 0 0'), 3, f'{where}/origin rpy')
+    xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
+    if _THREE(xyz) and _THREE(rpy):                     # the lines below, at once
+        xyz, rpy = list(map(float, xyz.split())), list(map(float, rpy.split()))
+    else:
+        xyz = numbers(xyz, 3, f'{where}/origin xyz')
+        rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
         if not all(map(math.isfinite, value)):
             name = where.split("'")[1] if "'" in where else where
@@ -360,6 +368,8 @@ def _pose_parts(origin, where):
 
 def numbers(text, count, where):
     """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+    if count == 3 and text.__class__ is str and _THREE(text):          # the lines below
+        return list(map(float, text.split()))
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
