@@ -73,7 +73,8 @@ def equivalent_density(mass, principal):
 
 def _density(mass, sigma):
     """:func:`equivalent_density` from masses (N,) and RMS extents ``sigma`` (N, 3)."""
-    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * np.prod(np.maximum(sigma, 0.0), axis=1)
+    positive = np.maximum(sigma, 0.0)                  # np.prod's products, in its order
+    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * (positive[:, 0] * positive[:, 1] * positive[:, 2])
     if (volume > 0).all():
         return np.asarray(mass, dtype=float) / volume
     with np.errstate(divide='ignore', invalid='ignore'):
