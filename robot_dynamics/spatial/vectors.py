@@ -77,7 +77,7 @@ def rpy_matrices(rpy):
     same products; fewer numpy calls), more as arrays.
     """
     rpy = np.asarray(rpy, dtype=float)
-    if len(rpy) <= 16:
+    if 0 < len(rpy) <= 16:
         return np.array(list(map(_rpy_rows, np.cos(rpy).tolist(), np.sin(rpy).tolist())))
     (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
     return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
