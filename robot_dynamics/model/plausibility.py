@@ -75,10 +75,10 @@ def _density(mass, sigma):
     """:func:`equivalent_density` from masses (N,) and RMS extents ``sigma`` (N, 3)."""
     positive = np.maximum(sigma, 0.0)                  # np.prod's products, in its order
     volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * (positive[:, 0] * positive[:, 1] * positive[:, 2])
+    mass = np.asarray(mass, dtype=float)
     if (volume > 0).all():
-        return np.asarray(mass, dtype=float) / volume
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(volume > 0, np.asarray(mass, dtype=float) / volume, np.inf)
+        return mass / volume
+    return np.divide(mass, volume, out=np.full_like(volume, np.inf), where=volume > 0)
 
 
 def plausibility_warnings(model, principal):
@@ -142,7 +142,8 @@ def _travel(model):
 
 
 def _moments(values):
-    floor = max(1e-12, 1e-12 * float(np.abs(values).max()))         # round-off, kg m^2
+    values = values.tolist()
+    floor = max(1e-12, 1e-12 * max(map(abs, values)))               # round-off, kg m^2
     return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
 
 
