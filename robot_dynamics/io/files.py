@@ -19,8 +19,9 @@ import stat
 #: A decimal number as C's ``strtod`` reads one (the URDF parsers are C++), or inf/nan, with
 #: ASCII blanks around it. Python's ``float()`` alone also takes ``1_5`` (as 15), Unicode
 #: digits and other spaces (issue 22, LOW).
-NUMBER = re.compile(r'[ \t\r\n]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
-                    r'|inf|infinity|nan)[ \t\r\n]*', re.IGNORECASE)
+#: One number as written (no space around it): what :data:`NUMBER` takes, unpadded.
+NUMBER_TEXT = r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)'
+NUMBER = re.compile(rf'[ \t\r\n]*{NUMBER_TEXT}[ \t\r\n]*', re.IGNORECASE)
 
 
 def strict_float(text):

@@ -24,17 +24,18 @@ import numpy as np
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.locked import (Group, LockedBody, LockedBranches, add,
                                       centroidal_forms, origin_form, origin_form_zero,
-                                      origin_forms, transform)
-from robot_dynamics.io.urdf_elements import IDENTITY
+                                      transform)
+from robot_dynamics.io.urdf_elements import IDENTITY, stacked_bodies, stacked_poses
 from robot_dynamics.io.urdf_tree import compose, compose_all
 
 SERIAL_TYPES = ('revolute', 'continuous', 'prismatic')
 
 
 class Centroidal(tuple):
-    """One link's ``(mass, com, inertia about com)`` at its body's origin: origin form pending.
+    """A lone link's unread inertial (:meth:`~.urdf_elements.Document.parts`), checked.
 
-    :func:`merged_bodies` converts them all at once (:func:`~.locked.origin_forms`).
+    The link is its body's origin; :func:`merged_bodies` builds them all at once
+    (:func:`~.urdf_elements.stacked_bodies`).
     """
 
 
@@ -42,9 +43,12 @@ def rigid_inertia(tree, poses, pending=False):
     """Origin-form inertia of the links at ``poses`` (name → pose); None if none has one.
 
     One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
-    ``pending``: one link at the body's origin is returned as it is (a :class:`Centroidal`).
+    ``pending``: a lone link (at the body's origin) is returned unread (a :class:`Centroidal`).
     """
     names = list(poses)
+    if pending and len(names) == 1:               # poses[names[0]] is the identity
+        parts = tree.document.parts(names[0])
+        return None if parts is None else Centroidal(parts)
     bodies = [tree.document.body(names[0])] if len(names) == 1 else \
         tree.document.bodies(names)                  # many links: read together
     found = list(zip(bodies, poses.values()))
@@ -53,8 +57,6 @@ def rigid_inertia(tree, poses, pending=False):
         if not found:
             return None
         body, (R, p) = found[0]
-        if pending and R is IDENTITY[0] and not p.any():
-            return Centroidal(body)
         return origin_form(*body) if R is IDENTITY[0] and not p.any() else \
             transform(origin_form(*body), R, p)
     count = len(found)
@@ -100,7 +102,8 @@ def chain_bodies(tree, base, tip):
     """
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
-    placements, fixed, locked = [(poses[moving[0].parent], moving[0].origin)], [], []
+    fixed, locked = [], []
+    placements, origins = [poses[moving[0].parent]], [moving[0].origin_parts]
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
         body = rigid_inertia(tree, poses, pending=True)
@@ -112,14 +115,15 @@ def chain_bodies(tree, base, tip):
         fixed.append(body)
         following = moving[i + 1] if i + 1 < len(moving) else None
         if following is not None:
-            placements.append((poses[following.parent], following.origin))
+            placements.append(poses[following.parent])
+            origins.append(following.origin_parts)
         groups = []
         for exit_joint in exits:
             if exit_joint is not following:
                 _add_branch(tree, exit_joint, poses[exit_joint.parent], groups)
         if groups:
             locked.append(LockedBody(i, tuple(groups)))
-    return moving, compose_all(placements), fixed, locked, poses[tip]
+    return moving, compose_all(placements, stacked_poses(origins)), fixed, locked, poses[tip]
 
 
 def _add_branch(tree, first, parent_pose, groups):
@@ -221,14 +225,30 @@ def _check_value(joint, value):
 
 
 def merged_bodies(fixed, branches, positions):
-    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches."""
-    bodies = list(fixed)
-    pending = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
-    for i, body in zip(pending, origin_forms([bodies[i] for i in pending]) if pending else ()):
-        bodies[i] = body
+    """Masses (n,), coms (n, 3), inertias about the coms (n, 3, 3): fixed links plus branches.
+
+    A lone link (:class:`Centroidal`) that carries no branch is its body as written, read
+    with the others in one pass; the rest is summed in origin form.
+    """
+    bodies, out = list(fixed), (np.empty(len(fixed)), np.empty((len(fixed), 3)),
+                                np.empty((len(fixed), 3, 3)))
+    lone = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
+    if lone:
+        mass, com, inertia = stacked_bodies([bodies[i] for i in lone])
+        com[mass == 0] = 0.0                   # a massless link has no centre of mass
+        for i in lone:
+            bodies[i] = None                   # as written, unless it carries a branch
+        for array, rows in zip(out, (mass + 0.0, com, inertia)):
+            array[lone] = rows
     for locked in branches.bodies:
-        bodies[locked.index] = add(bodies[locked.index], locked.merged(positions))
-    return centroidal_forms(bodies)
+        i = locked.index
+        body = bodies[i] or origin_form(out[0][i], out[1][i], out[2][i])
+        bodies[i] = add(body, locked.merged(positions))
+    summed = [i for i, body in enumerate(bodies) if body is not None]
+    if summed:
+        for array, rows in zip(out, centroidal_forms([bodies[i] for i in summed])):
+            array[summed] = rows
+    return out
 
 
 def locked_note(branches, positions, notes):

@@ -21,11 +21,12 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
+import re
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, strict_float
+from robot_dynamics.io.files import NUMBER, NUMBER_TEXT, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -36,6 +37,9 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 _NUMBER = NUMBER.fullmatch
+# Three numbers apart, space around: split(), each part is a NUMBER (numbers()'s test at once).
+_THREE = re.compile(rf'[ \t\r\n]*{NUMBER_TEXT}(?:[ \t\r\n]+{NUMBER_TEXT}){{2}}[ \t\r\n]*',
+                    re.IGNORECASE).fullmatch
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
@@ -45,6 +49,7 @@ class Joint:
     def __init__(self, element, name, kind, parent, child):
         self.element, self.name, self.type = element, name, kind
         self.parent, self.child = parent, child
+        self.moving = kind != 'fixed'     # has a coordinate (every type but fixed)
         self._origin = self._axis = None
         self._values = {}           # (tag, attribute) → number or None: each read once
         self.locked_at = None       # held fixed at this position (locked_joints=): rad or m
@@ -52,11 +57,7 @@ class Joint:
     def hold(self, value):
         """Make this revolute, continuous or prismatic joint fixed at ``value`` (rad or m)."""
         self._motion, self.type, self.locked_at, self._origin = self.type, 'fixed', value, None
-
-    @property
-    def moving(self):
-        """Tell whether the joint has a coordinate (every type but ``fixed``)."""
-        return self.type != 'fixed'
+        self.moving = False
 
     @property
     def origin(self):
@@ -70,6 +71,14 @@ class Joint:
                 else:
                     self._origin = R @ axis_rotation(self.axis, np.array([self.locked_at]))[0], p
         return self._origin
+
+    @property
+    def origin_parts(self):
+        """``(xyz, rpy)`` lists of a moving joint's ``<origin>``, checked; None when absent.
+
+        :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
+        """
+        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
 
     @property
     def mimic(self):
@@ -94,22 +103,21 @@ class Joint:
     def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
-        axis = np.array(numbers(text, 3, f"joint[@name='{self.name}']/axis xyz"))
-        norm = np.sqrt(axis.dot(axis))          # np.linalg.norm's arithmetic, less overhead
+        x, y, z = numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
+        norm = math.sqrt(x * x + y * y + z * z)
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
-        return axis / norm
+        return np.array([x / norm, y / norm, z / norm])
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
-        key = tag, name
-        if key not in self._values:
+        value = self._values.get((tag, name), self)          # self: not read yet
+        if value is self:
             element = self.element.find(tag)
             text = None if element is None else element.get(name)
-            self._values[key] = None if text is None else \
+            value = self._values[tag, name] = None if text is None else \
                 number(text, f"joint[@name='{self.name}']/{tag} {name}")
-        value = self._values[key]
         return default if value is None else value
 
     def limits(self):
@@ -218,6 +226,13 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def parts(self, link):
+        """Return the checked :func:`_inertial_parts` of ``link`` (None: no inertial), unbuilt.
+
+        :func:`stacked_bodies` builds the bodies of many at once (one numpy pass).
+        """
+        return _inertial_parts(self._inertials[link], link)
+
     def bodies(self, links):
         """Return :meth:`body` of each of ``links``, the unread ones read together.
 
@@ -248,6 +263,15 @@ def _inertial_body(inertial, link):
     R, p = _pose(origin)
     inertia = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     return mass, p, (inertia if R is IDENTITY[0] else R @ inertia @ R.T)
+
+
+def stacked_bodies(parts):
+    """Masses (N,), coms (N, 3) and inertias about the coms (N, 3, 3) of :meth:`Document.parts`.
+
+    The values of :meth:`Document.body`, bit for bit (:func:`_stacked`).
+    """
+    com, inertia = _stacked(parts)
+    return np.array([mass for mass, _, _ in parts]), com, inertia
 
 
 def _stacked(parts):
@@ -304,6 +328,18 @@ def pose(origin, where):
     return _pose(_pose_parts(origin, where))
 
 
+def stacked_poses(parts):
+    """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
+
+    The values of :func:`pose`, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    """
+    R = np.array([IDENTITY[0]] * len(parts))
+    turned = [k for k, part in enumerate(parts) if part is not None and part[1] != [0.0, 0.0, 0.0]]
+    if turned:
+        R[turned] = rpy_matrices([parts[k][1] for k in turned])
+    return R, np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts])
+
+
 def _pose(parts):
     if parts is None:
         return IDENTITY
@@ -315,8 +351,12 @@ def _pose_parts(origin, where):
     """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
     if origin is None:
         return None
-    xyz = numbers(origin.get('xyz', '0 0 0'), 3, f'{where}/origin xyz')
-    rpy = numbers(origin.get('rpy', '0 0 0'), 3, f'{where}/origin rpy')
+    xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
+    if _THREE(xyz) and _THREE(rpy):                     # the lines below, at once
+        xyz, rpy = list(map(float, xyz.split())), list(map(float, rpy.split()))
+    else:
+        xyz = numbers(xyz, 3, f'{where}/origin xyz')
+        rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
         if not all(map(math.isfinite, value)):
             name = where.split("'")[1] if "'" in where else where
@@ -328,6 +368,8 @@ def _pose_parts(origin, where):
 
 def numbers(text, count, where):
     """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+    if count == 3 and text.__class__ is str and _THREE(text):          # the lines below
+        return list(map(float, text.split()))
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')

@@ -57,13 +57,14 @@ def compose(a, b):
     return a[0] @ b[0], a[1] + a[0] @ b[1]
 
 
-def compose_all(pairs):
-    """:func:`compose` of many pose pairs ``(a, b)``: rotations (N, 3, 3), translations (N, 3).
+def compose_all(poses, stacked):
+    """:func:`compose` of each of ``poses`` with the row of ``stacked`` (``R`` (N, 3, 3), ``p``).
 
-    Stacked products, each by the kernel of one ``@`` (the same values, bit for bit).
+    Returns rotations (N, 3, 3) and translations (N, 3): stacked products, each by the kernel
+    of one ``@`` (the same values, bit for bit).
     """
-    Ra, pa = np.array([a[0] for a, _ in pairs]), np.array([a[1] for a, _ in pairs])
-    Rb, pb = np.array([b[0] for _, b in pairs]), np.array([b[1] for _, b in pairs])
+    Ra, pa = np.array([a[0] for a in poses]), np.array([a[1] for a in poses])
+    Rb, pb = stacked
     return Ra @ Rb, pa + (Ra @ pb[:, :, None])[:, :, 0]
 
 

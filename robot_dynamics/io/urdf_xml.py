@@ -19,7 +19,8 @@ refused by a substring test):
 - One expat pass builds the ElementTree, without namespace processing, as TinyXML (the parser
   of urdfdom, Pinocchio and KDL) reads a URDF: a tag is its written name (``xacro:include``,
   ``drake:member``), a default namespace on ``<robot>`` changes nothing, an undeclared prefix
-  is no error.
+  is no error. Elements' text is kept only in a document that may have a ``<transmission>``
+  (the loader reads no other text).
 - A DOCTYPE, an entity declaration or an external entity reference is refused where expat
   meets it, before any entity is declared or expanded; the text parsed is the text checked
   (a declared encoding cannot hide a declaration: it was applied when decoding).
@@ -76,9 +77,10 @@ def parse_xml(text):
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse
-    parser.buffer_text = True
     parser.StartElementHandler, parser.EndElementHandler = builder.start, builder.end
-    parser.CharacterDataHandler = builder.data
+    if 'transmission' in text:         # only <transmission>s' elements' text is read
+        parser.buffer_text = True
+        parser.CharacterDataHandler = builder.data
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:

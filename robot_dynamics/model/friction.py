@@ -55,7 +55,7 @@ EXTRA_FIELDS = ('friction_offset', 'coulomb_asymmetry', 'friction_smoothing',
 
 def has_extra_friction(model):
     """Tell whether any joint uses more than viscous + symmetric Coulomb friction."""
-    return any(np.any(getattr(model, name)) for name in EXTRA_FIELDS)
+    return any(np.asarray(getattr(model, name)).any() for name in EXTRA_FIELDS)
 
 
 def _switch(model, qd):

@@ -35,6 +35,8 @@ its warnings (so the loaders, the nodes and ``robot-dynamics info`` show them). 
 ignore links that already fail the triangle inequality (the model says so itself).
 """
 
+import math
+
 import numpy as np
 
 #: Equivalent uniform-ellipsoid densities of real links, kg/m³ (air to beyond tungsten).
@@ -71,11 +73,12 @@ def equivalent_density(mass, principal):
 
 def _density(mass, sigma):
     """:func:`equivalent_density` from masses (N,) and RMS extents ``sigma`` (N, 3)."""
-    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * np.prod(np.maximum(sigma, 0.0), axis=1)
+    positive = np.maximum(sigma, 0.0)                  # np.prod's products, in its order
+    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * (positive[:, 0] * positive[:, 1] * positive[:, 2])
+    mass = np.asarray(mass, dtype=float)
     if (volume > 0).all():
-        return np.asarray(mass, dtype=float) / volume
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(volume > 0, np.asarray(mass, dtype=float) / volume, np.inf)
+        return mass / volume
+    return np.divide(mass, volume, out=np.full_like(volume, np.inf), where=volume > 0)
 
 
 def plausibility_warnings(model, principal):
@@ -109,8 +112,8 @@ def plausibility_warnings(model, principal):
         found.append(f'link {model.link_names[i]!r} has rotational inertia '
                      f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
                      'mass may have been lumped into a neighbour)')
-    reach = (_norms(model.placement_translation).sum() + np.linalg.norm(model.tip_translation)
-             + _travel(model))
+    tip = model.tip_translation                              # np.linalg.norm's arithmetic
+    reach = _norms(model.placement_translation).sum() + math.sqrt(tip.dot(tip)) + _travel(model)
     distance = _norms(model.com)
     for i in indices(weighed & (distance > reach + REACH_SLACK)):
         found.append(f'centre of mass of link {model.link_names[i]!r} lies {distance[i]:.3g} m '
@@ -139,7 +142,8 @@ def _travel(model):
 
 
 def _moments(values):
-    floor = max(1e-12, 1e-12 * float(np.abs(values).max()))         # round-off, kg m^2
+    values = values.tolist()
+    floor = max(1e-12, 1e-12 * max(map(abs, values)))               # round-off, kg m^2
     return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
 
 

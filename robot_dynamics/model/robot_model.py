@@ -211,7 +211,7 @@ class RobotModel:
             found.append(f'inertia of link {name!r} violates the triangle inequality '
                          f'(principal moments {np.round(principal[i], 6).tolist()}): '
                          'not a physical rigid body, accepted as given')
-        massless = [name for name, m in zip(self.link_names, self.mass) if m == 0]
+        massless = [name for name, m in zip(self.link_names, self.mass.tolist()) if m == 0]
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
         found += plausibility_warnings(self, principal)
@@ -219,8 +219,10 @@ class RobotModel:
             bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
                    if lo > hi]
             raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
-        for name in ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
-                     'rotor_inertia'):
+        signed = ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
+                  'rotor_inertia')
+        for name in signed if (np.concatenate([getattr(self, k) for k in signed]) < 0).any() \
+                else ():
             if (getattr(self, name) < 0).any():
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')

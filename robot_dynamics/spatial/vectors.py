@@ -59,15 +59,26 @@ def axis_rotation(axis, angle):
 def rpy_matrix(rpy):
     """URDF roll-pitch-yaw (fixed X, then Y, then Z axes) to a rotation matrix (3, 3)."""
     angles = np.asarray(rpy, dtype=float)          # one ufunc call each (the same values)
-    (cr, cp, cy), (sr, sp, sy) = np.cos(angles).tolist(), np.sin(angles).tolist()
-    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                     [-sp, cp * sr, cp * cr]])
+    return np.array(_rpy_rows(np.cos(angles).tolist(), np.sin(angles).tolist()))
+
+
+def _rpy_rows(cosines, sines):
+    """Rows of :func:`rpy_matrix` from the angles' cosines and sines (floats)."""
+    (cr, cp, cy), (sr, sp, sy) = cosines, sines
+    return [[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+            [-sp, cp * sr, cp * cr]]
 
 
 def rpy_matrices(rpy):
-    """:func:`rpy_matrix` of many angle triples (N, 3): (N, 3, 3), the same values bit for bit."""
+    """:func:`rpy_matrix` of many angle triples (N, 3): (N, 3, 3), the same values bit for bit.
+
+    A few (up to 16) are multiplied out as floats, row by row, like :func:`rpy_matrix` (the
+    same products; fewer numpy calls), more as arrays.
+    """
     rpy = np.asarray(rpy, dtype=float)
+    if 0 < len(rpy) <= 16:
+        return np.array(list(map(_rpy_rows, np.cos(rpy).tolist(), np.sin(rpy).tolist())))
     (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
     return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
                      sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,

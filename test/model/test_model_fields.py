@@ -13,8 +13,9 @@
 """Checks that run on all fields at once raise what one check per field raises, in order.
 
 ``model/fields.py`` checks every field for NaN/inf in two calls and field by field only on a
-failure; ``io/locked.py`` converts many bodies' inertias in stacked products. Both must give
-what the field-by-field and body-by-body forms give: the same first error, the same bits.
+failure; ``io/locked.py`` converts many bodies' inertias in stacked products, and the URDF
+loader builds many links' rotations and inertials at once. They must give what the
+field-by-field and body-by-body forms give: the same first error, the same bits.
 """
 
 import numpy as np
@@ -23,6 +24,7 @@ import pytest
 from robot_dynamics import RobotModel
 from robot_dynamics.errors import ModelError
 from robot_dynamics.io.locked import centroidal_form, centroidal_forms, origin_form, origin_forms
+from robot_dynamics.spatial.vectors import rpy_matrices, rpy_matrix
 from robots import random_inertia
 
 ONE_JOINT = dict(joint_types=['revolute'], axis=[[0.0, 0.0, 1.0]],
@@ -68,3 +70,35 @@ def test_stacked_inertia_forms_are_bit_for_bit_the_one_body_forms():
         assert mass[k] == one[0] and com[k].tobytes() == np.asarray(one[1], float).tobytes()
         assert inertia[k].tobytes() == one[2].tobytes()
     assert (mass[::17] == 0).all() and (com[::17] == 0).all()
+
+
+@pytest.mark.parametrize('count', [1, 5, 16, 17, 40])
+def test_stacked_rpy_rotations_are_bit_for_bit_rpy_matrix(count):
+    """A few rows are multiplied out as floats, more as arrays: the same bits either way."""
+    rpy = np.random.default_rng(count).uniform(-4.0, 4.0, (count, 3))
+    stacked = rpy_matrices(rpy)
+    assert stacked.shape == (count, 3, 3)
+    for angles, rotation in zip(rpy, stacked):
+        assert rotation.tobytes() == rpy_matrix(angles).tobytes()
+
+
+def test_a_lone_link_loads_its_inertial_as_written():
+    """No round trip through the origin form: com and inertia are the URDF's numbers exactly.
+
+    Values like 0.1 and 0.7 do not survive ``(m c) / m`` and ``I + m P(c) - m P(c)`` bit for
+    bit; the link of a branch-free body is taken as written (its frame is the body's).
+    """
+    link = ('<link name="l{k}"><inertial><origin xyz="0.1 -0.7 0.3"/><mass value="2.9"/>'
+            '<inertia ixx="0.11" iyy="0.13" izz="0.17" ixy="0.01" ixz="-0.02" iyz="0.03"/>'
+            '</inertial></link>')
+    joint = ('<joint name="j{k}" type="revolute"><parent link="l{p}"/><child link="l{k}"/>'
+             '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
+             '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
+    urdf = '<robot name="r"><link name="l0"/>' + ''.join(
+        link.format(k=k) + joint.format(k=k, p=k - 1) for k in (1, 2)) + '</robot>'
+    model = RobotModel.from_urdf(urdf)
+    assert model.warnings == ()
+    inertia = [[0.11, 0.01, -0.02], [0.01, 0.13, 0.03], [-0.02, 0.03, 0.17]]
+    assert np.array_equal(model.mass, [2.9, 2.9])
+    assert np.array_equal(model.com, [[0.1, -0.7, 0.3]] * 2)
+    assert np.array_equal(model.inertia, [inertia] * 2)
