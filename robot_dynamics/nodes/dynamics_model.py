@@ -30,9 +30,10 @@ from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.description_updates import model_change
-from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, check_locked_joints,
-                                                   check_model_name, check_model_source,
-                                                   joint_order, model_parameters_set,
+from robot_dynamics.control.model_source import (SOURCE_PARAMETERS, check_locked_joints,
+                                                 check_model_name, check_model_source,
+                                                 joint_order)
+from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,
                                                    model_with_overrides)
 from robot_dynamics.nodes.parameters import parameter_value
@@ -171,7 +172,7 @@ class DynamicsModel:
                 check_locked_joints(self._source_model if same_model else None,
                                     overrides['locked_joints'])
             check_model_name(overrides.get('model'))
-            check_model_source(self, overrides)
+            check_model_source(overrides, model_values(self, overrides))
             self._pending_source = self._deferred_source = None
             if self._reverting:
                 return SetParametersResult(successful=True)
