@@ -41,7 +41,7 @@ OVERRIDE_BOUNDS = {'viscous_friction': bounds.MAX_VISCOUS_FRICTION,
                    'coulomb_friction': bounds.MAX_COULOMB_FRICTION,
                    'rotor_inertia': bounds.MAX_ROTOR_INERTIA}
 #: Every parameter these functions read.
-MODEL_VALUES = SOURCE_PARAMETERS | {'friction_file', 'locked_joints', 'gravity'} | \
+MODEL_VALUES = SOURCE_PARAMETERS | {'friction_file', 'locked_joints', 'gravity', 'joints'} | \
     set(OVERRIDE_BOUNDS)
 
 
