@@ -50,7 +50,7 @@ class WrenchPush:
         return ''
 
     def torques(self, model, q, t, timeout):
-        """Return the push as joint torques (n,) at time ``t``, or None; ends after ``timeout``."""
+        """Return the push at time ``t`` s as joint torques, shape (n,), or None (stale)."""
         if self.wrench is None or t < self.start:
             return None
         if t > self.start + timeout:

@@ -34,7 +34,7 @@ def _field(values, name, count):
 
 
 def joint_arrays(names, position, velocity, effort, joint_names, need_velocity=False):
-    """A joint state's fields → ``q, qd, effort`` (n,) in ``joint_names`` order, by name.
+    """Return a joint state's ``q, qd, effort`` (n,) in ``joint_names`` order, by name.
 
     Extra joints are ignored; a missing joint, a position/velocity/effort array whose length
     differs from ``names``, a repeated name or NaN/inf raise :class:`BadInput`. Absent
@@ -86,7 +86,7 @@ def efforts_by_name(names, effort, joint_names):
 
 
 def checked_vector(data, size):
-    """A flat array's data → (size,) array; a wrong length or NaN raise BadInput."""
+    """Return a flat array's data as (size,); a wrong length or NaN raise BadInput."""
     values = np.asarray(data, dtype=float)
     if values.size != size:
         raise BadInput(f'{values.size} values for {size} joints')
@@ -106,7 +106,7 @@ def checked_matrix(data, size):
 
 
 def waypoint_arrays(names, times, points, joint_names):
-    """A trajectory's points → ``times, positions, velocities, accelerations`` (checked).
+    """Return a trajectory's ``times, positions, velocities, accelerations``, checked.
 
     ``points``: ``{'positions': rows, 'velocities': rows, 'accelerations': rows}``, one row per
     point in the order of ``names``. Columns are reordered to ``joint_names`` by name; every
