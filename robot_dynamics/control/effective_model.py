@@ -15,10 +15,10 @@
 :class:`EffectiveModel`: the source model with the payload and the parameter overrides, its
 output order, its gravity-free copy, its plausibility bounds and the most names a
 ``joint_states`` message may carry; built whole or refused (the node keeps its current one).
-:func:`checked_payload`, :func:`check_settings`, :class:`ReloadGate` and
-:func:`accepted_motion` are the rules of a payload, of the settings, of ``~/reload_model`` and
-of a desired trajectory. ``values`` is ``{parameter name: value}``
-(:mod:`robot_dynamics.control.model_source`).
+:func:`checked_payload`, :func:`check_settings`, :func:`check_change`,
+:class:`ReloadGate` and :func:`accepted_motion` are the rules of a payload, of the settings,
+of a parameter change, of ``~/reload_model`` and of a desired trajectory. ``values`` is
+``{parameter name: value}`` (:mod:`robot_dynamics.control.model_source`).
 """
 
 from dataclasses import dataclass
@@ -28,13 +28,17 @@ import numpy as np
 import robot_dynamics as rd
 from robot_dynamics.control.goals import GoalRules, commanded_motion
 from robot_dynamics.control.joint_states import message_joint_limit
-from robot_dynamics.control.model_source import joint_order, with_overrides
+from robot_dynamics.control.model_source import (SOURCE_PARAMETERS, check_locked_joints,
+                                                 check_model_name, check_model_source,
+                                                 joint_order, with_overrides)
 from robot_dynamics.control.policies import POLICIES, apply_policy
 from robot_dynamics.model import bounds
 
 PUBLISH_MODES = ('on_message', 'timer')
 QOS_CHOICES = ('sensor_data', 'reliable')
 RULES = GoalRules(allow_partial_joints_goal=True)   # a desired motion may name some joints
+MODEL_FIELDS = frozenset({'gravity', 'joints', 'viscous_friction', 'coulomb_friction',
+                          'rotor_inertia'})          # a change rebuilds the effective model
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,29 @@ def check_settings(values):
                           ('joint_states_qos', QOS_CHOICES)):
         if values.get(name, choices[0]) not in choices:
             raise ValueError(f'{name}: {values[name]!r} is not one of {choices}')
+
+
+def check_change(overrides, values, source, payload):
+    """Refuse a parameter change the node could not run with; ValueError naming why.
+
+    ``overrides``: the values being set; ``values``: every model value with them; ``source``,
+    ``payload``: the node's (None: no model yet). Checked: the settings, the locked joints
+    (against the loaded model unless the same change replaces it), the model's name, the
+    sources' precedence, then the would-be effective model (gravity, friction, rotor inertia,
+    joint order), built and discarded. Loading a new source is the node's (it may take a
+    worker).
+    """
+    check_settings(overrides)
+    if 'locked_joints' in overrides:
+        check_locked_joints(None if SOURCE_PARAMETERS & set(overrides) else source,
+                            overrides['locked_joints'])
+    check_model_name(overrides.get('model'))
+    check_model_source(overrides, values)
+    gravity = overrides.get('gravity')
+    if gravity is not None and len(gravity):
+        bounds.check_gravity(gravity)
+    if source is not None and MODEL_FIELDS & set(overrides):
+        EffectiveModel.build(source, payload, values)
 
 
 class ReloadGate:

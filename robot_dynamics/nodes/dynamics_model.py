@@ -23,21 +23,17 @@ import time
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.parameter import Parameter
 
-from robot_dynamics.control.effective_model import (EffectiveModel, check_settings,
-                                                    checked_payload)
+from robot_dynamics.control.effective_model import EffectiveModel, check_change, checked_payload
 from robot_dynamics.control.joint_states import JointStateMerge
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
-from robot_dynamics.model import bounds
 from robot_dynamics.nodes.description_updates import model_change
-from robot_dynamics.control.model_source import (SOURCE_PARAMETERS, check_locked_joints,
-                                                 check_model_name, check_model_source)
+from robot_dynamics.control.model_source import SOURCE_PARAMETERS
 from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,
                                                    model_with_overrides)
 
 SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
-MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
 
 class DynamicsModel:
@@ -148,18 +144,10 @@ class DynamicsModel:
     def _validate_parameters(self, parameters):
         overrides = {p.name: p.value for p in parameters}
         try:
-            check_settings(overrides)
-            if 'locked_joints' in overrides:
-                # against the loaded model unless the same call changes the model's source
-                same_model = not SOURCE_PARAMETERS & set(overrides)
-                check_locked_joints(self._source_model if same_model else None,
-                                    overrides['locked_joints'])
-            check_model_name(overrides.get('model'))
-            check_model_source(overrides, model_values(self, overrides))
+            check_change(overrides, model_values(self, overrides), self._source_model,
+                         self._payload)
             self._pending_source = self._deferred_source = None
-            if self._reverting:
-                return SetParametersResult(successful=True)
-            if SOURCE_PARAMETERS & set(overrides):
+            if not self._reverting and SOURCE_PARAMETERS & set(overrides):
                 text = overrides.get('robot_description',
                                      self.get_parameter('robot_description').value)
                 if len(text or '') > SYNC_PARSE_BYTES:   # a worker parses it (issue 30, MED 4)
@@ -167,13 +155,6 @@ class DynamicsModel:
                         name: self.get_parameter(name).value for name in overrides})
                 else:                                   # applied at once: loaded here to refuse
                     self._pending_source = self._load_pending(overrides)
-            gravity = overrides.get('gravity')
-            if gravity is not None and len(gravity):
-                bounds.check_gravity(gravity)
-            if self._source_model is not None and MODEL_FIELDS & set(overrides):
-                # build the would-be model to validate, then discard it
-                EffectiveModel.build(self._source_model, self._payload,
-                                     model_values(self, overrides))
         except ValueError as exc:
             return SetParametersResult(successful=False, reason=str(exc))
         return SetParametersResult(successful=True)

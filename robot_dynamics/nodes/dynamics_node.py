@@ -33,7 +33,8 @@ from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-from robot_dynamics.control.effective_model import ReloadGate, accepted_motion, check_settings
+from robot_dynamics.control.effective_model import (MODEL_FIELDS, ReloadGate, accepted_motion,
+                                                    check_settings)
 from robot_dynamics.control.goals import GoalError, NeedsState
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
@@ -45,7 +46,7 @@ from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialize
 from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsDiagnostics
-from robot_dynamics.nodes.dynamics_model import MODEL_FIELDS, DynamicsModel
+from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import OutputPublishers
 from robot_dynamics.nodes.dynamics_parameters import declare_dynamics_parameters
 from robot_dynamics.nodes.model_parameters import MODEL_PARAMETERS, SOURCE_PARAMETERS

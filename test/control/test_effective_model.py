@@ -21,7 +21,8 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.control.effective_model import (EffectiveModel, ReloadGate, accepted_motion,
-                                                    check_settings, checked_payload)
+                                                    check_change, check_settings,
+                                                    checked_payload)
 from robot_dynamics.control.goals import NeedsState, TrajectoryRequest
 from robot_dynamics.control.joint_states import message_joint_limit
 
@@ -79,3 +80,20 @@ def test_a_desired_motion_is_judged_from_the_state():
                                          [q0, q0 + 0.3], [[], []], [[], []], 0)
     _, note = accepted_motion(model, fast, (q0, q0), 10 ** 9, 'warn')
     assert note.startswith('desired_trajectory warn: joint shoulder_lift_joint would need')
+
+
+def test_a_parameter_change_is_refused_before_it_is_applied():
+    source = rd.load_model('ur5')
+    check_change({'gravity': [0.0, 0.0, -1.0]}, {'gravity': [0.0, 0.0, -1.0]}, source, None)
+    for overrides, reason in (({'solver': 'nope'}, 'solver'),
+                              ({'gravity': [0.0, 0.0, np.inf]}, 'gravity'),
+                              ({'joints': ['a']}, 'joints'),
+                              ({'model': 'nope'}, 'not a bundled model'),
+                              ({'rotor_inertia': [1.0, 2.0]}, 'rotor_inertia'),
+                              ({'locked_joints': ['nope=1.0']}, 'nope')):
+        with pytest.raises(ValueError, match=reason):
+            check_change(overrides, overrides, source, None)
+    with pytest.raises(ValueError, match='robot_description is set and takes precedence'):
+        check_change({'model': 'ur5'}, {'model': 'ur5', 'robot_description': '<robot/>'},
+                     None, None)
+    check_change({'joints': ['a']}, {'joints': ['a']}, None, None)     # no model: judged later
