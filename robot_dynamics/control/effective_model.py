@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import robot_dynamics as rd
+from robot_dynamics import solvers
 from robot_dynamics.control.goals import GoalRules, commanded_motion
 from robot_dynamics.control.joint_states import message_joint_limit
 from robot_dynamics.control.model_source import (SOURCE_PARAMETERS, check_locked_joints,
@@ -81,9 +81,9 @@ def checked_payload(source, mass, com, inertia):
 def check_settings(values):
     """Refuse a ``solver``, ``feasibility``, ``publish_mode`` or QoS that does not exist."""
     solver = values.get('solver')
-    if solver is not None and solver not in rd.solvers.available():
+    if solver is not None and solver not in solvers.available():
         raise ValueError(f'solver: unknown {solver!r}; valid solvers: '
-                         f"{', '.join(rd.solvers.available())}")
+                         f"{', '.join(solvers.available())}")
     for name, choices in (('feasibility', POLICIES), ('publish_mode', PUBLISH_MODES),
                           ('joint_states_qos', QOS_CHOICES)):
         if values.get(name, choices[0]) not in choices:

@@ -25,11 +25,10 @@ import warnings
 
 import numpy as np
 
-import robot_dynamics as rd
 from robot_dynamics.control.locked_joints import parse_locked_joints
-from robot_dynamics.errors import bounded
-from robot_dynamics.model import bounds
-from robot_dynamics.model.bundled import bundled_notes
+from robot_dynamics.errors import ModelError, ModelWarning, bounded
+from robot_dynamics.model import RobotModel, bounds
+from robot_dynamics.model.bundled import BUNDLED_MODELS, bundled_notes, load_model
 
 SOURCE_ORDER = ('robot_description', 'urdf_file', 'dh_file', 'model')   # first set is used
 SOURCE_PARAMETERS = frozenset(SOURCE_ORDER + ('base_link', 'tip_link',    # change: another
@@ -63,14 +62,14 @@ def with_friction_file(model, path):
     The reader's message names the joint and the field at fault, and the fix.
     """
     if not os.path.isfile(path):
-        raise rd.ModelError(f'friction_file {path!r}: no such file; give the '
-                            'FILE.friction.yaml that robot-dynamics identify wrote next to '
-                            "the URDF, or '' for none")
+        raise ModelError(f'friction_file {path!r}: no such file; give the '
+                         'FILE.friction.yaml that robot-dynamics identify wrote next to '
+                         "the URDF, or '' for none")
     try:
         return model.with_friction(path)
-    except (rd.ModelError, ValueError) as exc:
+    except (ModelError, ValueError) as exc:
         reason = str(exc).removeprefix(f'{path}: ')
-        raise rd.ModelError(f'friction_file {path!r}: {reason}') from None
+        raise ModelError(f'friction_file {path!r}: {reason}') from None
 
 
 def _source_model(values, urdf_xml):
@@ -81,19 +80,19 @@ def _source_model(values, urdf_xml):
              'locked_joints': parse_locked_joints(values.get('locked_joints')),
              'urdf_friction': values.get('urdf_friction') is not False}
     if values.get('robot_description'):
-        return rd.RobotModel.from_urdf(values['robot_description'], **links)
+        return RobotModel.from_urdf(values['robot_description'], **links)
     if values.get('urdf_file'):
-        return _from_file('urdf_file', values['urdf_file'], rd.RobotModel.from_urdf, **links)
+        return _from_file('urdf_file', values['urdf_file'], RobotModel.from_urdf, **links)
     if values.get('dh_file'):
         _check_no_chain_selection('dh_file', links)
-        return _from_file('dh_file', values['dh_file'], rd.RobotModel.from_dh)
+        return _from_file('dh_file', values['dh_file'], RobotModel.from_dh)
     if values.get('model'):
-        if not rd.BUNDLED_MODELS[values['model']].endswith('.urdf'):
+        if not BUNDLED_MODELS[values['model']].endswith('.urdf'):
             _check_no_chain_selection(f"model {values['model']!r}", links)
-            return rd.load_model(values['model'])
-        return rd.load_model(values['model'], **links)      # a sub-chain of a bundled URDF
+            return load_model(values['model'])
+        return load_model(values['model'], **links)      # a sub-chain of a bundled URDF
     if urdf_xml:
-        return rd.RobotModel.from_urdf(urdf_xml, **links)
+        return RobotModel.from_urdf(urdf_xml, **links)
     return None
 
 
@@ -117,7 +116,7 @@ def _from_file(parameter, path, load, **kwargs):
         return load(path, **kwargs)
     except Exception as exc:  # noqa: BLE001 - sanitised below, whatever the loader raised
         where = re.search(r'line \d+, column \d+', str(exc))
-        raise rd.ModelError(
+        raise ModelError(
             f'{parameter} {path!r} could not be loaded ({type(exc).__name__}'
             f'{" at " + where.group(0) if where else ""}); run `robot-dynamics info '
             f'{path}` where the file is to see why') from None
@@ -125,9 +124,9 @@ def _from_file(parameter, path, load, **kwargs):
 
 def check_model_name(name):
     """Refuse a ``model`` parameter that is not a bundled name (it must not name a file)."""
-    if name and name not in rd.BUNDLED_MODELS:
+    if name and name not in BUNDLED_MODELS:
         raise ValueError(f'model: {name!r} is not a bundled model; use one of '
-                         f'{sorted(rd.BUNDLED_MODELS)}, or urdf_file/dh_file for a file')
+                         f'{sorted(BUNDLED_MODELS)}, or urdf_file/dh_file for a file')
 
 
 def check_model_source(overrides, values):
@@ -173,10 +172,10 @@ def model_with_notes(values, urdf_xml=None):
     bundled_notes`) are one INFO line instead; a user's model's stay WARN lines.
     """
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always', rd.ModelWarning)
+        warnings.simplefilter('always', ModelWarning)
         model = model_from_values(values, urdf_xml)
-    said = [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
-    for other in (w for w in caught if not issubclass(w.category, rd.ModelWarning)):
+    said = [str(w.message) for w in caught if issubclass(w.category, ModelWarning)]
+    for other in (w for w in caught if not issubclass(w.category, ModelWarning)):
         warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
     if model is None:
         return None, [], []
