@@ -30,7 +30,6 @@ answers / sent, and the ratio of CPU per arm one / per-arm in the same round.
 import argparse
 import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 import threading
@@ -42,8 +41,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import (Receiver, Shared, postures, private_graph,  # noqa: E402
-                                publisher_main, quiet_model, read_proc)
+from node_subjects import (dynamics_node_arguments, measured_cpu, private_graph,  # noqa: E402
+                           quiet_model, start_node, stop_nodes)
+from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 4.0
 QOS = 'sensor_data'
@@ -51,33 +51,15 @@ QOS = 'sensor_data'
 
 def start_subject(kind, namespaces, model_name):
     """Start the subject's processes; returns the list of Popen."""
-    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
-    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                 cwd=tempfile.gettempdir())
     if kind == 'one':
         path = pathlib.Path(tempfile.mkdtemp()) / 'arms.yaml'
         path.write_text('arms:\n' + ''.join(f'  {ns.strip("/")}: {model_name}\n'
                                             for ns in namespaces)
                         + 'nodes: [dynamics_node]\nparameters:\n  dynamics_node: '
                         f'{{joint_states_qos: {QOS}}}\n')
-        return [subprocess.Popen([sys.executable, '-m', 'robot_dynamics.nodes.arms',
-                                  '--arms', str(path)], **quiet)]
-    return [subprocess.Popen([sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node',
-                              '--ros-args', '-r', f'__ns:={ns}', '-p', f'model:={model_name}',
-                              '-p', f'joint_states_qos:={QOS}'], **quiet)
-            for ns in namespaces]
-
-
-def stop_all(processes):
-    """SIGTERM each process, SIGKILL what is left after 10 s."""
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=10.0)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10.0)
+        return [start_node('robot_dynamics.nodes.arms', ['--arms', str(path)])]
+    return [start_node('robot_dynamics.nodes.dynamics_node', dynamics_node_arguments(
+        ns, model_name, [f'joint_states_qos:={QOS}'])) for ns in namespaces]
 
 
 def measure(kind, count, args, context, node, model, tables):
@@ -97,25 +79,15 @@ def measure(kind, count, args, context, node, model, tables):
     for publisher in publishers:
         publisher.start()
     try:
-        deadline = time.monotonic() + 90.0
-        while (any(s.sequence[0] < 0 for s in shared)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(WARM_UP)
-        start = [read_proc(p.pid)[1] for p in processes]
-        wall = time.monotonic()
-        for s in shared:
-            s.measuring.value = 1
-        time.sleep(args.seconds)
-        for s in shared:
-            s.measuring.value = 0
-        end = [read_proc(p.pid)[1] for p in processes]
-        cpu = 100.0 * (sum(end) - sum(start)) / (time.monotonic() - wall) / count
+        cpu = measured_cpu([p.pid for p in processes], args.seconds,
+                           lambda: all(s.sequence[0] >= 0 for s in shared), WARM_UP,
+                           [s.measuring for s in shared]) / count
         time.sleep(0.2)
     finally:
         stop.set()
         for publisher in publishers:
             publisher.join(timeout=5.0)
-        stop_all(processes)
+        stop_nodes(processes)
     latencies = [x for r in receivers for x in r.latencies]
     return dict(latencies=latencies, sent=sum(s.sent.value for s in shared),
                 answered=sum(r.answered for r in receivers), cpu=cpu)

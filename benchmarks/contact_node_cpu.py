@@ -40,9 +40,7 @@ same round (target <= 1.2).
 import argparse
 import os
 import pathlib
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -52,7 +50,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import private_graph, quiet_model, read_proc  # noqa: E402
+from node_subjects import (dynamics_node_arguments, measured_cpu,  # noqa: E402
+                           private_graph, quiet_model, start_node, stop_nodes)
 
 SUBJECTS = ('off', 'observer', 'observer+torques')
 WARM_UP = 3.0
@@ -91,15 +90,11 @@ def publisher_main(namespace, rate, model_name, stop, sent):
     rclpy.try_shutdown()
 
 
-def start_node(namespace, model_name, subject):
+def start_subject(namespace, model_name, subject):
     """Start the dynamics node with or without the contact outputs."""
-    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
-    command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
-               '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
-               '-p', f'contacts_enabled:={"false" if subject == "off" else "true"}',
-               '-p', 'contact_thresholds:=[100.0]']
-    return subprocess.Popen(command, cwd=tempfile.gettempdir(), env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return start_node('robot_dynamics.nodes.dynamics_node', dynamics_node_arguments(
+        namespace, model_name, [f'contacts_enabled:={"false" if subject == "off" else "true"}',
+                                'contact_thresholds:=[100.0]']))
 
 
 def measure(subject, args, context, node):
@@ -108,7 +103,7 @@ def measure(subject, args, context, node):
     from std_msgs.msg import Float64MultiArray
     namespace = '/cpu' + uuid.uuid4().hex[:8]
     stop = context.Event()
-    process = start_node(namespace, args.model, subject)
+    process = start_subject(namespace, args.model, subject)
     answers = [0]
     subscriptions = [node.create_subscription(
         Float64MultiArray, f'{namespace}/dynamics_node/gravity_torques',
@@ -121,21 +116,14 @@ def measure(subject, args, context, node):
                                 args=(namespace, args.rate, args.model, stop, sent))
     publisher.start()
     try:
-        deadline = time.monotonic() + 60.0
-        while answers[0] == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(WARM_UP)
-        _, cpu_start = read_proc(process.pid)
-        first, wall_start = sent.value, time.monotonic()
-        time.sleep(args.seconds)
-        _, cpu_end = read_proc(process.pid)
-        wall = time.monotonic() - wall_start
-        return 100.0 * (cpu_end - cpu_start) / wall, (sent.value - first) / wall
+        first = []
+        cpu = measured_cpu([process.pid], args.seconds, lambda: answers[0] > 0, WARM_UP,
+                           started=lambda: first.append(sent.value))
+        return cpu, (sent.value - first[0]) / args.seconds
     finally:
         stop.set()
         publisher.join(timeout=5.0)
-        process.terminate()
-        process.wait(timeout=10.0)
+        stop_nodes([process])
         for subscription in subscriptions:
             node.destroy_subscription(subscription)
 

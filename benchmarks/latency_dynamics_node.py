@@ -52,9 +52,7 @@ import argparse
 import os
 import pathlib
 import platform
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -64,8 +62,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from soak_dynamics_node import (Receiver, Shared, postures, private_graph,  # noqa: E402
-                                publisher_main, quiet_model, read_proc)
+from node_subjects import (dynamics_node_arguments, measured_cpu, private_graph,  # noqa: E402
+                           quiet_model, start_node, stop_nodes)
+from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 3.0
 QOS = 'sensor_data'
@@ -131,29 +130,10 @@ def busy_main(fraction, stop):
         time.sleep(0.01 * (1.0 - fraction))
 
 
-def start_node(namespace, model_name, executor, root=None):
-    """Start the dynamics node as users do, ``executor`` (None: the default).
-
-    ``root`` None: the installed package (this tree, once ``./scripts/setup_venv.sh`` or
-    ``colcon build`` installed it); else the source tree ``root``, which must hold its compiled
-    engine (a tree without it would run the numpy fallback, about 10x slower per message: the
-    node then saturates a core at 1 kHz and the benchmark measures its queue).
-    """
-    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONDONTWRITEBYTECODE='1')
-    if root is not None:
-        if not list(pathlib.Path(root, 'robot_dynamics', 'engine').glob('_engine*.so')):
-            sys.exit(f'{root}: no compiled engine in robot_dynamics/engine/; build it first '
-                     f'(cd {root} && python setup.py build_ext --inplace)')
-        env['PYTHONPATH'] = str(root) + os.pathsep + os.environ.get('PYTHONPATH', '')
-    env.pop('ROBOT_DYNAMICS_EXECUTOR', None)
-    if executor:
-        env['ROBOT_DYNAMICS_EXECUTOR'] = executor
-    command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
-               '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
-               '-p', f'joint_states_qos:={QOS}']
-    return subprocess.Popen(command, cwd=root or tempfile.gettempdir(), env=env,
-                            stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+def start_subject(namespace, model_name, executor, root=None):
+    """Start the dynamics node as users do, ``executor`` (None: the default), from ``root``."""
+    return start_node('robot_dynamics.nodes.dynamics_node', dynamics_node_arguments(
+        namespace, model_name, [f'joint_states_qos:={QOS}']), root=root, executor=executor)
 
 
 def measure(subject, args, context, node, model, tables):
@@ -166,10 +146,10 @@ def measure(subject, args, context, node, model, tables):
         process.start()
         topic, expected = f'{namespace}/relay/answer', tables['positions']
     elif subject == 'baseline':
-        process = start_node(namespace, args.model, None, args.baseline)
+        process = start_subject(namespace, args.model, None, args.baseline)
         topic, expected = f'{namespace}/dynamics_node/gravity_torques', tables['gravity']
     else:
-        process = start_node(namespace, args.model, subject)
+        process = start_subject(namespace, args.model, subject)
         topic, expected = f'{namespace}/dynamics_node/gravity_torques', tables['gravity']
     shared = Shared(context)
     receiver = Receiver(node, expected, shared, topic)
@@ -179,17 +159,8 @@ def measure(subject, args, context, node, model, tables):
         namespace, args.rate, model.joint_names, table, shared, stop, QOS, 1))
     publisher.start()
     try:
-        deadline = time.monotonic() + 60.0
-        while shared.sequence[0] < 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(WARM_UP)
-        _, cpu_start = read_proc(process.pid)
-        wall_start = time.monotonic()
-        shared.measuring.value = 1
-        time.sleep(args.seconds)
-        shared.measuring.value = 0
-        _, cpu_end = read_proc(process.pid)
-        cpu = 100.0 * (cpu_end - cpu_start) / (time.monotonic() - wall_start)
+        cpu = measured_cpu([process.pid], args.seconds, lambda: shared.sequence[0] >= 0,
+                           WARM_UP, [shared.measuring])
         time.sleep(0.2)                     # the last answers
     finally:
         stop.set()
@@ -197,12 +168,7 @@ def measure(subject, args, context, node, model, tables):
         if subject == 'floor':
             process.join(timeout=5.0)
         else:
-            process.terminate()
-            try:
-                process.wait(timeout=10.0)
-            except subprocess.TimeoutExpired:   # a subject that ignores SIGTERM
-                process.kill()
-                process.wait(timeout=10.0)
+            stop_nodes([process])
     return dict(latencies=list(receiver.latencies), sent=shared.sent.value,
                 answered=receiver.answered, wrong=receiver.wrong, cpu=cpu)
 

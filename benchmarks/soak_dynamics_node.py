@@ -48,17 +48,18 @@ own compute-time statistics from /diagnostics (the library call alone, without m
 import argparse
 import os
 import pathlib
-import random
-import subprocess
 import sys
 import threading
 import time
 import uuid
-import warnings
 
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / 'benchmarks'))
+
+from node_subjects import (dynamics_node_arguments, private_graph, quiet_model,  # noqa: E402
+                           read_proc, start_node, stop_nodes)
 POSTURES = 1000
 WARM_UP = 10.0
 
@@ -102,16 +103,6 @@ def postures(model):
     return q, rd.gravity_torques(model, q)
 
 
-def read_proc(pid):
-    """``(rss_bytes, cpu_seconds)`` of a process from /proc."""
-    with open(f'/proc/{pid}/status') as handle:
-        rss = next(int(line.split()[1]) * 1024 for line in handle if line.startswith('VmRSS'))
-    with open(f'/proc/{pid}/stat') as handle:
-        fields = handle.read().rsplit(')', 1)[1].split()
-    ticks = os.sysconf('SC_CLK_TCK')
-    return rss, (int(fields[11]) + int(fields[12])) / ticks
-
-
 def qos_profile(name):
     """Return the joint_states QoS: sensor data (best effort, last 5) or the node's reliable."""
     from rclpy.qos import qos_profile_sensor_data
@@ -138,18 +129,6 @@ def floor_main(namespace, qos, stop, executor_name):
         executor.spin_once(timeout_sec=0.1)
     node.destroy_node()
     rclpy.try_shutdown()
-
-
-def start_node(namespace, model_name, extra, qos):
-    """Start the dynamics node as a child process."""
-    env = dict(os.environ, PYTHONWARNINGS='ignore', PYTHONSAFEPATH='1')   # the installed package
-    command = [sys.executable, '-m', 'robot_dynamics.nodes.dynamics_node', '--ros-args',
-               '-r', f'__ns:={namespace}', '-p', f'model:={model_name}',
-               '-p', 'diagnostics_period:=1.0', '-p', f'joint_states_qos:={qos}']
-    for argument in extra:
-        command += ['-p', argument]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
 
 
 def publisher_main(namespace, rate, names, table, shared, stop, qos, subscribers=2):
@@ -288,21 +267,6 @@ def report(args, result):
     return '\n'.join(lines)
 
 
-def private_graph():
-    """Give this run a ROS domain of its own, localhost-only (the installed package runs)."""
-    os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    os.environ.setdefault('AMENT_PREFIX_PATH', sys.prefix)
-
-
-def quiet_model(name):
-    """Load the bundled model ``name`` without printing its model warnings."""
-    import robot_dynamics as rd
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        return rd.load_model(name)
-
-
 def main():
     """Run the soak and print the report."""
     args = parse_arguments()
@@ -312,7 +276,9 @@ def main():
 
     model = quiet_model(args.model)
     namespace = '/soak' + uuid.uuid4().hex[:8]
-    process = start_node(namespace, args.model, args.node_arg, args.qos)
+    process = start_node('robot_dynamics.nodes.dynamics_node', dynamics_node_arguments(
+        namespace, args.model, ['diagnostics_period:=1.0', f'joint_states_qos:={args.qos}',
+                                *args.node_arg]), capture=True)
     import multiprocessing
     context = multiprocessing.get_context('spawn')
     shared, stop = Shared(context), context.Event()
@@ -364,12 +330,7 @@ def main():
         publisher.join(timeout=5.0)
         floor.join(timeout=5.0)
         time.sleep(2.5)                  # the node's last /diagnostics counts every input
-        process.terminate()
-        try:
-            output, _ = process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
+        output, = stop_nodes([process])
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()

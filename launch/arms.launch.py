@@ -14,7 +14,7 @@
 
 Starts one ``robot_dynamics_arms`` process serving every arm of ``arms`` (an arms file,
 default: the package's config/arms.yaml: a namespace and a robot per arm, the nodes each arm
-gets and their parameters; see robot_dynamics/nodes/arms.py). Each arm's nodes answer in its
+gets and their parameters; see robot_dynamics/bringup/arms_file.py). Each arm's nodes answer in its
 namespace (``/left/dynamics_node/...``) as one node per process would. ``robot`` (a bundled
 model name or a URDF/DH file; empty, the default: each arm's own) gives every arm that robot.
 """

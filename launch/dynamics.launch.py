@@ -30,8 +30,8 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
-from robot_dynamics.nodes.launch_arguments import (check_bool, check_friction_file,
-                                                   check_namespace, check_robot)
+from robot_dynamics.bringup.launch_arguments import (check_bool, check_friction_file,
+                                                     check_namespace, check_robot)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('dynamics_node',)

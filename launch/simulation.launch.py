@@ -34,15 +34,15 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
-from robot_dynamics.nodes.launch_arguments import (check_bool, check_friction_file,
-                                                   check_namespace, check_robot, clock_remapping)
+from robot_dynamics.bringup.launch_arguments import (check_bool, check_friction_file,
+                                                     check_namespace, check_robot, clock_remapping)
 
 PACKAGE = 'robot_dynamics'
 EXECUTABLES = ('simulation_node', 'dynamics_node', 'joint_trajectory_controller',
                'trajectory_publisher')
 CONFIGS = ('config/simulation.yaml',)
 
-# Keep in step with robot_dynamics.nodes.bringup.REMAPPINGS.
+# Keep in step with robot_dynamics.bringup.demo_graph.REMAPPINGS.
 REMAPPINGS = {
     'simulation_node': [],
     'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],

@@ -130,11 +130,11 @@ def drop_effort_command(ros, urdf, values):
         Float64MultiArray, f'{ros.namespace}/simulation_node/effort_commands', 10)
     assert ros.spin_until(lambda: publisher.get_subscription_count() > 0)
     publisher.publish(Float64MultiArray(data=[1.0, 2.0, 3.0]))
-    assert ros.spin_until(lambda: sim._command_time is not None)
+    assert ros.spin_until(lambda: sim.simulator.command_time is not None)
     publisher.publish(Float64MultiArray(data=values))
     assert ros.spin_until(lambda: sim.dropped == 1)
-    np.testing.assert_array_equal(sim._command, [1.0, 2.0, 3.0])
-    assert not sim.failed and np.all(np.isfinite(sim.q))
+    np.testing.assert_array_equal(sim.simulator.command, [1.0, 2.0, 3.0])
+    assert not sim.simulator.failed and np.all(np.isfinite(sim.simulator.q))
     return sim
 
 

@@ -39,6 +39,7 @@ LAYERS = [
     ('fast',),
     ('analysis', 'identification', 'contacts'),
     ('control',),
+    ('bringup',),
     ('cli', 'nodes', '__init__', '__main__'),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -156,13 +156,14 @@ def test_library_works_without_rclpy(tmp_path):
     assert float(out) == pytest.approx(0.5 * 9.81)
 
 
-def test_nodes_start_without_importing_scipy(tmp_path):
-    """A node's imports leave scipy out (~1 s of start-up, and a wider Ctrl-C window)."""
+def test_nodes_start_without_importing_scipy_or_matplotlib(tmp_path):
+    """A node's imports leave scipy and matplotlib out (start-up time, a wider Ctrl-C window)."""
     code = '\n'.join([
         'import sys',
         'import robot_dynamics.nodes.simulation_node, robot_dynamics.nodes.dynamics_node',
         'import robot_dynamics.nodes.joint_trajectory_controller',
         'import robot_dynamics.nodes.trajectory_publisher',
-        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'scipy'))",
+        "print(sorted(name for name in sys.modules",
+        "             if name.split('.')[0] in ('scipy', 'matplotlib')))",
     ])
     assert run_python(code, {}, cwd=tmp_path) == '[]'

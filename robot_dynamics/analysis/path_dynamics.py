@@ -42,6 +42,7 @@ import numpy as np
 
 from robot_dynamics import api
 from robot_dynamics.errors import InfeasiblePathError
+from robot_dynamics.model.arguments import per_joint
 from robot_dynamics.model.friction import EXTRA_FIELDS
 
 #: Stand-in for "no bound" in the slabs: finite, so that 0 * BIG is 0, never NaN.
@@ -142,12 +143,8 @@ def check_limits(model, velocity_limits=None, acceleration_limits=None, torque_l
              'torque_limits': (torque_limits, model.effort_limit)}
     out = []
     for field, (value, default) in given.items():
-        value = default if value is None else value
-        try:
-            limit = np.broadcast_to(np.asarray(value, dtype=float), (model.dof,)).copy()
-        except (TypeError, ValueError):
-            raise ValueError(f'{field}: expected {model.dof} numbers (one per joint '
-                             f'{list(model.joint_names)}) or one number, got {value!r}') from None
+        limit = per_joint(model, default if value is None else value, field,
+                          'inf for no limit')
         bad = np.flatnonzero(~(limit > 0))
         if bad.size:
             j = bad[0]

@@ -45,9 +45,9 @@ GENERATOR_VERSION = '4'
 #: Every source the generated code depends on, relative to the package (Renaud's recursion
 #: and its 3-vector helpers included).
 _SOURCES = ('codegen/expr.py', 'codegen/parameters.py', 'algorithms/renaud.py',
-            'spatial/components.py', 'codegen/hoisting.py', 'codegen/generator.py',
-            'codegen/emit.py', 'codegen/compiled.py', 'codegen/extension.py', 'codegen/trig.h',
-            'codegen/trig_lanes.h')
+            'spatial/components.py', 'codegen/hoisting.py', 'codegen/composite.py',
+            'codegen/generator.py', 'codegen/emit.py', 'codegen/compiled.py',
+            'codegen/extension.py', 'codegen/trig.h', 'codegen/trig_lanes.h')
 FLAGS = ('-shared', '-fPIC', '-std=c99', '-fno-math-errno', '-ffp-contract=off')
 _MODULE_PLACEHOLDER = 'RD_MODULE_NAME'
 

@@ -136,11 +136,12 @@ def python_module(model):
     return '\n'.join(lines)
 
 
-def c_function(model, name, prefix='rd_', vector=False, static=True):
+def c_function(model, name, prefix='rd_', vector=False, static=True, square=False):
     """C99 text of one function ``void rd_<name>(inputs..., double *out)``.
 
     ``vector=True``: the same code on GCC vector types ``V`` (two states per call, SSE2),
-    named ``rd_<name>_v``; the batch loop uses it for pairs of states.
+    named ``rd_<name>_v``; the batch loop uses it for pairs of states. ``square=True``: the
+    mass matrix writes the whole symmetric ``M`` (n × n, row-major), not its lower triangle.
     """
     function = model.functions[name]
     schedule = _Schedule(model.graph, function.outputs, 'c_vector' if vector else 'c')
@@ -150,7 +151,9 @@ def c_function(model, name, prefix='rd_', vector=False, static=True):
     scalar = 'V' if vector else 'double'
     arguments = [f'const {scalar} *restrict {x}' for x in function.inputs]
     arguments.append(f'{scalar} *restrict out')
-    lines = [f'/* {_output_doc(name, model.dof)}: {function.counts["mul"]} mul, '
+    places = _square_places(model.dof) if square and name == 'mass_matrix' else None
+    doc = 'M(q), n x n row by row' if places else _output_doc(name, model.dof)
+    lines = [f'/* {doc}: {function.counts["mul"]} mul, '
              f'{function.counts["add"]} add, {function.counts["div"]} div */',
              f'{"static " if static else ""}void {prefix}{name}{"_v" if vector else ""}'
              f'({", ".join(arguments)})',
@@ -161,7 +164,8 @@ def c_function(model, name, prefix='rd_', vector=False, static=True):
         value = schedule.ref(node)
         if vector and node.op == 'const':
             value = f'VCONST({value})'
-        lines.append(f'    out[{k}] = {value};')
+        targets = ' = '.join(f'out[{place}]' for place in (places[k] if places else (k,)))
+        lines.append(f'    {targets} = {value};')
     lines.append('}')
     return '\n'.join(lines)
 
@@ -185,18 +189,24 @@ def _c_header(name):
     return (pathlib.Path(__file__).with_name(name)).read_text()
 
 
-def c_module(model, prefix='rd_', vector=False, static=True):
+def _square_places(n):
+    """Places in a row-major n × n matrix of each lower-triangle entry ``M[i][j]``, j <= i."""
+    return [sorted({i * n + j, j * n + i}) for i in range(n) for j in range(i + 1)]
+
+
+def c_module(model, prefix='rd_', vector=False, static=True, square=False):
     """C99 source: every function of ``model`` (static, or exported) and its vector twins.
 
     Self-contained: the engine's joint-angle sine and cosine (``trig.h``, and ``trig_lanes.h``
     for the twins) are copied in, so the generated code computes them as the engine does.
+    ``square``: the mass matrix writes the whole ``M`` (:func:`c_function`).
     """
     lines = ['/*'] + _header_lines(model, ' *') + [' */', '#include <math.h>', _SIGN_MACRO, '']
     lines.append(_c_header('trig.h'))
     if vector:
         lines += [_VECTOR_PRELUDE, _c_header('trig_lanes.h')]
     for name in model.functions:
-        lines += [c_function(model, name, prefix, static=static), '']
+        lines += [c_function(model, name, prefix, static=static, square=square), '']
         if vector:
-            lines += [c_function(model, name, prefix, vector=True), '']
+            lines += [c_function(model, name, prefix, vector=True, square=square), '']
     return '\n'.join(lines)

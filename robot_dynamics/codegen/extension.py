@@ -17,7 +17,9 @@ vectorcall ``FASTCALL`` functions: numpy arrays (n,) or (N, n) in, an array out,
 batch (two rows at a time through the two-lane kernels). Every input check runs in C: booleans
 first (``numpy.asarray(x).dtype == bool``: a flag where values belong), then the argument
 count, the conversion to float64 (arrays of float64 in C order are read in place), the shape
-and finite values; a non-finite result is an error. The module's functions say what is wrong
+and finite values; a non-finite result is an error. The kernels write into the output array
+itself (the mass matrix whole, both triangles: ``c_module(square=True)``) and each finite
+check is one pass without a branch per value. The module's functions say what is wrong
 without the joints' names; ``Kernels(refuse)`` binds the same functions to a model's
 ``refuse(label)``, which raises the library's message naming them (:mod:`robot_dynamics.fast`).
 """
@@ -30,6 +32,7 @@ _GLUE = r'''
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,15 +44,28 @@ typedef struct {
     PyObject *refuse;
 } KernelsObject;
 typedef void (*vkernel_t)(const V *const *in, V *out);
-#define NTRI (NDOF * (NDOF + 1) / 2)
+#define EXPONENT 0x7ff0000000000000ULL
+
+/* Whether the `count` values at `x` are all finite: one pass, no branch per value (a value
+ * is NaN or inf when its exponent bits are all set). */
+static int all_finite(const double *x, npy_intp count)
+{
+    uint64_t bits, bad = 0;
+    npy_intp i;
+    for (i = 0; i < count; ++i) {
+        memcpy(&bits, x + i, sizeof bits);
+        bad |= (~bits & EXPONENT) == 0;
+    }
+    return !bad;
+}
 
 /* Rows `row`, `row + 1` of the batch through the two-lane kernel: gather, call, scatter. */
 static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp row,
-                 double *out, int out_width, int tri)
+                 double *out, int out_width)
 {
-    V in[4][NDOF], result[NTRI > NDOF ? NTRI : NDOF];
+    V in[4][NDOF], result[NDOF * NDOF];
     const V *pointers[4];
-    int k, i, j, m;
+    int k, i, m;
     for (k = 0; k < nin; ++k) {
         const double *a = base[k] + row * NDOF, *b = a + NDOF;
         for (i = 0; i < NDOF; ++i)
@@ -57,17 +73,9 @@ static void pair(vkernel_t vkernel, int nin, const double *const *base, npy_intp
         pointers[k] = in[k];
     }
     vkernel(pointers, result);
-    for (m = 0; m < 2; ++m) {
-        if (!tri) {
-            for (i = 0; i < out_width; ++i)
-                out[(row + m) * out_width + i] = result[i][m];
-            continue;
-        }
-        double *M = out + (row + m) * NDOF * NDOF;
-        for (i = 0, k = 0; i < NDOF; ++i)
-            for (j = 0; j <= i; ++j, ++k)
-                M[i * NDOF + j] = M[j * NDOF + i] = result[k][m];
-    }
+    for (m = 0; m < 2; ++m)
+        for (i = 0; i < out_width; ++i)
+            out[(row + m) * out_width + i] = result[i][m];
 }
 
 /* Whether `value` converts to an array of dtype bool (numpy.asarray(value).dtype == bool): a
@@ -104,20 +112,22 @@ static PyArrayObject *as_doubles(PyObject *value)
     return (PyArrayObject *)PyArray_FROMANY(value, NPY_DOUBLE, 0, 0, NPY_ARRAY_IN_ARRAY);
 }
 
-/* Call `kernel` on every row of `nin` arrays (n,) or (N, n); `tri` = lower-triangle output
- * to expand into a full symmetric matrix. Errors name the argument and the expected shape.
+/* Call `kernel` on every row of `nin` arrays (n,) or (N, n); `square`: the kernel writes an
+ * n x n matrix per row (the mass matrix, whole), else n values. `last`: the label of the
+ * third argument ("qdd" or "tau"). Errors name the argument and the expected shape.
  * Booleans are refused first, by `refuse(label)` (the library's message, naming the joints)
  * when the call came through a Kernels object, else with the same words without the joints. */
-static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t nargs, int nin,
-                          kernel_t kernel, vkernel_t vkernel, int out_width, int tri,
-                          PyObject *refuse)
+static PyObject *dispatch(const char *fname, const char *last, PyObject *const *args,
+                          Py_ssize_t nargs, int nin, kernel_t kernel, vkernel_t vkernel,
+                          int square, PyObject *refuse)
 {
-    const char *labels[] = {"q", "qd", strncmp(fname, "forward", 7) == 0 ? "tau" : "qdd"};
+    const char *labels[] = {"q", "qd", last};
+    const int out_width = square ? NDOF * NDOF : NDOF;
     PyArrayObject *arr[4] = {NULL, NULL, NULL, NULL};
     const double *ptr[4];
     PyObject *result = NULL;
     int ndim = 0, k;
-    npy_intp N = 1, row, i, j;
+    npy_intp N = 1, row, i;
     for (k = 0; k < nin && k < nargs; ++k) {
         if (!is_boolean(args[k]))
             continue;
@@ -159,16 +169,13 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
             ndim = PyArray_NDIM(arr[0]);
             N = ndim == 2 ? PyArray_DIM(arr[0], 0) : 1;
         }
-        {
+        if (!all_finite((const double *)PyArray_DATA(arr[k]), PyArray_SIZE(arr[k]))) {
             const double *data = (const double *)PyArray_DATA(arr[k]);
-            npy_intp total = PyArray_SIZE(arr[k]);
-            for (i = 0; i < total; ++i)
-                if (!isfinite(data[i])) {
-                    PyErr_Format(PyExc_ValueError, "%%s(): %%s contains NaN or inf at joint "
-                                 "index %%d; give finite values", fname, labels[k],
-                                 (int)(i %% NDOF));
-                    goto done;
-                }
+            for (i = 0; isfinite(data[i]); ++i)
+                ;
+            PyErr_Format(PyExc_ValueError, "%%s(): %%s contains NaN or inf at joint index %%d; "
+                         "give finite values", fname, labels[k], (int)(i %% NDOF));
+            goto done;
         }
     }
     {
@@ -177,7 +184,7 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
         if (ndim == 2)
             dims[out_ndim++] = N;
         dims[out_ndim++] = NDOF;
-        if (tri)
+        if (square)
             dims[out_ndim++] = NDOF;
         result = PyArray_SimpleNew(out_ndim, dims, NPY_DOUBLE);
     }
@@ -185,36 +192,21 @@ static PyObject *dispatch(const char *fname, PyObject *const *args, Py_ssize_t n
         goto done;
     {
         double *out = (double *)PyArray_DATA((PyArrayObject *)result);
-        double lower[NTRI];
         const double *base[4];
         for (k = 0; k < nin; ++k)
             base[k] = (const double *)PyArray_DATA(arr[k]);
         for (row = 0; row + 1 < N; row += 2)
-            pair(vkernel, nin, base, row, out, out_width, tri);
+            pair(vkernel, nin, base, row, out, out_width);
         for (; row < N; ++row) {
             for (k = 0; k < nin; ++k)
-                ptr[k] = (const double *)PyArray_DATA(arr[k]) + row * NDOF;
-            if (!tri) {
-                kernel(ptr, out + row * out_width);
-                continue;
-            }
-            kernel(ptr, lower);
-            double *M = out + row * NDOF * NDOF;
-            for (i = 0, k = 0; i < NDOF; ++i)
-                for (j = 0; j <= i; ++j, ++k)
-                    M[i * NDOF + j] = M[j * NDOF + i] = lower[k];
+                ptr[k] = base[k] + row * NDOF;
+            kernel(ptr, out + row * out_width);
         }
-    }
-    if (result != NULL) {
-        const double *o = (const double *)PyArray_DATA((PyArrayObject *)result);
-        npy_intp total = PyArray_SIZE((PyArrayObject *)result);
-        for (i = 0; i < total; ++i)
-            if (!isfinite(o[i])) {
-                PyErr_Format(PyExc_ValueError, "%%s(): the result is not finite: the mass "
-                             "matrix is singular or the inputs are too large", fname);
-                Py_CLEAR(result);
-                break;
-            }
+        if (!all_finite(out, N * out_width)) {
+            PyErr_Format(PyExc_ValueError, "%%s(): the result is not finite: the mass matrix "
+                         "is singular or the inputs are too large", fname);
+            Py_CLEAR(result);
+        }
     }
 done:
     for (k = 0; k < nin; ++k)
@@ -236,14 +228,14 @@ static void vkernel_%(name)s(const V *const *in, V *out)
 
 static PyObject *py_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
-                    %(tri)d, NULL);
+    return dispatch("%(name)s", "%(last)s", args, nargs, %(nin)d, kernel_%(name)s,
+                    vkernel_%(name)s, %(square)d, NULL);
 }
 
 static PyObject *kernels_%(name)s(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    return dispatch("%(name)s", args, nargs, %(nin)d, kernel_%(name)s, vkernel_%(name)s, NDOF,
-                    %(tri)d, ((KernelsObject *)self)->refuse);
+    return dispatch("%(name)s", "%(last)s", args, nargs, %(nin)d, kernel_%(name)s,
+                    vkernel_%(name)s, %(square)d, ((KernelsObject *)self)->refuse);
 }
 '''
 
@@ -310,14 +302,15 @@ PyMODINIT_FUNC PyInit_%(module)s(void)
 
 def extension_source(generated, name):
     """C source of the extension module ``name`` for every function of ``generated``."""
-    parts = [c_module(generated, vector=True), _GLUE % {'n': generated.dof}]
+    parts = [c_module(generated, vector=True, square=True), _GLUE % {'n': generated.dof}]
     entries, kernel_entries = [], []
     for function_name, function in generated.functions.items():
         nin = len(function.inputs)
         parts.append(_WRAPPER % {
             'name': function_name, 'nin': nin,
             'arguments': ', '.join(f'in[{k}]' for k in range(nin)),
-            'tri': int(function_name == 'mass_matrix')})
+            'last': 'tau' if function_name == 'forward_dynamics' else 'qdd',
+            'square': int(function_name == 'mass_matrix')})
         for prefix, listing in (('py', entries), ('kernels', kernel_entries)):
             listing.append(f'    {{"{function_name}", (PyCFunction)(void (*)(void))'
                            f'{prefix}_{function_name}, METH_FASTCALL, '

@@ -22,9 +22,10 @@ Functions (all rigid-body plus the model's joint effects, exactly as
 
 - ``inverse_dynamics(q, qd, qdd)`` → τ (n), the paper's model (relations 1-10);
 - ``gravity(q)`` → G (n): the same with ``qd = qdd = 0``;
-- ``mass_matrix(q)`` → the lower triangle of M row by row, ``M[i][j]`` for ``j <= i``
-  (strobing, seed 002: column j is the torque for ``qdd = e_j``, no velocity and gravity;
-  constant folding and sharing turn the n passes into one straight-line program);
+- ``mass_matrix(q)`` → the lower triangle of M row by row, ``M[i][j]`` for ``j <= i``, by
+  composite rigid bodies (:mod:`robot_dynamics.codegen.composite`) or, when that is shorter
+  (joint axes in general directions), by strobing (seed 002: column j is the torque for
+  ``qdd = e_j``, no velocity and gravity; folding and sharing make one program of the n passes);
 - ``forward_dynamics(q, qd, tau)`` → qdd (n): ``M qdd = tau - b(q, qd)`` solved by an
   unrolled ``L D Lᵀ`` factorisation (one division per joint).
 """
@@ -34,7 +35,7 @@ import hashlib
 import numpy as np
 
 from robot_dynamics.algorithms.renaud import backward, forward, tip_wrench
-from robot_dynamics.codegen import emit
+from robot_dynamics.codegen import composite, emit
 from robot_dynamics.codegen.expr import Graph
 from robot_dynamics.codegen.hoisting import hoist_combinations
 from robot_dynamics.model.friction import has_extra_friction
@@ -246,7 +247,7 @@ class _Builder:
             return inputs, [g.label(t, f'tau{i + 1}') for i, t in enumerate(tau)]
         zero = [0.0] * n
         if name == 'gravity':
-            return ['q'], self._rigid(zero, zero, self.gravity)
+            return ['q'], [g.wrap(t) for t in self._rigid(zero, zero, self.gravity)]
         M = self._mass_matrix()
         if name == 'mass_matrix':
             return ['q'], [M[i][j] for i in range(n) for j in range(i + 1)]
@@ -256,18 +257,44 @@ class _Builder:
         return ['q', 'qd', 'tau'], _ldlt_solve(g, M, rhs)
 
     def _mass_matrix(self):
-        """Lower triangle of M (rotor inertia on the diagonal) by symbolic strobing."""
+        """Lower triangle of M (rotor inertia on the diagonal), the shorter of two programs.
+
+        Composite rigid bodies (:mod:`robot_dynamics.codegen.composite`), or strobing when
+        that needs fewer operations (joint axes in general directions, where the composite
+        inertia's rotation costs more than the columns' inverse dynamics).
+        """
         if getattr(self, '_M', None) is None:
             n, g = self.n, self.graph
-            M = [[None] * n for _ in range(n)]
-            for j in range(n):
-                unit = [1.0 if k == j else 0.0 for k in range(n)]
-                column = self._rigid([0.0] * n, unit, (0.0, 0.0, 0.0))
-                for i in range(j, n):
-                    value = column[i] + (self.effects[i]['IA'] if i == j else 0.0)
+            candidates = [composite.mass_matrix(g, self.frames, self.bodies, self.q),
+                          self._strobed_mass_matrix()]
+            M = min(candidates, key=lambda M: _operations(g, M))
+            for i in range(n):
+                for j in range(i + 1):
+                    value = g.wrap(M[i][j] + (self.effects[i]['IA'] if i == j else 0.0))
                     M[i][j] = g.label(value, f'M{i + 1}_{j + 1}')
             self._M = M
         return self._M
+
+    def _strobed_mass_matrix(self):
+        """Rigid-body lower triangle of M: column j is the torque for ``qdd = e_j`` (seed 002).
+
+        No velocity, no gravity; constant folding and sharing turn the n passes into one
+        straight-line program.
+        """
+        n = self.n
+        M = [[None] * n for _ in range(n)]
+        for j in range(n):
+            unit = [1.0 if k == j else 0.0 for k in range(n)]
+            column = self._rigid([0.0] * n, unit, (0.0, 0.0, 0.0))
+            for i in range(j, n):
+                M[i][j] = column[i]
+        return M
+
+
+def _operations(graph, M):
+    """Online multiplications and additions of the lower triangle of ``M``."""
+    counts = graph.count([x for i, row in enumerate(M) for x in row[:i + 1]])
+    return counts['mul'] + counts['add'] + counts['div']
 
 
 def _ldlt_solve(g, M, b):

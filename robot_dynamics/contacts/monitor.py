@@ -29,6 +29,7 @@ import numpy as np
 from robot_dynamics.contacts.detection import CollisionDetector, _thresholds
 from robot_dynamics.contacts.observer import MomentumObserver, check_gain, missing_efforts
 from robot_dynamics.contacts.thresholds import CollisionThresholds
+from robot_dynamics.model.arguments import per_joint
 
 NO_THRESHOLDS = ('no collision thresholds: the estimate is published but contact is not judged; '
                  'learn them from a run without contact (robot-dynamics identify writes '
@@ -43,11 +44,7 @@ def fixed_thresholds(model, values, gain=None, hold='linear'):
     well, or set by hand; learnt thresholds (:func:`collision_thresholds`) are tighter where
     the motion is slow and looser where it is fast.
     """
-    try:
-        T = np.broadcast_to(np.asarray(values, dtype=float), (model.dof,))
-    except (TypeError, ValueError):
-        raise ValueError(f'thresholds: {str(values)[:60]!r}; give one value or {model.dof} '
-                         f'(one per joint of {list(model.joint_names)}), N m or N') from None
+    T = per_joint(model, values, 'thresholds', 'N m or N')
     if not np.all(np.isfinite(T) & (T > 0)):
         raise ValueError(f'thresholds: {T.tolist()}; every threshold must be a finite torque '
                          '> 0 (N m or N): the estimate a joint may reach without contact')

@@ -58,7 +58,7 @@ from robot_dynamics.algorithms.crba import mass_matrix_crba
 from robot_dynamics.api import coriolis_torques, gravity_torques, mass_matrix_derivatives
 from robot_dynamics.engine import ENGINE as _engine
 from robot_dynamics.errors import warn
-from robot_dynamics.model.arguments import batch_arguments
+from robot_dynamics.model.arguments import batch_arguments, per_joint
 from robot_dynamics.model.friction import friction_torques
 
 #: The default observer gain K, 1/s: time constant 20 ms (99.3 % of a step after 0.1 s);
@@ -73,12 +73,7 @@ BLOCKS = ('gain', 'momentum', 'beta', 'torque', 'tau_ext', 'momentum_rate', 'gra
 
 def check_gain(model, gain):
     """Return the gain as (n,) floats, 1/s; refuse one that is not finite and positive."""
-    value = DEFAULT_GAIN if gain is None else gain
-    try:
-        K = np.broadcast_to(np.asarray(value, dtype=float), (model.dof,)).copy()
-    except (TypeError, ValueError):
-        raise ValueError(f'gain: {str(value)[:60]!r}; give one number or {model.dof} (one per '
-                         f'joint of {list(model.joint_names)}), in 1/s') from None
+    K = per_joint(model, DEFAULT_GAIN if gain is None else gain, 'gain', 'in 1/s')
     if not np.all(np.isfinite(K) & (K > 0)):
         raise ValueError(f'gain: {K.tolist()} 1/s; every gain must be a finite number > 0: the '
                          'observer\'s bandwidth, its estimate follows a step with the time '

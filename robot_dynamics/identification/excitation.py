@@ -34,6 +34,7 @@ import numpy as np
 
 from robot_dynamics.identification.base import base_parameters
 from robot_dynamics.identification.regressor import batch_regressor, parameters
+from robot_dynamics.model.arguments import per_joint
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ class ExcitationLimits:
         if max_acceleration is None:
             acceleration = np.where(revolute, 10.0, 2.0)
         else:
-            acceleration = np.broadcast_to(np.asarray(max_acceleration, float), (model.dof,))
+            acceleration = per_joint(model, max_acceleration, 'max_acceleration',
+                                     'rad/s^2 or m/s^2')
         if np.any(acceleration <= 0) or not np.all(np.isfinite(acceleration)):
             raise ValueError(f'max_acceleration: expected positive finite values, got '
                              f'{acceleration.tolist()}')

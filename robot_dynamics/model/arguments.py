@@ -60,6 +60,19 @@ def check_array(model, name, value, width=None):
 OPTIONAL = ('f_tip',)                    # None: no tool wrench
 
 
+def per_joint(model, value, field, unit):
+    """Return ``value``, one number or one per joint of ``model``, as (n,) floats (a copy).
+
+    Anything else raises ``ValueError`` naming ``field``, the joints and ``unit``: the one
+    reading of per-joint settings (limits, gains, thresholds).
+    """
+    try:
+        return np.broadcast_to(np.asarray(value, dtype=float), (model.dof,)).copy()
+    except (TypeError, ValueError):
+        raise ValueError(f'{field}: {str(value)[:60]!r}; give one number or {model.dof} (one '
+                         f'per joint of {list(model.joint_names)}), {unit}') from None
+
+
 def batch_arguments(model, **arrays):
     """Check named arrays, broadcast single rows to the common batch size."""
     checked = {}

@@ -12,103 +12,40 @@
 # limitations under the License.
 """Start the simulation demo in one process: what launch/simulation.launch.py starts.
 
-The simulator, the dynamics node, the computed-torque controller and the trajectory publisher
-run on one executor (the nodes' own, ``process.make_executor``) with the parameters of
-``config/simulation.yaml`` (its ``ros__parameters`` sections, passed as parameter overrides)
-and the launch file's remappings.
-After the run it prints the tracking error per joint and the dynamics node's compute time, and
-can plot desired vs actual positions and torques::
+The simulator, the dynamics node, the joint-trajectory controller and the trajectory publisher
+run on one executor (the nodes' own, ``process.make_executor``) with the parameters and
+remappings of :mod:`robot_dynamics.bringup.demo_graph`; the command line and its reports are
+:mod:`robot_dynamics.bringup.command_lines`'s::
 
     robot_dynamics_bringup --robot puma560 --plot out/demo.png [--no-feedforward]
 """
 
-import argparse
-import os
 import time
 
-import numpy as np
+import rclpy
 
-import robot_dynamics as rd
-from robot_dynamics.io.yaml_loader import load_yaml, read_yaml_text
-from robot_dynamics.nodes.parameters import parameter_overrides
-from robot_dynamics.simulation.tracking import TrackingRun, plot, report
+from robot_dynamics.bringup.command_lines import bringup_main
+from robot_dynamics.bringup.demo_graph import (demo_parameters, REMAPPINGS, SETTLE, tracking_run,
+                                               unfinished)
+from robot_dynamics.nodes.dynamics_node import DynamicsNode
+from robot_dynamics.nodes.executors import spin_surviving
+from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
+from robot_dynamics.nodes.parameters import node_arguments
+from robot_dynamics.nodes.process import make_executor
+from robot_dynamics.nodes.simulation_node import SimulationNode
+from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher
+from robot_dynamics.simulation.integrators import SimulationError
 
-SETTLE = 0.3        # simulated s recorded after the end of the motion
-
-# Remappings shared with launch/simulation.launch.py (relative names: they follow a namespace).
-REMAPPINGS = {
-    'simulation_node': [],
-    'dynamics_node': [('~/desired_trajectory', 'desired_trajectory')],
-    'joint_trajectory_controller': [
-        ('desired_trajectory', 'dynamics_node/accepted_trajectory'),
-        ('effort_commands', 'simulation_node/effort_commands')],
-    'trajectory_publisher': [],
-}
-
-
-def config_path(name='simulation.yaml'):
-    """Path of a bundled config file (installed share directory, else the source tree)."""
-    try:
-        return rd.data_path(os.path.join('config', name))
-    except FileNotFoundError:
-        source_tree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-            __file__))))
-        return os.path.join(source_tree, 'config', name)
-
-
-def load_parameters(path):
-    """``{node_name: {parameter: value}}`` from a ``ros__parameters`` YAML file.
-
-    Keys may carry a namespace or a wildcard (``/**/dynamics_node``); the node name is the
-    last part.
-    """
-    document = load_yaml(read_yaml_text(path), str(path)) or {}
-    return {node.rstrip('/').rsplit('/', 1)[-1]: (body or {}).get('ros__parameters', {})
-            for node, body in document.items()}
-
-
-def model_parameter(robot):
-    """Return the parameter for ``robot``: ``model`` (bundled name), ``dh_file``, ``urdf_file``."""
-    if robot in rd.BUNDLED_MODELS:
-        return 'model'
-    return 'dh_file' if str(robot).endswith(('.yaml', '.yml')) else 'urdf_file'
+NODE_CLASSES = {'simulation_node': SimulationNode, 'dynamics_node': DynamicsNode,
+                'joint_trajectory_controller': JointTrajectoryController,
+                'trajectory_publisher': TrajectoryPublisher}
 
 
 def make_nodes(context, robot, feedforward=True, config=None, namespace='', extra=None):
     """Create the four demo nodes with the config's parameters; returns ``{name: node}``."""
-    from robot_dynamics.nodes.dynamics_node import DynamicsNode
-    from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
-    from robot_dynamics.nodes.simulation_node import SimulationNode
-    from robot_dynamics.nodes.trajectory_publisher import TrajectoryPublisher
-
-    classes = {'simulation_node': SimulationNode, 'dynamics_node': DynamicsNode,
-               'joint_trajectory_controller': JointTrajectoryController,
-               'trajectory_publisher': TrajectoryPublisher}
-    parameters = load_parameters(config or config_path())
-    nodes = {}
-    for name, node_class in classes.items():
-        values = dict(parameters.get(name, {}))
-        values[model_parameter(robot)] = robot
-        if name == 'joint_trajectory_controller':
-            values.update(use_feedforward=feedforward, record=True)
-        values.update((extra or {}).get(name, {}))
-        remaps = [arg for source, target in REMAPPINGS[name]
-                  for arg in ('-r', f'{source}:={target}')]
-        nodes[name] = node_class(
-            context=context, namespace=namespace or None,
-            parameter_overrides=parameter_overrides(values),
-            cli_args=['--ros-args'] + remaps if remaps else None)
-    return nodes
-
-
-def unfinished(end, sim_time, wall_timeout):
-    """Return why a demo run did not finish in ``wall_timeout`` wall seconds."""
-    if end is None:
-        return (f'demo: the trajectory publisher published no motion in {wall_timeout} s '
-                f'(simulated time {sim_time:.2f} s)')
-    if sim_time < end:
-        return f'demo did not reach t = {end:.2f} s in {wall_timeout} s (t = {sim_time:.2f} s)'
-    return f'demo: its observers were not done after {wall_timeout} s (t = {sim_time:.2f} s)'
+    return {name: NODE_CLASSES[name](context=context, namespace=namespace or None,
+                                     **node_arguments(values, REMAPPINGS[name]))
+            for name, values in demo_parameters(robot, feedforward, config, extra).items()}
 
 
 def run_demo(robot='puma560', duration=None, feedforward=True, config=None, namespace='',
@@ -124,9 +61,6 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
     run goes on until it also returns true (an observer's condition). ``wall_timeout``: wall
     seconds for all of it (``TimeoutError``).
     """
-    import rclpy
-    from robot_dynamics.nodes.executors import spin_surviving
-    from robot_dynamics.nodes.process import make_executor
     context = rclpy.Context()
     rclpy.init(context=context)
     executor = make_executor(context)
@@ -137,7 +71,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
             nodes[f'observer{k}'] = factory(context, namespace or None)
         for node in nodes.values():
             executor.add_node(node)
-        simulator = nodes['simulation_node']
+        simulator = nodes['simulation_node'].simulator
         trajectory = nodes['trajectory_publisher']
         if trajectory.waypoints() is None:
             raise RuntimeError(f'the demo motion was refused, nothing to run: '
@@ -153,19 +87,15 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
             if time.monotonic() - wall_start > wall_timeout:
                 raise TimeoutError(unfinished(end, simulator.sim_time, wall_timeout))
         if simulator.failed:
-            raise rd.SimulationError(simulator.error)
+            raise SimulationError(simulator.error)
         controller = nodes['joint_trajectory_controller']
         if not controller.followed:
             reason = nodes['dynamics_node'].last_error or controller.last_error or 'no reason'
             raise RuntimeError(f'the demo trajectory never reached the controller: {reason}')
-        log = [row for row in controller.log
-               if trajectory.end is not None and row[0] >= trajectory.start.nanoseconds * 1e-9]
-        if not log:
-            raise RuntimeError('the controller recorded nothing: the graph did not connect')
-        t, q_desired, q, tau = (np.array(column) for column in zip(*log))
-        return TrackingRun(controller.joint_names, t, q_desired, q, tau,
-                           np.array(nodes['dynamics_node'].statistics.durations),
-                           time.monotonic() - wall_start, simulator.sim_time, feedforward)
+        start = None if trajectory.end is None else trajectory.start.nanoseconds * 1e-9
+        return tracking_run(controller.log, start, controller.joint_names,
+                            nodes['dynamics_node'].statistics.durations,
+                            time.monotonic() - wall_start, simulator.sim_time, feedforward)
     finally:
         for node in nodes.values():
             executor.remove_node(node)
@@ -177,56 +107,9 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
         rclpy.try_shutdown(context=context)
 
 
-def check_robot(robot):
-    """Return an error line for a ``--robot`` that is neither bundled nor a file, else None."""
-    if robot in rd.BUNDLED_MODELS or os.path.isfile(robot):
-        return None
-    return (f'robot_dynamics_bringup: error: --robot {robot!r} is neither a bundled model '
-            f'({", ".join(sorted(rd.BUNDLED_MODELS))}) nor a URDF/DH file')
-
-
 def main(argv=None):
     """Console-script entry point ``robot_dynamics_bringup``."""
-    import sys
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--robot', default='puma560', help='bundled model name or file')
-    parser.add_argument('--duration', type=float, default=None,
-                        help='simulated seconds (default: the trajectory plus 0.3 s)')
-    parser.add_argument('--plot', default=None, help='write a PNG plot here')
-    parser.add_argument('--no-feedforward', action='store_true',
-                        help='disable the feed-forward torques (PD on M only)')
-    parser.add_argument('--compare', action='store_true',
-                        help='also run without feed-forward, print the error ratio and plot both')
-    parser.add_argument('--config', default=None, help='ros__parameters YAML '
-                        '(default: the bundled config/simulation.yaml)')
-    args, _ = parser.parse_known_args(argv)
-    error = check_robot(args.robot)
-    if error:
-        print(error, file=sys.stderr)
-        return 2
-    try:
-        return demo(args)
-    except (rd.SimulationError, rd.ModelError, TimeoutError, RuntimeError, OSError) as exc:
-        print(f'robot_dynamics_bringup: error: {" ".join(str(exc).split())}', file=sys.stderr)
-        return 1
-
-
-def demo(args):
-    """Run the demo as ``args`` ask, print the reports, write the plot."""
-    result = run_demo(args.robot, args.duration, not args.no_feedforward, args.config)
-    mode = 'without' if args.no_feedforward else 'with'
-    print(report(result, f'[{args.robot}, {mode} feed-forward] '))
-    baseline = None
-    if args.compare and not args.no_feedforward:
-        baseline = run_demo(args.robot, args.duration, False, args.config)
-        print(report(baseline, f'[{args.robot}, without feed-forward] '))
-        ratio = np.sqrt(np.mean(baseline.rms_error ** 2)) / np.sqrt(np.mean(
-            result.rms_error ** 2))
-        print(f'feed-forward reduces the overall RMS tracking error {ratio:.1f}x')
-    if args.plot:
-        plot(result, args.plot, f'{args.robot}: computed-torque control', baseline)
-        print(f'plot written to {args.plot}')
-    return 0
+    return bringup_main(argv, run_demo)
 
 
 if __name__ == '__main__':

@@ -27,7 +27,7 @@ from robot_dynamics.control.effective_model import EffectiveModel, check_change,
 from robot_dynamics.control.joint_states import JointStateMerge
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
-from robot_dynamics.nodes.description_updates import model_change
+from robot_dynamics.control.description_updates import model_change
 from robot_dynamics.control.model_source import SOURCE_PARAMETERS
 from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,

@@ -69,3 +69,15 @@ def parameter_overrides(parameters):
     """
     return [Parameter(name, value=value) for name, value in parameters.items()
             if not (isinstance(value, list) and not value)]
+
+
+def remapping_arguments(remappings):
+    """Return a node's ``cli_args`` for ``[(source, target)]`` remappings (None for none)."""
+    arguments = [arg for source, target in remappings for arg in ('-r', f'{source}:={target}')]
+    return ['--ros-args'] + arguments if arguments else None
+
+
+def node_arguments(parameters, remappings):
+    """Return a node's ``parameter_overrides`` and ``cli_args`` keywords: values, remappings."""
+    return {'parameter_overrides': parameter_overrides(parameters),
+            'cli_args': remapping_arguments(remappings)}

@@ -27,7 +27,7 @@ from robot_dynamics import cli
 from robot_dynamics.io import yaml_loader
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml, TrajectoryFileError
 from robot_dynamics.io.yaml_loader import load_yaml, YAMLInputError
-from robot_dynamics.nodes.bringup import load_parameters
+from robot_dynamics.bringup.demo_graph import load_parameters
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

@@ -31,6 +31,7 @@ from trajectory_msgs.msg import JointTrajectory
 
 import robot_dynamics as rd
 from robot_dynamics.nodes import bringup
+from robot_dynamics.simulation.tracking import report
 from robot_dynamics.nodes.conversions import (stamp_to_nanoseconds, trajectory_message,
                                               trajectory_to_arrays)
 from robot_dynamics.nodes.dynamics_node import DynamicsNode, LATCHED
@@ -199,7 +200,7 @@ def test_closed_loop_keeps_tracking_the_good_trajectory_after_an_absurd_one(ros)
     expected = np.array([sample_waypoints(times, positions, velocities, accelerations,
                                           t - start)[0] for t in result.t])
     np.testing.assert_allclose(result.q_desired, expected, rtol=0, atol=1e-9)
-    assert result.max_error.max() < 0.05, bringup.report(result)
+    assert result.max_error.max() < 0.05, report(result)
     upper = quiet_bundled('puma560').upper_limit[0]
     assert result.q[after, 0].max() < upper - 0.5, 'joint1 went to its stop'
 

@@ -41,8 +41,8 @@ def test_simulation_initial_positions_validated_and_reset_survives(ros, arm3_urd
     reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
     response = ros.call(reset, Trigger.Request())
     assert response.success, response.message
-    assert ros.spin_until(lambda: sim.failed or sim.sim_time > 0)
-    assert not sim.failed and sim.sim_time > 0 and np.all(np.isfinite(sim.q))
+    assert ros.spin_until(lambda: sim.simulator.failed or sim.sim_time > 0)
+    assert not sim.simulator.failed and sim.sim_time > 0 and np.all(np.isfinite(sim.simulator.q))
 
 
 def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, arm3_urdf, monkeypatch):
@@ -50,7 +50,7 @@ def test_simulation_reset_failure_is_a_reply_not_an_exit(ros, arm3_urdf, monkeyp
 
     def broken():
         raise RuntimeError('injected failure')
-    monkeypatch.setattr(sim, 'reset', broken)
+    monkeypatch.setattr(sim.simulator, 'reset', broken)
     probe = ros.node('resetter')
     reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
     response = ros.call(reset, Trigger.Request())
@@ -83,7 +83,7 @@ def test_repeated_name_in_joint_commands_dropped(ros, arm3_urdf, arm3_model):
     names = list(arm3_model.joint_names)
     publisher.publish(JointState(name=names + names[:1], effort=[1.0, 2.0, 3.0, 4.0]))
     assert ros.spin_until(lambda: sim.dropped == 1)
-    assert sim._command_time is None
+    assert sim.simulator.command_time is None
 
 
 def test_simulation_diagnostics_error_while_running_silent(ros, arm3_urdf, monkeypatch):
@@ -91,7 +91,7 @@ def test_simulation_diagnostics_error_while_running_silent(ros, arm3_urdf, monke
     sim = make_simulation(ros, arm3_urdf)
     ros.spin_for(0.1)
     assert sim.health()[0] == DiagnosticStatus.OK
-    monkeypatch.setattr(sim, 'advance', lambda steps: None)
+    monkeypatch.setattr(sim.simulator, 'advance', lambda steps: False)
     ros.spin_for(1.3)                        # the silence window is max(1 s, 3 periods)
     level, message = sim.health()
     assert level == DiagnosticStatus.ERROR and 'nothing published' in message, message
@@ -105,7 +105,7 @@ def test_simulation_absurd_effort_command_dropped(ros, arm3_urdf):
     sim = drop_effort_command(ros, arm3_urdf, [1e300, 0.0, 0.0])
     assert 'beyond' in sim.last_dropped, sim.last_dropped
     ros.spin_for(0.1)
-    assert not sim.failed and np.all(np.isfinite(sim.q))
+    assert not sim.simulator.failed and np.all(np.isfinite(sim.simulator.q))
 
 
 def test_simulation_logs_each_reason_for_a_drop(ros, arm3_urdf):

@@ -27,7 +27,6 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
 import robot_dynamics as rd
-from robot_dynamics.nodes.arms import read_arms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -99,19 +98,3 @@ def test_two_arms_in_one_process_answer_on_their_own_namespaces(ros, tmp_path, h
         assert {('dynamics_node', namespace) for namespace, _ in arms} <= set(names)
     finally:
         stop(process)
-
-
-def test_arms_file_is_checked(tmp_path):
-    path = tmp_path / 'arms.yaml'
-    path.write_text('arms: {left: panda}\nnodes: [controller]\n')
-    with pytest.raises(ValueError, match='unknown node kinds'):
-        read_arms(path)
-    path.write_text('arms: []\n')
-    with pytest.raises(ValueError, match="'arms' must map"):
-        read_arms(path)
-    path.write_text('arms: {left: panda, 2nd: ur5}\n')
-    with pytest.raises(ValueError, match='not a ROS namespace'):
-        read_arms(path)
-    path.write_text('arms: {left: panda, cell/right: ur5}\nnodes: [simulation_node]\n')
-    assert read_arms(path)[:2] == ([('/left', 'panda'), ('/cell/right', 'ur5')],
-                                   ['simulation_node'])

@@ -38,7 +38,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
 import robot_dynamics as rd
-from robot_dynamics.nodes import bringup
+from robot_dynamics.simulation.tracking import report
 from robot_dynamics.nodes.computed_torque_controller import ComputedTorqueController
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
 from robot_dynamics.nodes.executors import CachedWaitSetExecutor
@@ -169,7 +169,7 @@ class ClockAttacker:
 def test_the_one_process_demo_survives_a_negative_clock():
     result, attacker = demo_with(ClockAttacker)
     assert attacker.sent >= 5, 'the attack did not run'
-    assert result.max_error.max() < 0.05, bringup.report(result)
+    assert result.max_error.max() < 0.05, report(result)
 
 
 class SimTimeSwitcher:
@@ -196,7 +196,7 @@ def test_the_one_process_demo_survives_use_sim_time_switched_at_run_time():
         switcher.replies) == 2)           # both replies, however late the service came up
     replies = switcher.replies
     assert len(replies) == 2 and all(reply.results[0].successful for reply in replies)
-    assert np.isfinite(result.q).all() and result.t.size > 100, bringup.report(result)
+    assert np.isfinite(result.q).all() and result.t.size > 100, report(result)
 
 
 @pytest.fixture(params=['cached', 'rclpy'])

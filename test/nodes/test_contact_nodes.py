@@ -49,6 +49,11 @@ def listen(ros, probe):
     return verdicts, torques
 
 
+#: The states are stamped 2 ms apart but sent one at a time, each once the node took the last:
+#: on a loaded machine 80 of them take longer than the default stale_timeout (0.5 s).
+PATIENT = {'stale_timeout': 30.0}
+
+
 def send(ros, node, probe, k, t0, effort):
     """Send the k-th state (at rest at Q0, 2 ms apart) and wait until the node took it."""
     before = node.received
@@ -60,7 +65,7 @@ def send(ros, node, probe, k, t0, effort):
 
 def test_the_node_reports_what_the_monitor_says_and_flags_the_step(ros):
     """Estimates equal the library's to 1e-12; collision False, then True; WARN names it."""
-    node, probe = bundled(ros, 'panda', contact_thresholds=[2.0])
+    node, probe = bundled(ros, 'panda', contact_thresholds=[2.0], **PATIENT)
     verdicts, torques = listen(ros, probe)
     diagnostics = Diagnostics(probe, node, 'dynamics')
     monitor = ContactMonitor(node.model, fixed_thresholds(node.model, 2.0))
@@ -92,7 +97,7 @@ def test_the_node_reports_what_the_monitor_says_and_flags_the_step(ros):
 
 def test_without_efforts_nothing_false_is_published_and_diagnostics_say_why(ros):
     """Thresholds set, no efforts: no verdict, no estimate, WARN naming the missing efforts."""
-    node, probe = bundled(ros, 'panda', contact_thresholds=[2.0])
+    node, probe = bundled(ros, 'panda', contact_thresholds=[2.0], **PATIENT)
     verdicts, torques = listen(ros, probe)
     diagnostics = Diagnostics(probe, node, 'dynamics')
     t0 = node.get_clock().now().nanoseconds
@@ -109,7 +114,7 @@ def test_without_efforts_nothing_false_is_published_and_diagnostics_say_why(ros)
 
 def test_without_thresholds_the_estimate_goes_out_but_no_verdict(ros):
     """No thresholds: ~/external_torques is published, ~/collision never; diagnostics OK."""
-    node, probe = bundled(ros, 'panda')
+    node, probe = bundled(ros, 'panda', **PATIENT)
     verdicts, torques = listen(ros, probe)
     gravity = rd.gravity_torques(node.model, Q0)
     t0 = node.get_clock().now().nanoseconds
@@ -150,7 +155,7 @@ def test_the_simulator_is_pushed_and_its_efforts_stay_the_motor_torques(ros):
         assert reason in sim.last_dropped
     publisher.publish(push_message('panda_link4', (0.0, 0.0, 20.0)))
     assert ros.spin_until(lambda: sim.push.acting.wrench is not None)
-    start, q_start = sim.push.acting.start, sim.q.copy()
+    start, q_start = sim.push.acting.start, sim.simulator.q.copy()
     assert ros.spin_until(lambda: sim.sim_time > start + 0.05)
     moved = np.array(states[-1].position)[:7] - q_start
     assert all(np.all(np.array(m.effort) == 0.0) for m in states)
@@ -197,7 +202,7 @@ def test_a_bad_thresholds_file_turns_contacts_off_with_the_reason(ros, tmp_path)
     """A thresholds file that does not read: ERROR naming it, read once; gravity goes on."""
     path = tmp_path / 'arm.contacts.yaml'
     path.write_text('format: something else\n')
-    node, probe = bundled(ros, 'panda', contact_thresholds_file=str(path))
+    node, probe = bundled(ros, 'panda', contact_thresholds_file=str(path), **PATIENT)
     verdicts, torques = listen(ros, probe)
     t0 = node.get_clock().now().nanoseconds
     gravity = rd.gravity_torques(node.model, Q0)

@@ -21,7 +21,9 @@ import numpy as np
 import yaml
 
 from robot_dynamics.analysis import feasibility
+from robot_dynamics.bringup.demo_graph import config_path
 from robot_dynamics.nodes import bringup
+from robot_dynamics.simulation.tracking import report
 from robot_dynamics.simulation.trajectory import standard_waypoints
 from robots import quiet_bundled
 
@@ -38,7 +40,7 @@ def slow_ur5(tmp_path):
 
 def config(tmp_path, publisher_policy):
     """Write the demo config with a short standard motion and the publisher's policy."""
-    data = yaml.safe_load(open(bringup.config_path()).read())
+    data = yaml.safe_load(open(config_path()).read())
     data['/**/trajectory_publisher']['ros__parameters'].update(SHORT,
                                                                feasibility=publisher_policy)
     # Wait up to 1 s of wall time for each command (config: 0.1 s), so that a controller
@@ -74,4 +76,4 @@ def test_standard_motion_is_slowed_to_fit_and_tracked(tmp_path):
     assert result.t[-1] - result.t[0] > k * waypoints[0][-1]       # it ran k times longer
     speed = np.abs(np.diff(result.q, axis=0) / np.diff(result.t)[:, None])
     assert speed.max() <= 0.5 * 1.02, speed.max()                  # within the limit (+2 %)
-    assert result.max_error.max() < 0.01, bringup.report(result)
+    assert result.max_error.max() < 0.01, report(result)

@@ -27,7 +27,7 @@ import robot_dynamics as rd
 from robot_dynamics.io.friction_yaml import friction_yaml
 from robot_dynamics.nodes.conversions import stamp_to_nanoseconds, trajectory_message
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
-from robot_dynamics.nodes.launch_arguments import check_friction_file
+from robot_dynamics.bringup.launch_arguments import check_friction_file
 from robot_dynamics.nodes.simulation_node import SimulationNode
 from robot_dynamics.simulation.trajectory import sample_waypoints
 from ros_graph import Probe, vector

@@ -348,9 +348,9 @@ def test_fuzzed_graph_keeps_nodes_alive_bounded_and_truthful(ros):
     assert all(result.successful for result in simulation.set_parameters(known))
     ros.call(pause, SetBool.Request(data=False))
     assert ros.call(reset, Trigger.Request()).success
-    assert ros.spin_until(lambda: simulation.failed or simulation.sim_time > 0)
-    assert not simulation.failed and simulation.sim_time > 0, simulation.error
-    assert np.all(np.isfinite(simulation.q))
+    assert ros.spin_until(lambda: simulation.simulator.failed or simulation.sim_time > 0)
+    assert not simulation.simulator.failed and simulation.sim_time > 0, simulation.simulator.error
+    assert np.all(np.isfinite(simulation.simulator.q))
 
     # The controller is alive and exact again: with known gains its next command is
     # tau = tau_ff + M(q) (Kp (q_d - q) - Kd qd) on the dynamics node's outputs (Craig 10.41).

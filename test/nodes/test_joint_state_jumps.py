@@ -14,7 +14,7 @@
 
 import numpy as np
 
-from robot_dynamics.nodes import bringup
+from robot_dynamics.simulation.tracking import report
 from robots import quiet_bundled
 from ros_graph import demo_with
 
@@ -79,4 +79,4 @@ def test_a_spoofed_flood_does_not_move_the_closed_loop(ros):
     result, spoofer = demo_with(Spoofer, 'ur5', wall_timeout=120.0,
                                 simulation={'lockstep_timeout': 2.0})
     assert spoofer.sent > 100, 'the flood did not run'
-    assert result.max_error.max() < 0.05, bringup.report(result)
+    assert result.max_error.max() < 0.05, report(result)

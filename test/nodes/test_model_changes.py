@@ -26,7 +26,6 @@ from std_msgs.msg import String  # noqa: E402
 
 import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.nodes.qos import LATCHED  # noqa: E402
-from robot_dynamics.nodes.description_updates import model_change  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robots import quiet_bundled, quiet_model_from_urdf, random_arm_urdf  # noqa: E402
 from ros_graph import Probe, make_dynamics, vector  # noqa: E402
@@ -68,17 +67,6 @@ def test_a_model_that_does_not_load_is_refused_with_the_reason(ros):
     assert 'robot_description: the model does not load, nothing changed' in result.reason
     assert dynamics.get_parameter('robot_description').value == urdf
     assert dynamics.model.name == 'arm3'
-
-
-def test_model_change_names_joints_and_masses():
-    old = quiet_model_from_urdf(random_arm_urdf(46, 3, 'arm3'))
-    heavier = old.replace(mass=old.mass * [1.0, 7.0, 1.0])
-    said = model_change(old, heavier)
-    assert f"{old.link_names[1]} {old.mass[1]:.6g} -> {7 * old.mass[1]:.6g} kg" in said
-    assert old.link_names[0] not in said.split('masses')[1].split(';')[0]
-    other = quiet_bundled('puma560')
-    said = model_change(old, other)
-    assert "robot 'arm3' -> " in said and 'joints removed' in said and 'total mass' in said
 
 
 def test_robot_description_changes_warn_and_are_rate_limited(ros):

@@ -206,12 +206,13 @@ def test_reset_that_cannot_step_says_so(ros, monkeypatch):
     from std_srvs.srv import Trigger
 
     from robot_dynamics.nodes.simulation_node import SimulationNode
+    from robot_dynamics.simulation import simulator
     sim = ros.add(SimulationNode(namespace=ros.namespace, parameter_overrides=[
         Parameter('model', value='two_link'), Parameter('real_time_factor', value=0.0)]))
 
     def cannot_step(*args, **kwargs):
         raise rd.SimulationError('the state is not finite')
-    monkeypatch.setattr(rd, 'step', cannot_step)
+    monkeypatch.setattr(simulator, 'step', cannot_step)
     probe = ros.node('resetter')
     reset = probe.create_client(Trigger, f'{ros.namespace}/simulation_node/reset')
     response = ros.call(reset, Trigger.Request())
@@ -219,4 +220,4 @@ def test_reset_that_cannot_step_says_so(ros, monkeypatch):
     monkeypatch.undo()
     response = ros.call(reset, Trigger.Request())
     assert response.success, response.message
-    assert ros.spin_until(lambda: sim.sim_time > 0.05, 10.0) and not sim.failed
+    assert ros.spin_until(lambda: sim.sim_time > 0.05, 10.0) and not sim.simulator.failed

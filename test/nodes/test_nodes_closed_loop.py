@@ -56,7 +56,7 @@ def test_feedforward_tracks_below_bound(runs):
     result = runs[True]
     assert result.t[-1] - result.t[0] > 1.2           # the whole trajectory was recorded
     assert np.all(np.isfinite(result.q)) and np.all(np.isfinite(result.tau))
-    assert np.all(result.rms_error < RMS_BOUND), bringup.report(result)
+    assert np.all(result.rms_error < RMS_BOUND), tracking.report(result)
     moved = np.ptp(result.q_desired, axis=0)
     assert np.all(moved > 0.1), 'the trajectory does not move every joint'
     assert result.compute_times.size > 100
@@ -66,12 +66,12 @@ def test_without_feedforward_error_is_much_larger(runs):
     def overall(result):
         return np.sqrt(np.mean(result.rms_error ** 2))
     ratio = overall(runs[False]) / overall(runs[True])
-    assert ratio > RATIO_BOUND, (bringup.report(runs[True]), bringup.report(runs[False]))
+    assert ratio > RATIO_BOUND, (tracking.report(runs[True]), tracking.report(runs[False]))
 
 
 def test_plot_is_written(runs, tmp_path):
     path = tmp_path / 'demo.png'
-    bringup.plot(runs[True], str(path))
+    tracking.plot(runs[True], str(path))
     assert path.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
 
 
@@ -99,7 +99,7 @@ def test_other_robots_start_where_the_trajectory_starts(robot):
         result = bringup.run_demo(robot, None, True, CONFIG, extra=SHORT, wall_timeout=60.0)
     start_error = np.abs(result.q_desired[0] - result.q[0])
     assert start_error.max() < 1e-3, (robot, start_error)
-    assert result.max_error.max() < 0.1, bringup.report(result)   # was 0.95 rad
+    assert result.max_error.max() < 0.1, tracking.report(result)   # was 0.95 rad
 
 
 def test_a_late_trajectory_publisher_is_recorded_to_the_end_of_its_motion(monkeypatch):
@@ -119,7 +119,7 @@ def test_a_late_trajectory_publisher_is_recorded_to_the_end_of_its_motion(monkey
         warnings.simplefilter('ignore')
         result = bringup.run_demo(PUMA, None, True, CONFIG, extra=SHORT, wall_timeout=60.0)
     assert result.t[0] >= late + 0.1 - 1e-9, 'the motion did not start late'
-    assert result.t[-1] - result.t[0] > 1.2 + 0.2, bringup.report(result)   # + most of 0.3 s
+    assert result.t[-1] - result.t[0] > 1.2 + 0.2, tracking.report(result)   # + most of 0.3 s
     assert result.sim_time >= result.t[0] + 1.2 + bringup.SETTLE - 1e-9
 
 

@@ -75,14 +75,14 @@ def test_executables_configs_and_models_exist(path):
 
 
 def test_simulation_launch_remappings_match_bringup():
-    from robot_dynamics.nodes.bringup import REMAPPINGS
+    from robot_dynamics.bringup.demo_graph import REMAPPINGS
     constants = module_constants(os.path.join(ROOT, 'launch', 'simulation.launch.py'))
     assert constants['REMAPPINGS'] == REMAPPINGS
 
 
 def test_every_launched_controller_tracks_the_accepted_trajectory():
     """The controller's desired_trajectory is the dynamics node's checked, latched copy."""
-    from robot_dynamics.nodes.bringup import REMAPPINGS
+    from robot_dynamics.bringup.demo_graph import REMAPPINGS
     wiring = ('desired_trajectory', 'dynamics_node/accepted_trajectory')
     assert wiring in REMAPPINGS['joint_trajectory_controller']
     for path in LAUNCH_FILES:
@@ -106,22 +106,10 @@ def test_launch_files_import_and_describe(path):
     assert description.entities
 
 
-def test_launch_argument_checks_name_the_argument_and_the_fix():
-    from robot_dynamics.nodes.launch_arguments import (check_bool, check_namespace,
-                                                       check_robot, clock_remapping)
-    assert check_robot(' puma560 ') == 'puma560' and check_robot('', required=False) == ''
-    with pytest.raises(ValueError, match=r"robot:='pumaa' is not a bundled model; use one of"):
-        check_robot('pumaa')
-    with pytest.raises(ValueError, match='robot_description'):
-        check_robot('')
-    assert check_bool('use_sim_time', 'True') is True
-    assert check_bool('use_sim_time', '', allow_empty=True) is None
-    with pytest.raises(ValueError, match="use_sim_time:='yes': use true or false"):
-        check_bool('use_sim_time', 'yes')
-    assert check_namespace('arm1') == '/arm1' and check_namespace('/a/b_2/') == '/a/b_2'
-    assert check_namespace('  ') == ''
-    for bad in ('1arm', 'a b', 'a//b', 'arm-1'):
-        with pytest.raises(ValueError, match='is not a ROS namespace'):
-            check_namespace(bad)
-    assert clock_remapping('/arm1', True) == [('/clock', '/arm1/clock')]
-    assert clock_remapping('/arm1', False) == [] and clock_remapping('', True) == []
+def test_remappings_become_ros_arguments():
+    from robot_dynamics.bringup.demo_graph import REMAPPINGS
+    from robot_dynamics.nodes.parameters import remapping_arguments
+    assert remapping_arguments([]) is None
+    assert remapping_arguments(REMAPPINGS['joint_trajectory_controller']) == [
+        '--ros-args', '-r', 'desired_trajectory:=dynamics_node/accepted_trajectory',
+        '-r', 'effort_commands:=simulation_node/effort_commands']

@@ -56,6 +56,7 @@ class SimProbe:
             warnings.simplefilter('ignore', rd.ModelWarning)
             self.sim = ros.add(SimulationNode(namespace=ros.namespace,
                                               parameter_overrides=overrides))
+        self.simulator = self.sim.simulator        # the library's state: q, failed, error, ...
         self.ros = ros
         self.node = ros.node('probe')
         base = f'{ros.namespace}/simulation_node'
@@ -70,10 +71,10 @@ class SimProbe:
 
     def command(self, values):
         """Publish an effort command and spin until the simulator has it."""
-        before = self.sim._command_time
+        before = self.simulator.command_time
         self.efforts.publish(Float64MultiArray(data=[float(v) for v in values]))
-        assert self.ros.spin_until(lambda: self.sim._command_time is not before
-                                   and self.sim._command_time != before)
+        assert self.ros.spin_until(lambda: self.simulator.command_time is not before
+                                   and self.simulator.command_time != before)
 
     def wait_time(self, seconds, timeout=10.0):
         """Spin until a joint state at simulated time >= ``seconds`` arrived."""
@@ -180,9 +181,9 @@ def test_falls_under_gravity_as_the_library_predicts(ros, model):
 def test_effort_saturation_timeout_and_stops(ros, model):
     probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], command_timeout=0.05,
                      initial_positions=[1.9, 0.0, 0.0])
-    probe.sim.paused = True
+    probe.simulator.paused = True
     probe.command([100.0, -5.0, 1.0])
-    probe.sim.paused = False
+    probe.simulator.paused = False
     assert probe.wait_time(0.04)
     np.testing.assert_array_equal(probe.states[-1].effort, [40.0, -5.0, 1.0])   # saturated
     assert probe.wait_time(0.1)
@@ -200,7 +201,7 @@ def test_reset_and_pause_services(ros, model):
     probe = SimProbe(ros, model, initial_positions=q0)
     assert probe.wait_time(0.1)
     response = ros.call(probe.pause, SetBool.Request(data=True))
-    assert response.success and probe.sim.paused
+    assert response.success and probe.simulator.paused
     frozen = probe.sim.sim_time
     ros.spin_for(0.2)
     assert probe.sim.sim_time == frozen
@@ -226,7 +227,7 @@ def test_blow_up_stops_without_publishing_garbage(ros, model):
     probe.node.create_subscription(DiagnosticArray, '/diagnostics', diagnostics.append, 10)
     assert probe.wait_time(0.02)
     probe.command([1e6, -1e6, 1e6])       # the largest accepted (bounds.MAX_OUTPUT)
-    assert ros.spin_until(lambda: probe.sim.failed)
+    assert ros.spin_until(lambda: probe.simulator.failed)
     ros.spin_for(0.2)                       # states published before the failure arrive
     count = len(probe.states)
     ros.spin_for(0.3)
@@ -243,10 +244,10 @@ def test_energy_runaway_is_detected(ros, model):
     frictionless = model.without_joint_effects()
     probe = SimProbe(ros, frictionless, integrator='euler', dt=0.02, publish_rate=50.0,
                      initial_positions=[1.0, 1.0, 1.0], energy_tolerance=1.0)
-    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
-    assert 'energy grew' in probe.sim.error
-    assert 'the euler integration at dt = 0.02 s is unstable' in probe.sim.error
-    assert 'use integrator rk4' in probe.sim.error
+    assert ros.spin_until(lambda: probe.simulator.failed, timeout=20.0)
+    assert 'energy grew' in probe.simulator.error
+    assert 'the euler integration at dt = 0.02 s is unstable' in probe.simulator.error
+    assert 'use integrator rk4' in probe.simulator.error
 
 
 @pytest.mark.parametrize('name', ['ur5', 'panda'])
@@ -260,14 +261,14 @@ def test_an_arm_resting_on_its_stops_runs_on(ros, name):
     model = rd.load_model(name)
     probe = SimProbe(ros, model, energy_tolerance=1e-3, publish_rate=50.0, integrator='rk4',
                      velocity_limits=False)
-    assert probe.wait_time(5.0, timeout=60.0), probe.sim.error
-    assert not probe.sim.failed, probe.sim.error
+    assert probe.wait_time(5.0, timeout=60.0), probe.simulator.error
+    assert not probe.simulator.failed, probe.simulator.error
     on_stop = [m for m in probe.states
                if np.any(np.isclose(m.position, model.lower_limit, rtol=0, atol=1e-12)
                          | np.isclose(m.position, model.upper_limit, rtol=0, atol=1e-12))]
     assert len(on_stop) > 10
-    energy = rd.total_energy(model, probe.sim.q, probe.sim.qd)
-    assert energy <= probe.sim._energy_start + 1e-4       # the stops only remove energy
+    energy = rd.total_energy(model, probe.simulator.q, probe.simulator.qd)
+    assert energy <= probe.simulator.energy_start + 1e-4   # the stops only remove energy
 
 
 def test_saturated_commands_run_the_ur5_at_its_velocity_limits(ros):
@@ -279,8 +280,8 @@ def test_saturated_commands_run_the_ur5_at_its_velocity_limits(ros):
     assert probe.sim.get_parameter('velocity_limits').value is True
     for _ in range(10):
         probe.command([1e5] * 6)
-    assert probe.wait_time(1.0, timeout=60.0), probe.sim.error
-    assert not probe.sim.failed, probe.sim.error
+    assert probe.wait_time(1.0, timeout=60.0), probe.simulator.error
+    assert not probe.simulator.failed, probe.simulator.error
     speeds = np.abs([m.velocity for m in probe.states])
     assert np.all(speeds <= ur5.velocity_limit * (1 + 1e-12))
     assert np.all(speeds.max(axis=0) >= 0.99 * ur5.velocity_limit)    # near the limits
@@ -292,14 +293,14 @@ def test_without_the_drive_model_the_failure_names_the_saturated_efforts(ros):
     ur5 = rd.load_model('ur5')
     probe = SimProbe(ros, ur5, velocity_limits=False)
     probe.command([1e5] * 6)
-    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
-    error = probe.sim.error
+    assert ros.spin_until(lambda: probe.simulator.failed, timeout=20.0)
+    error = probe.simulator.error
     assert "joint 'wrist_3_joint' reached" in error, error
     assert 'commanded efforts at their effort limits' in error
     assert 'velocity_limits parameter' in error and 'its velocity limit is 3.14' in error
     assert 'too large' not in error and 'diverged;' not in error
     ros.call(probe.reset, Trigger.Request())
-    assert not probe.sim.failed
+    assert not probe.simulator.failed
 
 
 def test_joint_commands_by_name(ros, model):
@@ -309,43 +310,13 @@ def test_joint_commands_by_name(ros, model):
     assert ros.spin_until(lambda: commands.get_subscription_count() > 0)
     names = list(model.joint_names)
     commands.publish(JointState(name=[names[2], 'other', names[0]], effort=[3.0, 99.0, -2.0]))
-    assert ros.spin_until(lambda: probe.sim._command_time is not None)
-    np.testing.assert_array_equal(probe.sim.applied_torque(), [-2.0, 0.0, 3.0])
+    assert ros.spin_until(lambda: probe.simulator.command_time is not None)
+    np.testing.assert_array_equal(probe.simulator.applied_torque(), [-2.0, 0.0, 3.0])
     before = probe.sim.dropped
     commands.publish(JointState(name=[names[0]], effort=[float('nan')]))
     commands.publish(JointState(name=['other'], effort=[1.0]))
     assert ros.spin_until(lambda: probe.sim.dropped == before + 2)
-    np.testing.assert_array_equal(probe.sim.applied_torque(), [-2.0, 0.0, 3.0])
-
-
-def test_paced_by_wall_time(ros, model, monkeypatch):
-    """real_time_factor 0.05: 0.4 s of wall time give 0.02 s simulated; an overrun, no debt.
-
-    The node's monotonic clock is a fake the test advances (a loaded machine's pauses would
-    re-anchor the pacing); the ticks are the node's own, called as its timer would.
-    """
-    import robot_dynamics.nodes.simulation_node as simulation_module
-    wall = [0.0]                                       # set from whole milliseconds (exact)
-    monkeypatch.setattr(simulation_module, 'time', type('FakeTime', (), {
-        'monotonic': staticmethod(lambda: wall[0])}))
-    probe = SimProbe(ros, model, gravity=[0.0, 0.0, 0.0], publish_rate=1000.0)
-    probe.sim.set_parameters([Parameter('real_time_factor', value=0.05)])
-    probe.sim._anchor()
-    start = probe.sim.sim_time
-
-    def tick_at(milliseconds, ticks=1):
-        wall[0] = milliseconds * 1e-3
-        for _ in range(ticks):
-            probe.sim._on_tick()
-        return probe.sim.sim_time - start
-    for k in range(1, 401):                            # 0.4 s of wall time in 1 ms ticks
-        simulated = tick_at(k)
-    assert simulated == pytest.approx(0.02, abs=1e-12)
-    assert tick_at(400, ticks=5) == pytest.approx(0.02, abs=1e-12)     # no time: no step
-    # An overrun (1 s, 50 steps behind): one step, then paced from there, no debt.
-    assert tick_at(1400, ticks=5) == pytest.approx(0.021, abs=1e-12)
-    assert tick_at(1420, ticks=5) == pytest.approx(0.021, abs=1e-12)
-    assert tick_at(1440, ticks=5) == pytest.approx(0.022, abs=1e-12)
+    np.testing.assert_array_equal(probe.simulator.applied_torque(), [-2.0, 0.0, 3.0])
 
 
 def test_default_node_runs_the_stiff_arm(ros):
@@ -355,21 +326,22 @@ def test_default_node_runs_the_stiff_arm(ros):
     arm = rd.RobotModel.from_urdf(str(path))
     probe = SimProbe(ros, arm, publish_rate=50.0)
     assert probe.sim.get_parameter('integrator').value == 'implicit'
-    assert probe.wait_time(2.0, timeout=60.0), probe.sim.error
-    assert not probe.sim.failed, probe.sim.error
+    assert probe.wait_time(2.0, timeout=60.0), probe.simulator.error
+    assert not probe.simulator.failed, probe.simulator.error
     for msg in probe.states:
         assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
         assert np.all(np.array(msg.position) <= arm.upper_limit + 1e-12)
         assert np.all(np.array(msg.position) >= arm.lower_limit - 1e-12)
-    energy = rd.total_energy(arm, probe.sim.q, probe.sim.qd)
-    assert energy < probe.sim._energy_start - 10.0        # it fell and the damping dissipated
+    energy = rd.total_energy(arm, probe.simulator.q, probe.simulator.qd)
+    assert energy < probe.simulator.energy_start - 10.0   # it fell and the damping dissipated
 
 
 def test_rk4_node_on_the_stiff_arm_stops_and_names_the_fix(ros):
     path = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
     probe = SimProbe(ros, rd.RobotModel.from_urdf(str(path)), integrator='rk4')
-    assert ros.spin_until(lambda: probe.sim.failed, timeout=20.0)
-    assert "joint 'joint7'" in probe.sim.error and "integrator='implicit'" in probe.sim.error
+    assert ros.spin_until(lambda: probe.simulator.failed, timeout=20.0)
+    error = probe.simulator.error
+    assert "joint 'joint7'" in error and "integrator='implicit'" in error
     for msg in probe.states:
         assert np.all(np.isfinite(msg.position)) and np.all(np.abs(msg.velocity) < 1e3)
 
@@ -379,12 +351,13 @@ def test_implicit_coriolis_node_runs_the_stiff_arm(ros):
     path = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'stiff_wrist_arm.urdf'
     arm = rd.RobotModel.from_urdf(str(path))
     probe = SimProbe(ros, arm, publish_rate=50.0, integrator='implicit_coriolis')
-    assert probe.wait_time(1.0, timeout=60.0), probe.sim.error
-    assert not probe.sim.failed, probe.sim.error
+    assert probe.wait_time(1.0, timeout=60.0), probe.simulator.error
+    assert not probe.simulator.failed, probe.simulator.error
     for msg in probe.states:
         assert np.all(np.isfinite(msg.position)) and np.all(np.isfinite(msg.velocity))
         assert np.all(np.array(msg.position) <= arm.upper_limit + 1e-12)
-    assert rd.total_energy(arm, probe.sim.q, probe.sim.qd) < probe.sim._energy_start - 10.0
+    energy = rd.total_energy(arm, probe.simulator.q, probe.simulator.qd)
+    assert energy < probe.simulator.energy_start - 10.0
 
 
 def test_the_dt_range_is_the_library_bound(ros, model):

@@ -308,8 +308,8 @@ def test_simulation_run_time_parameters_rejected(ros, urdf, model):
                               (Parameter('real_time_factor', value=-1.0), 'real_time_factor')):
         result = sim.set_parameters([parameter])[0]
         assert not result.successful and reason in result.reason, result.reason
-    assert ros.spin_until(lambda: sim.failed or sim.sim_time > 0)
-    assert not sim.failed and sim.sim_time > 0
+    assert ros.spin_until(lambda: sim.simulator.failed or sim.sim_time > 0)
+    assert not sim.simulator.failed and sim.sim_time > 0
 
 
 @pytest.mark.parametrize('node', ['simulation_node', 'trajectory_publisher'])

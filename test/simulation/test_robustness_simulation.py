@@ -165,10 +165,10 @@ def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ro
     assert ros.spin_until(lambda: efforts.get_subscription_count() > 0 and states)
     # the largest command the node accepts (bounds.MAX_OUTPUT; beyond, it drops the command)
     efforts.publish(Float64MultiArray(data=[1e6, -1e6]))
-    assert ros.spin_until(lambda: sim.failed, timeout=10.0)
+    assert ros.spin_until(lambda: sim.simulator.failed, timeout=10.0)
     failed_at = sim.sim_time
-    assert any(word in sim.error for word in ('integration failed', 'NaN/inf', 'energy',
-                                              'diverged'))
+    error = sim.simulator.error
+    assert any(word in error for word in ('integration failed', 'NaN/inf', 'energy', 'diverged'))
     ros.spin_for(0.3)                        # let everything in flight arrive
     assert sim.sim_time == failed_at, 'the node stepped on after the failure'
     for msg in states:
@@ -177,10 +177,10 @@ def test_simulation_node_blow_up_is_reported_not_published_and_reset_recovers(ro
         for values in (msg.position, msg.velocity, msg.effort):
             assert np.all(np.isfinite(values)), 'a non-finite state was published'
     mine = [s for a in diagnostics for s in a.status if s.name.endswith('simulation')]
-    assert any(s.level == DiagnosticStatus.ERROR and s.message == sim.error for s in mine)
+    assert any(s.level == DiagnosticStatus.ERROR and s.message == error for s in mine)
 
     states.clear()
     assert ros.call(reset, Trigger.Request()).success
-    assert not sim.failed
+    assert not sim.simulator.failed
     assert ros.spin_until(lambda: len(states) > 20, timeout=10.0)
     assert all(np.all(np.isfinite(m.position)) for m in states)
