@@ -22,7 +22,10 @@
   :class:`CollisionDetector`;
 - :mod:`~robot_dynamics.contacts.monitor`: :class:`ContactMonitor`, all of it over a stream of
   joint states, saying why a sample is not judged;
-- :mod:`~robot_dynamics.contacts.recording`: a recorded run to the observer's samples.
+- :mod:`~robot_dynamics.contacts.recording`: a recorded run to the observer's samples;
+- :mod:`~robot_dynamics.contacts.verdicts`: :class:`ContactVerdicts`, a node's monitor per
+  model, its verdicts and their health; :mod:`~robot_dynamics.contacts.push`:
+  :class:`WrenchPush`, a push on a simulated arm while it is fresh.
 
 Arrays in, arrays out, no ROS types: the nodes convert messages and call these. See
 docs/contacts.md.

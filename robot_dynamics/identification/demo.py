@@ -20,15 +20,17 @@ the launch-file workflow. ``robot_dynamics_identification_demo``
 (``robot_dynamics/nodes/identification_demo.py``) runs the graph between them.
 """
 
+import argparse
 from dataclasses import dataclass
 import os
 
 import numpy as np
 import yaml
 
+from robot_dynamics.identification.estimation import identify
 from robot_dynamics.identification.excitation import design_excitation
 from robot_dynamics.identification.physical import as_built
-from robot_dynamics.identification.report import report_lines
+from robot_dynamics.identification.report import plot_validation, report_lines
 from robot_dynamics.io.trajectory_yaml import joint_trajectory_yaml
 from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.model.bundled import load_model
@@ -81,6 +83,43 @@ def prepare(robot='puma560', out='out/identification', excitation_time=30.0, per
     write_text(files['params'], yaml.safe_dump(
         {node: {'ros__parameters': values} for node, values in parameters.items()}))
     return nominal, files, parameters
+
+
+def identify_from_bag(robot, nominal, files, publish_rate):
+    """Identify ``nominal``'s parameters from the excitation bag; write the URDF and the plot.
+
+    The simulator reports the torque it held over the last control period: efforts are
+    low-passed like the positions (20 Hz) and moved back half a period (``effort_delay``).
+    """
+    result = identify(nominal, files['bag'], torque_cutoff=20.0,
+                      effort_delay=0.5 / publish_rate)
+    write_text(files['identified'], model_to_urdf(
+        result.model, comment=f'{robot} identified from {files["bag"]}'))
+    plot_validation(result, files['plot'], title=f'{robot}: validation torques')
+    return result
+
+
+def tracking_parameters(files, which, publish_rate):
+    """Return the nodes' parameters of the tracking run with the ``which`` URDF on the truth."""
+    return {'simulation_node': {'urdf_file': files['true'], 'publish_rate': publish_rate},
+            'dynamics_node': {'urdf_file': files[which]},
+            'joint_trajectory_controller': {'urdf_file': files[which]}}
+
+
+def demo_arguments(description, argv=None):
+    """Parse the demo's command line (``robot_dynamics_identification_demo --help``)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--robot', default='puma560', help='bundled model name')
+    parser.add_argument('--out', default='out/identification', help='output directory')
+    parser.add_argument('--excitation-time', type=float, default=30.0,
+                        help='wall seconds for the excitation design (default 30)')
+    parser.add_argument('--periods', type=int, default=6,
+                        help='excitation periods to run (default 6)')
+    parser.add_argument('--publish-rate', type=float, default=500.0,
+                        help='joint_states and control rate, Hz (default 500)')
+    parser.add_argument('--prepare-only', action='store_true',
+                        help='write the files and print the launch-file workflow, run nothing')
+    return parser.parse_known_args(argv)[0]
 
 
 def commands(robot, files, publish_rate):

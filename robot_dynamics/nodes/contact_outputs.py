@@ -13,8 +13,9 @@
 """The dynamics node's contact outputs: external torques, the tool wrench, collisions.
 
 A part the node holds (``self.contacts = ContactOutputs(self)``), not a base class: it declares
-its parameters, owns a :class:`~robot_dynamics.contacts.monitor.ContactMonitor` and three
-publishers, and takes each joint state the node accepted (:meth:`ContactOutputs.on_state`).
+its parameters, owns a :class:`~robot_dynamics.contacts.verdicts.ContactVerdicts` (the monitor
+of the model, the verdicts, their health) and three publishers, and takes each joint state the
+node accepted (:meth:`ContactOutputs.on_state`).
 
 - ``~/external_torques`` (sensor_msgs/JointState, effort = ``τ̂_ext``, the node's output
   order, stamped with the joint state's stamp) and ``~/external_wrench``
@@ -29,17 +30,14 @@ A contact is logged (throttled) with its joint and torque and makes ``/diagnosti
 See docs/contacts.md, "The dynamics node".
 """
 
-import warnings
-
-import numpy as np
 from diagnostic_msgs.msg import DiagnosticStatus
 from geometry_msgs.msg import WrenchStamped
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
 
-from robot_dynamics.contacts import ContactMonitor, external_wrench, fixed_thresholds
+from robot_dynamics.contacts import external_wrench
 from robot_dynamics.contacts.observer import DEFAULT_GAIN
-from robot_dynamics.errors import ModelWarning, bounded
+from robot_dynamics.contacts.verdicts import ContactVerdicts
 from robot_dynamics.nodes.conversions import joint_state_message
 from robot_dynamics.nodes.node_health import ThrottledLog
 from robot_dynamics.nodes.parameters import declare_double_array, descriptor
@@ -67,80 +65,48 @@ class ContactOutputs:
             read_only=True))
         node.declare_parameter('contact_link', '', descriptor(
             '~/external_wrench at this link (empty: the tool link)', read_only=True))
-        self.enabled = node.get_parameter('contacts_enabled').value
+        self.verdicts = ContactVerdicts(node.get_parameter('contact_gain').value or None,
+                                        node.get_parameter('contact_thresholds').value,
+                                        node.get_parameter('contact_thresholds_file').value,
+                                        node.get_parameter('contacts_enabled').value)
         self.log = ThrottledLog(node.get_logger())
-        self.monitor = None
-        self._built_for = None       # the model the monitor was built for (or failed on)
-        self._names_seen, self._effort_index = None, None   # a message's names -> model order
-        self.reading = None
-        self.problem = ''            # why the monitor could not be built ('' when it was)
-        self.contacts = 0            # onsets seen
-        self.published = None        # the last verdict on ~/collision
         self._torques_message = None  # ~/external_torques, reused (names set once)
         self.pub_torques = node.create_publisher(JointState, '~/external_torques', 10)
         self.pub_wrench = node.create_publisher(WrenchStamped, '~/external_wrench', 10)
         self.pub_collision = node.create_publisher(Bool, '~/collision', LATCHED)
 
-    def forget_model(self):
-        """Release the monitor of a replaced model (rebuilt for the new one at the next state)."""
-        self.monitor = self._built_for = self._names_seen = None
-
     def _monitor_for(self, model):
-        """Return the monitor of ``model`` (built again when the node's model changed).
-
-        Built once per model, also when it fails (a bad thresholds file is read once, not at
-        every joint state; ``problem`` says why until the model changes).
-        """
-        if self._built_for is model:
-            return self.monitor
-        self._built_for = model
-        self._names_seen = None                  # the efforts' index is the model's
-        node = self.node
-        gain = node.get_parameter('contact_gain').value or None
-        values = list(node.get_parameter('contact_thresholds').value)
-        path = node.get_parameter('contact_thresholds_file').value
-        try:
-            with warnings.catch_warnings(record=True) as caught:     # to the ROS log, not
-                warnings.simplefilter('always', ModelWarning)       # stderr (no friction,
-                thresholds = fixed_thresholds(model, values, gain) if values else (path or None)
-                self.monitor = ContactMonitor(model, thresholds, gain)   # other thresholds)
-            self.problem = ''
-        except (ValueError, OSError) as exc:
-            self.monitor, self.problem = None, bounded(f'contacts off: {exc}')
-            self.log.error(self.problem)
-        judged = self.monitor is not None and self.monitor.thresholds is not None
-        logger = self.node.get_logger()
-        for note in dict.fromkeys(str(w.message) for w in caught
-                                  if issubclass(w.category, ModelWarning)):
-            if judged:                      # one call site per severity (rclpy's rule)
-                logger.warning(bounded(f'contacts: {note}'))
-            else:                           # nothing is judged: a note, not a warning
-                logger.info(bounded(f'contacts: {note}'))
-        return self.monitor
+        """Return the monitor of ``model``, built (and its notes logged) when the model changed."""
+        verdicts = self.verdicts
+        if verdicts.model is not model:
+            logger = self.node.get_logger()
+            for judged, note in verdicts.build(model):
+                if judged:                      # one call site per severity (rclpy's rule)
+                    logger.warning(note)
+                else:                           # nothing is judged: a note, not a warning
+                    logger.info(note)
+            if verdicts.problem:
+                self.log.error(verdicts.problem)
+        return verdicts.monitor
 
     def on_state(self, msg, q, qd, t):
         """Take a joint state the node accepted: ``q``, ``qd`` model order, ``t`` its time, s."""
-        if not self.enabled or self._monitor_for(self.node.model) is None:
+        if not self.verdicts.enabled or self._monitor_for(self.node.model) is None:
             return
-        reading = self.reading = self.monitor.update(t, q, qd, self._efforts(msg))
-        if reading.tau_ext is None and self.monitor.thresholds is not None:
+        reading = self.verdicts.judge(t, q, qd, msg.name, msg.effort)
+        if reading.tau_ext is None and self.verdicts.monitor.thresholds is not None:
             return self.log.warning(f'contact not judged: {reading.reason}')
         if reading.tau_ext is None:
             return None
         stamp = msg.header.stamp
-        node = self.node
-        if node.outputs.publish_all or self.pub_torques.get_subscription_count():
+        publish_all = self.node.outputs.publish_all
+        if publish_all or self.pub_torques.get_subscription_count():
             self._publish_torques(reading.tau_ext, stamp)
-        if node.outputs.publish_all or self.pub_wrench.get_subscription_count():
+        if publish_all or self.pub_wrench.get_subscription_count():
             self._publish_wrench(q, reading.tau_ext, stamp)
-        if reading.in_contact is None:
-            return
         if reading.in_contact:
-            if not self.published:
-                self.contacts += 1
             self.log.warning(reading.describe())
-        if reading.in_contact != self.published:
-            self.published = reading.in_contact
+        if self.verdicts.changed:
             self.pub_collision.publish(Bool(data=reading.in_contact))
 
     def _publish_torques(self, tau_ext, stamp):
@@ -152,21 +118,6 @@ class ContactOutputs:
         message.header.stamp = stamp
         message.effort = tau_ext[order].tolist()
         self.pub_torques.publish(message)
-
-    def _efforts(self, msg):
-        """Return the message's efforts (n,) in model order, or None if any joint lacks one."""
-        if len(msg.effort) != len(msg.name):
-            return None
-        names = msg.name
-        if names != self._names_seen:            # the index is found once per name list
-            model_names = self.node.model.joint_names
-            index = {name: k for k, name in enumerate(names)}
-            self._names_seen = list(names)
-            self._effort_index = None if any(name not in index for name in model_names) \
-                else np.array([index[name] for name in model_names])
-        if self._effort_index is None:
-            return None
-        return np.asarray(msg.effort, dtype=float)[self._effort_index]
 
     def _publish_wrench(self, q, tau_ext, stamp):
         model = self.node.model
@@ -181,36 +132,15 @@ class ContactOutputs:
         f.x, f.y, f.z, m.x, m.y, m.z = (float(x) for x in w)
         self.pub_wrench.publish(msg)
 
-    def health(self):
-        """Return ``(level, message)`` when contacts need attention, else None.
+    def forget_model(self):
+        """Release the monitor of a replaced model (rebuilt for the new one at the next state)."""
+        self.verdicts.forget_model()
 
-        ERROR: the monitor could not be built (a bad thresholds file, say); WARN: in contact,
-        or thresholds are set but the last sample was not judged (no efforts, a bad stamp).
-        Without thresholds nothing is judged by design: the values say so, no WARN.
-        """
-        reading = self.reading
-        if not self.enabled:
-            return None
-        if self.problem:
-            return DiagnosticStatus.ERROR, self.problem
-        if reading is None or self.monitor is None or self.monitor.thresholds is None:
-            return None
-        if reading.in_contact:
-            return DiagnosticStatus.WARN, f'in contact: {reading.describe()}'
-        if reading.in_contact is None and reading.tau_ext is None:
-            return DiagnosticStatus.WARN, (f'{reading.describe()}; ~/collision is not updated '
-                                           'until a sample is judged')
-        return None
+    def health(self):
+        """Return ``(level, message)`` when contacts need attention, else None (the verdicts')."""
+        health = self.verdicts.health()
+        return health and (getattr(DiagnosticStatus, health[0]), health[1])
 
     def values(self):
         """Return the /diagnostics key-values of the contact outputs."""
-        if not self.enabled:
-            return {'contacts': 'disabled (contacts_enabled: false)'}
-        reading = self.reading
-        values = {'contacts': reading.describe() if reading else 'no joint state yet',
-                  'contacts_detected': str(self.contacts)}
-        if self.monitor is not None:
-            values['contact_gain'] = ', '.join(f'{k:g}' for k in self.monitor.gain)
-            values['contact_thresholds'] = 'none: not judged' if self.monitor.thresholds is None \
-                else self.monitor.thresholds.source or 'given'
-        return values
+        return self.verdicts.values()

@@ -19,22 +19,21 @@ thresholds and one verdict per arm (what ``/diagnostics`` and the log report is 
 controllers react to), no second copy of the model's cost at 1 kHz in every controller, and
 the computed-torque controller has no model to run one with. The cost is one topic hop
 (well under a control period on one host). The logic itself is
-:class:`robot_dynamics.control.reactions.CollisionReaction`; this class converts messages
-and says which joint and torque caused the reaction (the largest ``|τ̂_ext|`` of the latest
-``external_torques``).
+:class:`robot_dynamics.control.reaction_inputs.ReactionInputs` (which joint and torque caused
+the reaction: the largest ``|τ̂_ext|`` of the latest ``external_torques``); this class
+declares the parameters, subscribes and logs.
 """
 
-import numpy as np
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray
 
-from robot_dynamics.control.reactions import (CollisionReaction, REACTIONS, abort_text,
-                                              check_reaction)
+from robot_dynamics.control.reaction_inputs import ReactionInputs
+from robot_dynamics.control.reactions import REACTIONS
 from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.qos import LATCHED
 
 
-class ContactReaction:
+class ContactReaction(ReactionInputs):
     """Collision verdicts in, :class:`~robot_dynamics.control.reactions.Reaction` out."""
 
     def __init__(self, node, guard, gravity=False):
@@ -52,17 +51,12 @@ class ContactReaction:
         node.declare_parameter('external_torques_topic', 'dynamics_node/external_torques',
                                descriptor("the dynamics node's ~/external_torques (named in "
                                           'the abort reason)', read_only=True))
+        super().__init__(node.get_parameter('collision_reaction').value)
         self.node = node
-        self.policy = check_reaction(node.get_parameter('collision_reaction').value)
-        self.logic = CollisionReaction(self.policy)
-        self.in_contact = None           # the latest verdict (None: none received)
-        self.torques = None              # (names, efforts) of the latest estimate
-        self.text = ''                   # the last reaction's reason
         node.create_subscription(Bool, node.get_parameter('collision_topic').value,
                                  guard(self._on_collision), LATCHED)
         node.create_subscription(JointState, node.get_parameter('external_torques_topic').value,
                                  guard(self._on_torques), 10)
-        self.gravity = None              # G(q) of the latest state, the controller's order
         if gravity:
             node.declare_parameter('gravity_torques_topic', 'dynamics_node/gravity_torques',
                                    descriptor("the dynamics node's ~/gravity_torques (the hold "
@@ -75,40 +69,14 @@ class ContactReaction:
         self.in_contact = bool(msg.data)
 
     def _on_gravity(self, msg):
-        values = np.asarray(msg.data, dtype=float)
-        self.gravity = values if np.all(np.isfinite(values)) else None
+        self.take_gravity(msg.data)
 
     def _on_torques(self, msg):
-        if len(msg.effort) == len(msg.name) and len(msg.name):
-            self.torques = (list(msg.name), np.asarray(msg.effort, dtype=float))
+        self.take_torques(msg.name, msg.effort)
 
     def step(self):
-        """Return this control step's reaction; at an onset, log and keep its reason."""
-        reaction = self.logic.update(self.in_contact)
+        """Return this control step's reaction; at an onset, log its reason."""
+        reaction = super().step()
         if reaction.onset:
-            joint, torque = self.culprit()
-            self.text = abort_text(self.policy, joint, torque)
             self.node.get_logger().warning(self.text)
         return reaction
-
-    def refusal(self):
-        """Say why a new motion is refused now, or '': the arm is in contact (stop, comply)."""
-        if self.policy == 'none' or not self.in_contact:
-            return ''
-        return (f'the arm is in contact (collision_reaction: {self.policy}; '
-                f'{self.text or "the dynamics node reports a collision"}): no new motion '
-                'until the dynamics node reports the contact ended')
-
-    def culprit(self):
-        """Return the joint of the largest estimated external torque and that torque."""
-        if self.torques is None or not np.all(np.isfinite(self.torques[1])):
-            return '', float('nan')
-        names, efforts = self.torques
-        j = int(np.argmax(np.abs(efforts)))
-        return names[j], float(efforts[j])
-
-    def values(self):
-        """Return the /diagnostics key-values."""
-        state = {None: 'no verdict received', True: 'in contact', False: 'no contact'}
-        return {'collision_reaction': self.policy, 'collision': state[self.in_contact],
-                'collisions': str(self.logic.contacts), 'last_reaction': self.text}

@@ -13,16 +13,14 @@
 """The dynamics node's ``/diagnostics``: truthful, never OK while a subscriber waits.
 
 :class:`DynamicsDiagnostics` reads the node it reports on (its model, last state, last
-publication and counters) and publishes one status per ``diagnostics_period``.
+publication and counters), judges it by :func:`~robot_dynamics.control.dynamics_health.
+dynamics_status` and publishes one status per ``diagnostics_period``.
 """
 
 from diagnostic_msgs.msg import DiagnosticStatus
 
-from robot_dynamics.nodes.node_health import InputAges, publish_status, silence
-
-JOINT_STATES_FIX = ('no output is computed without them: is the driver or simulator publishing '
-                    'joint_states here (ros2 topic hz joint_states; check the remapping; with '
-                    'use_sim_time, is /clock running)?')
+from robot_dynamics.control.dynamics_health import dynamics_status, silence_window
+from robot_dynamics.nodes.node_health import publish_status
 
 
 class DynamicsDiagnostics:
@@ -34,51 +32,20 @@ class DynamicsDiagnostics:
     def silence(self):
         """Seconds the outputs may lag the input before diagnostics call it an error."""
         node = self.node
-        if node.on_message:
-            return max(node.get_parameter('diagnostics_period').value, 0.1)
-        return max(node.get_parameter('diagnostics_period').value,
-                   3.0 / node.get_parameter('publish_rate').value)
+        return silence_window(node.on_message, node.get_parameter('diagnostics_period').value,
+                              node.get_parameter('publish_rate').value)
 
     def status(self):
-        """Level and message for /diagnostics: never OK while a subscriber waits in silence.
-
-        ERROR: no model; WARN: no joint_states within the silence window (their age and the
-        fix; the rule the controllers share, :func:`~robot_dynamics.nodes.node_health.silence`);
-        ERROR: joint states arrive but the outputs have not all been published in the window
-        (the reason is the last error); WARN: the last state is older than ``stale_timeout``
-        by its stamp, the last locked-joint reading was refused (the outputs use the last good
-        one), or the accepted trajectory is beyond the limits; OK "idle" when no output has a
-        subscriber (nothing is computed, nobody waits: docs/robustness.md says why that is not
-        a fault); OK: publishing.
-        """
+        """Return the level and message for /diagnostics (``dynamics_status``'s rule)."""
         node = self.node
-        window = self.silence()
-        if node.model is None:
-            return DiagnosticStatus.ERROR, f'no model: {node.last_error}'
-        inputs = InputAges({'joint_states': JOINT_STATES_FIX})
-        inputs.last['joint_states'] = node.last_input
-        silent = silence(inputs, node.last_publish, window, 'the outputs', node.last_error)
-        if silent:
-            return silent
-        if node.state is None:
-            return DiagnosticStatus.WARN, f'no usable joint_states yet: {node.last_error}'
-        age = node.now_seconds() - node.state[2]
-        timeout = node.get_parameter('stale_timeout').value
-        if age > timeout:
-            return DiagnosticStatus.WARN, (f'no recent joint_states: the last state is '
-                                           f'{age:.2f} s old by its stamp (stale_timeout '
-                                           f'{timeout} s): {JOINT_STATES_FIX}')
-        if node.locked is not None and node.locked.problem:
-            return DiagnosticStatus.WARN, node.locked.problem
-        if node.feasibility_note:
-            return DiagnosticStatus.WARN, node.feasibility_note
-        contact = node.contacts.health()       # in contact, or thresholds set but not judged
-        if contact:
-            return contact
-        if not node.listened:
-            return DiagnosticStatus.OK, ('idle: no subscriber to any output, nothing computed '
-                                         '(accepted_trajectory is still served)')
-        return DiagnosticStatus.OK, 'publishing'
+        locked = node.locked is not None and node.locked.problem
+        return dynamics_status(
+            node.model is not None, node.last_error, node.last_input, node.last_publish,
+            self.silence(), None if node.state is None else node.now_seconds() - node.state[2],
+            node.get_parameter('stale_timeout').value,
+            [locked and (DiagnosticStatus.WARN, locked), node.feasibility_note and (
+                DiagnosticStatus.WARN, node.feasibility_note), node.contacts.health()],
+            node.listened)
 
     def publish(self):
         """Publish the status with the node's rates, compute times and counters."""

@@ -20,26 +20,20 @@ judge a parameter change before it is applied and serve ``~/reload_model``.
 
 import time
 
-import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.parameter import Parameter
 
-import robot_dynamics as rd
-from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
+from robot_dynamics.control.effective_model import EffectiveModel, check_change, checked_payload
+from robot_dynamics.control.joint_states import JointStateMerge
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
-from robot_dynamics.model import bounds
 from robot_dynamics.control.description_updates import model_change
-from robot_dynamics.nodes.model_parameters import (SOURCE_PARAMETERS, check_locked_joints,
-                                                   check_model_name, check_model_source,
-                                                   joint_order, model_parameters_set,
+from robot_dynamics.control.model_source import SOURCE_PARAMETERS
+from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,
                                                    model_with_overrides)
-from robot_dynamics.nodes.parameters import parameter_value
 
-RELOAD_INTERVAL = 1.0    # s between two ~/reload_model requests that are served
 SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
-MODEL_FIELDS = {'gravity', 'joints', 'viscous_friction', 'coulomb_friction', 'rotor_inertia'}
 
 
 class DynamicsModel:
@@ -69,19 +63,13 @@ class DynamicsModel:
 
     def _set_model(self, source, payload):
         """Build the effective model; raise (leaving the current one) if anything is invalid."""
-        model = source if payload is None else source.with_payload(*payload)
-        model = model_with_overrides(model, self)     # gravity, friction, rotors; plausible
-        if model.dof > bounds.MAX_NODE_JOINTS:
-            raise ValueError(bounds.too_many_joints(model))
-        names, order = joint_order(model, parameter_value(self, 'joints'))
-        if self.model is None or self.model.joint_names != model.joint_names:
+        built = EffectiveModel.build(source, payload, model_values(self))
+        if self.model is None or self.model.joint_names != built.model.joint_names:
             self.state, self._trajectory = None, None   # joint set changed: start afresh
-            self._merge = JointStateMerge.for_model(model)
-        self._message_limit = message_joint_limit(model)
-        self._source_model, self._payload, self.model = source, payload, model
-        self._no_gravity_model = model.with_gravity(np.zeros(3))
-        self._state_bounds = bounds.StateBounds(model)
-        self.outputs.set_order(names, order)
+            self._merge = JointStateMerge.for_model(built.model)
+        self.effective = built
+        self._source_model, self._payload, self.model = source, payload, built.model
+        self.outputs.set_order(built.names, built.order)
         self.contacts.forget_model()           # a replaced model is not kept alive
 
     def _on_description(self, msg):
@@ -130,21 +118,16 @@ class DynamicsModel:
         return super().destroy_node()
 
     def _on_payload(self, msg):
-        m, c = msg.inertia.m, msg.inertia.com
-        inertia = [msg.inertia.ixx, msg.inertia.iyy, msg.inertia.izz, msg.inertia.ixy,
-                   msg.inertia.iyz, msg.inertia.ixz]
-        payload = (m, [c.x, c.y, c.z], inertia)
+        i, c = msg.inertia, msg.inertia.com
         if self._source_model is None:
             return self._drop('payload before the model was loaded')
-        if not np.all(np.isfinite([m, c.x, c.y, c.z] + inertia)):
-            return self._drop('payload contains NaN or inf')
         try:
-            bounds.check_payload(m, payload[1], inertia)
-            bounds.check_payload_on(self._source_model, m)
-            self._set_model(self._source_model, payload)
+            self._set_model(self._source_model, checked_payload(
+                self._source_model, i.m, [c.x, c.y, c.z],
+                [i.ixx, i.iyy, i.izz, i.ixy, i.iyz, i.ixz]))
         except Exception as exc:  # noqa: BLE001
             return self._drop(f'payload rejected: {exc}')
-        self.get_logger().info(f'payload of {m} kg applied to the tip link')
+        self.get_logger().info(f'payload of {i.m} kg applied to the tip link')
 
     def _load_pending(self, overrides):
         """Load the model the parameters being set name; ValueError with the loader's reason."""
@@ -160,22 +143,11 @@ class DynamicsModel:
 
     def _validate_parameters(self, parameters):
         overrides = {p.name: p.value for p in parameters}
-        if 'solver' in overrides and overrides['solver'] not in rd.solvers.available():
-            return SetParametersResult(
-                successful=False, reason=f"solver: unknown {overrides['solver']!r}; valid "
-                f"solvers: {', '.join(rd.solvers.available())}")
         try:
-            if 'locked_joints' in overrides:
-                # against the loaded model unless the same call changes the model's source
-                same_model = not SOURCE_PARAMETERS & set(overrides)
-                check_locked_joints(self._source_model if same_model else None,
-                                    overrides['locked_joints'])
-            check_model_name(overrides.get('model'))
-            check_model_source(self, overrides)
+            check_change(overrides, model_values(self, overrides), self._source_model,
+                         self._payload)
             self._pending_source = self._deferred_source = None
-            if self._reverting:
-                return SetParametersResult(successful=True)
-            if SOURCE_PARAMETERS & set(overrides):
+            if not self._reverting and SOURCE_PARAMETERS & set(overrides):
                 text = overrides.get('robot_description',
                                      self.get_parameter('robot_description').value)
                 if len(text or '') > SYNC_PARSE_BYTES:   # a worker parses it (issue 30, MED 4)
@@ -183,27 +155,15 @@ class DynamicsModel:
                         name: self.get_parameter(name).value for name in overrides})
                 else:                                   # applied at once: loaded here to refuse
                     self._pending_source = self._load_pending(overrides)
-            gravity = overrides.get('gravity')
-            if gravity is not None and len(gravity):
-                bounds.check_gravity(gravity)
-            if self._source_model is not None and MODEL_FIELDS & set(overrides):
-                # build the would-be model to validate, then discard it
-                probe = self._source_model if self._payload is None \
-                    else self._source_model.with_payload(*self._payload)
-                probe = model_with_overrides(probe, self, overrides)
-                joint_order(probe, overrides.get('joints', parameter_value(self, 'joints')))
         except ValueError as exc:
             return SetParametersResult(successful=False, reason=str(exc))
         return SetParametersResult(successful=True)
 
     def _on_reload(self, request, response):
-        now = time.monotonic()
-        if self._last_reload is not None and now - self._last_reload < RELOAD_INTERVAL:
+        response.message = self._reloads.refusal(time.monotonic())
+        if response.message:
             response.success = False
-            response.message = (f'reload refused: one per {RELOAD_INTERVAL} s; retry in '
-                                f'{RELOAD_INTERVAL - (now - self._last_reload):.2f} s')
             return response
-        self._last_reload = now
         response.success = self._load_model()
         response.message = (f'loaded {self.model.name!r} ({self.model.dof} joints)'
                             if response.success else self.last_error or 'waiting for the model')

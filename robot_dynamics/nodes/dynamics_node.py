@@ -33,11 +33,11 @@ from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
-import robot_dynamics as rd
-from robot_dynamics.control.goals import GoalError, GoalRules, NeedsState, commanded_motion
+from robot_dynamics.control.effective_model import (MODEL_FIELDS, ReloadGate, accepted_motion,
+                                                    check_settings)
+from robot_dynamics.control.goals import GoalError, NeedsState
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
-from robot_dynamics.control.policies import POLICIES, apply_policy
 from robot_dynamics.control.statistics import Statistics
 from robot_dynamics.errors import PlausibilityError, bounded
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
@@ -46,10 +46,9 @@ from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialize
 from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.description_updates import DescriptionUpdates
 from robot_dynamics.nodes.dynamics_health import DynamicsDiagnostics
-from robot_dynamics.nodes.dynamics_model import MODEL_FIELDS, DynamicsModel
+from robot_dynamics.nodes.dynamics_model import DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import OutputPublishers
-from robot_dynamics.nodes.dynamics_parameters import (PUBLISH_MODES, QOS_CHOICES,
-                                                      declare_dynamics_parameters)
+from robot_dynamics.nodes.dynamics_parameters import declare_dynamics_parameters
 from robot_dynamics.nodes.model_parameters import MODEL_PARAMETERS, SOURCE_PARAMETERS
 from robot_dynamics.nodes.node_health import ThrottledLog
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
@@ -60,7 +59,6 @@ from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 # 'reliable' joint states: keep the last 500, the default stale_timeout (0.5 s) at 1 kHz, so
 # that a node descheduled for less than that loses none (older ones would be stale anyway).
 RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
-RULES = GoalRules(allow_partial_joints_goal=True)   # a desired motion may name some joints
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
@@ -85,7 +83,7 @@ class DynamicsNode(DynamicsModel, Node):
         self.feasibility_note = ''  # the accepted trajectory is beyond the limits (warn, scale)
         self.last_input = None    # monotonic times: last joint state received,
         self.last_publish = None  # last output set published in full
-        self._last_reload = None
+        self._reloads = ReloadGate(interval=1.0)   # ~/reload_model: one per second
         self.listened = True      # did the last computation have any output subscribed?
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
@@ -99,15 +97,11 @@ class DynamicsNode(DynamicsModel, Node):
         self._pending_trajectory = None  # one that starts from the state, before any state
         self.state = None          # (q, qd, state_time, input stamp) in model order
         self._merge = None          # JointStateMerge: the latest value and stamp per joint
-        self._message_limit = 0     # most names a joint_states message may carry
+        self.effective = None       # EffectiveModel: self.model, its bounds and order
         self.implausible_velocities = 0   # states whose velocity is beyond the bounds
+        check_settings({name: self.get_parameter(name).value for name in (    # fail fast
+            'solver', 'feasibility', 'publish_mode', 'joint_states_qos')})
         self.solver = self.get_parameter('solver').value
-        if self.get_parameter('feasibility').value not in POLICIES:
-            raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use "
-                             f'one of {POLICIES}')
-        if self.solver not in rd.solvers.available():      # fail fast, as at run time
-            raise ValueError(f'solver: unknown {self.solver!r}; valid solvers: '
-                             f"{', '.join(rd.solvers.available())}")
         self._library_solver = library_solver(self.solver, self.get_parameter('fast_path').value)
         self.gravity_on = self.get_parameter('gravity_compensation').value
         self._stale_timeout = self.get_parameter('stale_timeout').value
@@ -124,14 +118,9 @@ class DynamicsNode(DynamicsModel, Node):
 
     # ------------------------------------------------------------------ setup
     def _create_interfaces(self):
-        qos_name = self.get_parameter('joint_states_qos').value
-        if qos_name not in QOS_CHOICES:
-            raise ValueError(f'joint_states_qos: {qos_name!r} is not one of {QOS_CHOICES}')
-        state_qos = qos_profile_sensor_data if qos_name == 'sensor_data' else RELIABLE_STATES
-        mode = self.get_parameter('publish_mode').value
-        if mode not in PUBLISH_MODES:
-            raise ValueError(f'publish_mode: {mode!r} is not one of {PUBLISH_MODES}')
-        self.on_message = mode == 'on_message'
+        state_qos = qos_profile_sensor_data if self.get_parameter('joint_states_qos').value \
+            == 'sensor_data' else RELIABLE_STATES
+        self.on_message = self.get_parameter('publish_mode').value == 'on_message'
 
         guard = functools.partial(guarded_subscription, self)
         self.create_subscription(JointState, 'joint_states', guard(self._on_joint_state_bytes),
@@ -206,11 +195,12 @@ class DynamicsNode(DynamicsModel, Node):
     def _on_joint_state_bytes(self, data):
         """Refuse an oversized message from its bytes; else deserialise and use it."""
         names = serialized_name_count(data)
-        if names is not None and self.model is not None and names > self._message_limit:
+        limit = self.effective.message_limit if self.effective else 0
+        if names is not None and self.model is not None and names > limit:
             self.received += 1
             self.statistics.arrival()
             return self._drop(f'joint_states dropped: name has {names} entries, more than '
-                              f"{self._message_limit} (a few times the model's joints); "
+                              f"{limit} (a few times the model's joints); "
                               "publish this robot's joints only (refused before deserialising)")
         self._on_joint_state(deserialize_message(data, JointState))
 
@@ -224,7 +214,8 @@ class DynamicsNode(DynamicsModel, Node):
         seconds = now.nanoseconds * 1e-9
         try:
             updated = merge_message(self._merge, msg, seconds, self._stale_timeout,
-                                    self._message_limit, check=self._state_bounds.check)
+                                    self.effective.message_limit,
+                                    check=self.effective.state_bounds.check)
         except (BadInput, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         self._follow_locked_joints(msg)      # a gripper's own message moves its branch
@@ -277,20 +268,15 @@ class DynamicsNode(DynamicsModel, Node):
         try:
             at = self.get_clock().now().nanoseconds if current is None else \
                 stamp_to_nanoseconds(self.state[3])     # from the state, at its time
-            motion = commanded_motion(trajectory_request(msg), self.model.joint_names, current,
-                                      at, self.model, RULES, ended_ok=deferred)
-            trajectory, _, report = apply_policy(      # torque, speed, plausibility
-                self.model, motion, self.get_parameter('feasibility').value, 0.05)
+            trajectory, self.feasibility_note = accepted_motion(
+                self.model, trajectory_request(msg), current, at,
+                self.get_parameter('feasibility').value, deferred)
         except NeedsState:
             self._pending_trajectory = msg        # taken with the first joint state
             return None
         except (BadInput, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
-        self.feasibility_note = ''
-        if not report.feasible:
-            self.feasibility_note = (f"desired_trajectory "
-                                     f"{self.get_parameter('feasibility').value}"
-                                     f': {report.message()}')
+        if self.feasibility_note:
             self.get_logger().warning(self.feasibility_note)
         self._trajectory = trajectory
         if trajectory.start_ns is None:
@@ -321,7 +307,7 @@ class DynamicsNode(DynamicsModel, Node):
         if self._trajectory is not None and self._trajectory.start_ns is None and now_ns > 0:
             self._trajectory = self._trajectory.started(now_ns)    # the clock has begun
             self._publish_accepted(self._trajectory)
-        model = self.model if self.gravity_on else self._no_gravity_model
+        model = self.model if self.gravity_on else self.effective.no_gravity
         return dynamics_outputs(model, q, wanted, self._trajectory, now_ns, self._library_solver)
 
     def _compute_and_publish(self, now=None):
@@ -374,7 +360,7 @@ class DynamicsNode(DynamicsModel, Node):
     def _check_velocity(self, q, qd):
         """Warn about an implausible measured velocity; no output uses it, none is withheld."""
         try:
-            self._state_bounds.check(q, qd)
+            self.effective.state_bounds.check(q, qd)
         except PlausibilityError as exc:
             self.implausible_velocities += 1
             self.last_error = bounded(

@@ -19,12 +19,10 @@ The model's own (source, joints, friction, rotor inertia, gravity, locked joints
 from rclpy.parameter import Parameter
 
 import robot_dynamics as rd
+from robot_dynamics.control.effective_model import PUBLISH_MODES, QOS_CHOICES
 from robot_dynamics.control.policies import POLICIES
 from robot_dynamics.nodes.model_parameters import declare_model_parameters
 from robot_dynamics.nodes.parameters import declare_array, declare_double_array, descriptor
-
-PUBLISH_MODES = ('on_message', 'timer')
-QOS_CHOICES = ('sensor_data', 'reliable')
 
 
 def declare_dynamics_parameters(node):

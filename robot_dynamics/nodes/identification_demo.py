@@ -31,7 +31,6 @@ What launch/identification.launch.py starts, plus the steps after it::
    nominal, the identified and the true URDF; the RMS tracking errors are compared.
 """
 
-import argparse
 import os
 import shutil
 import time
@@ -40,11 +39,9 @@ import warnings
 import rclpy  # noqa: F401  (the demo runs the ROS graph: nodes/bringup.py)
 
 import robot_dynamics as rd
-from robot_dynamics.identification import identify
-from robot_dynamics.identification.demo import (IdentificationDemo, commands, prepare,
-                                                summary, write_text)
-from robot_dynamics.identification.report import plot_validation
-from robot_dynamics.io.urdf_writer import model_to_urdf
+from robot_dynamics.identification.demo import (IdentificationDemo, commands, demo_arguments,
+                                                identify_from_bag, prepare, summary,
+                                                tracking_parameters)
 from robot_dynamics.nodes.bringup import run_demo
 from robot_dynamics.nodes.parameters import parameter_overrides
 from robot_dynamics.nodes.joint_state_recorder import JointStateRecorder
@@ -69,35 +66,16 @@ def run_identification_demo(robot='puma560', out='out/identification', excitatio
         observers=[recorder], wall_timeout=wall_timeout)
     recorders[0].write()
 
-    result = identify(nominal, files['bag'], torque_cutoff=20.0,
-                      effort_delay=0.5 / publish_rate)
-    write_text(files['identified'], model_to_urdf(
-        result.model, comment=f'{robot} identified from {files["bag"]}'))
-    plot_validation(result, files['plot'], title=f'{robot}: validation torques')
-    tracking = {}
-    for which in ('nominal', 'identified', 'true'):
-        tracking[which] = run_demo(robot, extra={
-            'simulation_node': {'urdf_file': files['true'], 'publish_rate': publish_rate},
-            'dynamics_node': {'urdf_file': files[which]},
-            'joint_trajectory_controller': {'urdf_file': files[which]}},
-            wall_timeout=wall_timeout)
+    result = identify_from_bag(robot, nominal, files, publish_rate)
+    tracking = {which: run_demo(robot, extra=tracking_parameters(files, which, publish_rate),
+                                wall_timeout=wall_timeout)
+                for which in ('nominal', 'identified', 'true')}
     return IdentificationDemo(result, tracking, files)
 
 
 def main(argv=None):
     """Console-script entry point ``robot_dynamics_identification_demo``."""
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--robot', default='puma560', help='bundled model name')
-    parser.add_argument('--out', default='out/identification', help='output directory')
-    parser.add_argument('--excitation-time', type=float, default=30.0,
-                        help='wall seconds for the excitation design (default 30)')
-    parser.add_argument('--periods', type=int, default=6,
-                        help='excitation periods to run (default 6)')
-    parser.add_argument('--publish-rate', type=float, default=500.0,
-                        help='joint_states and control rate, Hz (default 500)')
-    parser.add_argument('--prepare-only', action='store_true',
-                        help='write the files and print the launch-file workflow, run nothing')
-    args, _ = parser.parse_known_args(argv)
+    args = demo_arguments(__doc__.split('\n')[0], argv)
     warnings.simplefilter('ignore', rd.ModelWarning)
     started = time.monotonic()
     if args.prepare_only:

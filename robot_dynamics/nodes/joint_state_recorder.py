@@ -20,14 +20,15 @@ first message, or on shutdown). Parameters: ``output`` (bag directory, must not 
 (message time to skip first, s).
 """
 
-import numpy as np
 import rclpy
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 
-from robot_dynamics.io.recordings import Recording, write_bag
+from robot_dynamics.io.joint_state_buffer import SKIPPED, JointStateBuffer
+from robot_dynamics.io.recordings import write_bag
+from robot_dynamics.nodes.conversions import stamp_to_seconds
 from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import make_executor, spin
 
@@ -47,7 +48,7 @@ class JointStateRecorder(Node):
             'message time (s) before which messages are skipped', low=0.0, high=1e9))
         if self.get_parameter('storage').value not in ('mcap', 'sqlite3'):
             raise ValueError('storage: use mcap or sqlite3')
-        self.rows = []
+        self.buffer = JointStateBuffer()
         self.written = None
         self.create_subscription(JointState, 'joint_states', self._on_joint_state,
                                  qos_profile_sensor_data)
@@ -55,37 +56,22 @@ class JointStateRecorder(Node):
     def _on_joint_state(self, msg):
         if self.written is not None:
             return
-        stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
-        if stamp < self.get_parameter('start_after').value:
-            return
-        if len(msg.position) != len(msg.name) or len(msg.effort) != len(msg.name):
-            self.get_logger().warning('joint_states without a position and an effort per '
-                                      'joint skipped', throttle_duration_sec=1.0)
-            return
-        self.rows.append((stamp, tuple(msg.name), tuple(msg.position),
-                          tuple(msg.velocity), tuple(msg.effort)))
-        duration = self.get_parameter('duration').value
-        if duration and stamp - self.rows[0][0] >= duration:
+        skipped = self.buffer.add(stamp_to_seconds(msg.header.stamp), msg.name, msg.position,
+                                  msg.velocity, msg.effort,
+                                  self.get_parameter('start_after').value)
+        if skipped == SKIPPED:
+            self.get_logger().warning(skipped, throttle_duration_sec=1.0)
+        elif self.buffer.complete(self.get_parameter('duration').value):
             self.write()
-
-    def recording(self):
-        """Return the messages so far as a :class:`~robot_dynamics.io.recordings.Recording`."""
-        if not self.rows:
-            raise ValueError('joint_state_recorder: no joint_states received')
-        names = self.rows[0][1]
-        rows = [row for row in self.rows if row[1] == names]
-        velocity = np.array([row[3] for row in rows]) if all(
-            len(row[3]) == len(names) for row in rows) else None
-        return Recording(names, np.array([row[0] for row in rows]),
-                         np.array([row[2] for row in rows]), np.array([row[4] for row in rows]),
-                         velocity, 'joint_state_recorder')
 
     def write(self):
         """Write the bag once; return its path."""
         if self.written is None:
-            self.written = write_bag(self.get_parameter('output').value, self.recording(),
+            self.written = write_bag(self.get_parameter('output').value,
+                                     self.buffer.recording(),
                                      storage=self.get_parameter('storage').value)
-            self.get_logger().info(f'wrote {len(self.rows)} joint states to {self.written}')
+            self.get_logger().info(f'wrote {len(self.buffer.rows)} joint states to '
+                                   f'{self.written}')
         return self.written
 
 
@@ -100,7 +86,7 @@ def main(args=None):
         pass
     finally:
         if node is not None:
-            if node.rows:
+            if node.buffer.rows:
                 node.write()
             node.destroy_node()
         rclpy.try_shutdown()

@@ -20,13 +20,13 @@ stamp (a zero stamp: from receipt) while it is fresh: until ``external_wrench_ti
 after its stamp, or until a zero wrench; a newer message replaces it. Its joint torques
 ``Jᵀ w`` enter the integration and the energy balance; ``joint_states.effort`` keeps
 reporting the motor torques only, as a real driver does. A message naming no link of the
-model, or holding NaN or inf, is dropped with a throttled reason.
+model, or holding NaN or inf, is dropped with a throttled reason
+(:class:`~robot_dynamics.contacts.push.WrenchPush` holds the rules).
 """
 
-import numpy as np
 from geometry_msgs.msg import WrenchStamped
 
-from robot_dynamics.contacts import link_wrench_torques
+from robot_dynamics.contacts.push import WrenchPush
 from robot_dynamics.nodes.conversions import stamp_to_seconds
 from robot_dynamics.nodes.parameters import descriptor
 
@@ -34,7 +34,7 @@ FRESH = 0.2                  # s after its stamp a wrench acts (default)
 
 
 class WrenchInput:
-    """The external wrench on the simulated arm (module docstring)."""
+    """The simulation node's ``~/external_wrench``: messages to a :class:`WrenchPush`."""
 
     def __init__(self, node, guard):
         """Subscribe ``node``'s ``~/external_wrench`` (callbacks wrapped by ``guard``)."""
@@ -42,44 +42,26 @@ class WrenchInput:
         node.declare_parameter('external_wrench_timeout', FRESH, descriptor(
             'an ~/external_wrench acts until this long after its stamp, s (or until a zero '
             'wrench)', low=1e-3, high=3600.0))
-        self.link, self.wrench, self.start = None, None, None
-        self.received = 0
+        self.acting = WrenchPush()
         node.create_subscription(WrenchStamped, '~/external_wrench', guard(self._on_wrench), 10)
 
     def _on_wrench(self, msg):
         node = self.node
-        model = node.model
-        link = msg.header.frame_id
         f, m = msg.wrench.force, msg.wrench.torque
-        wrench = np.array([f.x, f.y, f.z, m.x, m.y, m.z], dtype=float)
-        if link not in model.link_names and link != model.tip_link:
-            return node._drop(f'external_wrench dropped: frame_id {link[:80]!r} is not a link '
-                              f'of {model.name!r}; use one of {list(model.link_names)} or the '
-                              f'tool {model.tip_link!r}')
-        if not np.all(np.isfinite(wrench)):
-            return node._drop('external_wrench dropped: force or torque holds NaN or inf')
-        self.received += 1
-        if not np.any(wrench):
-            self.link = self.wrench = None               # a zero wrench ends the push
-            return None
         stamp = stamp_to_seconds(msg.header.stamp)     # on the clock the states are stamped
         now = node.sim_time if node.pub_clock is not None else node.get_clock().now().nanoseconds \
             * 1e-9
-        self.link, self.wrench = link, wrench
-        self.start = node.sim_time + (stamp - now if stamp > 0 else 0.0)
-        return None
+        reason = self.acting.take(node.model, msg.header.frame_id,
+                                  [f.x, f.y, f.z, m.x, m.y, m.z],
+                                  node.sim_time + (stamp - now if stamp > 0 else 0.0))
+        if reason:
+            node._drop(reason)
 
     def torques(self, q, t):
         """Return the push as joint torques, shape (n,), at simulated time ``t`` (or None)."""
-        if self.wrench is None or t < self.start:
-            return None
-        if t > self.start + self.node.get_parameter('external_wrench_timeout').value:
-            self.link = self.wrench = None
-            return None
-        return link_wrench_torques(self.node.model, q, self.link, self.wrench, frame='link')
+        return self.acting.torques(self.node.model, q, t,
+                                   self.node.get_parameter('external_wrench_timeout').value)
 
     def values(self):
         """Return the /diagnostics key-values."""
-        acting = 'none' if self.wrench is None else \
-            f'{self.link}: ' + ', '.join(f'{x:.3g}' for x in self.wrench)
-        return {'external_wrench': acting, 'external_wrenches_received': str(self.received)}
+        return self.acting.values()

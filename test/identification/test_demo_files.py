@@ -18,7 +18,8 @@ import numpy as np
 import yaml
 
 import robot_dynamics as rd
-from robot_dynamics.identification.demo import commands, prepare
+from robot_dynamics.identification.demo import (commands, demo_arguments, prepare,
+                                                tracking_parameters)
 from robot_dynamics.identification.physical import as_built
 from robot_dynamics.io.trajectory_yaml import read_joint_trajectory_yaml
 
@@ -41,3 +42,15 @@ def test_prepare_writes_the_truth_the_nominal_model_the_excitation_and_the_param
     assert on_disk['simulation_node']['ros__parameters']['publish_rate'] == 250.0
     assert on_disk['joint_state_recorder']['ros__parameters']['storage'] == 'mcap'
     assert f'--effort-delay {0.5 / 250.0:g}' in commands('two_link', files, 250.0)[1]
+
+
+def test_the_tracking_runs_put_each_model_on_the_true_robot_and_the_defaults_are_the_docs():
+    files = {'true': 't.urdf', 'nominal': 'n.urdf', 'identified': 'i.urdf'}
+    extra = tracking_parameters(files, 'identified', 250.0)
+    assert extra['simulation_node'] == {'urdf_file': 't.urdf', 'publish_rate': 250.0}
+    assert extra['dynamics_node'] == extra['joint_trajectory_controller'] == \
+        {'urdf_file': 'i.urdf'}
+    args = demo_arguments('demo', [])
+    assert (args.robot, args.periods, args.publish_rate, args.prepare_only) == \
+        ('puma560', 6, 500.0, False)
+    assert demo_arguments('demo', ['--periods', '2', '--prepare-only']).periods == 2

@@ -154,8 +154,8 @@ def test_the_simulator_is_pushed_and_its_efforts_stay_the_motor_torques(ros):
         assert ros.spin_until(lambda: sim.dropped > before)
         assert reason in sim.last_dropped
     publisher.publish(push_message('panda_link4', (0.0, 0.0, 20.0)))
-    assert ros.spin_until(lambda: sim.push.wrench is not None)
-    start, q_start = sim.push.start, sim.simulator.q.copy()
+    assert ros.spin_until(lambda: sim.push.acting.wrench is not None)
+    start, q_start = sim.push.acting.start, sim.simulator.q.copy()
     assert ros.spin_until(lambda: sim.sim_time > start + 0.05)
     moved = np.array(states[-1].position)[:7] - q_start
     assert all(np.all(np.array(m.effort) == 0.0) for m in states)
@@ -165,7 +165,7 @@ def test_the_simulator_is_pushed_and_its_efforts_stay_the_motor_torques(ros):
     cosine = moved @ direction / np.linalg.norm(moved) / np.linalg.norm(direction)
     assert cosine > 0.99, cosine
     assert ros.spin_until(lambda: sim.sim_time > start + 0.25)
-    assert sim.push.wrench is None, 'the push ends 0.2 s after its stamp'
+    assert sim.push.acting.wrench is None, 'the push ends 0.2 s after its stamp'
 
 
 @pytest.mark.parametrize('policy', ['stop', 'comply'])

@@ -26,32 +26,11 @@ from std_msgs.msg import Float64MultiArray
 
 from robot_dynamics.control.command_bounds import Saturation
 from robot_dynamics.control.trajectory import DesiredTrajectory
-from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, reason_key, silence
-from ros_graph import ControllerRig, LogLines
+from robot_dynamics.nodes.node_health import ThrottledLog
+from ros_graph import ControllerRig
 from test_command_bounds import TrajectoryRig
 
 WARN, ERROR, OK = DiagnosticStatus.WARN, DiagnosticStatus.ERROR, DiagnosticStatus.OK
-
-
-def test_a_silent_input_is_warn_naming_it_its_age_and_the_fix():
-    inputs = InputAges({'joint_states': 'start the driver', 'mass_matrix': 'start dynamics'})
-    level, text = silence(inputs, None, 1.0, 'effort_commands', '', now=10.0)
-    assert level == WARN and text == 'no joint_states received yet: start the driver'
-    inputs.note('joint_states', now=10.0)
-    inputs.note('mass_matrix', now=10.0)
-    assert silence(inputs, 10.0, 1.0, 'effort_commands', '', now=10.5) is None
-    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', '', now=24.0)
-    assert level == WARN and text.startswith('no recent joint_states: the last arrived 14.0 s')
-    assert text.endswith('start the driver')
-    inputs.note('joint_states', now=24.0)
-    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', '', now=24.0)
-    assert level == WARN and 'no recent mass_matrix' in text
-    assert silence(inputs, 10.0, 1.0, 'effort_commands', '', names=['joint_states'],
-                   now=24.0)[0] == ERROR       # receiving, silent 14 s
-    inputs.note('mass_matrix', now=24.0)
-    level, text = silence(inputs, 10.0, 1.0, 'effort_commands', 'stamp 5 s old', now=24.0)
-    assert level == ERROR and text == ('receiving inputs but not publishing effort_commands '
-                                       '(for 14.0 s): stamp 5 s old')
 
 
 def test_saturation_is_reported_over_a_window_and_clears_when_it_stops():
@@ -62,25 +41,6 @@ def test_saturation_is_reported_over_a_window_and_clears_when_it_stops():
     assert saturation.recent(1.0, now=101.2) == {'a': 1}
     assert saturation.recent(1.0, now=102.0) == {}
     assert saturation.summary() == {'a': 2, 'b': 1}            # the life's total stays
-
-
-def test_the_log_is_throttled_per_reason_not_per_node():
-    clock = [0.0]
-    logger = LogLines()
-    log = ThrottledLog(logger, period=1.0, burst=3, clock=lambda: clock[0])
-    for k in range(100):                                   # a flood of one reason ...
-        clock[0] = 0.001 * k
-        log.warning(f'joint_states dropped: position[{k % 6}] = nan')
-    log.warning('desired_trajectory rejected: the trajectory has no points')    # ... another
-    assert logger.lines == ['joint_states dropped: position[0] = nan',
-                            'desired_trajectory rejected: the trajectory has no points']
-    clock[0] = 1.5
-    log.warning('joint_states dropped: position[3] = nan')
-    assert logger.lines[-1] == 'joint_states dropped: position[3] = nan (+99 like it suppressed)'
-    for k in range(50):                                    # distinct reasons: burst bounds them
-        log.error(f'reason {chr(65 + k % 26)}{chr(97 + k // 26)}')
-    assert len(logger.lines) == 3 + 2                      # burst 3 per period in all
-    assert reason_key('q = 1.5e+300, nan and -2') == 'q = #, # and #'
 
 
 def test_the_throttled_log_writes_warnings_and_errors_through_an_rclpy_logger():

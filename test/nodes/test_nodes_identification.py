@@ -75,7 +75,7 @@ def test_joint_state_recorder_writes_a_bag(ros, tmp_path):
         ros.spin_for(0.01)
     msg = JointState(name=['a', 'b'], position=[0.0, 0.0])          # no effort: skipped
     publisher.publish(msg)
-    assert ros.spin_until(lambda: len(recorder.rows) == 20)
+    assert ros.spin_until(lambda: len(recorder.buffer.rows) == 20)
     ros.spin_for(0.1)
     recorder.write()
     back = read_recording(output)

@@ -25,7 +25,6 @@ from sensor_msgs.msg import JointState
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.dynamics_node import DynamicsNode
 from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
-from robot_dynamics.nodes.node_health import CommandRate
 from robot_dynamics.nodes.simulation_node import SimulationNode
 from robots import quiet_model_from_urdf, random_arm_urdf
 
@@ -52,29 +51,6 @@ def test_a_freezing_real_time_factor_is_refused(ros):
         assert not result.successful and 'would freeze the simulation' in result.reason
     for value in (0.0, 1e-3, 2.0):
         assert sim.set_parameters([Parameter('real_time_factor', value=value)])[0].successful
-
-
-def test_a_command_rate_that_falls_is_a_warn():
-    """MED 7: a flood cut the rate from 185/s to 26/s while /diagnostics said OK."""
-    now = [1000.0]
-    rate = CommandRate(clock=lambda: now[0])
-    for second in range(30):                   # 185 commands a second for 30 s
-        for k in range(185):
-            now[0] = 1000.0 + second + k / 185
-            rate.sent()
-    now[0] = 1030.5
-    assert rate.starved(1.0) == ''
-    for k in range(26):                        # then 26 a second, 25,000 foreign a second
-        now[0] = 1030.0 + 1.0 + k / 26
-        rate.sent()
-    for k in range(25_000):
-        now[0] = 1031.0 + k / 25_000
-        rate.foreign()
-    now[0] = 1032.2
-    said = rate.starved(1.0)
-    assert said.startswith('command rate fell to 26/s (typically 185/s); 25000/s joint_states '
-                           "messages without this arm's joints"), said
-    assert rate.values(1.0) == {'command_rate_hz': '26.0', 'ignored_joint_states': 25_000}
 
 
 def test_the_controller_reports_the_rate_and_the_foreign_messages(ros):
