@@ -189,7 +189,8 @@ class ComputedTorqueController(Node):
             at = self.get_clock().now().nanoseconds if current is None else self.state[2]
             motion = goals.commanded_motion(
                 trajectory_request(self._pending_trajectory), self.joint_names, current, at, None,
-                goals.GoalRules(allow_partial_joints_goal=True), ended_ok=True)  # latched
+                goals.GoalRules(allow_partial_joints_goal=True, join_in_transit=True),
+                ended_ok=True)                    # latched; joined from its own state
             check_motion(motion, self.joint_names)
         except goals.NeedsState:
             return                        # taken with the first complete joint state
