@@ -33,30 +33,21 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import GoalEvent
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
-from rclpy.task import Future
 
 from robot_dynamics.control import goals
+from robot_dynamics.control.trajectory_input import size_refusal
 from robot_dynamics.errors import bounded
-from robot_dynamics.model import bounds
 
 RESULT_TIMEOUT = 30            # s a finished goal's result is kept for a late get_result
-
-
-class ActiveGoal:
-    """The goal being executed: its handle, trajectory, tolerances, slow-down and completion."""
-
-    def __init__(self, handle, trajectory, tolerances, scale):
-        self.handle, self.trajectory, self.tolerances = handle, trajectory, tolerances
-        self.scale = scale
-        self.done = Future()
 
 
 class GoalServer:
     """Serve ``~/follow_joint_trajectory`` of ``controller`` from a thread of its own.
 
-    ``controller.accept_goal(handle)`` returns the :class:`ActiveGoal` of a request (or
-    raises :class:`~robot_dynamics.control.goals.GoalError`) and installs it; the controller
-    ends goals with :meth:`end`.
+    ``controller.accept_goal(handle)`` returns the installed
+    :class:`~robot_dynamics.control.goal_lifecycle.ActiveGoal` of a request, its ``done`` a
+    :class:`rclpy.task.Future` (or raises :class:`~robot_dynamics.control.goals.GoalError`);
+    the controller ends goals with :meth:`end`.
     """
 
     def __init__(self, controller, log):
@@ -117,12 +108,10 @@ class GoalServer:
     def _screen(self, goal):
         """Reject at once what is too large to check (nothing kept), accept the rest."""
         trajectory = goal.trajectory
-        count, names = len(trajectory.points), len(trajectory.joint_names)
-        if count > bounds.MAX_TRAJECTORY_POINTS or names > bounds.MAX_JOINT_NAMES:
+        refusal = size_refusal(len(trajectory.points), len(trajectory.joint_names))
+        if refusal:
             self.rejected += 1
-            self._log.warning(f'goal rejected: {count} points, {names} joint_names; at most '
-                              f'{bounds.MAX_TRAJECTORY_POINTS} points and '
-                              f'{bounds.MAX_JOINT_NAMES} names: send it in pieces')
+            self._log.warning(f'goal rejected: {refusal}')
             trajectory.points = []                      # release it now
             return GoalResponse.REJECT
         return GoalResponse.ACCEPT

@@ -35,7 +35,7 @@ BEFORE = GoalRules(allow_partial_joints_goal=True)      # the rules before the c
 
 
 def accepted_motion(q, qd):
-    """The dynamics node's accepted motion to TARGET in 3 s, from its state ``q, qd``.
+    """Return the dynamics node's accepted motion to TARGET in 3 s, from its state ``q, qd``.
 
     As it publishes it: the motion it commands from its state, stamped at that state's time.
     """
