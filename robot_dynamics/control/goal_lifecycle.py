@@ -29,10 +29,11 @@ import time
 
 from robot_dynamics.control.controller_settings import goal_note
 from robot_dynamics.control.goals import (INVALID_GOAL, PATH_TOLERANCE_VIOLATED, SUCCESSFUL,
-                                          commanded_motion)
+                                          GoalError, commanded_motion)
 from robot_dynamics.control.policies import apply_policy
 from robot_dynamics.control.tolerances import judge
 from robot_dynamics.control.tracking import MotionFollower
+from robot_dynamics.errors import bounded
 
 PREEMPTED = 'Current goal cancelled due to new incoming action.'       # upstream's text
 VERBS = {'time_optimal': 're-timed to {duration:.4g} s at the limits',
@@ -46,6 +47,16 @@ class ActiveGoal:
     def __init__(self, handle, trajectory, tolerances, scale, done=None):
         self.handle, self.trajectory, self.tolerances = handle, trajectory, tolerances
         self.scale, self.done = scale, done
+
+
+def refusal_result(exc, limit=1000):
+    """Return the Result's ``(code, text)`` of a goal refused with ``exc`` (any exception).
+
+    A GoalError is the refusal's code and reason; anything else, a goal not understood.
+    """
+    if isinstance(exc, GoalError):
+        return exc.code, bounded(str(exc), limit)
+    return INVALID_GOAL, bounded(f'goal not understood: {type(exc).__name__}: {exc}', limit)
 
 
 def judged_motion(model, request, joint_names, state, rules, policy, margin):

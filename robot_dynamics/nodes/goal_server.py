@@ -35,6 +35,7 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
 
 from robot_dynamics.control import goals
+from robot_dynamics.control.goal_lifecycle import refusal_result
 from robot_dynamics.control.trajectory_input import size_refusal
 from robot_dynamics.errors import bounded
 
@@ -128,18 +129,14 @@ class GoalServer:
         result = FollowJointTrajectory.Result()
         try:
             goal = self._controller.accept_goal(handle)
-        except goals.GoalError as exc:
-            handle.abort()
-            result.error_code, result.error_string = exc.code, bounded(str(exc), 1000)
-            self._log.warning(f'goal refused ({exc.code}): {exc}')
-            handle.request.trajectory.points = []
-            return result
         except Exception as exc:  # noqa: BLE001 - a client sees why, the node goes on
-            self._controller.callback_failed('follow_joint_trajectory goal', exc)
+            if isinstance(exc, goals.GoalError):
+                self._log.warning(f'goal refused ({exc.code}): {exc}')
+            else:
+                self._controller.callback_failed('follow_joint_trajectory goal', exc)
             handle.abort()
-            result.error_code = goals.INVALID_GOAL
-            result.error_string = bounded(f'goal not understood: {type(exc).__name__}: {exc}',
-                                          1000)
+            handle.request.trajectory.points = []
+            result.error_code, result.error_string = refusal_result(exc)
             return result
         code, text = await goal.done
         handle.request.trajectory.points = []

@@ -17,7 +17,8 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.control import goals
-from robot_dynamics.control.goal_lifecycle import ActiveGoal, GoalLifecycle, judged_motion
+from robot_dynamics.control.goal_lifecycle import (ActiveGoal, GoalLifecycle, judged_motion,
+                                                   refusal_result)
 from robot_dynamics.control.goals import GoalRules, TrajectoryRequest
 from robot_dynamics.control.model_tracking import ModelTracker, check_model, check_settings
 from robot_dynamics.control.reactions import Reaction
@@ -189,3 +190,11 @@ def test_the_tracker_holds_the_first_state_with_the_gravity_torque():
         check_model(None)
     with pytest.raises(ValueError, match="feasibility: 'fast'"):
         check_settings(model.joint_names, [1.0], [1.0], 'fast')
+
+
+def test_a_refused_goal_gets_its_code_and_reason_or_not_understood():
+    code, text = refusal_result(goals.GoalError(goals.INVALID_JOINTS, 'unknown joints'))
+    assert (code, text) == (goals.INVALID_JOINTS, 'unknown joints')
+    code, text = refusal_result(KeyError('x' * 5000))
+    assert code == goals.INVALID_GOAL and text.startswith("goal not understood: KeyError: 'xxx")
+    assert len(text) <= 1000 + 100                        # bounded, with a note of the cut
