@@ -154,16 +154,19 @@ class ModelTermsLoop:
         self.follower.follow(motion.trajectory)
         self.followed = request
 
+    def waiting(self, feedforward=True):
+        """Tell whether a term the command needs is missing (the dynamics node's)."""
+        return self.mass is None or self.state is None or \
+            bool(feedforward) and self.feedforward is None
+
     def torque(self, kp, kd, timeout, feedforward=True, gravity=None, hold=False,
                gravity_only=False):
-        """Return ``(tau, q_d, note)`` for the latest state; None while a term is missing.
+        """Return ``(tau, q_d, note)`` for the latest state (see :meth:`waiting` first).
 
         ``kp``, ``kd``: gains (n,); ``gravity``: G(q) of the dynamics node or None, the
         feed-forward of a hold (after a collision: ``hold``) and the whole command while in
         contact with ``gravity_only`` (comply). ``note``: '' or why the motion was dropped.
         """
-        if feedforward and self.feedforward is None:
-            return None
         q, qd, now_ns, _ = self.state
         note = ''
         gap = self.follower.outage(now_ns, timeout)

@@ -193,15 +193,14 @@ class ComputedTorqueController(Node):
 
     def control(self):
         """Publish ``tau = tau_ff + M(q) (Kp e + Kd ė)`` for the latest state (Craig 10.41)."""
-        reaction, n = self.reaction.step(), len(self.joint_names)
-        step = self.loop.torque(
-            gains(self, 'kp', n), gains(self, 'kd', n), self.get_parameter('stale_timeout').value,
-            self.get_parameter('use_feedforward').value,
-            self.reaction.gravity if self.reaction.logic.contacts else None,
-            reaction.hold, reaction.gravity_only)
-        if step is None:
+        feedforward, n = self.get_parameter('use_feedforward').value, len(self.joint_names)
+        if self.loop.waiting(feedforward):
             return                       # waiting for the dynamics node
-        tau, q_d, note = step
+        reaction = self.reaction.step()  # a collision: hold (with gravity), comply: gravity
+        tau, q_d, note = self.loop.torque(
+            gains(self, 'kp', n), gains(self, 'kd', n), self.get_parameter('stale_timeout').value,
+            feedforward, self.reaction.gravity if self.reaction.logic.contacts else None,
+            reaction.hold, reaction.gravity_only)
         if note:
             self._drop(note)
         try:

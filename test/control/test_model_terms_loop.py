@@ -60,8 +60,8 @@ def test_the_first_state_is_held_with_the_feedforward_and_pd_on_the_mass_matrix(
 def test_nothing_is_commanded_before_the_feedforward_and_a_silence_drops_the_motion():
     loop = loop_at(np.zeros(3), np.zeros(3))
     loop.feedforward = None
-    assert loop.torque(np.ones(3), np.ones(3), 0.5) is None
-    assert loop.torque(np.ones(3), np.ones(3), 0.5, feedforward=False) is not None
+    assert loop.waiting(feedforward=True) and not loop.waiting(feedforward=False)
+    assert ModelTermsLoop(list(NAMES)).waiting(feedforward=False)      # no state, no M yet
     loop.merger().update(NAMES, np.full(3, 0.2), np.zeros(3), (NOW + 2 * SECOND) * 1e-9)
     loop.measured(NOW + 2 * SECOND)
     _, q_d, note = loop.torque(np.ones(3), np.ones(3), 0.5, feedforward=False)
