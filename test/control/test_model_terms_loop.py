@@ -62,6 +62,7 @@ def test_nothing_is_commanded_before_the_feedforward_and_a_silence_drops_the_mot
     loop.feedforward = None
     assert loop.waiting(feedforward=True) and not loop.waiting(feedforward=False)
     assert ModelTermsLoop(list(NAMES)).waiting(feedforward=False)      # no state, no M yet
+    loop.torque(np.ones(3), np.ones(3), 0.5, feedforward=False)         # a command at NOW
     loop.merger().update(NAMES, np.full(3, 0.2), np.zeros(3), (NOW + 2 * SECOND) * 1e-9)
     loop.measured(NOW + 2 * SECOND)
     _, q_d, note = loop.torque(np.ones(3), np.ones(3), 0.5, feedforward=False)
