@@ -26,3 +26,7 @@ from robot_dynamics.control.goals import (CommandedMotion, GoalError, GoalRules,
 from robot_dynamics.control.policies import POLICIES, apply_policy  # noqa: F401
 from robot_dynamics.control.tolerances import Tolerances, judge, merge_tolerances  # noqa: F401
 from robot_dynamics.control.tracking import MotionFollower, feedback_torque  # noqa: F401
+from robot_dynamics.control.goal_lifecycle import ActiveGoal, GoalLifecycle  # noqa: F401
+from robot_dynamics.control.model_tracking import ModelTracker  # noqa: F401
+from robot_dynamics.control.computed_torque import ModelTermsLoop  # noqa: F401
+from robot_dynamics.control.published_motion import PublishedMotion  # noqa: F401

@@ -30,9 +30,13 @@ does. A request whose timeline has begun (a stamp in the past, a first point at 
 find the arm where it puts it now, within ``hold_tolerance``; otherwise following it would
 rush or step the arm, and ``jump`` says so, for a policy that refuses or re-times it
 (:mod:`~robot_dynamics.control.policies`); one that has ended holds its last point when the
-arm is there. Positions-only requests are straight lines with parabolic blends, from the
-current velocity to rest (:func:`~robot_dynamics.simulation.trajectory.parabolic_blends`),
-whose velocities and accelerations are part of what is judged. No rclpy here.
+arm is there. A controller that reads another node's accepted motion (``join_in_transit``:
+its first point is that node's state at its stamp, a little older than this one's) joins it
+from its own state when the arm's own motion over the message's age explains the gap
+(:func:`_joins_in_transit`); a gap larger than that is still a step. Positions-only
+requests are straight lines with parabolic blends, from the current velocity to rest
+(:func:`~robot_dynamics.simulation.trajectory.parabolic_blends`), whose velocities and
+accelerations are part of what is judged. No rclpy here.
 """
 
 from dataclasses import dataclass
@@ -138,6 +142,7 @@ class GoalRules:
     allow_partial_joints_goal: bool = False
     allow_nonzero_velocity_at_trajectory_end: bool = False
     hold_tolerance: float = HOLD_TOLERANCE
+    join_in_transit: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,6 +189,8 @@ def commanded_motion(request, joint_names, current, now_ns, model=None, rules=Go
     elapsed = (now_ns - stamp_ns) * 1e-9 if stamp_ns > 0 and now_ns > 0 else 0.0
     start_ns = now_ns if now_ns > 0 else None
     jump = _jump(joint_names, q, elapsed, columns, rules)
+    joined = bool(jump) and _joins_in_transit(q, qd, elapsed, columns, rules)
+    jump = '' if joined else jump
     times, positions = columns[:2]
     ahead = times > elapsed
     if not ahead.any():                         # ended: hold the last point, or a step
@@ -191,7 +198,7 @@ def commanded_motion(request, joint_names, current, now_ns, model=None, rules=Go
             return CommandedMotion(hold(positions[-1], start_ns), times.size)
         return CommandedMotion(_nominal_move(q, positions[-1], start_ns, model), times.size,
                                jump)
-    if elapsed >= times[0] and not jump:        # begun, the arm on it: the plan itself
+    if elapsed >= times[0] and not jump and not joined:    # begun, the arm on it: the plan
         return CommandedMotion(_plan(q, columns, stamp_ns or start_ns),
                                int(np.count_nonzero(~ahead)))
     first = int(np.argmax(ahead))
@@ -262,6 +269,28 @@ def _jump(joint_names, q, elapsed, columns, rules):
     return (f'by now the trajectory {when}, and joint {joint_names[j]} is {gap[j]:.4g} from '
             f'where it puts the arm (more than the hold tolerance {rules.hold_tolerance:g}): '
             'following it would rush or step the arm there')
+
+
+def _joins_in_transit(q, qd, elapsed, columns, rules):
+    """Tell whether a motion begun at another node's state is joined from the arm's own.
+
+    The motion's first point (time 0, its stamp) is the state another node measured; this
+    controller's state is ``elapsed`` s newer, and the arm moved meanwhile. At most
+    ``max(|qd|, |first velocity|) * elapsed`` per joint (its speed at either end of the transit;
+    at rest: nothing), plus the hold tolerance. If both the first point and the motion's
+    position now are that close to the arm, the motion is joined from the arm's state now (the
+    first point re-anchored there); a larger gap, a motion at rest that has moved on, or one
+    that has ended is a step still. Joining never steps the desired motion: at worst it reaches
+    the points ahead sooner than planned, as a request sent now would.
+    """
+    times, positions, velocities, accelerations = columns
+    if not rules.join_in_transit or times[0] != 0 or not 0 < elapsed < times[-1]:
+        return False
+    speed = np.abs(qd) if velocities is None else np.maximum(np.abs(qd), np.abs(velocities[0]))
+    allowed = rules.hold_tolerance + speed * elapsed
+    planned = sample_waypoints(times, positions, velocities, accelerations, elapsed)[0]
+    return bool(np.all(np.abs(positions[0] - q) <= allowed) and
+                np.all(np.abs(planned - q) <= allowed))
 
 
 def _nominal_move(q, target, start_ns, model):

@@ -33,30 +33,22 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import GoalEvent
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
-from rclpy.task import Future
 
 from robot_dynamics.control import goals
+from robot_dynamics.control.goal_lifecycle import refusal_result
+from robot_dynamics.control.trajectory_input import size_refusal
 from robot_dynamics.errors import bounded
-from robot_dynamics.model import bounds
 
 RESULT_TIMEOUT = 30            # s a finished goal's result is kept for a late get_result
-
-
-class ActiveGoal:
-    """The goal being executed: its handle, trajectory, tolerances, slow-down and completion."""
-
-    def __init__(self, handle, trajectory, tolerances, scale):
-        self.handle, self.trajectory, self.tolerances = handle, trajectory, tolerances
-        self.scale = scale
-        self.done = Future()
 
 
 class GoalServer:
     """Serve ``~/follow_joint_trajectory`` of ``controller`` from a thread of its own.
 
-    ``controller.accept_goal(handle)`` returns the :class:`ActiveGoal` of a request (or
-    raises :class:`~robot_dynamics.control.goals.GoalError`) and installs it; the controller
-    ends goals with :meth:`end`.
+    ``controller.accept_goal(handle)`` returns the installed
+    :class:`~robot_dynamics.control.goal_lifecycle.ActiveGoal` of a request, its ``done`` a
+    :class:`rclpy.task.Future` (or raises :class:`~robot_dynamics.control.goals.GoalError`);
+    the controller ends goals with :meth:`end`.
     """
 
     def __init__(self, controller, log):
@@ -117,12 +109,10 @@ class GoalServer:
     def _screen(self, goal):
         """Reject at once what is too large to check (nothing kept), accept the rest."""
         trajectory = goal.trajectory
-        count, names = len(trajectory.points), len(trajectory.joint_names)
-        if count > bounds.MAX_TRAJECTORY_POINTS or names > bounds.MAX_JOINT_NAMES:
+        refusal = size_refusal(len(trajectory.points), len(trajectory.joint_names))
+        if refusal:
             self.rejected += 1
-            self._log.warning(f'goal rejected: {count} points, {names} joint_names; at most '
-                              f'{bounds.MAX_TRAJECTORY_POINTS} points and '
-                              f'{bounds.MAX_JOINT_NAMES} names: send it in pieces')
+            self._log.warning(f'goal rejected: {refusal}')
             trajectory.points = []                      # release it now
             return GoalResponse.REJECT
         return GoalResponse.ACCEPT
@@ -139,18 +129,14 @@ class GoalServer:
         result = FollowJointTrajectory.Result()
         try:
             goal = self._controller.accept_goal(handle)
-        except goals.GoalError as exc:
-            handle.abort()
-            result.error_code, result.error_string = exc.code, bounded(str(exc), 1000)
-            self._log.warning(f'goal refused ({exc.code}): {exc}')
-            handle.request.trajectory.points = []
-            return result
         except Exception as exc:  # noqa: BLE001 - a client sees why, the node goes on
-            self._controller.callback_failed('follow_joint_trajectory goal', exc)
+            if isinstance(exc, goals.GoalError):
+                self._log.warning(f'goal refused ({exc.code}): {exc}')
+            else:
+                self._controller.callback_failed('follow_joint_trajectory goal', exc)
             handle.abort()
-            result.error_code = goals.INVALID_GOAL
-            result.error_string = bounded(f'goal not understood: {type(exc).__name__}: {exc}',
-                                          1000)
+            handle.request.trajectory.points = []
+            result.error_code, result.error_string = refusal_result(exc)
             return result
         code, text = await goal.done
         handle.request.trajectory.points = []

@@ -18,35 +18,31 @@ upstream's) and follows ``~/joint_trajectory`` and ``desired_trajectory`` (topic
 ``joint_states`` message runs one step of computed-torque control with the node's own model
 (:func:`robot_dynamics.control.tracking.feedback_torque`, Craig §10.5); commands go to
 ``effort_commands``, saturated at the URDF effort limits. The node converts messages and
-calls the control layer (:mod:`robot_dynamics.control`): a request becomes the motion it
-commands from the current state (:func:`~robot_dynamics.control.goals.commanded_motion`),
-judged by the ``feasibility`` policy (:mod:`~robot_dynamics.control.policies`) before it runs;
-a cancel, an abort, or joint states that come back after a silence brake the arm to rest
-where it is (:class:`~robot_dynamics.control.tracking.MotionFollower`), never a step. Without
-``control_msgs`` the node runs the topic paths only and says what is missing.
+calls the control layer: a request becomes the motion it commands from the current state,
+judged by the ``feasibility`` policy (:func:`~robot_dynamics.control.goal_lifecycle.
+judged_motion`); the goal's lifecycle (preempt, cancel, abort, joint states back after a
+silence: brake where the arm is, never a step) is :class:`~robot_dynamics.control.
+goal_lifecycle.GoalLifecycle`. Without ``control_msgs`` the node runs the topic paths only
+and says what is missing.
 """
 
-from dataclasses import replace
 import functools
-import threading
-import time
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rclpy.node import Node
 from rclpy.qos import qos_profile_sensor_data
+from rclpy.task import Future
 from rclpy.time import Time
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.control import goals, policies
-from robot_dynamics.control.command_bounds import Saturation
-from robot_dynamics.control.joint_states import JointStateMerge, message_joint_limit
-from robot_dynamics.control.tolerances import judge, merge_tolerances
-from robot_dynamics.control.tracking import MotionFollower, feedback_torque
+from robot_dynamics.control.goal_lifecycle import ActiveGoal, judged_motion
+from robot_dynamics.control.model_tracking import (SETTINGS, ModelTracker, check_model,
+                                                   check_settings)
+from robot_dynamics.control.tolerances import merge_tolerances
 from robot_dynamics.errors import BadInput, PlausibilityError
-from robot_dynamics.model import bounds
-from robot_dynamics.api import gravity_torques
 from robot_dynamics.nodes import controller_parameters as parameters
 from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.conversions import (merge_message, stamp_to_nanoseconds,
@@ -56,14 +52,13 @@ from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
 from robot_dynamics.nodes.node_health import (CommandRate, InputAges, ThrottledLog,
                                               publish_status, silence)
-from robot_dynamics.nodes.parameters import descriptor
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import LATCHED, STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 
 try:                                     # the action needs control_msgs; the topic path not
     from robot_dynamics.nodes.controller_state import ControllerState
-    from robot_dynamics.nodes.goal_server import ActiveGoal, GoalServer
+    from robot_dynamics.nodes.goal_server import GoalServer
     CONTROL_MSGS_MISSING = ''
 except ImportError as _exc:              # pragma: no cover - depends on the install
     CONTROL_MSGS_MISSING = (f'control_msgs is not installed ({_exc}): no follow_joint_trajectory '
@@ -78,35 +73,25 @@ JOINT_STATES_FIX = ('nothing is commanded without them: is the driver or simulat
 class JointTrajectoryController(Node):
     """Tracks FollowJointTrajectory goals and JointTrajectory messages by computed torque."""
 
+    active = property(lambda self: self.lifecycle.active)       # the ActiveGoal running
+    state = property(lambda self: self.lifecycle.state)         # (q, qd, now_ns)
+
     def __init__(self, node_name='joint_trajectory_controller', **kwargs):
         super().__init__(node_name, **kwargs)
         declare_model_parameters(self, at_start_only=True)
         parameters.declare_controller_parameters(self, gains_read_only=True)
-        self.declare_parameter('use_feedforward', True, descriptor(
-            'false: tau = M(q)(Kp e + Kd de) only (no model terms), for comparison'))
-        self.model = model_with_logged_warnings(self)
-        if self.model is None:
-            raise ValueError('joint_trajectory_controller needs a model: set '
-                             'robot_description, urdf_file, dh_file or model')
-        if self.model.dof > bounds.MAX_NODE_JOINTS:
-            raise ValueError(bounds.too_many_joints(self.model))
+        parameters.declare_settings(self, SETTINGS)
+        self.model = check_model(model_with_logged_warnings(self))
         self.joint_names = list(self.model.joint_names)
         parameters.declare_trajectory_parameters(self, self.joint_names, policies.POLICIES)
-        for name in ('kp', 'kd'):
-            parameters.check_gains(name, self.get_parameter(name).value, self.joint_names)
-        if self.get_parameter('feasibility').value not in policies.POLICIES:
-            raise ValueError(f"feasibility: {self.get_parameter('feasibility').value!r}; use one "
-                             f'of {policies.POLICIES}')
+        check_settings(self.joint_names, *(self.get_parameter(name).value
+                                           for name in ('kp', 'kd', 'feasibility')))
         self.order = parameters.output_order(self, self.joint_names)
         self.output_names = [self.joint_names[j] for j in self.order]
-        self.saturation = Saturation(self.joint_names, self.model.effort_limit)
-        self._merge = JointStateMerge.for_model(self.model)    # refuses implausible jumps
-        self._state_bounds = bounds.StateBounds(self.model)
-        self._message_limit = message_joint_limit(self.model)
-        self.follower = MotionFollower()
-        self._lock = threading.Lock()    # the goal thread installs goals, this one runs them
-        self.active = None               # ActiveGoal
-        self.state = None                # (q, qd, now_ns)
+        self.tracker = ModelTracker(self.model, lambda *end: self.goals.end(*end),
+                                    self.get_logger().warning)
+        self.lifecycle, self.saturation = self.tracker.lifecycle, self.tracker.saturation
+        self.follower = self.lifecycle.follower
         self.log, self.dropped, self.followed = [], 0, 0
         self.last_error = self.last_feasibility = ''
         self._pending = None             # a topic trajectory received before any joint state
@@ -143,8 +128,9 @@ class JointTrajectoryController(Node):
         clock_ns = self.get_clock().now().nanoseconds
         timeout = self.get_parameter('stale_timeout').value
         try:
-            if not merge_message(self._merge, msg, clock_ns * 1e-9, timeout,
-                                 self._message_limit, check=self._state_bounds.check):
+            if not merge_message(self.tracker.merge, msg, clock_ns * 1e-9, timeout,
+                                 self.tracker.message_limit,
+                                 check=self.tracker.state_bounds.check):
                 self.commands.foreign()         # another device's joint states
                 return
         except (BadInput, PlausibilityError) as exc:
@@ -152,30 +138,15 @@ class JointTrajectoryController(Node):
             return self._drop(f'joint_states dropped: {exc}')
         self.inputs.note('joint_states')
         try:
-            q, qd, _ = self._merge.fresh_state(clock_ns * 1e-9, timeout)
+            q, qd, _ = self.tracker.merge.fresh_state(clock_ns * 1e-9, timeout)
         except BadInput as exc:
             return self._drop(f'joint_states: {exc}; nothing commanded')
         now_ns = stamp_to_nanoseconds(msg.header.stamp) or clock_ns
-        with self._lock:
-            gap = self.follower.outage(now_ns, timeout)
-            if gap is not None:
-                self._resume(q, qd, now_ns, gap)
-            self.state = (q, qd, now_ns)
+        self.lifecycle.measured(q, qd, now_ns, timeout)
         if self._pending is not None:
             pending, self._pending = self._pending, None
             self._on_trajectory(*pending)
         self.control(q, qd, now_ns)
-
-    def _resume(self, q, qd, now_ns, gap):
-        """Joint states are back after ``gap`` s without a command: brake where the arm is."""
-        note = (f'joint_states resumed after {gap:.3g} s without a command (more than '
-                'stale_timeout): the arm was not controlled and may have moved; holding it '
-                'where it is now')
-        if self.active is not None:
-            self._finish(self.active, 'abort', goals.PATH_TOLERANCE_VIOLATED,
-                         f'{note}; goal aborted')
-        self.follower.stop(q, qd, now_ns)
-        self.get_logger().warning(note)
 
     def _on_trajectory(self, msg, topic):
         """Follow a JointTrajectory from a topic; a running goal goes on, judged on it."""
@@ -186,66 +157,38 @@ class JointTrajectoryController(Node):
             trajectory, _, _ = self._commanded(trajectory_request(msg))
         except goals.GoalError as exc:
             return self._drop(f'{topic.lstrip("~/")} rejected: {exc}')
-        with self._lock:
-            self.follower.follow(trajectory)
-            if self.active is not None:
-                self.active.trajectory = trajectory
+        self.lifecycle.follow(trajectory)
         self.followed += 1
         self._publish_accepted(trajectory)
 
     def _stale(self):
         """Say why there is no current state to start a motion from, or ''."""
-        if self.state is None:
-            return 'no joint_states received yet'
-        age = (self.get_clock().now().nanoseconds - self.state[2]) * 1e-9
-        if age > self.get_parameter('stale_timeout').value:
-            clocks = ' (the clock and the states\' stamps differ: use_sim_time?)' \
-                if abs(age) > 1e6 else ''
-            return f'the last usable joint_states is {age:.3g} s old{clocks}'
-        return ''
+        return self.lifecycle.stale(self.get_clock().now().nanoseconds,
+                                    self.get_parameter('stale_timeout').value)
 
     def _commanded(self, request):
         """Return ``(trajectory, scale, report)``: the motion from now, judged by the policy."""
         refusal = self.reaction.refusal()    # stop/comply: nothing starts while in contact
         if refusal:
             raise goals.GoalError(goals.INVALID_GOAL, refusal)
-        q, qd, state_ns = self.state          # the motion starts from it, at its time
-        motion = goals.commanded_motion(request, self.joint_names, (q, qd), state_ns,
-                                        self.model, parameters.goal_rules(self))
-        started = time.monotonic()
-        policy = self.get_parameter('feasibility').value
-        trajectory, scale, report = policies.apply_policy(
-            self.model, motion, policy, self.get_parameter('feasibility_margin').value)
+        trajectory, scale, report, note = judged_motion(
+            self.model, request, self.joint_names, self.state, parameters.goal_rules(self),
+            self.get_parameter('feasibility').value,
+            self.get_parameter('feasibility_margin').value)
         self.last_feasibility = '' if report.feasible else report.message()
-        if motion.jump or not report.feasible:
-            verb = {'time_optimal': f're-timed to {trajectory.duration:.4g} s at the limits',
-                    'scale': f'slowed down {scale:.3g}x from the current state',
-                    'warn': 'executed anyway (feasibility: warn)'}[policy]
-            self.get_logger().warning(
-                f'trajectory {verb}: {motion.jump or report.message()} [judged and timed in '
-                f'{(time.monotonic() - started) * 1e3:.0f} ms]')
+        if note:
+            self.get_logger().warning(note)
         return trajectory, scale, report
 
     # ------------------------------------------------------------------ control
     def control(self, q, qd, now_ns):
         """Publish ``tau`` of computed-torque control for the desired motion, bounded."""
-        reaction = self.reaction.step()
-        with self._lock:
-            if reaction.abort and self.active is not None:      # a collision: stop, comply
-                self._finish(self.active, 'abort', goals.PATH_TOLERANCE_VIOLATED,
-                             self.reaction.text)
-            if reaction.hold:
-                self.follower.stop(q, qd, now_ns)
-            desired = self.follower.desired(q, qd, now_ns)
-            goal = self.active
         n = self.model.dof
-        tau = feedback_torque(self.model, q, qd, desired, parameters.gains(self, 'kp', n),
-                              parameters.gains(self, 'kd', n),
-                              self.get_parameter('use_feedforward').value)
-        if reaction.gravity_only:              # comply: the arm floats, gravity compensated
-            tau = gravity_torques(self.model, q)
         try:
-            command = self.saturation.apply(tau)
+            command, desired, goal = self.tracker.command(
+                q, qd, now_ns, parameters.gains(self, 'kp', n), parameters.gains(self, 'kd', n),
+                self.get_parameter('use_feedforward').value, self.reaction.step(),
+                self.reaction.text)                 # a collision: stop, comply
         except BadInput as exc:
             return self._drop(f'{exc}; nothing published (gains or state absurd?)')
         if self.saturation.last:
@@ -255,33 +198,16 @@ class JointTrajectoryController(Node):
         self.commands.sent()
         if self.get_parameter('record').value:
             self.log.append((now_ns * 1e-9, desired[0], q, command))
-        if goal is not None:
-            note = goal_note(self.get_parameter('feasibility').value, goal)
-            verdict = judge(goal.trajectory, goal.tolerances, self.joint_names, q, qd,
-                            desired[0], now_ns, note)
-            if verdict is not None:
-                with self._lock:
-                    self._finish(goal, verdict.how, verdict.code, verdict.text,
-                                 stop=verdict.how == 'abort')
+        self.tracker.judge(goal, q, qd, desired, now_ns, self.get_parameter('feasibility').value)
         if self.controller_state is not None:
             self.controller_state.publish(now_ns, q, qd, desired, command, self.active)
 
     def _monitor(self):
         """Act on a cancel, and on joint states gone silent, without waiting for a state."""
-        with self._lock:
-            goal = self.active
-            if goal is None or self.state is None:
-                return
-            q, qd, _ = self.state
-            if goal.handle.is_cancel_requested:
-                return self._finish(goal, 'canceled', goals.SUCCESSFUL,
-                                    'canceled: braking to rest where the arm is', stop=True)
-            now_ns = self.get_clock().now().nanoseconds
-            gap = self.follower.outage(now_ns, self.get_parameter('stale_timeout').value)
-            if gap is not None:
-                self._finish(goal, 'abort', goals.PATH_TOLERANCE_VIOLATED,
-                             f'no usable joint_states for {gap:.3g} s (more than stale_timeout): '
-                             'the arm is not controlled; goal aborted')
+        goal = self.active
+        cancelled = goal if goal is not None and goal.handle.is_cancel_requested else None
+        self.lifecycle.monitor(self.get_clock().now().nanoseconds,
+                               self.get_parameter('stale_timeout').value, cancelled)
 
     # ------------------------------------------------------------------ goals
     def accept_goal(self, handle):
@@ -298,32 +224,10 @@ class JointTrajectoryController(Node):
             stamp_to_seconds(request.goal_time_tolerance))
         at_ns = self.state[2]
         trajectory, scale, _ = self._commanded(trajectory_request(request.trajectory))
-        with self._lock:
-            if trajectory.start_ns == at_ns and self.state[2] > at_ns:
-                # Judged in this thread while the arm was controlled on: a motion from the
-                # state it was judged at starts from the state now (the arm holds still), not
-                # some 50-100 ms into itself (a step of its first 50-100 ms).
-                trajectory = replace(trajectory, start_ns=self.state[2])
-            goal = ActiveGoal(handle, trajectory, tolerances, scale)
-            if self.active is not None:
-                self._finish(self.active, 'preempted', goals.INVALID_GOAL,
-                             'Current goal cancelled due to new incoming action.')
-            self.active = goal
-            self.follower.follow(trajectory)
-        self._publish_accepted(trajectory)
+        goal = self.lifecycle.install(ActiveGoal(handle, trajectory, tolerances, scale, Future()),
+                                      at_ns)
+        self._publish_accepted(goal.trajectory)
         return goal
-
-    def _finish(self, goal, how, code, text, stop=False):
-        """End ``goal`` (the lock held); brake the arm to rest if ``stop``."""
-        if goal is not self.active:
-            return
-        self.active = None
-        if stop and self.state is not None:
-            q, qd, now_ns = self.state
-            self.follower.stop(q, qd, now_ns)
-        if how != 'succeed':
-            self.get_logger().warning(f'goal {how}: {text}')
-        self.goals.end(goal, how, code, text)
 
     def _publish_accepted(self, trajectory):
         """Latch the motion that will run on ``~/accepted_trajectory`` (model order)."""
@@ -344,16 +248,10 @@ class JointTrajectoryController(Node):
         starved = self.commands.starved(window)
         if starved:
             return DiagnosticStatus.WARN, starved
-        saturated = self.saturation.recent(window)
-        if saturated:
-            return DiagnosticStatus.WARN, (f'commands saturated at the effort limits in the '
-                                           f'last {window:.1f} s: {saturated}')
-        following = self.follower.moving(self.state[2]) if self.state else False
-        if following and self.last_feasibility and \
-                self.get_parameter('feasibility').value == 'warn':
-            return DiagnosticStatus.WARN, f'infeasible trajectory executed: ' \
-                                          f'{self.last_feasibility}'
-        return DiagnosticStatus.OK, 'following' if following else 'holding'
+        infeasible = self.last_feasibility \
+            if self.get_parameter('feasibility').value == 'warn' else ''
+        warning, text = self.tracker.status(window, infeasible)
+        return (DiagnosticStatus.WARN if warning else DiagnosticStatus.OK), text
 
     def _publish_diagnostics(self):
         age = self.inputs.age('joint_states')
@@ -380,21 +278,9 @@ class JointTrajectoryController(Node):
     def destroy_node(self):
         """Abort a running goal (upstream does on deactivate), stop the goal thread, destroy."""
         if self.goals is not None:
-            with self._lock:
-                if self.active is not None:
-                    self._finish(self.active, 'abort', goals.INVALID_GOAL,
-                                 'the controller is shutting down')
+            self.lifecycle.shutdown()
             self.goals.close()
         return super().destroy_node()
-
-
-def goal_note(policy, goal):
-    """Say how a goal's motion was re-timed to fit the limits, for its success ('' if not)."""
-    if goal.scale == 1.0:
-        return ''
-    if policy == 'time_optimal':
-        return f'retimed to {goal.trajectory.duration:.4g} s at the limits'
-    return f'slowed by {goal.scale:.3g}x to fit the limits'
 
 
 def main(args=None):

@@ -92,7 +92,7 @@ def test_volatile_publisher_reaches_the_controller(ros):
     publisher = probe.create_publisher(JointTrajectory, 'desired_trajectory', 10)
     assert ros.spin_until(lambda: publisher.get_subscription_count() >= 1, 10.0)
     publisher.publish(two_link_trajectory())
-    assert ros.spin_until(lambda: controller._pending_trajectory is not None, 10.0)
+    assert ros.spin_until(lambda: controller.loop.pending is not None, 10.0)
 
 
 def test_latched_publisher_matching_both_subscriptions_is_passed_on_once(ros):
