@@ -17,7 +17,7 @@ Run on demand (not in CI)::
     .venv/bin/python benchmarks/throttled_log.py [--rounds 15]
 
 Each round logs the same 1,000 drop reasons (numbers differ, six joints) through
-:class:`~robot_dynamics.nodes.node_health.ThrottledLog` and through rclpy's
+:class:`~robot_dynamics.control.health.ThrottledLog` and through rclpy's
 ``logger.warning(..., throttle_duration_sec=1.0)``, interleaved, and prints the median ratio
 of the two (paired in the same round: the machine's load cancels).
 """
@@ -29,7 +29,7 @@ import time
 
 import rclpy.logging
 
-from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.control.health import ThrottledLog
 
 
 def main():

@@ -20,7 +20,7 @@ parse no sooner than ``interval`` (1 s) or nine times the last parse's duration 
 one ended, whichever is longer (the worker is busy at most a tenth of the time, and shares the
 interpreter with the executor at most that much); the latest text waits, older pending ones
 are skipped, and the result is handed back by :meth:`RateLimitedLoader.poll` on the caller's
-thread (the dynamics node's executor: :mod:`robot_dynamics.nodes.description_updates`).
+thread (the dynamics node's executor: :mod:`robot_dynamics.nodes.dynamics_model`).
 :func:`model_change` says what changed, for a WARN line.
 """
 

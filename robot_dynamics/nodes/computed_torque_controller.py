@@ -49,7 +49,8 @@ from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.conversions import (BadInput, array_to_matrix, array_to_vector,
                                               merge_message, stamp_to_nanoseconds,
                                               trajectory_request, vector_to_array)
-from robot_dynamics.nodes.node_health import InputAges, ThrottledLog, publish_status, silence
+from robot_dynamics.control.health import InputAges, ThrottledLog, silence
+from robot_dynamics.nodes.node_health import publish_status
 from robot_dynamics.nodes.parameters import declare_array, parameter_value
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY

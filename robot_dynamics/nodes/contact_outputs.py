@@ -38,8 +38,8 @@ from std_msgs.msg import Bool
 from robot_dynamics.contacts import external_wrench
 from robot_dynamics.contacts.observer import DEFAULT_GAIN
 from robot_dynamics.contacts.verdicts import ContactVerdicts
+from robot_dynamics.control.health import ThrottledLog
 from robot_dynamics.nodes.conversions import joint_state_message
-from robot_dynamics.nodes.node_health import ThrottledLog
 from robot_dynamics.nodes.parameters import declare_double_array, descriptor
 from robot_dynamics.nodes.qos import LATCHED
 

@@ -15,7 +15,9 @@
 The one base of :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode` beside ``Node``:
 the node holds the parameters and the interfaces; these methods build the effective model
 (source + payload + overrides + gravity) and replace it, or report why they cannot; they
-judge a parameter change before it is applied and serve ``~/reload_model``.
+judge a parameter change before it is applied and serve ``~/reload_model``. Models from the
+``robot_description`` topic (and large ``robot_description`` parameters) are parsed in a worker
+thread (:class:`DescriptionUpdates`).
 """
 
 import time
@@ -27,13 +29,27 @@ from robot_dynamics.control.effective_model import EffectiveModel, check_change,
 from robot_dynamics.control.joint_states import JointStateMerge
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
-from robot_dynamics.control.description_updates import model_change
+from robot_dynamics.control.description_updates import (DESCRIPTION_INTERVAL, RateLimitedLoader,
+                                                         model_change)
 from robot_dynamics.control.model_source import SOURCE_PARAMETERS
 from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,
                                                    model_with_overrides)
+from robot_dynamics.nodes.qos import STEADY
 
 SYNC_PARSE_BYTES = 1 << 20   # a robot_description parameter larger than this loads in a worker
+
+
+class DescriptionUpdates(RateLimitedLoader):
+    """A :class:`RateLimitedLoader` polled by a steady timer of ``node``.
+
+    Parsed in a worker thread, rate-limited, the latest text wins; the steady timer hands the
+    results to the node's executor (a timer on the node's clock would stop with ``/clock``).
+    """
+
+    def __init__(self, node, load, apply, current, interval=DESCRIPTION_INTERVAL):
+        super().__init__(load, apply, current, interval)
+        node.create_timer(self.poll_period, self.poll, clock=STEADY)
 
 
 class DynamicsModel:

@@ -36,6 +36,7 @@ from trajectory_msgs.msg import JointTrajectory
 from robot_dynamics.control.effective_model import (MODEL_FIELDS, ReloadGate, accepted_motion,
                                                     check_settings)
 from robot_dynamics.control.goals import GoalError, NeedsState
+from robot_dynamics.control.health import ThrottledLog
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
 from robot_dynamics.control.statistics import Statistics
@@ -44,13 +45,11 @@ from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialize
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
 from robot_dynamics.nodes.contact_outputs import ContactOutputs
-from robot_dynamics.nodes.description_updates import DescriptionUpdates
-from robot_dynamics.nodes.dynamics_health import DynamicsDiagnostics
-from robot_dynamics.nodes.dynamics_model import DynamicsModel
+from robot_dynamics.nodes.dynamics_model import DescriptionUpdates, DynamicsModel
 from robot_dynamics.nodes.dynamics_outputs import OutputPublishers
 from robot_dynamics.nodes.dynamics_parameters import declare_dynamics_parameters
 from robot_dynamics.nodes.model_parameters import MODEL_PARAMETERS, SOURCE_PARAMETERS
-from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.nodes.node_health import DynamicsDiagnostics
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
 from robot_dynamics.nodes.qos import LATCHED, STEADY

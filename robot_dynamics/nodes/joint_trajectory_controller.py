@@ -50,8 +50,8 @@ from robot_dynamics.nodes.conversions import (merge_message, stamp_to_nanosecond
                                               trajectory_request, vector_to_array)
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
-from robot_dynamics.nodes.node_health import (CommandRate, InputAges, ThrottledLog,
-                                              publish_status, silence)
+from robot_dynamics.control.health import CommandRate, InputAges, ThrottledLog, silence
+from robot_dynamics.nodes.node_health import publish_status
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import LATCHED, STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput

@@ -10,16 +10,19 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A node's ``/diagnostics`` status; the health rules are :mod:`robot_dynamics.control.health`.
+"""The nodes' ``/diagnostics``: :func:`publish_status`, and the dynamics node's status.
 
-The rules (silent inputs and outputs, logs throttled per reason, the command rate) are plain
-Python; a node publishes the ``(level, message)`` they return with :func:`publish_status`.
+The rules (silent inputs and outputs, logs throttled per reason, the command rate, the
+dynamics node's rule) are plain Python (:mod:`robot_dynamics.control.health`,
+:mod:`robot_dynamics.control.dynamics_health`); a node publishes the ``(level, message)`` they
+return with :func:`publish_status`. :class:`DynamicsDiagnostics` reads the dynamics node (its
+model, last state, last publication and counters) and publishes one status per
+``diagnostics_period``, never OK while a subscriber waits.
 """
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
-from robot_dynamics.control.health import (CommandRate, InputAges, ThrottledLog,  # noqa: F401
-                                           reason_key, silence)
+from robot_dynamics.control.dynamics_health import dynamics_status, silence_window
 from robot_dynamics.errors import bounded
 
 
@@ -32,3 +35,50 @@ def publish_status(node, publisher, kind, hardware_id, level_message, values):
     array = DiagnosticArray(status=[status])
     array.header.stamp = node.get_clock().now().to_msg()
     publisher.publish(array)
+
+
+class DynamicsDiagnostics:
+    """The health of a :class:`~robot_dynamics.nodes.dynamics_node.DynamicsNode`."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def silence(self):
+        """Seconds the outputs may lag the input before diagnostics call it an error."""
+        node = self.node
+        return silence_window(node.on_message, node.get_parameter('diagnostics_period').value,
+                              node.get_parameter('publish_rate').value)
+
+    def status(self):
+        """Return the level and message for /diagnostics (``dynamics_status``'s rule)."""
+        node = self.node
+        locked = node.locked is not None and node.locked.problem
+        return dynamics_status(
+            node.model is not None, node.last_error, node.last_input, node.last_publish,
+            self.silence(), None if node.state is None else node.now_seconds() - node.state[2],
+            node.get_parameter('stale_timeout').value,
+            [locked and (DiagnosticStatus.WARN, locked), node.feasibility_note and (
+                DiagnosticStatus.WARN, node.feasibility_note), node.contacts.health()],
+            node.listened)
+
+    def publish(self):
+        """Publish the status with the node's rates, compute times and counters."""
+        node = self.node
+        mean, p99, worst = node.statistics.summary()
+        age = node.statistics.age()
+        values = {'input_rate_hz': f'{node.statistics.rate():.1f}',
+                  'input_age_s': 'never' if age is None else f'{age:.3f}',
+                  'compute_time_mean_ms': f'{mean * 1e3:.4f}',
+                  'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
+                  'compute_time_max_ms': f'{worst * 1e3:.4f}',
+                  'received_messages': str(node.received),
+                  'dropped_messages': str(node.dropped),
+                  'suppressed_outputs': str(node.suppressed), 'last_error': node.last_error,
+                  'solver': node.solver, 'gravity_compensation': str(node.gravity_on),
+                  **node.contacts.values()}
+        if node.locked is not None:
+            values['locked_joints'] = ', '.join(
+                f'{k}={v:.6g}' for k, v in node.locked.model.locked_joints.items())
+            values['locked_joints_remerges'] = str(node.locked.remerges)
+        publish_status(node, node.pub_diagnostics, 'dynamics',
+                       node.model.name if node.model else '', self.status(), values)

@@ -38,7 +38,8 @@ from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
 from robot_dynamics.nodes.model_parameters import (joint_order, model_with_logged_warnings,
                                                    model_with_overrides)
-from robot_dynamics.nodes.node_health import ThrottledLog, publish_status
+from robot_dynamics.control.health import ThrottledLog
+from robot_dynamics.nodes.node_health import publish_status
 from robot_dynamics.nodes.parameters import parameter_value
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)

@@ -26,7 +26,7 @@ from std_msgs.msg import Float64MultiArray
 
 from robot_dynamics.control.command_bounds import Saturation
 from robot_dynamics.control.trajectory import DesiredTrajectory
-from robot_dynamics.nodes.node_health import ThrottledLog
+from robot_dynamics.control.health import ThrottledLog
 from ros_graph import ControllerRig
 from test_command_bounds import TrajectoryRig
 
