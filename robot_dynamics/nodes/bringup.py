@@ -94,7 +94,7 @@ def run_demo(robot='puma560', duration=None, feedforward=True, config=None, name
             raise RuntimeError(f'the demo trajectory never reached the controller: {reason}')
         start = None if trajectory.end is None else trajectory.start.nanoseconds * 1e-9
         return tracking_run(controller.log, start, controller.joint_names,
-                            nodes['dynamics_node'].statistics.durations,
+                            nodes['dynamics_node'].record.statistics.durations,
                             time.monotonic() - wall_start, simulator.sim_time, feedforward)
     finally:
         for node in nodes.values():

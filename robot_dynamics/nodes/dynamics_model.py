@@ -30,7 +30,7 @@ from robot_dynamics.control.joint_states import JointStateMerge
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.errors import bounded
 from robot_dynamics.control.description_updates import (DESCRIPTION_INTERVAL, RateLimitedLoader,
-                                                         model_change)
+                                                        model_change)
 from robot_dynamics.control.model_source import SOURCE_PARAMETERS
 from robot_dynamics.nodes.model_parameters import (model_parameters_set, model_values,
                                                    model_with_logged_warnings,

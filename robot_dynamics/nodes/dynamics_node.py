@@ -33,14 +33,14 @@ from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.control.dynamics_health import DynamicsRecord
 from robot_dynamics.control.effective_model import (MODEL_FIELDS, ReloadGate, accepted_motion,
                                                     check_settings)
 from robot_dynamics.control.goals import GoalError, NeedsState
 from robot_dynamics.control.health import ThrottledLog
 from robot_dynamics.control.locked_joints import LockedJointTracker
 from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
-from robot_dynamics.control.statistics import Statistics
-from robot_dynamics.errors import PlausibilityError, bounded
+from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
@@ -61,29 +61,31 @@ RELIABLE_STATES = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 __all__ = ['DynamicsNode', 'LATCHED', 'main']
 
 
+def _recorded(name):
+    """Return a property reading and writing the node's ``record.<name>``."""
+    return property(lambda node: getattr(node.record, name),
+                    lambda node, value: setattr(node.record, name, value))
+
+
 class DynamicsNode(DynamicsModel, Node):
     """Publishes inverse-dynamics outputs for measured joint states and a desired trajectory.
 
     It holds the library's objects and its own helpers: ``outputs``
     (:class:`OutputPublishers`), ``diagnostics`` (:class:`DynamicsDiagnostics`), the
-    trajectory input; the model's loading and updates are :class:`DynamicsModel`'s.
+    trajectory input; the model's loading and updates are :class:`DynamicsModel`'s. Its
+    counters and last error are its ``record`` (:class:`DynamicsRecord`).
     """
+
+    received, dropped, suppressed, implausible_velocities, last_error = map(_recorded, (
+        'received', 'dropped', 'suppressed', 'implausible_velocities', 'last_error'))
 
     def __init__(self, node_name='dynamics_node', **kwargs):
         super().__init__(node_name, **kwargs)
         declare_dynamics_parameters(self)
-        self.statistics = Statistics()
+        self.record = DynamicsRecord()
         self.diagnostics = DynamicsDiagnostics(self)
         self._throttled = ThrottledLog(self.get_logger())
-        self.dropped = 0
-        self.received = 0          # joint_states messages taken, good or bad
-        self.suppressed = 0        # outputs not published: not finite or beyond the bound
-        self.last_error = ''
-        self.feasibility_note = ''  # the accepted trajectory is beyond the limits (warn, scale)
-        self.last_input = None    # monotonic times: last joint state received,
-        self.last_publish = None  # last output set published in full
         self._reloads = ReloadGate(interval=1.0)   # ~/reload_model: one per second
-        self.listened = True      # did the last computation have any output subscribed?
         self.model = None          # effective model: source + payload + overrides + gravity
         self._source_model = None
         self._urdf_from_topic = None
@@ -97,7 +99,6 @@ class DynamicsNode(DynamicsModel, Node):
         self.state = None          # (q, qd, state_time, input stamp) in model order
         self._merge = None          # JointStateMerge: the latest value and stamp per joint
         self.effective = None       # EffectiveModel: self.model, its bounds and order
-        self.implausible_velocities = 0   # states whose velocity is beyond the bounds
         check_settings({name: self.get_parameter(name).value for name in (    # fail fast
             'solver', 'feasibility', 'publish_mode', 'joint_states_qos')})
         self.solver = self.get_parameter('solver').value
@@ -196,17 +197,14 @@ class DynamicsNode(DynamicsModel, Node):
         names = serialized_name_count(data)
         limit = self.effective.message_limit if self.effective else 0
         if names is not None and self.model is not None and names > limit:
-            self.received += 1
-            self.statistics.arrival()
+            self.record.arrival()
             return self._drop(f'joint_states dropped: name has {names} entries, more than '
                               f"{limit} (a few times the model's joints); "
                               "publish this robot's joints only (refused before deserialising)")
         self._on_joint_state(deserialize_message(data, JointState))
 
     def _on_joint_state(self, msg):
-        self.received += 1
-        self.statistics.arrival()
-        self.last_input = time.monotonic()
+        self.record.arrival(time.monotonic())
         if self.model is None:
             return self._drop('joint state before the model was loaded')
         now = self.get_clock().now()
@@ -267,7 +265,7 @@ class DynamicsNode(DynamicsModel, Node):
         try:
             at = self.get_clock().now().nanoseconds if current is None else \
                 stamp_to_nanoseconds(self.state[3])     # from the state, at its time
-            trajectory, self.feasibility_note = accepted_motion(
+            trajectory, self.record.feasibility_note = accepted_motion(
                 self.model, trajectory_request(msg), current, at,
                 self.get_parameter('feasibility').value, deferred)
         except NeedsState:
@@ -275,8 +273,8 @@ class DynamicsNode(DynamicsModel, Node):
             return None
         except (BadInput, PlausibilityError, GoalError) as exc:
             return self._drop(f'desired_trajectory rejected: {exc}')
-        if self.feasibility_note:
-            self.get_logger().warning(self.feasibility_note)
+        if self.record.feasibility_note:
+            self.get_logger().warning(self.record.feasibility_note)
         self._trajectory = trajectory
         if trajectory.start_ns is None:
             self.get_logger().info('desired_trajectory accepted; it starts when the clock does '
@@ -316,13 +314,13 @@ class DynamicsNode(DynamicsModel, Node):
         if now.nanoseconds * 1e-9 - state_time > self._stale_timeout:
             return  # stale: publish nothing (diagnostics report it)
         wanted = self.outputs.wanted()
-        self.listened = bool(wanted)
+        self.record.listened = bool(wanted)
         start = time.perf_counter()
         try:
             outputs = self._outputs(q, now.nanoseconds, wanted)
         except Exception as exc:  # noqa: BLE001 - a failing solver must not kill the node
             return self._error(f'computation failed: {exc}')
-        self.statistics.durations.append(time.perf_counter() - start)
+        self.record.statistics.durations.append(time.perf_counter() - start)
         complete = True     # a bad desired trajectory must not silence gravity and M
         for name in wanted:
             try:
@@ -331,8 +329,7 @@ class DynamicsNode(DynamicsModel, Node):
             except PlausibilityError as exc:
                 self.suppressed, complete = self.suppressed + 1, False
                 self._error(f'{exc}; not published')
-        if complete:
-            self.last_publish = time.monotonic()
+        self.record.published(complete)
 
     # ------------------------------------------------------------------ health
     def health(self):
@@ -344,13 +341,10 @@ class DynamicsNode(DynamicsModel, Node):
         return self.get_clock().now().nanoseconds * 1e-9
 
     def _drop(self, reason):
-        self.dropped += 1
-        self.last_error = reason = bounded(reason)
-        self._throttled.warning(reason)
+        self._throttled.warning(self.record.drop(reason))
 
     def _error(self, reason):
-        self.last_error = reason = bounded(reason)
-        self._throttled.error(reason)
+        self._throttled.error(self.record.error(reason))
 
     def callback_failed(self, name, exc):
         """Log and count an exception caught around a callback (the node keeps running)."""
@@ -362,9 +356,8 @@ class DynamicsNode(DynamicsModel, Node):
             self.effective.state_bounds.check(q, qd)
         except PlausibilityError as exc:
             self.implausible_velocities += 1
-            self.last_error = bounded(
-                f'joint_states: {exc} (not used by any output: published anyway)')
-            self._throttled.warning(self.last_error)
+            self._throttled.warning(self.record.error(
+                f'joint_states: {exc} (not used by any output: published anyway)'))
 
     def _on_timer(self):
         if self.state is not None:

@@ -22,7 +22,7 @@ model, last state, last publication and counters) and publishes one status per
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 
-from robot_dynamics.control.dynamics_health import dynamics_status, silence_window
+from robot_dynamics.control.dynamics_health import silence_window
 from robot_dynamics.errors import bounded
 
 
@@ -52,30 +52,17 @@ class DynamicsDiagnostics:
     def status(self):
         """Return the level and message for /diagnostics (``dynamics_status``'s rule)."""
         node = self.node
-        locked = node.locked is not None and node.locked.problem
-        return dynamics_status(
-            node.model is not None, node.last_error, node.last_input, node.last_publish,
-            self.silence(), None if node.state is None else node.now_seconds() - node.state[2],
+        return node.record.status(
+            node.model is not None, self.silence(),
+            None if node.state is None else node.now_seconds() - node.state[2],
             node.get_parameter('stale_timeout').value,
-            [locked and (DiagnosticStatus.WARN, locked), node.feasibility_note and (
-                DiagnosticStatus.WARN, node.feasibility_note), node.contacts.health()],
-            node.listened)
+            node.locked is not None and node.locked.problem, node.contacts.health())
 
     def publish(self):
         """Publish the status with the node's rates, compute times and counters."""
         node = self.node
-        mean, p99, worst = node.statistics.summary()
-        age = node.statistics.age()
-        values = {'input_rate_hz': f'{node.statistics.rate():.1f}',
-                  'input_age_s': 'never' if age is None else f'{age:.3f}',
-                  'compute_time_mean_ms': f'{mean * 1e3:.4f}',
-                  'compute_time_p99_ms': f'{p99 * 1e3:.4f}',
-                  'compute_time_max_ms': f'{worst * 1e3:.4f}',
-                  'received_messages': str(node.received),
-                  'dropped_messages': str(node.dropped),
-                  'suppressed_outputs': str(node.suppressed), 'last_error': node.last_error,
-                  'solver': node.solver, 'gravity_compensation': str(node.gravity_on),
-                  **node.contacts.values()}
+        values = {**node.record.values(), 'solver': node.solver,
+                  'gravity_compensation': str(node.gravity_on), **node.contacts.values()}
         if node.locked is not None:
             values['locked_joints'] = ', '.join(
                 f'{k}={v:.6g}' for k, v in node.locked.model.locked_joints.items())

@@ -12,7 +12,9 @@
 # limitations under the License.
 """The dynamics node's health rule, without rclpy (control/dynamics_health.py)."""
 
-from robot_dynamics.control.dynamics_health import dynamics_status, silence_window
+import time
+
+from robot_dynamics.control.dynamics_health import DynamicsRecord, dynamics_status, silence_window
 from robot_dynamics.control.health import ERROR, OK, WARN
 
 HEALTHY = dict(loaded=True, last_error='', last_input=9.9, last_publish=9.9, window=1.0,
@@ -48,3 +50,33 @@ def test_the_silence_window():
     assert silence_window(True, 1.0, 100.0) == 1.0
     assert silence_window(True, 0.01, 100.0) == 0.1
     assert silence_window(False, 0.5, 2.0) == 1.5           # three timer periods
+
+
+def test_the_record_counts_and_judges_what_the_node_reports():
+    record = DynamicsRecord()
+    record.arrival()                                   # refused unread: no input time
+    assert (record.received, record.last_input) == (1, None)
+    record.arrival(now=5.0)
+    assert (record.received, record.last_input) == (2, 5.0)
+    assert record.drop('x' * 5000) == record.last_error and len(record.last_error) < 5000
+    assert record.dropped == 1
+    assert record.error('solver failed') == 'solver failed' and record.dropped == 1
+    record.published(complete=False)
+    assert record.last_publish is None
+    values = record.values()
+    assert (values['received_messages'], values['dropped_messages'], values['last_error'],
+            values['input_age_s'] != 'never') == ('2', '1', 'solver failed', True)
+
+
+def test_the_record_notes_come_in_order_locked_feasibility_contacts():
+    record = DynamicsRecord()
+    record.arrival(now=time.monotonic())
+    record.published(complete=True)
+    assert record.status(True, 1.0, 0.01, 0.5) == (OK, 'publishing')
+    record.feasibility_note = 'desired_trajectory warn: too fast'
+    assert record.status(True, 1.0, 0.01, 0.5, contacts=(ERROR, 'contacts off')) == \
+        (WARN, 'desired_trajectory warn: too fast')
+    assert record.status(True, 1.0, 0.01, 0.5, 'not re-merged') == (WARN, 'not re-merged')
+    record.listened = False
+    record.feasibility_note = ''
+    assert record.status(True, 1.0, 0.01, 0.5)[1].startswith('idle: no subscriber')
