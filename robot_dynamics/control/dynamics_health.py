@@ -22,7 +22,7 @@ import time
 
 from robot_dynamics.control.health import ERROR, OK, WARN, InputAges, silence
 from robot_dynamics.control.statistics import Statistics
-from robot_dynamics.errors import bounded
+from robot_dynamics.errors import PlausibilityError, bounded
 
 JOINT_STATES_FIX = ('no output is computed without them: is the driver or simulator publishing '
                     'joint_states here (ros2 topic hz joint_states; check the remapping; with '
@@ -103,6 +103,18 @@ class DynamicsRecord:
         """Keep ``reason``, bounded, as the last error; return it (to log)."""
         self.last_error = bounded(reason)
         return self.last_error
+
+    def check_velocity(self, state_bounds, q, qd):
+        """Count a state whose velocity is beyond ``state_bounds``; return the warning, or ''.
+
+        No output uses the measured velocity: the outputs are published all the same.
+        """
+        try:
+            state_bounds.check(q, qd)
+        except PlausibilityError as exc:
+            self.implausible_velocities += 1
+            return self.error(f'joint_states: {exc} (not used by any output: published anyway)')
+        return ''
 
     def published(self, complete):
         """Note a computation's outputs published; ``complete``: every one of them."""

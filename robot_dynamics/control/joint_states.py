@@ -173,6 +173,18 @@ class JointStateMerge:
         """Name the joints never received."""
         return [name for name, t in zip(self.joint_names, self.stamps) if t == -np.inf]
 
+    def unused(self, names, locked_joints=()):
+        """Return why a message that updated no joint is refused, or '' if it is not.
+
+        One naming a locked joint, or any once every joint was received, is another part of
+        the robot (a gripper's driver): nothing to compute, nothing wrong. Before that, one
+        naming none of the model's joints is refused, naming the joints still missing.
+        """
+        missing = self.missing()
+        if missing and not any(name in locked_joints for name in names):
+            return f'missing joints {missing} (none of the model joints in it)'
+        return ''
+
     def stale(self, now, timeout):
         """Name the joints whose stamp is more than ``timeout`` s older than ``now``."""
         return [name for name, t in zip(self.joint_names, self.stamps)

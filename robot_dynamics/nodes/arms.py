@@ -10,21 +10,19 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Several arms in one process: each arm's nodes, all of them on one executor.
-
-A dual-arm or multi-arm cell runs one dynamics node (and, in simulation, one simulator) per
-arm, each in the arm's namespace. One process per node costs a Python interpreter, a DDS
-participant and an executor each; ``robot_dynamics_arms`` builds the nodes of every arm as
-objects in one process and spins them on one executor (docs/latency.md: CPU per arm and
-latency for 1, 2 and 4 arms against one process per arm)::
+"""Several arms in one process: each arm's nodes, all of them on one executor::
 
     robot_dynamics_arms --arms config/arms.yaml [--robot ur5]
     ros2 launch robot_dynamics arms.launch.py arms:=config/arms.yaml [robot:=ur5]
 
-The arms file, its checks and each arm's nodes: :mod:`robot_dynamics.bringup.arms_file`.
+Why one process (one interpreter, DDS participant and executor for all) and what it saves
+against one process per arm: docs/latency.md, "Several arms in one process". The arms file,
+its checks and each arm's nodes: :mod:`robot_dynamics.bringup.arms_file`.
 """
 
 import sys
+
+from rclpy.node import Node
 
 from robot_dynamics.bringup.arms_file import arm_nodes
 from robot_dynamics.bringup.command_lines import arms_arguments
@@ -36,8 +34,8 @@ from robot_dynamics.nodes.simulation_node import SimulationNode
 NODE_CLASSES = {'simulation_node': SimulationNode, 'dynamics_node': DynamicsNode}
 
 
-def make_arm_nodes(arms, nodes, parameters, context=None):
-    """Create every arm's nodes (in their namespaces); returns them in arm order."""
+def make_arm_nodes(arms, nodes, parameters, context=None) -> list[Node]:
+    """Create every arm's nodes (in their namespaces, in ``context``); return them in order."""
     return [NODE_CLASSES[kind](context=context, namespace=namespace,
                                **node_arguments(values, remappings))
             for kind, namespace, values, remappings in arm_nodes(arms, nodes, parameters)]

@@ -15,19 +15,8 @@
 A part the node holds (``self.contacts = ContactOutputs(self)``), not a base class: it declares
 its parameters, owns a :class:`~robot_dynamics.contacts.verdicts.ContactVerdicts` (the monitor
 of the model, the verdicts, their health) and three publishers, and takes each joint state the
-node accepted (:meth:`ContactOutputs.on_state`).
-
-- ``~/external_torques`` (sensor_msgs/JointState, effort = ``τ̂_ext``, the node's output
-  order, stamped with the joint state's stamp) and ``~/external_wrench``
-  (geometry_msgs/WrenchStamped: the wrench of the environment on ``contact_link``, default the
-  tool, in that link's axes about its origin; least squares through its Jacobian): published
-  for every estimate while subscribed (or with ``publish_unsubscribed``);
-- ``~/collision`` (std_msgs/Bool, transient local): the verdict, published when it changes;
-  not published at all for a sample not judged (no efforts, no thresholds): the last verdict
-  stays latched and ``/diagnostics`` says why nothing newer is known.
-
-A contact is logged (throttled) with its joint and torque and makes ``/diagnostics`` WARN.
-See docs/contacts.md, "The dynamics node".
+node accepted (:meth:`ContactOutputs.on_state`). The topics, parameters and health:
+docs/contacts.md, "The dynamics node".
 """
 
 from diagnostic_msgs.msg import DiagnosticStatus

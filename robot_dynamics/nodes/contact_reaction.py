@@ -12,16 +12,10 @@
 # limitations under the License.
 """A controller's ``collision_reaction``: the dynamics node's verdict to the reaction logic.
 
-A part the controllers hold (``self.reaction = ContactReaction(node, guard)``). The
-controllers **read the dynamics node's** ``~/collision`` (latched Bool) and
-``~/external_torques`` instead of running their own observer: one observer, one set of
-thresholds and one verdict per arm (what ``/diagnostics`` and the log report is what the
-controllers react to), no second copy of the model's cost at 1 kHz in every controller, and
-the computed-torque controller has no model to run one with. The cost is one topic hop
-(well under a control period on one host). The logic itself is
-:class:`robot_dynamics.control.reaction_inputs.ReactionInputs` (which joint and torque caused
-the reaction: the largest ``|τ̂_ext|`` of the latest ``external_torques``); this class
-declares the parameters, subscribes and logs.
+A part the controllers hold (``self.reaction = ContactReaction(node, guard)``): it declares the
+parameters, subscribes to the dynamics node's ``~/collision`` and ``~/external_torques`` (why
+the controllers run no observer of their own: docs/contacts.md, "The controllers' reaction")
+and logs; the logic is :class:`robot_dynamics.control.reaction_inputs.ReactionInputs`.
 """
 
 from sensor_msgs.msg import JointState

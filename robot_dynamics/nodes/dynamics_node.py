@@ -216,17 +216,16 @@ class DynamicsNode(DynamicsModel, Node):
         except (BadInput, PlausibilityError) as exc:
             return self._drop(f'joint_states dropped: {exc}')
         self._follow_locked_joints(msg)      # a gripper's own message moves its branch
-        if not updated:
-            locked = self._source_model.locked_joints
-            if self._merge.missing() and not any(name in locked for name in msg.name):
-                return self._drop(f'joint_states dropped: missing joints '
-                                  f'{self._merge.missing()} (none of the model joints in it)')
-            return               # another part of the robot (a gripper): nothing to compute
+        if not updated:                      # another part of the robot, or refused
+            unused = self._merge.unused(msg.name, self._source_model.locked_joints)
+            return self._drop(f'joint_states dropped: {unused}') if unused else None
         try:
             q, qd, oldest = self._merge.fresh_state(seconds, self._stale_timeout)
         except BadInput as exc:
             return self._drop(f'joint_states: {exc}; nothing published')
-        self._check_velocity(q, qd)
+        implausible = self.record.check_velocity(self.effective.state_bounds, q, qd)
+        if implausible:
+            self._throttled.warning(implausible)
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
         self.state = (q, qd, oldest, input_stamp)
@@ -349,15 +348,6 @@ class DynamicsNode(DynamicsModel, Node):
     def callback_failed(self, name, exc):
         """Log and count an exception caught around a callback (the node keeps running)."""
         self._error(f'{name} failed: {type(exc).__name__}: {exc}')
-
-    def _check_velocity(self, q, qd):
-        """Warn about an implausible measured velocity; no output uses it, none is withheld."""
-        try:
-            self.effective.state_bounds.check(q, qd)
-        except PlausibilityError as exc:
-            self.implausible_velocities += 1
-            self._throttled.warning(self.record.error(
-                f'joint_states: {exc} (not used by any output: published anyway)'))
 
     def _on_timer(self):
         if self.state is not None:

@@ -16,19 +16,9 @@ What launch/identification.launch.py starts, plus the steps after it::
 
     robot_dynamics_identification_demo --robot puma560 --out out/identification
 
-1. The "real" robot: the simulation node runs a model whose parameters differ from the
-   nominal URDF (:func:`as_built`: masses +20 %, viscous and Coulomb friction, physical
-   inertias), written with the URDF writer to ``OUT/<robot>_true.urdf``.
-2. An excitation is designed on the nominal model (``OUT/excitation.yaml``) and tracked by the
-   computed-torque controller with the nominal model's feed-forward (dynamics node); the
-   joint-state recorder writes the simulator's ``joint_states`` (position, velocity, applied
-   effort) to the bag ``OUT/excitation_bag`` (MCAP).
-3. :func:`robot_dynamics.identification.identify` reads the bag and writes
-   ``OUT/<robot>_identified.urdf``, the report and ``OUT/identification.png``. The simulator
-   reports the torque it held over the last control period, so efforts are low-passed like
-   the positions (20 Hz) and moved back half a period (``effort_delay``).
-4. The standard test trajectory is tracked three times, the dynamics node loaded with the
-   nominal, the identified and the true URDF; the RMS tracking errors are compared.
+The four steps (a simulated "real" robot ``as_built``, an excitation recorded to a bag,
+``identify`` on it, three tracking runs compared): docs/identification.md, "In the ROS graph:
+the demo"; their plain parts are :mod:`robot_dynamics.identification.demo`.
 """
 
 import os
@@ -49,7 +39,7 @@ from robot_dynamics.nodes.joint_state_recorder import JointStateRecorder
 
 def run_identification_demo(robot='puma560', out='out/identification', excitation_time=30.0,
                             periods=6, publish_rate=500.0, seed=0, wall_timeout=900.0):
-    """Run the four steps of the module docstring; return an :class:`IdentificationDemo`."""
+    """Run the four steps (docs/identification.md); return an :class:`IdentificationDemo`."""
     nominal, files, parameters = prepare(robot, out, excitation_time, periods, publish_rate,
                                          seed)
     if os.path.exists(files['bag']):

@@ -12,12 +12,10 @@
 # limitations under the License.
 """ROS 2 node: records ``joint_states`` (positions, velocities, efforts) into a rosbag2.
 
-A recorder for identification where ``ros2 bag`` is not installed: it keeps every
-``sensor_msgs/JointState`` in memory (arrays, by joint name) and writes them with the
-pure-Python ``rosbags`` library when it stops (``duration`` seconds of message time after the
-first message, or on shutdown). Parameters: ``output`` (bag directory, must not exist),
-``storage`` (``mcap`` or ``sqlite3``), ``duration`` (0: until shutdown), ``start_after``
-(message time to skip first, s).
+A recorder for identification where ``ros2 bag`` is not installed: it keeps the messages in
+memory (:class:`~robot_dynamics.io.joint_state_buffer.JointStateBuffer`) and writes them with
+the pure-Python ``rosbags`` library when it stops; its parameters: docs/ros.md,
+"joint_state_recorder".
 """
 
 import rclpy

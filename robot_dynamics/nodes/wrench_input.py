@@ -12,16 +12,9 @@
 # limitations under the License.
 """The simulation node's ``~/external_wrench``: a user pushes the simulated arm.
 
-A part the simulation node holds (``self.push = WrenchInput(self)``). A
-``geometry_msgs/WrenchStamped`` names a link of the model in ``header.frame_id`` (a link of
-``model.link_names`` or the tool link; the wrench in that link's axes, about its origin, by
-the environment **on** the link: :mod:`robot_dynamics.contacts.wrench`). It acts from its
-stamp (a zero stamp: from receipt) while it is fresh: until ``external_wrench_timeout`` (0.2 s)
-after its stamp, or until a zero wrench; a newer message replaces it. Its joint torques
-``Jᵀ w`` enter the integration and the energy balance; ``joint_states.effort`` keeps
-reporting the motor torques only, as a real driver does. A message naming no link of the
-model, or holding NaN or inf, is dropped with a throttled reason
-(:class:`~robot_dynamics.contacts.push.WrenchPush` holds the rules).
+A part the simulation node holds (``self.push = WrenchInput(self, guard)``); the message's meaning
+(link, axes, stamp, freshness; docs/contacts.md, "Pushing the simulated arm") and the rules are
+:class:`~robot_dynamics.contacts.push.WrenchPush`'s.
 """
 
 from geometry_msgs.msg import WrenchStamped

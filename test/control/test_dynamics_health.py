@@ -14,8 +14,12 @@
 
 import time
 
+import numpy as np
+
 from robot_dynamics.control.dynamics_health import DynamicsRecord, dynamics_status, silence_window
 from robot_dynamics.control.health import ERROR, OK, WARN
+from robot_dynamics.model.bounds import StateBounds
+from robots import quiet_bundled
 
 HEALTHY = dict(loaded=True, last_error='', last_input=9.9, last_publish=9.9, window=1.0,
                state_age=0.01, stale_timeout=0.5, now=10.0)
@@ -80,3 +84,14 @@ def test_the_record_notes_come_in_order_locked_feasibility_contacts():
     record.listened = False
     record.feasibility_note = ''
     assert record.status(True, 1.0, 0.01, 0.5)[1].startswith('idle: no subscriber')
+
+
+def test_an_implausible_velocity_is_counted_and_warned_not_withheld():
+    model = quiet_bundled('ur5')
+    bounds = StateBounds(model)
+    record = DynamicsRecord()
+    q = np.zeros(model.dof)
+    assert record.check_velocity(bounds, q, np.zeros(model.dof)) == ''
+    warning = record.check_velocity(bounds, q, np.full(model.dof, 1e6))
+    assert warning == record.last_error and 'published anyway' in warning
+    assert (record.implausible_velocities, record.dropped) == (1, 0)
