@@ -44,11 +44,10 @@ from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.nodes.conversions import (BadInput, merge_message, serialized_name_count,
                                               stamp_to_nanoseconds, stamp_to_seconds,
                                               trajectory_message, trajectory_request)
-from robot_dynamics.nodes.contact_outputs import ContactOutputs
 from robot_dynamics.nodes.dynamics_model import DescriptionUpdates, DynamicsModel
-from robot_dynamics.nodes.dynamics_outputs import OutputPublishers
-from robot_dynamics.nodes.dynamics_parameters import declare_dynamics_parameters
-from robot_dynamics.nodes.model_parameters import MODEL_PARAMETERS, SOURCE_PARAMETERS
+from robot_dynamics.nodes.dynamics_outputs import ContactOutputs, OutputPublishers
+from robot_dynamics.nodes.model_parameters import (MODEL_PARAMETERS, SOURCE_PARAMETERS,
+                                                   declare_dynamics_parameters)
 from robot_dynamics.nodes.node_health import DynamicsDiagnostics
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
