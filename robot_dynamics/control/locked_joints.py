@@ -92,3 +92,9 @@ class LockedJointTracker:
         """Make ``model`` (a candidate from :meth:`update`) the current one."""
         self.model = model
         self.remerges += 1
+
+    def values(self):
+        """Return the /diagnostics key-values: the locked positions, the re-merges so far."""
+        return {'locked_joints': ', '.join(f'{name}={value:.6g}' for name, value
+                                           in self.model.locked_joints.items()),
+                'locked_joints_remerges': str(self.remerges)}

@@ -10,7 +10,9 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Several arms in one process: each arm's nodes, all of them on one executor::
+"""Several arms in one process: each arm's nodes, all of them on one executor.
+
+::
 
     robot_dynamics_arms --arms config/arms.yaml [--robot ur5]
     ros2 launch robot_dynamics arms.launch.py arms:=config/arms.yaml [robot:=ur5]

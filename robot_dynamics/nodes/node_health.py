@@ -62,10 +62,7 @@ class DynamicsDiagnostics:
         """Publish the status with the node's rates, compute times and counters."""
         node = self.node
         values = {**node.record.values(), 'solver': node.solver,
-                  'gravity_compensation': str(node.gravity_on), **node.contacts.values()}
-        if node.locked is not None:
-            values['locked_joints'] = ', '.join(
-                f'{k}={v:.6g}' for k, v in node.locked.model.locked_joints.items())
-            values['locked_joints_remerges'] = str(node.locked.remerges)
+                  'gravity_compensation': str(node.gravity_on), **node.contacts.values(),
+                  **(node.locked.values() if node.locked is not None else {})}
         publish_status(node, node.pub_diagnostics, 'dynamics',
                        node.model.name if node.model else '', self.status(), values)

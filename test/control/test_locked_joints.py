@@ -48,6 +48,9 @@ def test_remerges_when_a_locked_joint_moves_beyond_the_threshold(urdf, model):
     tracker.accept(moved)
     assert moved is tracker.model and tracker.remerges == 1
     assert moved.locked_joints[FINGER] == 0.03 and moved.locked_joints[MIMIC] == 0.03
+    values = tracker.values()
+    assert {f'{FINGER}=0.03', f'{MIMIC}=0.03'} <= set(values['locked_joints'].split(', '))
+    assert values['locked_joints_remerges'] == '1'
     reduced = reduced_oracle(urdf, moved.joint_names, dict(moved.locked_joints))
     q = np.linspace(-1, 1, moved.dof)
     g = oracle_dynamics(reduced, q, q * 0, q * 0, moved.base_link)[2]
