@@ -94,6 +94,23 @@ def test_bundled_arm_batches_agree_with_pinocchio(name):
                      pin.rnea(pm, data, config, QD[k], QDD[k]))
 
 
+def test_mass_matrix_of_frame_axes_agrees_with_pinocchio_single_and_batch():
+    # joints along e_x, e_y, e_z (crba_body.h reads a column of the pose), a general axis and
+    # a prismatic joint along e_z: every row against Pinocchio, the batch bit for bit
+    model, _, _, _, _, rng = random_case(7, seed=11)
+    model = model.replace(
+        joint_types=('revolute', 'revolute', 'revolute', 'prismatic', 'revolute', 'revolute',
+                     'revolute'),
+        axis=[[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [0.6, 0, 0.8], [0, 0, 1], [1, 0, 0]])
+    pm, data = pinocchio_of(model)
+    Q, _, _ = random_state(rng, model.dof, 9)
+    M = rd.mass_matrix(model, Q)
+    assert np.array_equal(M, singles(rd.mass_matrix, model, Q))
+    for k in range(len(Q)):
+        upper = pin.crba(pm, data, pinocchio_configuration(pm, Q[k]))
+        assert close(M[k], np.triu(upper) + np.triu(upper, 1).T)
+
+
 @pytest.mark.parametrize('rows', [2, 4, 5])
 def test_a_batch_with_a_singular_mass_matrix_is_refused(rows):
     model, _, _, _, _, rng = random_case(6, seed=3)

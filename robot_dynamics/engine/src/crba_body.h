@@ -38,7 +38,10 @@ static RD_INLINE void RD_SP(crba_pass)(const rd_model *m, const RD_SP(placement)
             RD_SP(compose)(&W, &X[i], &next);                          /* X_1 ... X_i */
             W = next;
         }
-        if (J->type == RD_REVOLUTE) {
+        if (J->type == RD_REVOLUTE && J->unit_axis >= 0) {    /* z = e_k: a column of W.R */
+            for (int r = 0; r < 3; ++r) S[i][r] = W.R[3 * r + J->unit_axis];
+            RD_SP(cross)(W.p, S[i], S[i] + 3);
+        } else if (J->type == RD_REVOLUTE) {
             RD_SP(mv_c)(W.R, J->axis, S[i]);
             RD_SP(cross)(W.p, S[i], S[i] + 3);
         } else {

@@ -46,6 +46,10 @@ static void unpack_joint(const double *P, rd_joint *J)
     J->rotor = P[29]; J->fv = P[30]; J->fc = P[31];
     J->f0 = P[32]; J->fa = P[33]; J->eps = P[34]; J->fs = P[35]; J->vs = P[36];
     J->rich = J->f0 != 0 || J->fa != 0 || J->eps != 0 || J->fs != 0;
+    J->unit_axis = -1;
+    for (r = 0; r < 3; ++r)
+        if (J->axis[r] == 1.0 && J->axis[(r + 1) % 3] == 0.0 && J->axis[(r + 2) % 3] == 0.0)
+            J->unit_axis = r;
     skew(J->axis, K);
     rd_mm(K, K, K2);
     rd_mm(J->Rt, K, J->RtK);
