@@ -16,8 +16,10 @@
  * frame, written once over the scalar of lanes.h: crba.c includes it for doubles (one row),
  * batch_pair.c and batch_quad.c for two and four rows of a batch (the same operations lane by
  * lane, so the same bits). World poses W_i = X_1 ... X_i, motion subspaces S_i about the base
- * origin (revolute [z; o x z], prismatic [0; z], z the world axis), body inertias about the
- * base origin summed into composites I^c_i, then M_ij = S_j . (I^c_i S_i) for j <= i, the
+ * origin (revolute [z; o x z], prismatic [0; z], z the world axis; along a frame axis e_k,
+ * z is column k of the pose), body inertias about the base origin (body_inertia: from the
+ * split Ic = Ia 1 + u0 u0^T + u1 u1^T) summed into composites I^c_i, then
+ * M_ij = S_j . (I^c_i S_i) for j <= i, the
  * reflected rotor inertia on the diagonal. One outward and one inward loop, everything in
  * the caller's storage: no workspace is read or written besides it.
  */
