@@ -16,7 +16,9 @@ Every other call (keywords, a solver, the engine switched off or replaced) runs 
 function as before; the public object reads as that function (name, docstring, signature).
 """
 
+import copy
 import inspect
+import pickle
 import pydoc
 
 import numpy as np
@@ -76,3 +78,8 @@ def test_it_reads_as_the_python_function():
     assert str(inspect.signature(rd.mass_matrix)) == '(model, q, solver=None)'
     assert rd.mass_matrix.__doc__.startswith('Joint-space inertia matrix')
     assert 'Joint-space inertia matrix' in pydoc.render_doc(rd.mass_matrix)
+
+
+def test_it_pickles_and_copies_as_a_function_does():
+    assert pickle.loads(pickle.dumps(rd.mass_matrix)) is rd.mass_matrix
+    assert copy.deepcopy(rd.mass_matrix) is rd.mass_matrix

@@ -118,6 +118,17 @@ static PyObject *Public_repr(PublicObject *self)
     return PyUnicode_FromFormat("<public function %R (engine fast path)>", self->python);
 }
 
+/* Pickled by reference, as a function is: its module's attribute of its name. */
+static PyObject *Public_reduce(PyObject *self, PyObject *unused)
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef Public_methods[] = {
+    {"__reduce__", (PyCFunction)Public_reduce, METH_NOARGS, "pickle by reference"},
+    {NULL, NULL, 0, NULL}
+};
+
 static PyGetSetDef Public_getset[] = {
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}
@@ -136,6 +147,7 @@ PyTypeObject PublicType = {
     .tp_traverse = (traverseproc)Public_traverse,
     .tp_clear = (inquiry)Public_clear,
     .tp_descr_get = Public_get,
+    .tp_methods = Public_methods,
     .tp_getset = Public_getset,
     .tp_dictoffset = offsetof(PublicObject, dict),
     .tp_new = Public_new,
