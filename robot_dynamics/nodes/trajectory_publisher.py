@@ -31,10 +31,10 @@ from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.control.published_motion import SETTINGS, PublishedMotion
-from robot_dynamics.nodes.controller_parameters import declare_settings
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
+from robot_dynamics.nodes.parameters import declare_settings
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import LATCHED
 
