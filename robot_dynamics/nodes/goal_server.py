@@ -76,14 +76,11 @@ class GoalServer:
     def _follow_clock(self, controller):
         """Set the side node's clock from the controller's time source (its ``/clock``).
 
-        With a ``/clock`` subscription of its own, every ``/clock`` message (200 a second in
-        the demo) woke this thread and ran rclpy's time source in Python a second time, a third
-        of the idle controller's wake-ups (issue 36). The side node is on simulated time if the
-        controller was when the node started, as before; its clock takes the times of the
-        controller's ``/clock`` (remapped with the controller, unlike the side node's own
-        subscription, which ignored the remapping), and a later ``use_sim_time`` switch of the
-        controller does not move it to wall time (the results it keeps would all expire at
-        once). rclpy has no public way to share a time source: ``_time_source`` is the node's.
+        A ``/clock`` subscription of its own woke this thread for every message (issue 36;
+        docs/latency.md) and ignored the controller's remapping. On simulated time if the
+        controller was at start; a later ``use_sim_time`` switch does not move it to wall time
+        (the results it keeps would all expire at once). rclpy has no public way to share a
+        time source.
         """
         self._time_source = getattr(controller, '_time_source', None)
         sim_time = controller.get_parameter('use_sim_time').value
