@@ -15,7 +15,7 @@
 The settings themselves (:class:`Setting`: name, default, description, range) and their rules:
 plain values in, checked values out; ``value(name)`` is any function that returns a setting's
 value (a node's parameter, a dict's entry). The nodes declare the settings as parameters
-(``nodes/controller_parameters.py``) and call these. ros2_control's ``constraints.*`` keep
+(``nodes/parameters.py``) and call these. ros2_control's ``constraints.*`` keep
 upstream's meaning: -1 (``UNSET``) is "not given" (this controller's setting applies), 0 is
 "not checked" (a ``goal_time`` of 0: no limit).
 """

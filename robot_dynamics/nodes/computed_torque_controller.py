@@ -12,19 +12,12 @@
 # limitations under the License.
 """ROS 2 node: computed-torque control from the dynamics node's outputs (demo controller).
 
-``tau = tau_ff + M(q) (Kp e + Kd ė)`` (Craig §10.5, eq. 10.41) with ``tau_ff`` on
-``feedforward_torques`` and ``M(q)`` on ``mass_matrix`` from dynamics_node (without
-``use_feedforward``: ``M(q) (Kp e + Kd ė)`` only); the law, the joint order, the merged joint
-states and the motion followed are :mod:`robot_dynamics.control.computed_torque`. One step
-runs per ``mass_matrix`` message, the dynamics node's last output for a joint state. Commands
-go to ``effort_commands`` (a Float64MultiArray in ``joints`` order, like a
-JointGroupEffortController), saturated at ``effort_limits``. Joint order: ``joints`` when set,
-else the dynamics node's, from ``feedforward_joint_states``. No command while a joint is
-missing or older than ``stale_timeout``; a feed-forward, mass matrix or command that is not
-finite or bounded is refused (:mod:`~robot_dynamics.control.command_bounds`), with a
-throttled WARN.
+``tau = tau_ff + M(q) (Kp e + Kd ė)`` (Craig §10.5, eq. 10.41), one step per ``mass_matrix``
+message; the law, the joint order, the merged joint states and the motion followed are
+:mod:`robot_dynamics.control.computed_torque`, the checks of its inputs
+:mod:`~robot_dynamics.control.command_bounds`. Topics, parameters, wiring:
+docs/controllers.md, "computed_torque_controller".
 """
-
 import functools
 import time
 
@@ -39,19 +32,19 @@ from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.control import goals
 from robot_dynamics.control.command_bounds import check_mass_matrix, check_vector
+from robot_dynamics.control.controller_settings import check_gains
 from robot_dynamics.control.computed_torque import (INPUT_FIXES, SETTINGS, ModelTermsLoop,
                                                     check_positions)
 from robot_dynamics.control.joint_states import name_limit
 from robot_dynamics.errors import bounded
-from robot_dynamics.nodes.controller_parameters import (check_gains, declare_controller_parameters,
-                                                        declare_settings, gains)
 from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.conversions import (BadInput, array_to_matrix, array_to_vector,
                                               merge_message, stamp_to_nanoseconds,
                                               trajectory_request, vector_to_array)
 from robot_dynamics.control.health import InputAges, ThrottledLog, silence
 from robot_dynamics.nodes.node_health import publish_status
-from robot_dynamics.nodes.parameters import declare_array, parameter_value
+from robot_dynamics.nodes.parameters import (declare_array, declare_controller_parameters,
+                                             declare_settings, gains, parameter_value)
 from robot_dynamics.nodes.process import guarded_parameters, guarded_subscription, run
 from robot_dynamics.nodes.qos import STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput

@@ -10,25 +10,15 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The nodes' executor: a lean single-threaded one, and spinning that survives any callback.
+"""The nodes' executor, and spinning that survives any callback (docs/latency.md, docs/ros.md).
 
-``CachedWaitSetExecutor`` is a leaner ``SingleThreadedExecutor`` (wait set kept between
-iterations, callbacks called directly; see its docstring and docs/latency.md). It, and any
-executor spun by :func:`spin_surviving` (every node process, several arms in one process, the
-one-process demo), survives what a callback raises, rclpy's own callbacks included (the time
-source's ``/clock`` subscription, the parameter services, QoS events): the exception is logged
-through the node, throttled, and the node goes on (:func:`report_callback_failure`).
-
-It was chosen by measurement against rclpy Jazzy's ``SingleThreadedExecutor``,
-``MultiThreadedExecutor`` and ``rclpy.experimental.EventsExecutor`` (docs/latency.md,
-"Executors compared"); the multi-threaded subclass that worked around Jazzy's re-submission of
-queued tasks is gone (the one-process demo runs faster on this one).
+``CachedWaitSetExecutor`` (kept by measurement: docs/latency.md, "Executors compared") and any
+executor spun by :func:`spin_surviving` log what a callback raises, rclpy's own callbacks
+included, through the node (:func:`report_callback_failure`), and the node goes on.
 """
 
 import contextlib
 import inspect
-import os
-import traceback
 
 import rclpy.logging
 from rclpy.executors import (
@@ -41,6 +31,8 @@ from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.subscription import Subscription
 from rclpy.utilities import timeout_sec_to_nsec
 from rclpy.waitable import NumberOfEntities
+
+from robot_dynamics.control.process_policy import describe, failure_line, origin
 
 _WAIT_ENDED = (ExternalShutdownException, ShutdownException, TimeoutException,
                ConditionReachedException)
@@ -56,8 +48,7 @@ def report_callback_failure(node, what, exc):
     if node is not None and hasattr(node, 'callback_failed'):
         return node.callback_failed(what, exc)
     logger = node.get_logger() if node is not None else _LOGGER
-    logger.error(f'{what} failed: {type(exc).__name__}: {exc} (the node keeps running)',
-                 throttle_duration_sec=1.0)
+    logger.error(failure_line(what, exc), throttle_duration_sec=1.0)
 
 
 def spin_surviving(executor, node=None, timeout_sec=None):
@@ -79,48 +70,24 @@ def spin_surviving(executor, node=None, timeout_sec=None):
         report_callback_failure(node, origin(exc), exc)
 
 
-def origin(exc):
-    """Name the callback an exception came from: its outermost frame below the executor."""
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if not frame.filename.endswith(('executors.py', 'task.py')):
-            return f'callback {frame.name} ({os.path.basename(frame.filename)}:{frame.lineno})'
-    return 'a callback'
-
-
 _LOGGER = rclpy.logging.get_logger('robot_dynamics.executor')
 _KINDS = ('subscription', 'timer', 'client', 'service', 'guard_condition')
 _NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client': 'clients',
                     'service': 'services', 'guard_condition': 'guards'}
 
 
-def describe(kind, entity):
-    """Name an entity for a log line: its kind, and its topic or service name or its class."""
-    name = getattr(entity, 'topic_name', None) or getattr(entity, 'srv_name', None)
-    if name:
-        return f"{kind} '{name}'"
-    return f"{kind.replace('_', ' ')} {type(entity).__name__}"
-
-
 class CachedWaitSetExecutor(SingleThreadedExecutor):
     """``SingleThreadedExecutor`` that keeps its wait set while the nodes' entities do not change.
 
-    Jazzy's executor gathers the entities of every node, enters each handle, builds a new
-    ``WaitSet`` and wraps every callback in a coroutine ``Task`` whose end triggers the
-    executor's guard condition (one more wake-up per message), all in Python on every
-    iteration. This one builds the entity lists and the ``WaitSet`` once and rebuilds them only
-    when they changed, and calls ready callbacks directly. Coroutine callbacks and waitables
-    (QoS events, action servers and clients) run as tasks as in the base class.
-
-    A change is what rclpy tells an executor about: a node added or removed, or an entity
-    created or destroyed through its node (``create_*``, ``destroy_*``, ``add_waitable``,
-    ``remove_waitable``: rclpy calls :meth:`wake`), such as the time source's ``/clock``
-    subscription when ``use_sim_time`` is switched. An entity destroyed behind the node's back
-    (``entity.destroy()``) is found when its handle refuses to be used, and the cache rebuilt.
-    While cached, the entities' handles are held in use, so a destroyed entity is freed at the
-    next rebuild; ``remove_node`` and ``shutdown`` release them.
-
-    An exception in any callback is logged through its node (:func:`report_callback_failure`)
-    and the other ready callbacks still run.
+    Jazzy's executor gathers every node's entities, builds a new ``WaitSet`` and wraps every
+    callback in a ``Task`` on every iteration, in Python. This one builds them once, rebuilds
+    them when rclpy reports a change (:meth:`wake`, :meth:`add_node`, :meth:`remove_node`: an
+    entity created or destroyed through its node) or a handle refuses to be used (an entity
+    destroyed behind the node's back), and calls ready callbacks directly; coroutines and
+    waitables (QoS events, actions) run as tasks as in the base class. The cached handles are
+    held in use until the next rebuild, ``remove_node`` or ``shutdown``. An exception in a
+    callback is reported (:func:`report_callback_failure`); the other ready callbacks still
+    run. Docs: docs/ros.md, docs/latency.md.
     """
 
     def __init__(self, *, context=None):

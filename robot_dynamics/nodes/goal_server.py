@@ -10,29 +10,23 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The ``FollowJointTrajectory`` action of a controller, served on a thread of its own.
+"""The parts of the trajectory controller that need control_msgs: its action, its state.
 
-rclpy turns a goal request into Python objects before any code of ours sees it: 12 us per
-point, 12 s for a million points (issue 30, MED 1: no effort command for 13.5 s, the arm
-falling). So the action lives on a side node (``<controller>_goals``, same namespace, the
-controller's own action name) spun by its own executor thread: while a goal is converted and
-then checked (feasibility takes up to 60 ms for 10,000 points), the controller's thread keeps
-commanding, at a reduced rate while Python shares the interpreter (5-6 ms turns, 70 ms at
-worst when the garbage collector runs). Goals of more than ``MAX_TRAJECTORY_POINTS`` points or
-``MAX_JOINT_NAMES`` names are rejected at once (no result kept); results of finished goals
-are kept ``RESULT_TIMEOUT`` s (rclpy's default is 900 s), and a finished goal's points are
-released at once.
+:class:`GoalServer` serves the ``FollowJointTrajectory`` action on a thread of its own
+(docs/controllers.md; docs/safety.md, MED 1); :class:`ControllerState` publishes
+``~/controller_state`` and the action's feedback.
 """
-
 import threading
 import time
 
 import rclpy
 from control_msgs.action import FollowJointTrajectory
+from control_msgs.msg import JointTrajectoryControllerState
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import GoalEvent
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import Parameter
+from trajectory_msgs.msg import JointTrajectoryPoint
 
 from robot_dynamics.control import goals
 from robot_dynamics.control.goal_lifecycle import refusal_result
@@ -44,6 +38,14 @@ RESULT_TIMEOUT = 30            # s a finished goal's result is kept for a late g
 
 class GoalServer:
     """Serve ``~/follow_joint_trajectory`` of ``controller`` from a thread of its own.
+
+    rclpy turns a goal request into Python objects before any code of ours sees it: 12 us per
+    point (issue 30). So the action lives on a side node (``<controller>_goals``, same
+    namespace, the controller's own action name) spun by its own executor thread: while a goal
+    is converted and checked, the controller's thread keeps commanding. Goals of more than
+    ``MAX_TRAJECTORY_POINTS`` points or ``MAX_JOINT_NAMES`` names are rejected at once (no
+    result kept); results of finished goals are kept ``RESULT_TIMEOUT`` s (rclpy's default is
+    900 s), and a finished goal's points are released at once.
 
     ``controller.accept_goal(handle)`` returns the installed
     :class:`~robot_dynamics.control.goal_lifecycle.ActiveGoal` of a request, its ``done`` a
@@ -74,14 +76,11 @@ class GoalServer:
     def _follow_clock(self, controller):
         """Set the side node's clock from the controller's time source (its ``/clock``).
 
-        With a ``/clock`` subscription of its own, every ``/clock`` message (200 a second in
-        the demo) woke this thread and ran rclpy's time source in Python a second time, a third
-        of the idle controller's wake-ups (issue 36). The side node is on simulated time if the
-        controller was when the node started, as before; its clock takes the times of the
-        controller's ``/clock`` (remapped with the controller, unlike the side node's own
-        subscription, which ignored the remapping), and a later ``use_sim_time`` switch of the
-        controller does not move it to wall time (the results it keeps would all expire at
-        once). rclpy has no public way to share a time source: ``_time_source`` is the node's.
+        A ``/clock`` subscription of its own woke this thread for every message (issue 36;
+        docs/latency.md) and ignored the controller's remapping. On simulated time if the
+        controller was at start; a later ``use_sim_time`` switch does not move it to wall time
+        (the results it keeps would all expire at once). rclpy has no public way to share a
+        time source.
         """
         self._time_source = getattr(controller, '_time_source', None)
         sim_time = controller.get_parameter('use_sim_time').value
@@ -182,3 +181,49 @@ class _TimesOnly:
 
     def _set_ros_time_is_active(self, enabled):
         """Keep the clock's time kind (rclpy calls this when ``use_sim_time`` switches)."""
+
+
+def _point(positions=(), velocities=(), accelerations=(), effort=()):
+    return JointTrajectoryPoint(positions=list(map(float, positions)),
+                                velocities=list(map(float, velocities)),
+                                accelerations=list(map(float, accelerations)),
+                                effort=list(map(float, effort)))
+
+
+class ControllerState:
+    """Publish the controller's state and the running goal's feedback at most at a rate.
+
+    As upstream: ``reference`` the desired state, ``feedback`` the measured one, ``error``
+    their difference, ``output`` the command (here efforts: ``output.effort``), in the order of
+    the controller's ``joints``; ``speed_scaling_factor`` is ``1 / k`` of a goal slowed by
+    ``k``. Published at ``state_publish_rate`` of joint-state time.
+    """
+
+    def __init__(self, node, names, order):
+        self._node, self._names, self._order = node, list(names), order
+        self._publisher = node.create_publisher(JointTrajectoryControllerState,
+                                                '~/controller_state', 10)
+        self._last_ns = None
+
+    def publish(self, now_ns, q, qd, desired, command, goal):
+        """Publish for the state ``q, qd`` (model order) if the period has passed."""
+        period = 1e9 / self._node.get_parameter('state_publish_rate').value
+        if self._last_ns is not None and 0 <= now_ns - self._last_ns < period:
+            return
+        self._last_ns = now_ns
+        o = self._order
+        q_d, qd_d, qdd_d = desired
+        state = JointTrajectoryControllerState(joint_names=self._names)
+        state.header.stamp.sec, state.header.stamp.nanosec = divmod(now_ns, 10 ** 9)
+        state.reference = _point(q_d[o], qd_d[o], qdd_d[o])
+        state.feedback = _point(q[o], qd[o])
+        state.error = _point((q_d - q)[o], (qd_d - qd)[o])
+        state.output = _point(effort=command[o])
+        state.speed_scaling_factor = 1.0 / goal.scale if goal is not None else 1.0
+        self._publisher.publish(state)
+        if goal is not None and goal.handle.is_active:
+            feedback = FollowJointTrajectory.Feedback(joint_names=self._names)
+            feedback.header = state.header
+            feedback.desired, feedback.actual, feedback.error = (
+                state.reference, state.feedback, state.error)
+            goal.handle.publish_feedback(feedback)

@@ -12,20 +12,14 @@
 # limitations under the License.
 """ROS 2 node: a joint trajectory controller with ``control_msgs/FollowJointTrajectory``.
 
-Serves ``~/follow_joint_trajectory`` with the semantics of ros2_control's
-joint_trajectory_controller (docs/controllers.md: a table of every behaviour against
-upstream's) and follows ``~/joint_trajectory`` and ``desired_trajectory`` (topics). Each
-``joint_states`` message runs one step of computed-torque control with the node's own model
-(:func:`robot_dynamics.control.tracking.feedback_torque`, Craig §10.5); commands go to
-``effort_commands``, saturated at the URDF effort limits. The node converts messages and
-calls the control layer: a request becomes the motion it commands from the current state,
-judged by the ``feasibility`` policy (:func:`~robot_dynamics.control.goal_lifecycle.
-judged_motion`); the goal's lifecycle (preempt, cancel, abort, joint states back after a
-silence: brake where the arm is, never a step) is :class:`~robot_dynamics.control.
-goal_lifecycle.GoalLifecycle`. Without ``control_msgs`` the node runs the topic paths only
-and says what is missing.
+ros2_control's joint_trajectory_controller's semantics (docs/controllers.md: every behaviour
+against upstream's), one step of computed-torque control per ``joint_states`` message with the
+node's own model. The node converts messages and calls the control layer: the motion a request
+commands (:func:`~robot_dynamics.control.goal_lifecycle.judged_motion`), the goal's lifecycle
+(:class:`~robot_dynamics.control.goal_lifecycle.GoalLifecycle`), the control step
+(:class:`~robot_dynamics.control.model_tracking.ModelTracker`). Without ``control_msgs`` the
+node runs the topic paths only and says what is missing.
 """
-
 import functools
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
@@ -43,7 +37,7 @@ from robot_dynamics.control.model_tracking import (SETTINGS, ModelTracker, check
                                                    check_settings)
 from robot_dynamics.control.tolerances import merge_tolerances
 from robot_dynamics.errors import BadInput, PlausibilityError
-from robot_dynamics.nodes import controller_parameters as parameters
+from robot_dynamics.nodes import parameters
 from robot_dynamics.nodes.contact_reaction import ContactReaction
 from robot_dynamics.nodes.conversions import (merge_message, stamp_to_nanoseconds,
                                               stamp_to_seconds, trajectory_message,
@@ -57,8 +51,7 @@ from robot_dynamics.nodes.qos import LATCHED, STEADY
 from robot_dynamics.nodes.trajectory_input import TrajectoryInput
 
 try:                                     # the action needs control_msgs; the topic path not
-    from robot_dynamics.nodes.controller_state import ControllerState
-    from robot_dynamics.nodes.goal_server import GoalServer
+    from robot_dynamics.nodes.goal_server import ControllerState, GoalServer
     CONTROL_MSGS_MISSING = ''
 except ImportError as _exc:              # pragma: no cover - depends on the install
     CONTROL_MSGS_MISSING = (f'control_msgs is not installed ({_exc}): no follow_joint_trajectory '

@@ -10,11 +10,19 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Parameter declarations shared by the nodes: typed descriptors, array defaults, overrides."""
+"""Parameter declarations shared by the nodes: typed descriptors, array defaults, overrides.
+
+The controllers' shared parameters are declared here too (:func:`declare_settings`) with the
+same types, ranges and descriptions; their rules (gains, ``joints``, tolerances, upstream's
+``constraints.*`` and ignored names) are plain Python in
+:mod:`robot_dynamics.control.controller_settings`, which the functions at the end feed.
+"""
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.exceptions import ParameterUninitializedException
 from rclpy.parameter import Parameter
+
+from robot_dynamics.control import controller_settings
 
 
 def descriptor(description, read_only=False, low=None, high=None, integer=False,
@@ -81,3 +89,55 @@ def node_arguments(parameters, remappings):
     """Return a node's ``parameter_overrides`` and ``cli_args`` keywords: values, remappings."""
     return {'parameter_overrides': parameter_overrides(parameters),
             'cli_args': remapping_arguments(remappings)}
+
+
+def declare_settings(node, settings):
+    """Declare each :class:`~robot_dynamics.control.controller_settings.Setting` on ``node``."""
+    for setting in settings:
+        node.declare_parameter(setting.name, setting.default, descriptor(
+            setting.text, setting.read_only, setting.low, setting.high, setting.integer,
+            setting.additional))
+
+
+def declare_controller_parameters(node, gains_read_only=False):
+    """Declare ``kp``, ``kd``, ``record`` and ``stale_timeout`` on a controller ``node``."""
+    declare_settings(node, controller_settings.controller_settings(gains_read_only))
+
+
+def declare_trajectory_parameters(node, joint_names, policies):
+    """Declare the trajectory controller's goal, tolerance and feasibility parameters."""
+    declare_array(node, 'joints', Parameter.Type.STRING_ARRAY,
+                  "joints in the order of effort_commands and controller_state; empty: the "
+                  "model's order (upstream's name)", read_only=True)
+    declare_settings(node, controller_settings.trajectory_settings(joint_names, policies))
+
+
+def value_of(node):
+    """Return ``value(name)``: the value of ``node``'s parameter ``name``."""
+    return lambda name: node.get_parameter(name).value
+
+
+def goal_rules(node):
+    """Return the :class:`~robot_dynamics.control.goals.GoalRules` of the parameters."""
+    return controller_settings.goal_rules(value_of(node))
+
+
+def default_tolerances(node, joint_names):
+    """Return the default tolerances of the parameters (``constraints.*`` where set)."""
+    return controller_settings.default_tolerances(joint_names, value_of(node))
+
+
+def output_order(node, joint_names):
+    """Return the indices that put model-order values in ``joints`` order (checked)."""
+    return controller_settings.output_order(parameter_value(node, 'joints'), joint_names)
+
+
+def unknown_parameters(node):
+    """Name each parameter given to ``node`` that it did not declare, with upstream's reason."""
+    return controller_settings.unknown_parameter_notes(
+        getattr(node, '_parameter_overrides', {}), node.has_parameter)
+
+
+def gains(node, name, count):
+    """Return the ``name`` gains of ``node`` as ``count`` values (one value: all joints)."""
+    return controller_settings.per_joint(node.get_parameter(name).value, count)

@@ -22,31 +22,27 @@ exception in a node's own callback into a log line, a refused change or a failed
 import functools
 import inspect
 import os
-import signal
-import sys
-import threading
 
 import rclpy
 import rclpy.logging
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 
+from robot_dynamics.control.process_policy import (exit_at_startup, ignore_further_interrupts,
+                                                   startup_failure_line)
 from robot_dynamics.nodes.executors import CachedWaitSetExecutor, spin_surviving
 
 EXECUTOR_VARIABLE = 'ROBOT_DYNAMICS_EXECUTOR'
 
 
 def make_executor(context=None):
-    """Return the executor for a node process: the cached one, or rclpy's on request.
+    """Return the executor ``ROBOT_DYNAMICS_EXECUTOR`` names for a node process (docs/ros.md).
 
-    Default (``ROBOT_DYNAMICS_EXECUTOR`` unset or ``cached``):
-    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`, chosen by measurement
-    (docs/latency.md, "Executors compared": the lowest CPU and latency of the executors that
-    run every node, and the fastest one-process demo). ``rclpy``: rclpy's
-    ``SingleThreadedExecutor``; ``multi``: its ``MultiThreadedExecutor``; ``events``:
-    ``rclpy.experimental.EventsExecutor`` (for the benchmarks; in Jazzy it failed the
-    one-process demo with ``SystemError`` in a callback, and its ``spin_once()`` without a
-    timeout did not return for a due timer, so :func:`spin` gives it one).
+    ``cached`` (default, chosen by measurement: docs/latency.md, "Executors compared"):
+    :class:`~robot_dynamics.nodes.executors.CachedWaitSetExecutor`; ``rclpy``, ``multi``,
+    ``events``: rclpy's single-threaded, multi-threaded and experimental events executors (for
+    measurement; the events one's ``spin_once()`` without a timeout did not return for a due
+    timer in Jazzy, so :func:`spin` gives it one).
     """
     choice = os.environ.get(EXECUTOR_VARIABLE, 'cached')
     from rclpy.executors import MultiThreadedExecutor
@@ -121,19 +117,16 @@ def _fatal(node_class, exc):
     """Log the reason a node could not start as one FATAL line."""
     name = ('robot_dynamics' if node_class is None else
             inspect.signature(node_class.__init__).parameters['node_name'].default)
-    reason = ' '.join(str(exc).split()) or type(exc).__name__
-    rclpy.logging.get_logger(name).fatal(f'cannot start: {reason}')
+    rclpy.logging.get_logger(name).fatal(startup_failure_line(exc))
 
 
 def run(node_class, args=None):
     """Run one node: init, spin until Ctrl-C or shutdown, clean up (the nodes' ``main``).
 
-    A configuration the node cannot run with (an unknown solver, integrator or publish mode, a
-    model that does not load, an invalid value) ends the process at startup with one FATAL log
-    line naming the parameter, and exit code 1, at once (:func:`_exit_at_startup`). An
-    exception in a callback, rclpy's own
-    included, is logged and the node goes on (:func:`spin`). Ctrl-C (SIGINT, once or more)
-    and SIGTERM end it with code 0, without a traceback.
+    A configuration it cannot run with (an unknown solver, a model that does not load, an
+    invalid value) ends the process at once with one FATAL line naming the parameter and exit
+    code 1; a callback's exception is logged and the node goes on (:func:`spin`); Ctrl-C (once
+    or more) and SIGTERM end it with code 0 (:mod:`robot_dynamics.control.process_policy`).
     """
     run_nodes(lambda: [node_class()], args, node_class)
 
@@ -154,7 +147,7 @@ def run_nodes(build, args=None, node_class=None):
             nodes = build()
         except CONFIGURATION_ERRORS as exc:
             _fatal(node_class, exc)
-            _exit_at_startup()
+            exit_at_startup()
         spin(nodes, executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
@@ -163,45 +156,17 @@ def run_nodes(build, args=None, node_class=None):
             raise
         # SIGTERM shut the context down while a callback was publishing: a normal stop
     finally:
-        _ignore_further_interrupts()
+        ignore_further_interrupts()
         for node in nodes:
             node.destroy_node()
         rclpy.try_shutdown()
 
 
-def _exit_at_startup():
-    """End the process with code 1 now, without Python's finalisation.
-
-    The node that failed is half-built (its constructor raised), so it cannot be destroyed;
-    its DDS participant and the executor were left to the interpreter's teardown. One such
-    process in a CI run (of many thousands started by the suite) did not end within 120 s;
-    where it hung was not captured, and exiting at once takes that teardown out of the path.
-    Nothing else runs yet: the FATAL line is written (flushed) and the exit code is 1.
-    """
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    os._exit(1)
-
-
-def _ignore_further_interrupts():
-    """Let no later SIGINT interrupt the cleanup: the process is stopping already.
-
-    A terminal's Ctrl-C reaches every node of a launch twice (the terminal's to the process
-    group, then the one ``ros2 launch`` forwards); the second used to land in
-    ``destroy_node`` as a ``KeyboardInterrupt`` traceback and end the node by the signal
-    (launch: "process has died", exit code -2) instead of with code 0.
-    """
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def spin(nodes, executor):
     """Spin a node (or a list of nodes) until the context shuts down, surviving callbacks.
 
-    This is ``rclpy.spin(node, executor)``, except that rclpy's loop ends at the first exception
-    any callback raises, its own included (a ``/clock`` message with negative seconds:
-    ``ValueError`` from the time source); here it is logged through the node (throttled,
-    counted in its diagnostics) and spinning goes on.
+    ``rclpy.spin`` ends at the first exception a callback raises, rclpy's own included; here
+    it is logged through the node (:func:`~robot_dynamics.nodes.executors.spin_surviving`).
     """
     nodes = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
     for node in nodes:

@@ -28,27 +28,47 @@ from builtin_interfaces.msg import Time
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from rclpy.qos import qos_profile_sensor_data
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 from std_srvs.srv import SetBool, Trigger
 
+from robot_dynamics.control import simulation_settings
 from robot_dynamics.errors import bounded, PlausibilityError
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.model_parameters import (joint_order, model_with_logged_warnings,
+from robot_dynamics.nodes.model_parameters import (declare_model_parameters, joint_order,
+                                                   model_with_logged_warnings,
                                                    model_with_overrides)
 from robot_dynamics.control.health import ThrottledLog
 from robot_dynamics.nodes.node_health import publish_status
-from robot_dynamics.nodes.parameters import parameter_value
+from robot_dynamics.nodes.parameters import (declare_array, declare_double_array, declare_settings,
+                                             parameter_value)
 from robot_dynamics.nodes.process import (check_startup, guarded_parameters, guarded_service,
                                           guarded_subscription, run)
 from robot_dynamics.nodes.qos import STEADY
-from robot_dynamics.nodes.simulation_parameters import declare_simulation_parameters
 from robot_dynamics.nodes.wrench_input import WrenchInput
 from robot_dynamics.simulation.simulator import check_integrator, setting_error, Simulator
 from robot_dynamics.nodes.conversions import (BadInput, array_to_vector,
                                               joint_efforts_by_name, joint_state_message)
+
+
+def declare_simulation_parameters(node):
+    """Declare every parameter of :class:`SimulationNode` (control.simulation_settings)."""
+    declare_model_parameters(node, at_start_only=True)      # the model is built once
+    declare_array(node, 'joints', Parameter.Type.STRING_ARRAY,
+                  'joint order of ~/effort_commands and joint_states; empty: model order',
+                  read_only=True)
+    declare_double_array(node, 'gravity', 'gravity vector in the base frame, m/s^2 (3 '
+                         "values, |g| <= 100); unset or empty: the model's own gravity",
+                         read_only=True)
+    declare_settings(node, simulation_settings.STEPPING)
+    declare_array(node, 'initial_positions', Parameter.Type.DOUBLE_ARRAY,
+                  'initial joint positions in `joints` order; empty: the home posture '
+                  '(0, or the middle of the range where 0 is outside the limits), where '
+                  'the standard trajectory starts')
+    declare_settings(node, simulation_settings.SAFETY)
 
 
 class SimulationNode(Node):

@@ -12,29 +12,20 @@
 # limitations under the License.
 """ROS 2 node: publishes the standard smooth test trajectory of a model as a JointTrajectory.
 
-The waypoints come from :func:`robot_dynamics.simulation.trajectory.standard_waypoints`
-(rest-to-rest quintic moves within the joint limits) with positions, velocities and accelerations,
-or, with ``trajectory_file``, from a JointTrajectory YAML file (the form ``ros2 topic pub`` reads
-and ``robot-dynamics excite`` writes; read once at start, joints matched by name).
-The message is published reliable and transient-local on ``desired_trajectory``, stamped
-``start_delay`` seconds in the future; with ``repeat`` it is published again after each run.
-
-Before publishing, the motion's torque and speed are checked against the model's URDF limits
-(:func:`robot_dynamics.control.published_motion.fitted`); ``feasibility`` says what to do
-with one that does not fit: ``scale`` (default: slow it down by the smallest factor that fits
-and say so), ``reject`` (publish nothing; ERROR with the facts) or ``warn`` (publish it
-anyway; WARN).
+Reliable and transient-local on ``desired_trajectory``, the standard waypoints or a
+``trajectory_file``, checked against the URDF limits first (``feasibility``); the rules are
+:class:`robot_dynamics.control.published_motion.PublishedMotion`. Parameters and behaviour:
+docs/ros.md, "trajectory_publisher".
 """
-
 from rclpy.duration import Duration
 from rclpy.node import Node
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_dynamics.control.published_motion import SETTINGS, PublishedMotion
-from robot_dynamics.nodes.controller_parameters import declare_settings
 from robot_dynamics.nodes.conversions import trajectory_message
 from robot_dynamics.nodes.model_parameters import (declare_model_parameters,
                                                    model_with_logged_warnings)
+from robot_dynamics.nodes.parameters import declare_settings
 from robot_dynamics.nodes.process import guarded_subscription, run
 from robot_dynamics.nodes.qos import LATCHED
 

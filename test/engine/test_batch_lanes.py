@@ -27,6 +27,7 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics import engine
+from robot_dynamics.spatial.vectors import rpy_matrix
 from robots import pinocchio_configuration, random_state
 from test_engine import close, pinocchio_of, pinocchio_tip_force, random_case, without_avx2
 
@@ -92,6 +93,40 @@ def test_bundled_arm_batches_agree_with_pinocchio(name):
         assert close(M[k], np.triu(upper) + np.triu(upper, 1).T)
         assert close(tau[k] - rd.friction_torques(model, QD[k]),
                      pin.rnea(pm, data, config, QD[k], QDD[k]))
+
+
+def test_mass_matrix_of_frame_axes_agrees_with_pinocchio_single_and_batch():
+    # joints along e_x, e_y, e_z (crba_body.h reads a column of the pose), a general axis and
+    # a prismatic joint along e_z: every row against Pinocchio, the batch bit for bit
+    model, _, _, _, _, rng = random_case(7, seed=11)
+    model = model.replace(
+        joint_types=('revolute', 'revolute', 'revolute', 'prismatic', 'revolute', 'revolute',
+                     'revolute'),
+        axis=[[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [0.6, 0, 0.8], [0, 0, 1], [1, 0, 0]])
+    pm, data = pinocchio_of(model)
+    Q, _, _ = random_state(rng, model.dof, 9)
+    M = rd.mass_matrix(model, Q)
+    assert np.array_equal(M, singles(rd.mass_matrix, model, Q))
+    for k in range(len(Q)):
+        upper = pin.crba(pm, data, pinocchio_configuration(pm, Q[k]))
+        assert close(M[k], np.triu(upper) + np.triu(upper, 1).T)
+
+
+def test_mass_matrix_of_degenerate_and_repeated_inertias_agrees_with_pinocchio():
+    # the engine splits each Ic into Ia 1 + u0 u0^T + u1 u1^T (eigenpairs, model.c): point
+    # masses, spheres, two equal moments, a flat body and a rotated general one
+    model, q, _, _, _, rng = random_case(6, seed=12)
+    spin = rpy_matrix([0.3, -1.1, 2.0])
+    general = spin @ np.diag([0.02, 0.05, 0.06]) @ spin.T
+    inertias = [np.zeros((3, 3)), 0.04 * np.eye(3), np.diag([0.03, 0.03, 0.05]),
+                np.diag([0.0, 0.0, 0.35]), general, np.diag([0.07, 0.01, 0.07])]
+    model = model.replace(inertia=inertias)
+    pm, data = pinocchio_of(model)
+    Q, _, _ = random_state(rng, model.dof, 5)
+    M = rd.mass_matrix(model, Q)
+    for k in range(len(Q)):
+        upper = pin.crba(pm, data, pinocchio_configuration(pm, Q[k]))
+        assert close(M[k], np.triu(upper) + np.triu(upper, 1).T)
 
 
 @pytest.mark.parametrize('rows', [2, 4, 5])

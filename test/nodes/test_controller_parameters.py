@@ -25,7 +25,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray
 
 import robot_dynamics as rd
-from robot_dynamics.nodes import controller_parameters as parameters
+from robot_dynamics.nodes import parameters
 from robot_dynamics.nodes.joint_trajectory_controller import JointTrajectoryController
 
 

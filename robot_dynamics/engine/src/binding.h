@@ -87,6 +87,10 @@ PyObject *new_output(int out, int single, npy_intp N, int n);
 int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
              Arg *args, npy_intp *N, int *single);
 
+/* ------------------------------------------------------------------ binding_public.c */
+extern PyTypeObject PublicType;
+int public_type_ready(void);
+
 /* ------------------------------------------------------------------ binding_simulate.c */
 PyObject *py_step(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *py_simulate(PyObject *self, PyObject *const *argv, Py_ssize_t nargs);

@@ -52,6 +52,8 @@ typedef struct {
     double f0, fa, eps, fs, vs; /* friction offset, Coulomb asymmetry, smoothing velocity,
                                    Stribeck excess and velocity (robot_dynamics.model.friction) */
     int rich;                   /* any of them non-zero: rd_friction takes the full law */
+    int unit_axis;              /* k if axis is exactly e_k (k = 0, 1, 2), else -1 */
+    double Ia, Iu[2][3];        /* Ic = Ia 1 + Iu_0 Iu_0^T + Iu_1 Iu_1^T (model.c: eigen) */
 } rd_joint;
 
 /* rd_placement, rd_inertia and the spatial algebra on doubles (rd_cross, rd_mv, rd_crm, ...) */

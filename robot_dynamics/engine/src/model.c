@@ -31,6 +31,49 @@ static void skew(const double *a, double *K)
     K[6] = -a[1]; K[7] = a[0]; K[8] = 0;
 }
 
+/* Ic = Ia 1 + u0 u0^T + u1 u1^T: Ia the least eigenvalue, u_k = sqrt(l_k - Ia) e_k for the
+ * other two eigenpairs (cyclic Jacobi rotations on the symmetric 3 x 3 matrix). */
+static void inertia_rank2(const double *Ic, double *Ia, double (*u)[3])
+{
+    double A[9], V[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int sweep, p, q, r, low = 0, k;
+    memcpy(A, Ic, sizeof A);
+    for (sweep = 0; sweep < 50; ++sweep) {
+        double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
+        if (off == 0.0) break;
+        for (p = 0; p < 2; ++p)
+            for (q = p + 1; q < 3; ++q) {
+                double apq = A[3 * p + q], theta, t, c, s;
+                if (apq == 0.0) continue;
+                theta = (A[3 * q + q] - A[3 * p + p]) / (2.0 * apq);
+                t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                c = 1.0 / sqrt(t * t + 1.0);
+                s = t * c;
+                for (r = 0; r < 3; ++r) {          /* A <- A G, V <- V G (columns p, q) */
+                    double arp = A[3 * r + p], arq = A[3 * r + q];
+                    double vrp = V[3 * r + p], vrq = V[3 * r + q];
+                    A[3 * r + p] = c * arp - s * arq; A[3 * r + q] = s * arp + c * arq;
+                    V[3 * r + p] = c * vrp - s * vrq; V[3 * r + q] = s * vrp + c * vrq;
+                }
+                for (r = 0; r < 3; ++r) {          /* A <- G^T A (rows p, q) */
+                    double apr = A[3 * p + r], aqr = A[3 * q + r];
+                    A[3 * p + r] = c * apr - s * aqr; A[3 * q + r] = s * apr + c * aqr;
+                }
+                A[3 * p + q] = A[3 * q + p] = 0.0;       /* what the rotation annihilates */
+            }
+    }
+    for (r = 1; r < 3; ++r)
+        if (A[4 * r] < A[4 * low]) low = r;
+    *Ia = A[4 * low];
+    for (r = 0, k = 0; r < 3; ++r) {
+        double d;
+        if (r == low) continue;
+        d = sqrt(fmax(A[4 * r] - *Ia, 0.0));
+        for (p = 0; p < 3; ++p) u[k][p] = d * V[3 * p + r];
+        ++k;
+    }
+}
+
 static void unpack_joint(const double *P, rd_joint *J)
 {
     double K[9], K2[9];
@@ -46,11 +89,16 @@ static void unpack_joint(const double *P, rd_joint *J)
     J->rotor = P[29]; J->fv = P[30]; J->fc = P[31];
     J->f0 = P[32]; J->fa = P[33]; J->eps = P[34]; J->fs = P[35]; J->vs = P[36];
     J->rich = J->f0 != 0 || J->fa != 0 || J->eps != 0 || J->fs != 0;
+    J->unit_axis = -1;
+    for (r = 0; r < 3; ++r)
+        if (J->axis[r] == 1.0 && J->axis[(r + 1) % 3] == 0.0 && J->axis[(r + 2) % 3] == 0.0)
+            J->unit_axis = r;
     skew(J->axis, K);
     rd_mm(K, K, K2);
     rd_mm(J->Rt, K, J->RtK);
     rd_mm(J->Rt, K2, J->RtK2);
     rd_mv(J->Rt, J->axis, J->Rta);
+    inertia_rank2(J->Ic, &J->Ia, J->Iu);
     cc = rd_dot3(J->c, J->c);
     for (r = 0; r < 3; ++r) {
         J->h[r] = J->m * J->c[r];

@@ -208,7 +208,7 @@ PyMODINIT_FUNC PyInit__engine(void)
 {
     PyObject *m, *linalg;
     import_array();
-    if (PyType_Ready(&ModelType) < 0) return NULL;
+    if (PyType_Ready(&ModelType) < 0 || public_type_ready() < 0) return NULL;
     linalg = PyImport_ImportModule("numpy.linalg");
     if (linalg == NULL) return NULL;
     linalg_error = PyObject_GetAttrString(linalg, "LinAlgError");
@@ -223,6 +223,7 @@ PyMODINIT_FUNC PyInit__engine(void)
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Model", (PyObject *)&ModelType) < 0
+            || PyModule_AddObjectRef(m, "Public", (PyObject *)&PublicType) < 0
             || PyModule_AddIntConstant(m, "THREADS", rd_engine_threads) < 0
             || PyModule_AddIntConstant(m, "PARALLEL_FROM", PARALLEL_FROM) < 0
             || PyModule_AddIntConstant(m, "BATCH_LANES", rd_have_avx2 ? 4 : 2) < 0
