@@ -26,7 +26,7 @@ import shutil
 import time
 import warnings
 
-import rclpy  # noqa: F401  (the demo runs the ROS graph: nodes/bringup.py)
+import rclpy
 
 import robot_dynamics as rd
 from robot_dynamics.identification.demo import (IdentificationDemo, commands, demo_arguments,
@@ -46,7 +46,7 @@ def run_identification_demo(robot='puma560', out='out/identification', excitatio
         shutil.rmtree(files['bag'])
     recorders = []
 
-    def recorder(context, namespace):
+    def recorder(context: rclpy.Context, namespace):   # an observer of bringup.run_demo
         recorders.append(JointStateRecorder(
             context=context, namespace=namespace, parameter_overrides=parameter_overrides(
                 parameters['joint_state_recorder'])))
