@@ -99,6 +99,30 @@ def test_imports_run_downward_and_never_lazily():
     assert not lazy, 'imports inside functions (hidden cycles):\n' + '\n'.join(lazy)
 
 
+#: Issue 35: the ROS layer is glue over the library, this size at most.
+MAX_NODES_LINES = 3500
+
+
+def ros_imports(path):
+    """Return the ROS packages ``path`` imports: rclpy and interface packages (``*_msgs`` ...)."""
+    tree = ast.parse(path.read_text(encoding='utf-8'))
+    names = [alias.name for node in tree.body if isinstance(node, ast.Import)
+             for alias in node.names]
+    names += [node.module for node in tree.body
+              if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
+    tops = {name.split('.')[0] for name in names}
+    return sorted(top for top in tops
+                  if top == 'rclpy' or top.endswith(('_msgs', '_srvs', '_interfaces')))
+
+
+def test_the_nodes_are_ros_glue():
+    modules = sorted((ROOT / 'nodes').glob('*.py'))
+    plain = [p.name for p in modules if p.name != '__init__.py' and not ros_imports(p)]
+    assert not plain, f'nodes/ modules that import no ROS package (move them below): {plain}'
+    lines = sum(len(p.read_text(encoding='utf-8').splitlines()) for p in modules)
+    assert lines <= MAX_NODES_LINES, f'nodes/ has {lines} lines; move plain logic below'
+
+
 MAX_LINES = 450     # issue 25: a file a maintainer can read through
 
 
