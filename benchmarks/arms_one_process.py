@@ -32,7 +32,6 @@ import os
 import pathlib
 import sys
 import tempfile
-import threading
 import time
 import uuid
 
@@ -41,8 +40,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from node_subjects import (dynamics_node_arguments, measured_cpu, private_graph,  # noqa: E402
-                           quiet_model, start_node, stop_nodes)
+from node_subjects import (dynamics_node_arguments, measured_cpu, quiet_model,  # noqa: E402
+                           receiver_graph, start_node, stop_nodes)
 from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 4.0
@@ -104,28 +103,13 @@ def main(argv=None):
     parser.add_argument('--realtime', type=int, default=0, metavar='PRIORITY',
                         help='run every process SCHED_FIFO at this priority (root; 0: normal)')
     args = parser.parse_args(argv)
-    if args.realtime:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.realtime))
-    private_graph()
-    import multiprocessing
-
-    import rclpy
-
-    from robot_dynamics.nodes.process import make_executor
     model = quiet_model(args.model)
     positions, gravity = postures(model)
     tables = {'positions': positions, 'gravity': gravity}
-    context = multiprocessing.get_context('spawn')
-    rclpy.init()
-    node = rclpy.create_node('arms_receiver')
-    executor = make_executor()
-    executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin, daemon=True)
-    spinner.start()
     results = {(kind, n): dict(latencies=[], sent=0, answered=0, cpu=[])
                for n in args.arms for kind in ('one', 'per-arm')}
     loads = [os.getloadavg()[0]]
-    try:
+    with receiver_graph('arms_receiver', args.realtime) as (context, node):
         for round_ in range(args.rounds):
             for count in args.arms:
                 for kind in ('one', 'per-arm'):
@@ -139,10 +123,6 @@ def main(argv=None):
                     print(f'  round {round_ + 1}, {count} arm(s), {kind}: CPU/arm '
                           f'{result["cpu"]:.1f} %, {result["answered"]} of {result["sent"]}',
                           flush=True)
-    finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
     print(f'\n{args.model}, joint_states at {args.rate:.0f} Hz per arm, {args.rounds} rounds x '
           f'{args.seconds:.0f} s; {os.cpu_count()} cores, 1-min load '
           f'{min(loads):.2f}-{max(loads):.2f}\n')

@@ -41,7 +41,6 @@ import argparse
 import os
 import pathlib
 import sys
-import threading
 import time
 import uuid
 
@@ -51,7 +50,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
 from node_subjects import (dynamics_node_arguments, measured_cpu,  # noqa: E402
-                           private_graph, quiet_model, start_node, stop_nodes)
+                           quiet_model, receiver_graph, start_node, stop_nodes)
 
 SUBJECTS = ('off', 'observer', 'observer+torques')
 WARM_UP = 3.0
@@ -200,21 +199,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.in_process:
         return in_process(args)
-    private_graph()
-    import multiprocessing
-
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    context = multiprocessing.get_context('spawn')
-    rclpy.init()
-    node = rclpy.create_node('contact_cpu_receiver')
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    threading.Thread(target=executor.spin, daemon=True).start()
     cpu = {s: [] for s in SUBJECTS}
     per = {s: [] for s in SUBJECTS}
     loads = [os.getloadavg()[0]]
-    try:
+    with receiver_graph('contact_cpu_receiver') as (context, node):
         for round_ in range(args.rounds):
             for subject in SUBJECTS:
                 share, rate = measure(subject, args, context, node)
@@ -223,10 +211,6 @@ def main(argv=None):
                 loads.append(os.getloadavg()[0])
                 print(f'  round {round_ + 1}, {subject}: {share:.1f} % of a core, '
                       f'{rate:.0f} joint states/s sent', flush=True)
-    finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
     print(f'\n# dynamics_node CPU, {args.model} at {args.rate:.0f} Hz, {args.rounds} rounds x '
           f'{args.seconds:.0f} s; {os.cpu_count()} cores, 1-min load '
           f'{min(loads):.2f}-{max(loads):.2f}\n')

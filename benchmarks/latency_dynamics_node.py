@@ -53,7 +53,6 @@ import os
 import pathlib
 import platform
 import sys
-import threading
 import time
 import uuid
 
@@ -62,8 +61,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from node_subjects import (dynamics_node_arguments, measured_cpu, private_graph,  # noqa: E402
-                           quiet_model, start_node, stop_nodes)
+from node_subjects import (dynamics_node_arguments, measured_cpu, quiet_model,  # noqa: E402
+                           receiver_graph, start_node, stop_nodes)
 from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 3.0
@@ -210,50 +209,34 @@ def main(argv=None):
     args = parse_arguments(argv)
     if args.nice:
         os.nice(args.nice)                  # inherited by every process started below
-    if args.realtime:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.realtime))
-    private_graph()
-    import multiprocessing
-
-    import rclpy
-
-    from robot_dynamics.nodes.executors import CachedWaitSetExecutor
     model = quiet_model(args.model)
     positions, gravity = postures(model)
     tables = {'positions': positions, 'gravity': gravity}
-    context = multiprocessing.get_context('spawn')
-    stop_background = context.Event()
-    if args.background > 0:
-        context.Process(target=busy_main, args=(args.background, stop_background),
-                        daemon=True).start()
-    rclpy.init()
-    node = rclpy.create_node('latency_receiver')
-    executor = CachedWaitSetExecutor()          # rclpy's own falls behind 1 kHz under load
-    executor.add_node(node)
-    spinner = threading.Thread(target=executor.spin, daemon=True)
-    spinner.start()
     subjects = ['floor'] + (args.executor or ['']) + (['baseline'] if args.baseline else [])
     names = {'floor': 'floor', 'baseline': f'node of {args.baseline}'}
     results = {names.get(s, f'node[{s or "default"}]'):
                dict(latencies=[], sent=0, answered=0, wrong=0, cpu=[]) for s in subjects}
     loads = [os.getloadavg()[0]]
-    try:
-        for round_ in range(args.rounds):
-            for subject, key in zip(subjects, results):
-                result = measure(subject, args, context, node, model, tables)
-                total = results[key]
-                for name in ('sent', 'answered', 'wrong'):
-                    total[name] += result[name]
-                total['latencies'] += result['latencies']
-                total['cpu'].append(result['cpu'])
-                loads.append(os.getloadavg()[0])
-                print(f'  round {round_ + 1}, {key}: {result["answered"]} answers, p50 '
-                      f'{np.percentile(result["latencies"], 50) * 1e-6:.3f} ms', flush=True)
-    finally:
-        stop_background.set()
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
+    with receiver_graph('latency_receiver', args.realtime) as (context, node):
+        stop_background = context.Event()
+        if args.background > 0:
+            context.Process(target=busy_main, args=(args.background, stop_background),
+                            daemon=True).start()
+        try:
+            for round_ in range(args.rounds):
+                for subject, key in zip(subjects, results):
+                    result = measure(subject, args, context, node, model, tables)
+                    total = results[key]
+                    for name in ('sent', 'answered', 'wrong'):
+                        total[name] += result[name]
+                    total['latencies'] += result['latencies']
+                    total['cpu'].append(result['cpu'])
+                    loads.append(os.getloadavg()[0])
+                    print(f'  round {round_ + 1}, {key}: {result["answered"]} answers, p50 '
+                          f'{np.percentile(result["latencies"], 50) * 1e-6:.3f} ms',
+                          flush=True)
+        finally:
+            stop_background.set()
     text = report(args, results, loads)
     print(text)
     if args.output:

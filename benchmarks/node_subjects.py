@@ -18,12 +18,14 @@ The soak, latency, arms and contact-CPU benchmarks start their subjects with
 domain (:func:`private_graph`).
 """
 
+import contextlib
 import os
 import pathlib
 import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -125,3 +127,32 @@ def quiet_model(name):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         return rd.load_model(name)
+
+
+@contextlib.contextmanager
+def receiver_graph(name, realtime=0):
+    """Yield ``(spawn context, node)``: this process's node ``name`` in a private graph.
+
+    The node spins in a thread on the nodes' executor (rclpy's own falls behind 1 kHz under
+    load); ``realtime`` > 0 runs this process (and what it starts) SCHED_FIFO at that
+    priority (root). All is shut down on exit.
+    """
+    if realtime:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(realtime))
+    private_graph()
+    import multiprocessing
+
+    import rclpy
+
+    from robot_dynamics.nodes.executors import CachedWaitSetExecutor
+    rclpy.init()
+    node = rclpy.create_node(name)
+    executor = CachedWaitSetExecutor()
+    executor.add_node(node)
+    threading.Thread(target=executor.spin, daemon=True).start()
+    try:
+        yield multiprocessing.get_context('spawn'), node
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown()

@@ -148,3 +148,18 @@ def quiet_bundled(name, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', ModelWarning)
         return load_model(name, **kwargs)
+
+
+def limited_arm3():
+    """Return a 3-joint revolute arm with friction, rotors, position and effort limits.
+
+    Loaded back from its URDF (as a node loads it): the simulator's tests, with and without
+    the node around it.
+    """
+    base = random_model(np.random.default_rng(11), 3, prismatic_fraction=0.0, friction=True,
+                        rotor=True, name='arm3')
+    limited = base.replace(lower_limit=[-2.0, -1.5, -2.5], upper_limit=[2.0, 1.5, 2.5],
+                           effort_limit=[40.0, 30.0, 20.0], velocity_limit=[5.0, 5.0, 5.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        return RobotModel.from_urdf(limited.to_urdf())

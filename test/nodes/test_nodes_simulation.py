@@ -29,19 +29,13 @@ from std_srvs.srv import SetBool, Trigger  # noqa: E402
 import robot_dynamics as rd  # noqa: E402
 from robot_dynamics.nodes.dynamics_node import DynamicsNode  # noqa: E402
 from robot_dynamics.nodes.simulation_node import SimulationNode  # noqa: E402
-from robots import random_model  # noqa: E402
+from robots import limited_arm3  # noqa: E402
 
 
 @pytest.fixture(scope='module')
 def model():
     """Return a 3-joint revolute arm with friction, rotors, position and effort limits."""
-    base = random_model(np.random.default_rng(11), 3, prismatic_fraction=0.0, friction=True,
-                        rotor=True, name='arm3')
-    limited = base.replace(lower_limit=[-2.0, -1.5, -2.5], upper_limit=[2.0, 1.5, 2.5],
-                           effort_limit=[40.0, 30.0, 20.0], velocity_limit=[5.0, 5.0, 5.0])
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return rd.RobotModel.from_urdf(limited.to_urdf())
+    return limited_arm3()
 
 
 class SimProbe:

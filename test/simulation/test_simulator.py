@@ -15,7 +15,6 @@
 The wall clock is a fake the tests set (a loaded machine's pauses would re-anchor the pacing).
 """
 
-import warnings
 
 import numpy as np
 import pytest
@@ -25,7 +24,7 @@ from robot_dynamics.errors import PlausibilityError
 from robot_dynamics.simulation import simulator as simulator_module
 from robot_dynamics.simulation.simulator import (check_integrator, initial_positions,
                                                  MIN_FACTOR, setting_error, Simulator)
-from robots import random_model
+from robots import limited_arm3
 
 # The simulation node's parameter defaults, but as fast as possible.
 DEFAULTS = {'integrator': 'implicit', 'real_time_factor': 0.0, 'lockstep': False,
@@ -46,13 +45,7 @@ class Wall:
 @pytest.fixture(scope='module')
 def model():
     """Return a 3-joint revolute arm with friction, rotors, position and effort limits."""
-    base = random_model(np.random.default_rng(11), 3, prismatic_fraction=0.0, friction=True,
-                        rotor=True, name='arm3')
-    limited = base.replace(lower_limit=[-2.0, -1.5, -2.5], upper_limit=[2.0, 1.5, 2.5],
-                           effort_limit=[40.0, 30.0, 20.0], velocity_limit=[5.0, 5.0, 5.0])
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        return rd.RobotModel.from_urdf(limited.to_urdf())
+    return limited_arm3()
 
 
 def simulator(model, dt=1e-3, publish_period=0.01, order=None, **settings):
