@@ -86,7 +86,9 @@ def test_exit_at_startup_flushes_and_ends_with_code_one_without_finalisation():
 
 
 def test_a_second_interrupt_is_ignored_from_the_main_thread_only():
+    # From Python's own handler: a SIGINT ignored in this (pytest's) process would be inherited
     done = _python('import os, signal, threading\n'
+                   'signal.signal(signal.SIGINT, signal.default_int_handler)\n'
                    'from robot_dynamics.control.process_policy import '
                    'ignore_further_interrupts as ignore\n'
                    'thread = threading.Thread(target=ignore); thread.start(); thread.join()\n'
