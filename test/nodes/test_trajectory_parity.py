@@ -61,7 +61,7 @@ def test_no_stamp_makes_the_arm_rush(graph):
     past = stamped(FJT.Goal(trajectory=trajectory(NAMES, [(2.0, target)], velocities=False)),
                    client.sim_time() - 1.0)      # 1 s of slack for a loaded machine's transit
     at_once = FJT.Goal(trajectory=trajectory(NAMES, [(0.0, target)], velocities=False))
-    for goal, words in ((past, '(header.stamp 1'),
+    for goal, words in ((past, '(header.stamp '),
                         (at_once, 'first point, at time_from_start 0')):
         (status, result, _), speeds = speeds_while(client, lambda: client.run(goal))
         assert status == GoalStatus.STATUS_ABORTED, result.error_string
