@@ -117,8 +117,8 @@ def measure(subject, args, context, node):
     try:
         first = []
         cpu = measured_cpu([process.pid], args.seconds, lambda: answers[0] > 0, WARM_UP,
-                           started=lambda: first.append(sent.value))
-        return cpu, (sent.value - first[0]) / args.seconds
+                           started=lambda: first.extend((sent.value, time.monotonic())))
+        return cpu, (sent.value - first[0]) / (time.monotonic() - first[1])
     finally:
         stop.set()
         publisher.join(timeout=5.0)
@@ -202,7 +202,9 @@ def main(argv=None):
     cpu = {s: [] for s in SUBJECTS}
     per = {s: [] for s in SUBJECTS}
     loads = [os.getloadavg()[0]]
-    with receiver_graph('contact_cpu_receiver') as (context, node):
+    from rclpy.executors import SingleThreadedExecutor
+    with receiver_graph('contact_cpu_receiver', executor_class=SingleThreadedExecutor) as (
+            context, node):
         for round_ in range(args.rounds):
             for subject in SUBJECTS:
                 share, rate = measure(subject, args, context, node)

@@ -130,12 +130,13 @@ def quiet_model(name):
 
 
 @contextlib.contextmanager
-def receiver_graph(name, realtime=0):
+def receiver_graph(name, realtime=0, executor_class=None):
     """Yield ``(spawn context, node)``: this process's node ``name`` in a private graph.
 
-    The node spins in a thread on the nodes' executor (rclpy's own falls behind 1 kHz under
-    load); ``realtime`` > 0 runs this process (and what it starts) SCHED_FIFO at that
-    priority (root). All is shut down on exit.
+    The node spins in a thread on ``executor_class`` (default: the nodes' executor; rclpy's
+    own falls behind 1 kHz under load; a receiver that destroys its subscriptions while it
+    spins needs rclpy's, which builds its wait set each time); ``realtime`` > 0 runs this
+    process (and what it starts) SCHED_FIFO at that priority (root). All is shut down on exit.
     """
     if realtime:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(realtime))
@@ -147,7 +148,7 @@ def receiver_graph(name, realtime=0):
     from robot_dynamics.nodes.executors import CachedWaitSetExecutor
     rclpy.init()
     node = rclpy.create_node(name)
-    executor = CachedWaitSetExecutor()
+    executor = (executor_class or CachedWaitSetExecutor)()
     executor.add_node(node)
     threading.Thread(target=executor.spin, daemon=True).start()
     try:
