@@ -18,8 +18,6 @@ with a short reason (the nodes drop such messages, count them and log a throttle
 Plain sequences and bytes: no ROS here.
 """
 
-import struct
-
 import numpy as np
 
 from robot_dynamics.errors import BadInput
@@ -138,21 +136,3 @@ def waypoint_arrays(names, times, points, joint_names):
                                columns['velocities'], columns['accelerations'])
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-
-
-def serialized_name_count(data):
-    """Return the number of names in a serialised ``sensor_msgs/JointState``, or None.
-
-    Reads the CDR bytes (encapsulation, ``header.stamp``, ``header.frame_id``, then the length
-    of ``name``) in microseconds, where deserialising a message of a million names takes
-    about 2 s. None when the bytes cannot be read that way or the count cannot fit in them
-    (each name takes at least 5 bytes): the message is then left to the deserialiser.
-    """
-    try:
-        order = '<' if data[1] & 1 else '>'           # little-endian encapsulations are odd
-        frame_id = struct.unpack_from(order + 'I', data, 4 + 8)[0]
-        position = 4 + ((8 + 4 + frame_id + 3) & ~3)  # 4-byte alignment after encapsulation
-        names = struct.unpack_from(order + 'I', data, position)[0]
-    except (IndexError, struct.error):
-        return None
-    return names if 5 * names <= len(data) - position - 4 else None

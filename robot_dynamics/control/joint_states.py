@@ -107,6 +107,7 @@ class JointStateMerge:
         self.qd = np.zeros(count)
         self.stamps = np.full(count, -np.inf)       # s; -inf: never received
         self.jumps = jumps                          # JumpFilter, or None: not checked
+        self._last_names = None, None               # names, (source, target) indices
 
     @classmethod
     def for_model(cls, model):
@@ -136,19 +137,15 @@ class JointStateMerge:
         merged positions (model order) when every joint has been received, may raise to refuse
         the message: nothing changes then either.
         """
-        names = list(names)
-        if len(set(names)) != len(names):
-            raise BadInput('repeated joint names')
+        source, target = self._indices(names)
         if len(positions) != len(names):
             raise BadInput('no positions' if not len(positions) else
                            f'position has {len(positions)} entries for {len(names)} names')
         for field, values in (('velocity', velocities), ('effort', efforts)):
             if len(values) not in (0, len(names)):
                 raise BadInput(f'{field} has {len(values)} entries for {len(names)} names')
-        found = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
-        if not found:
+        if not len(target):
             return 0
-        source, target = (np.array(column) for column in zip(*found))
         q = np.asarray(positions, dtype=float)[source]
         qd = np.asarray(velocities, dtype=float)[source] if len(velocities) \
             else np.zeros(len(source))
@@ -167,7 +164,25 @@ class JointStateMerge:
             if jump:
                 raise BadInput(jump)
         self.q[target], self.qd[target], self.stamps[target] = q, qd, stamp
-        return len(found)
+        return len(target)
+
+    def _indices(self, names):
+        """Return the indices (k,) of the model joints in ``names`` and in the model.
+
+        Raise :class:`BadInput` for a repeated name. The last list of names is kept with its
+        indices: a driver sends the same names in every message.
+        """
+        names = tuple(names)
+        known, indices = self._last_names
+        if names == known:
+            return indices
+        if len(set(names)) != len(names):
+            raise BadInput('repeated joint names')
+        found = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
+        indices = tuple(np.array(column, dtype=int) for column in zip(*found)) if found \
+            else (np.zeros(0, dtype=int),) * 2
+        self._last_names = names, indices
+        return indices
 
     def missing(self):
         """Name the joints never received."""

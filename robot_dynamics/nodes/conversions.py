@@ -20,9 +20,9 @@ messages, count them and log a throttled warning.
 import numpy as np
 from std_msgs.msg import Float64MultiArray, MultiArrayDimension
 
-from robot_dynamics.control.arrays import (  # noqa: F401 - serialized_name_count re-exported
-    checked_matrix, checked_vector, efforts_by_name, joint_arrays, serialized_name_count,
-    waypoint_arrays)
+from robot_dynamics.control.arrays import (
+    checked_matrix, checked_vector, efforts_by_name, joint_arrays, waypoint_arrays)
+from robot_dynamics.control.cdr import serialized_name_count  # noqa: F401 - re-exported
 from robot_dynamics.control.goals import INVALID_GOAL, GoalError, TrajectoryRequest
 from robot_dynamics.control.joint_states import merge_reading
 from robot_dynamics.model import bounds

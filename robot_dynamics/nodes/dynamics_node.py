@@ -21,6 +21,7 @@ converts messages and calls :mod:`robot_dynamics.api`.
 import functools
 import time
 
+from builtin_interfaces.msg import Time as StampMessage
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import InertiaStamped
 from rclpy.node import Node
@@ -33,6 +34,7 @@ from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 from trajectory_msgs.msg import JointTrajectory
 
+from robot_dynamics.control.cdr import read_joint_state
 from robot_dynamics.control.dynamics_health import DynamicsRecord
 from robot_dynamics.control.effective_model import (MODEL_FIELDS, ReloadGate, accepted_motion,
                                                     check_settings)
@@ -192,7 +194,7 @@ class DynamicsNode(DynamicsModel, Node):
 
     # ------------------------------------------------------------------ inputs
     def _on_joint_state_bytes(self, data):
-        """Refuse an oversized message from its bytes; else deserialise and use it."""
+        """Refuse an oversized message from its bytes; else read it (control.cdr) and use it."""
         names = serialized_name_count(data)
         limit = self.effective.message_limit if self.effective else 0
         if names is not None and self.model is not None and names > limit:
@@ -200,7 +202,8 @@ class DynamicsNode(DynamicsModel, Node):
             return self._drop(f'joint_states dropped: name has {names} entries, more than '
                               f"{limit} (a few times the model's joints); "
                               "publish this robot's joints only (refused before deserialising)")
-        self._on_joint_state(deserialize_message(data, JointState))
+        self._on_joint_state(read_joint_state(data, StampMessage)    # rclpy's, in 1/10 the time
+                             or deserialize_message(data, JointState))
 
     def _on_joint_state(self, msg):
         self.record.arrival(time.monotonic())
@@ -228,11 +231,11 @@ class DynamicsNode(DynamicsModel, Node):
         input_stamp = msg.header.stamp if stamp_to_seconds(msg.header.stamp) > 0 \
             else now.to_msg()
         self.state = (q, qd, oldest, input_stamp)
-        self.contacts.on_state(msg, q, qd, oldest)
         if self._pending_trajectory is not None:
             self._on_trajectory(self._pending_trajectory, deferred=True)
         if self.on_message:
             self._compute_and_publish(now)
+        self.contacts.on_state(msg, q, qd, oldest)      # after the outputs a controller waits for
 
     def _follow_locked_joints(self, msg):
         """Re-merge locked branches at measured positions (rate-limited, no code generated)."""

@@ -34,11 +34,11 @@ from trajectory_msgs.msg import JointTrajectory
 from robot_dynamics.contacts import external_wrench
 from robot_dynamics.contacts.observer import DEFAULT_GAIN
 from robot_dynamics.contacts.verdicts import ContactVerdicts
+from robot_dynamics.control.cdr import Float64ArrayBytes
 from robot_dynamics.control.health import ThrottledLog
-from robot_dynamics.control.outputs import OUTPUTS
+from robot_dynamics.control.outputs import Listened, OUTPUTS
 from robot_dynamics.model import bounds
-from robot_dynamics.nodes.conversions import (joint_state_message, matrix_rows_message,
-                                              matrix_to_array, vector_to_array)
+from robot_dynamics.nodes.conversions import joint_state_message, matrix_rows_message
 from robot_dynamics.nodes.parameters import declare_double_array, descriptor
 from robot_dynamics.nodes.qos import LATCHED
 
@@ -57,7 +57,8 @@ class OutputPublishers:
             for name in OUTPUTS}
         self.publish_all = publish_all   # publish_unsubscribed: every output, listened or not
         self.names, self.order = (), None
-        self._messages = {}     # one Float64MultiArray per output, its layout set once
+        self._writers = {}      # one Float64ArrayBytes per output, its layout set once
+        self.listened = Listened()
 
     def set_order(self, names, order):
         """Publish in the order of ``names`` (the ``joints`` parameter): ``order`` indexes."""
@@ -67,8 +68,7 @@ class OutputPublishers:
         """Name the outputs to compute: those with a subscriber (all: publish_unsubscribed)."""
         if self.publish_all:
             return OUTPUTS
-        return tuple(name for name in OUTPUTS
-                     if any(p.get_subscription_count() for p in self.publishers[name]))
+        return tuple(name for name in OUTPUTS if any(map(self.listened, self.publishers[name])))
 
     def publish(self, name, values, stamp):
         """Publish output ``name`` (model order); PlausibilityError if not finite or bounded.
@@ -80,14 +80,11 @@ class OutputPublishers:
         order = self.order
         plain, stamped = self.publishers[name]
         values_out = values[np.ix_(order, order)] if name == 'mass_matrix' else values[order]
-        message = self._messages.get(name)
-        if message is None or len(message.data) != values_out.size:   # layout built once
-            convert = matrix_to_array if name == 'mass_matrix' else vector_to_array
-            message = self._messages[name] = convert(values_out)
-        else:
-            message.data = values_out.reshape(-1).tolist()
-        plain.publish(message)                      # serialised here: the message is reused
-        if not stamped.get_subscription_count():    # the stamped, named copy
+        writer = self._writers.get(name)
+        if writer is None or writer.count != values_out.size:      # layout built once
+            writer = self._writers[name] = Float64ArrayBytes.for_output(name, len(order))
+        plain.publish(writer.message(values_out))   # the bytes rclpy would serialise
+        if not self.listened(stamped):              # the stamped, named copy
             return
         if name == 'mass_matrix':
             stamped.publish(matrix_rows_message(self.names, values_out, stamp))
@@ -151,9 +148,9 @@ class ContactOutputs:
             return None
         stamp = msg.header.stamp
         publish_all = self.node.outputs.publish_all
-        if publish_all or self.pub_torques.get_subscription_count():
+        if publish_all or self.node.outputs.listened(self.pub_torques):
             self._publish_torques(reading.tau_ext, stamp)
-        if publish_all or self.pub_wrench.get_subscription_count():
+        if publish_all or self.node.outputs.listened(self.pub_wrench):
             self._publish_wrench(q, reading.tau_ext, stamp)
         if reading.in_contact:
             self.log.warning(reading.describe())

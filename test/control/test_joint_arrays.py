@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from robot_dynamics.control.arrays import (checked_matrix, checked_vector, efforts_by_name,
-                                           joint_arrays, serialized_name_count,
-                                           waypoint_arrays)
+                                           joint_arrays, waypoint_arrays)
+from robot_dynamics.control.cdr import serialized_name_count
 from robot_dynamics.errors import BadInput
 
 

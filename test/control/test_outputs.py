@@ -21,7 +21,9 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robot_dynamics.control.outputs import OUTPUTS, dynamics_outputs, library_solver
+from robot_dynamics.control import outputs as outputs_module
+from robot_dynamics.control.outputs import (LISTENERS_AGE, Listened, OUTPUTS, dynamics_outputs,
+                                            library_solver)
 from robot_dynamics.control.trajectory import DesiredTrajectory
 from robots import pinocchio_configuration, quiet_model_from_urdf, random_model
 
@@ -78,3 +80,28 @@ def test_the_numpy_solver_is_named_and_the_engine_is_none():
     assert library_solver('rnea') is None and library_solver('generated') is None
     assert library_solver('rnea', fast_path=False) == 'rnea'
     assert library_solver('lagrange_euler') == 'lagrange_euler'
+
+
+class CountedPublisher:
+    """A publisher stand-in that counts how often its subscribers are counted."""
+
+    def __init__(self, subscribers):
+        self.subscribers, self.counted = subscribers, 0
+
+    def get_subscription_count(self):
+        self.counted += 1
+        return self.subscribers
+
+
+def test_subscribers_counted_once_per_age(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(outputs_module.time, 'monotonic', lambda: clock[0])
+    listened, publisher, other = Listened(), CountedPublisher(0), CountedPublisher(2)
+    assert [listened(publisher) for _ in range(1000)] == [False] * 1000
+    assert listened(other) is True
+    assert (publisher.counted, other.counted) == (1, 1)
+    publisher.subscribers = 1                   # a new subscriber: seen after LISTENERS_AGE
+    clock[0] += LISTENERS_AGE * 0.9
+    assert listened(publisher) is False
+    clock[0] += LISTENERS_AGE * 0.2
+    assert listened(publisher) is True and publisher.counted == 2
