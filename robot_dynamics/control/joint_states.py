@@ -150,13 +150,19 @@ class JointStateMerge:
         qd = np.asarray(velocities, dtype=float)[source] if len(velocities) \
             else np.zeros(len(source))
         effort = np.asarray(efforts, dtype=float)[source] if len(efforts) else qd
-        for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
-            if not np.isfinite(values).all():
-                raise BadInput(f'{label} contains NaN or inf')
+        if not np.isfinite(q.sum() + qd.sum() + effort.sum()):   # then name the field
+            for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
+                if not np.isfinite(values).all():
+                    raise BadInput(f'{label} contains NaN or inf')
         if check is not None:
-            merged, received = self.q.copy(), np.isfinite(self.stamps)
-            merged[target], received[target] = q, True
-            if received.all():
+            merged = self.q.copy()
+            merged[target] = q
+            complete = len(target) == len(merged)       # names are unique: every joint
+            if not complete:
+                received = np.isfinite(self.stamps)
+                received[target] = True
+                complete = received.all()
+            if complete:
                 check(merged)
         if self.jumps is not None:
             jump = self.jumps.check(self.joint_names, target, q, stamp, self.q, self.stamps,

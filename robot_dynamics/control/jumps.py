@@ -45,6 +45,7 @@ class JumpFilter:
     def __init__(self, speed, wrap):
         self.speed = np.asarray(speed, dtype=float)
         self.wrap = np.asarray(wrap, dtype=bool)
+        self._wraps = bool(self.wrap.any())
         self.resets = 0                  # persistent jumps taken
         self._candidate = None           # (target indices, positions, stamp, first seen, count)
 
@@ -77,6 +78,8 @@ class JumpFilter:
     def _distance(self, target, q, old):
         """Return |q - old| (k,), modulo 2 pi on wrapping joints."""
         step = np.abs(q - old)
+        if not self._wraps:                 # no continuous joint: the common arm
+            return step
         wrap = self.wrap[target]
         if wrap.any():
             step[wrap] = np.abs((step[wrap] + np.pi) % (2 * np.pi) - np.pi)

@@ -62,22 +62,22 @@ def dynamics_outputs(model, q, wanted, trajectory=None, now_ns=0, solver=None):
 
 
 class Listened:
-    """Tell whether a publisher has subscribers, counting them at most every ``LISTENERS_AGE`` s.
+    """Tell whether a publisher has subscribers; a yes holds for ``LISTENERS_AGE`` s.
 
     ``publisher``: anything with ``get_subscription_count()``. A count takes a lock and a
-    call into the rmw: at 1 kHz, the six outputs' counts cost more
-    than the gravity vector. A new subscriber is served within ``LISTENERS_AGE`` s (after
-    discovery, which takes longer).
+    call into the rmw: at 1 kHz, the outputs' counts cost more than the gravity vector. A no
+    is counted again at every call, so that a subscriber matched just before a single state
+    gets its answer; a subscriber that left is served for ``LISTENERS_AGE`` s more.
     """
 
     def __init__(self):
-        self._counts, self._until = {}, -float('inf')
+        self._until = {}                 # publisher → monotonic time its yes expires
 
     def __call__(self, publisher):
         now = time.monotonic()
-        if now >= self._until:
-            self._counts, self._until = {}, now + LISTENERS_AGE
-        listened = self._counts.get(publisher)
-        if listened is None:
-            listened = self._counts[publisher] = publisher.get_subscription_count() > 0
-        return listened
+        if self._until.get(publisher, now) > now:
+            return True
+        if publisher.get_subscription_count() > 0:
+            self._until[publisher] = now + LISTENERS_AGE
+            return True
+        return False

@@ -93,15 +93,18 @@ class CountedPublisher:
         return self.subscribers
 
 
-def test_subscribers_counted_once_per_age(monkeypatch):
+def test_a_yes_is_kept_for_its_age_and_a_no_counted_again(monkeypatch):
     clock = [100.0]
     monkeypatch.setattr(outputs_module.time, 'monotonic', lambda: clock[0])
     listened, publisher, other = Listened(), CountedPublisher(0), CountedPublisher(2)
-    assert [listened(publisher) for _ in range(1000)] == [False] * 1000
-    assert listened(other) is True
-    assert (publisher.counted, other.counted) == (1, 1)
-    publisher.subscribers = 1                   # a new subscriber: seen after LISTENERS_AGE
+    assert [listened(other) for _ in range(1000)] == [True] * 1000
+    assert other.counted == 1
+    assert [listened(publisher) for _ in range(3)] == [False] * 3
+    assert publisher.counted == 3
+    publisher.subscribers = 1                   # a new subscriber: seen at the next call
+    assert listened(publisher) is True and publisher.counted == 4
+    other.subscribers = 0                       # one that left: served until the yes expires
     clock[0] += LISTENERS_AGE * 0.9
-    assert listened(publisher) is False
+    assert listened(other) is True and other.counted == 1
     clock[0] += LISTENERS_AGE * 0.2
-    assert listened(publisher) is True and publisher.counted == 2
+    assert listened(other) is False and other.counted == 2
