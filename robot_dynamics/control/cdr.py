@@ -121,7 +121,8 @@ _last_names = (None, ())
 def _string(data, at):
     """Return the string at ``at`` (4-aligned) and where the next field may start (4-aligned).
 
-    ValueError (or IndexError) when its terminating NUL is not where its length says.
+    ValueError (or IndexError) when its terminating NUL is not where its length says; text
+    after an earlier NUL is not part of it (rclpy reads a C string).
     """
     length = _COUNT.unpack_from(data, at)[0]
     end = at + 4 + length
@@ -129,7 +130,10 @@ def _string(data, at):
         return '', end
     if data[end - 1] != 0:
         raise ValueError('not a CDR string')
-    return data[at + 4:end - 1].decode('utf-8'), (end + 3) & ~3
+    text = data[at + 4:end - 1]
+    if 0 in text:                        # a C string ends at its first NUL, as rclpy reads it
+        text = text[:text.index(0)]
+    return text.decode('utf-8'), (end + 3) & ~3
 
 
 def _doubles(data, at):
