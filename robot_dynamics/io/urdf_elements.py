@@ -21,12 +21,11 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
-import re
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, NUMBER_TEXT, strict_float
+from robot_dynamics.io.files import NUMBER, strict_float
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -37,9 +36,6 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 _NUMBER = NUMBER.fullmatch
-# Three numbers apart, space around: split(), each part is a NUMBER (numbers()'s test at once).
-_THREE = re.compile(rf'[ \t\r\n]*{NUMBER_TEXT}(?:[ \t\r\n]+{NUMBER_TEXT}){{2}}[ \t\r\n]*',
-                    re.IGNORECASE).fullmatch
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
@@ -352,11 +348,11 @@ def _pose_parts(origin, where):
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
-    if _THREE(xyz) and _THREE(rpy):                     # the lines below, at once
-        xyz, rpy = list(map(float, xyz.split())), list(map(float, rpy.split()))
-    else:
-        xyz = numbers(xyz, 3, f'{where}/origin xyz')
-        rpy = numbers(rpy, 3, f'{where}/origin rpy')
+    xyz_values, rpy_values = _plain_numbers(xyz, 3), _plain_numbers(rpy, 3)
+    if xyz_values is not None and rpy_values is not None:          # the lines below, at once
+        return xyz_values, rpy_values
+    xyz = numbers(xyz, 3, f'{where}/origin xyz')
+    rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
         if not all(map(math.isfinite, value)):
             name = where.split("'")[1] if "'" in where else where
@@ -368,14 +364,31 @@ def _pose_parts(origin, where):
 
 def numbers(text, count, where):
     """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
-    if count == 3 and text.__class__ is str and _THREE(text):          # the lines below
-        return list(map(float, text.split()))
+    values = _plain_numbers(text, count) if text.__class__ is str else None
+    if values is not None:                                          # the lines below, at once
+        return values
     parts = str(text).split()
     if len(parts) != count:
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
     if all(map(_NUMBER, parts)):                  # number()'s test, all at once
         return list(map(float, parts))
     return [number(part, where) for part in parts]
+
+
+def _plain_numbers(text, count):
+    """``count`` finite floats of ``text`` (str), or None: then :func:`numbers` decides.
+
+    ``float`` reads a part of ASCII text without ``_`` as :data:`NUMBER` does (it would take
+    ``1_0`` and non-ASCII digits, which NUMBER refuses); parts hold no space.
+    """
+    parts = text.split()
+    if len(parts) != count or not text.isascii() or '_' in text:
+        return None
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        return None
+    return values if math.isfinite(sum(values)) else None
 
 
 def number(text, where):
