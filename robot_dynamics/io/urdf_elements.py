@@ -222,6 +222,10 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def has_inertial(self, link):
+        """Tell whether ``link`` has an ``<inertial>`` (unread)."""
+        return self._inertials[link] is not None
+
     def parts(self, link):
         """Return the checked :func:`_inertial_parts` of ``link`` (None: no inertial), unbuilt.
 
