@@ -82,11 +82,15 @@ def test_stacked_rpy_rotations_are_bit_for_bit_rpy_matrix(count):
         assert rotation.tobytes() == rpy_matrix(angles).tobytes()
 
 
-def test_a_lone_link_loads_its_inertial_as_written():
+@pytest.mark.parametrize('tool', ['', '<link name="tool0"/><joint name="t" type="fixed"><parent '
+                                  'link="l2"/><child link="tool0"/><origin xyz="0 0 0.1" '
+                                  'rpy="0 1.5 0"/></joint>'])
+def test_a_lone_link_loads_its_inertial_as_written(tool):
     """No round trip through the origin form: com and inertia are the URDF's numbers exactly.
 
     Values like 0.1 and 0.7 do not survive ``(m c) / m`` and ``I + m P(c) - m P(c)`` bit for
-    bit; the link of a branch-free body is taken as written (its frame is the body's).
+    bit; the link of a branch-free body is taken as written (its frame is the body's), also
+    when fixed links without an inertial (a tool frame) hang from it.
     """
     link = ('<link name="l{k}"><inertial><origin xyz="0.1 -0.7 0.3"/><mass value="2.9"/>'
             '<inertia ixx="0.11" iyy="0.13" izz="0.17" ixy="0.01" ixz="-0.02" iyz="0.03"/>'
@@ -95,8 +99,9 @@ def test_a_lone_link_loads_its_inertial_as_written():
              '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
              '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
     urdf = '<robot name="r"><link name="l0"/>' + ''.join(
-        link.format(k=k) + joint.format(k=k, p=k - 1) for k in (1, 2)) + '</robot>'
+        link.format(k=k) + joint.format(k=k, p=k - 1) for k in (1, 2)) + tool + '</robot>'
     model = RobotModel.from_urdf(urdf)
+    assert model.tip_link == ('tool0' if tool else 'l2')
     assert model.warnings == ()
     inertia = [[0.11, 0.01, -0.02], [0.01, 0.13, 0.03], [-0.02, 0.03, 0.17]]
     assert np.array_equal(model.mass, [2.9, 2.9])
