@@ -138,7 +138,8 @@ class RobotModel:
 
         What the loader (:func:`~robot_dynamics.io.urdf.urdf_fields`) has checked or built so
         is not checked twice: unit axes, rotations from rpy angles, symmetric inertias, masses
-        >= 0, lower <= upper limits, velocity and effort limits >= 0, unique joint names.
+        >= 0, lower <= upper limits, velocity and effort limits >= 0, unique joint names, no
+        friction beyond viscous and Coulomb (the extra terms are the defaults, zero).
         """
         n = len(self.joint_types)
         if n == 0:
@@ -233,7 +234,7 @@ class RobotModel:
             if (getattr(self, name) < 0).any():
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')
-        problem = check_friction_fields(self)
+        problem = None if loaded else check_friction_fields(self)
         if problem:
             raise ModelError(problem)
         if not loaded and len(set(self.joint_names)) != len(self.joint_names):
