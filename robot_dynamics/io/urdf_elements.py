@@ -305,9 +305,8 @@ def _inertial_parts(inertial, link):
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
     texts = [moments.get(key) for key in MOMENTS]
-    if None not in texts and all(map(_NUMBER, texts)):         # the loop below, at once
-        values = list(map(float, texts))
-    else:
+    values = _plain_floats(texts)                               # the loop below, at once
+    if values is None:
         values = []
         for key, text in zip(MOMENTS, texts):
             if text is None:
@@ -379,6 +378,25 @@ def numbers(text, count, where):
     return [number(part, where) for part in parts]
 
 
+def _plain_floats(texts):
+    """The floats of attribute ``texts`` if each is one :data:`NUMBER`, else None (unsure).
+
+    In printable ASCII without ``_`` (``float`` would take ``1_0``, non-ASCII digits and
+    other spaces around, which NUMBER refuses) ``float`` reads what NUMBER matches.
+    """
+    if None in texts or not _plain(''.join(texts)):
+        return None
+    try:
+        return [float(text) for text in texts]
+    except ValueError:
+        return None
+
+
+def _plain(text):
+    """Tell whether ``text`` is printable ASCII without ``_`` (:func:`_plain_floats`)."""
+    return text.isascii() and text.isprintable() and '_' not in text
+
+
 def _plain_numbers(text, count):
     """``count`` finite floats of ``text`` (str), or None: then :func:`numbers` decides.
 
@@ -397,8 +415,11 @@ def _plain_numbers(text, count):
 
 def number(text, where):
     """One float from attribute text, or a URDFError naming ``where``."""
-    if text.__class__ is str and _NUMBER(text):          # strict_float's test, inlined
-        return float(text)
+    if text.__class__ is str and _plain(text):          # strict_float's test (_plain_floats)
+        try:
+            return float(text)
+        except ValueError:
+            pass
     try:
         return strict_float(text)
     except (TypeError, ValueError):
