@@ -18,11 +18,16 @@ loader builds many links' rotations and inertials at once. They must give what t
 field-by-field and body-by-body forms give: the same first error, the same bits.
 """
 
+from dataclasses import fields
+import pathlib
+import warnings
+
 import numpy as np
 import pytest
 
-from robot_dynamics import RobotModel
-from robot_dynamics.errors import ModelError
+from robot_dynamics import BUNDLED_MODELS, data_path, RobotModel
+from robot_dynamics.errors import ModelError, ModelWarning
+from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.locked import centroidal_form, centroidal_forms, origin_form, origin_forms
 from robot_dynamics.spatial.vectors import rpy_matrices, rpy_matrix
 from robots import random_inertia
@@ -107,3 +112,27 @@ def test_a_lone_link_loads_its_inertial_as_written(tool):
     assert np.array_equal(model.mass, [2.9, 2.9])
     assert np.array_equal(model.com, [[0.1, -0.7, 0.3]] * 2)
     assert np.array_equal(model.inertia, [inertia] * 2)
+
+
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'stanford', 'two_link'])
+def test_a_loaded_model_is_the_model_every_check_gives(name):
+    """from_urdf leaves out the checks its loader has made: the same model, the same warnings."""
+    text = pathlib.Path(data_path(BUNDLED_MODELS[name])).read_text(encoding='utf-8')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        loaded = RobotModel.from_urdf(text)
+        checked = RobotModel(**urdf_fields(text), notes=loaded.notes)
+    for item in fields(RobotModel):
+        ours, theirs = getattr(loaded, item.name), getattr(checked, item.name)
+        if isinstance(ours, np.ndarray):
+            assert ours.tobytes() == theirs.tobytes() and not ours.flags.writeable, item.name
+        elif item.name != 'locked_branches':
+            assert ours == theirs, item.name
+
+
+def test_overrides_of_a_loaded_model_take_every_check():
+    text = pathlib.Path(data_path(BUNDLED_MODELS['ur5'])).read_text(encoding='utf-8')
+    with pytest.raises(ModelError, match='lower_limit > upper_limit'):
+        RobotModel.from_urdf(text, lower_limit=[1.0] * 6, upper_limit=[0.0] * 6)
+    with pytest.raises(ModelError, match="axis of joint 'shoulder_pan_joint' has zero length"):
+        RobotModel.from_urdf(text, axis=[[0.0, 0.0, 0.0]] * 6)
