@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, strict_float
+from robot_dynamics.io.urdf_numbers import number, numbers, plain_floats, plain_numbers
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -35,7 +35,6 @@ JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'plan
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
-_NUMBER = NUMBER.fullmatch
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
@@ -305,7 +304,7 @@ def _inertial_parts(inertial, link):
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
     texts = [moments.get(key) for key in MOMENTS]
-    values = _plain_floats(texts)                               # the loop below, at once
+    values = plain_floats(texts)                               # the loop below, at once
     if values is None:
         values = []
         for key, text in zip(MOMENTS, texts):
@@ -351,7 +350,7 @@ def _pose_parts(origin, where):
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
-    xyz_values, rpy_values = _plain_numbers(xyz, 3), _plain_numbers(rpy, 3)
+    xyz_values, rpy_values = plain_numbers(xyz, 3), plain_numbers(rpy, 3)
     if xyz_values is not None and rpy_values is not None:          # the lines below, at once
         return xyz_values, rpy_values
     xyz = numbers(xyz, 3, f'{where}/origin xyz')
@@ -363,69 +362,6 @@ def _pose_parts(origin, where):
                             if where.startswith('joint') else
                             f'{where}/origin {what} contains NaN or inf')
     return xyz, rpy
-
-
-def numbers(text, count, where):
-    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
-    values = _plain_numbers(text, count) if text.__class__ is str else None
-    if values is not None:                                          # the lines below, at once
-        return values
-    parts = str(text).split()
-    if len(parts) != count:
-        raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
-    if all(map(_NUMBER, parts)):                  # number()'s test, all at once
-        return list(map(float, parts))
-    return [number(part, where) for part in parts]
-
-
-def _plain_floats(texts):
-    """The floats of attribute ``texts`` if each is one :data:`NUMBER`, else None (unsure).
-
-    In printable ASCII without ``_`` (``float`` would take ``1_0``, non-ASCII digits and
-    other spaces around, which NUMBER refuses) ``float`` reads what NUMBER matches.
-    """
-    if None in texts or not _plain(''.join(texts)):
-        return None
-    try:
-        return [float(text) for text in texts]
-    except ValueError:
-        return None
-
-
-def _plain(text):
-    """Tell whether ``text`` is printable ASCII without ``_`` (:func:`_plain_floats`)."""
-    return text.isascii() and text.isprintable() and '_' not in text
-
-
-def _plain_numbers(text, count):
-    """``count`` finite floats of ``text`` (str), or None: then :func:`numbers` decides.
-
-    ``float`` reads a part of ASCII text without ``_`` as :data:`NUMBER` does (it would take
-    ``1_0`` and non-ASCII digits, which NUMBER refuses); parts hold no space.
-    """
-    parts = text.split()
-    if len(parts) != count or not text.isascii() or '_' in text:
-        return None
-    try:
-        values = [float(part) for part in parts]
-    except ValueError:
-        return None
-    return values if math.isfinite(sum(values)) else None
-
-
-def number(text, where):
-    """One float from attribute text, or a URDFError naming ``where``."""
-    if text.__class__ is str and _plain(text):          # strict_float's test (_plain_floats)
-        try:
-            return float(text)
-        except ValueError:
-            pass
-    try:
-        return strict_float(text)
-    except (TypeError, ValueError):
-        hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
-                if '$' in str(text) else ' (digits, one point, an optional exponent)')
-        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}') from None
 
 
 def transmissions(document):

@@ -24,7 +24,8 @@ import pytest
 from robot_dynamics.errors import DHError, ModelError, URDFError
 from robot_dynamics.io import dh
 from robot_dynamics.io.files import strict_float
-from robot_dynamics.io.urdf_elements import number, numbers, parse
+from robot_dynamics.io.urdf_elements import parse
+from robot_dynamics.io.urdf_numbers import number, numbers
 from robot_dynamics.model import ModelWarning, RobotModel
 from cost import peak_bytes
 from robots import joint, link, robot
@@ -130,8 +131,8 @@ def test_numpy_bool_is_not_a_number():
 # Numbers as written in attributes: Python's float() alone would also take '1_0', non-ASCII
 # digits and other spaces; the loader takes exactly what strict_float (its regex) takes.
 WRITTEN = ['1', ' 1 ', '\t-2.5\n', '\x0c1', '1\x0b', '\x1c1', '1_0', '\u0661', '\uff11', '1\xa0',
-           '+.5e-3', '5.', '.5', '.', 'e5', '1e', '1e+', '', ' ', '0x10', '1,5', 'inf', '-Infinity',
-           'nan', '1e999', '- 1', '1 2']
+           '+.5e-3', '5.', '.5', '.', 'e5', '1e', '1e+', '', ' ', '0x10', '1,5', 'inf',
+           '-Infinity', 'nan', '1e999', '- 1', '1 2']
 
 
 def _strict(text):
