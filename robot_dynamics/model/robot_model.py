@@ -395,9 +395,9 @@ class RobotModel:
             warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
         notes = tuple(dict.fromkeys(str(w.message) for w in said
                                     if issubclass(w.category, ModelWarning)))
-        if overrides:                                   # fields changed: every check
+        if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
             return cls(**{'notes': notes, **fields, **overrides})
-        model = object.__new__(cls)                     # cls(...) without __post_init__
+        model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
         for item in fields_of(cls):
             object.__setattr__(model, item.name, fields.get(item.name, item.default))
         object.__setattr__(model, 'notes', notes)
