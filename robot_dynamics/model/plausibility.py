@@ -124,7 +124,7 @@ def plausibility_warnings(model, principal):
 
 def indices(mask):
     """``np.flatnonzero(mask)``, or ``()`` at the cost of one call when no entry is true."""
-    return np.flatnonzero(mask) if mask.any() else ()
+    return np.flatnonzero(mask) if np.count_nonzero(mask) else ()
 
 
 def _norms(x):

@@ -51,7 +51,7 @@ gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armatu
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, fields as fields_of, replace
 import warnings
 
 import numpy as np
@@ -131,6 +131,16 @@ class RobotModel:
 
     def __post_init__(self):
         """Validate every field, fill defaults and freeze the arrays."""
+        self._finish(loaded=False)
+
+    def _finish(self, loaded):
+        """Check, fill and freeze the fields; ``loaded``: the URDF loader's own, unchanged.
+
+        What the loader (:func:`~robot_dynamics.io.urdf.urdf_fields`) has checked or built so
+        is not checked twice: unit axes, rotations from rpy angles, symmetric inertias, masses
+        >= 0, lower <= upper limits, velocity and effort limits >= 0, unique joint names, no
+        friction beyond viscous and Coulomb (the extra terms are the defaults, zero).
+        """
         n = len(self.joint_types)
         if n == 0:
             raise ModelError('joint_types: the chain has no moving joint; '
@@ -150,7 +160,7 @@ class RobotModel:
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
-                                         + tuple(self._validate()))))
+                                         + tuple(self._validate(loaded)))))
         for message in self.warnings:
             warn(message)
 
@@ -166,39 +176,36 @@ class RobotModel:
         object.__setattr__(self, 'locked_joints', LockedPositions(positions))
 
     # ------------------------------------------------------------------ validation
-    def _validate(self):
-        """Raise :class:`ModelError` for unusable data; return warnings for suspicious data."""
+    def _validate(self, loaded=False):
+        """Raise :class:`ModelError` for unusable data; return warnings for suspicious data.
+
+        ``loaded``: the fields are the URDF loader's (:meth:`_finish`).
+        """
         found = []
-        norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
-        for i in indices(norms < 1e-9)[:1]:
-            raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
-                             'give a non-zero direction such as [0, 0, 1]')
-        if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
-            object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
-        R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
-            np.linalg.det(R) < 0)
-        for i in indices(improper)[:1]:
-            raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
-                             'a proper rotation matrix (orthonormal, det +1)')
+        if not loaded:
+            self._check_frames()
         inertia = self.inertia
         absolute, transposed = np.abs(inertia), inertia.transpose(0, 2, 1)
         largest = absolute.max(axis=(1, 2))
-        scale = np.maximum(1.0, largest)[:, None, None]
-        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale + 1e-5 * absolute.transpose(
-            0, 2, 1)).any(axis=(1, 2))
         huge = indices(largest > MAX_INERTIA_MAGNITUDE)
         for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
             raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
                              f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
                              f'precision dynamics can handle ({MAX_INERTIA_MAGNITUDE:g}); '
                              'check the units (kg m^2)')
+        if loaded:                        # symmetric by construction, masses checked >= 0
+            negative = asymmetric = np.zeros(len(largest), dtype=bool)
+        else:
+            scale = np.maximum(1.0, largest)[:, None, None]
+            asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale
+                          + 1e-5 * absolute.transpose(0, 2, 1)).any(axis=(1, 2))
+            negative = self.mass < 0
         principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
         indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
         triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
-        for i in indices((self.mass < 0) | asymmetric | indefinite | triangle):
+        for i in indices(negative | asymmetric | indefinite | triangle):
             name = self.link_names[i]
-            if self.mass[i] < 0:
+            if negative[i]:
                 raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
                                  'a mass must be >= 0 kg')
             if asymmetric[i]:
@@ -215,23 +222,39 @@ class RobotModel:
         if massless:
             found.append(f'massless moving links: {", ".join(massless)}')
         found += plausibility_warnings(self, principal)
-        if (self.lower_limit > self.upper_limit).any():
+        if not loaded and (self.lower_limit > self.upper_limit).any():
             bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
                    if lo > hi]
             raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
-        signed = ('velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
-                  'rotor_inertia')
+        signed = ('viscous_friction', 'coulomb_friction', 'rotor_inertia') if loaded else (
+            'velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
+            'rotor_inertia')
         for name in signed if (np.concatenate([getattr(self, k) for k in signed]) < 0).any() \
                 else ():
             if (getattr(self, name) < 0).any():
                 raise ModelError(f'{name} must be >= 0 for every joint, got '
                                  f'{getattr(self, name).tolist()}')
-        problem = check_friction_fields(self)
+        problem = None if loaded else check_friction_fields(self)
         if problem:
             raise ModelError(problem)
-        if len(set(self.joint_names)) != len(self.joint_names):
+        if not loaded and len(set(self.joint_names)) != len(self.joint_names):
             raise ModelError(f'joint_names are not unique: {list(self.joint_names)}')
         return found
+
+    def _check_frames(self):
+        """Normalise the axes (zero length refused); refuse an improper placement rotation."""
+        norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
+        for i in indices(norms < 1e-9)[:1]:
+            raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
+                             'give a non-zero direction such as [0, 0, 1]')
+        if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
+            object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
+        R = self.placement_rotation       # the checks run on the stacks (large models load fast)
+        improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
+            np.linalg.det(R) < 0)
+        for i in indices(improper)[:1]:
+            raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
+                             'a proper rotation matrix (orthonormal, det +1)')
 
     # ------------------------------------------------------------------ properties
     @property
@@ -372,7 +395,14 @@ class RobotModel:
             warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
         notes = tuple(dict.fromkeys(str(w.message) for w in said
                                     if issubclass(w.category, ModelWarning)))
-        return cls(**{'notes': notes, **fields, **overrides})
+        if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
+            return cls(**{'notes': notes, **fields, **overrides})
+        model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
+        for item in fields_of(cls):
+            object.__setattr__(model, item.name, fields.get(item.name, item.default))
+        object.__setattr__(model, 'notes', notes)
+        model._finish(loaded=True)
+        return model
 
     @classmethod
     def from_dh(cls, dh, convention=None, **overrides):

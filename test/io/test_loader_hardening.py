@@ -21,8 +21,11 @@ import warnings
 import numpy as np
 import pytest
 
-from robot_dynamics.errors import DHError, URDFError
+from robot_dynamics.errors import DHError, ModelError, URDFError
 from robot_dynamics.io import dh
+from robot_dynamics.io.files import strict_float
+from robot_dynamics.io.urdf_elements import parse
+from robot_dynamics.io.urdf_numbers import number, numbers
 from robot_dynamics.model import ModelWarning, RobotModel
 from cost import peak_bytes
 from robots import joint, link, robot
@@ -123,3 +126,47 @@ def test_numpy_bool_is_not_a_number():
     with pytest.raises(DHError, match=r'links\[0\].mass: expected a number'):
         RobotModel.from_dh({'links': [dict(LINK, mass=np.bool_(True))],
                             'convention': 'standard'})
+
+
+# Numbers as written in attributes: Python's float() alone would also take '1_0', non-ASCII
+# digits and other spaces; the loader takes exactly what strict_float (its regex) takes.
+WRITTEN = ['1', ' 1 ', '\t-2.5\n', '\x0c1', '1\x0b', '\x1c1', '1_0', '\u0661', '\uff11', '1\xa0',
+           '+.5e-3', '5.', '.5', '.', 'e5', '1e', '1e+', '', ' ', '0x10', '1,5', 'inf',
+           '-Infinity', 'nan', '1e999', '- 1', '1 2']
+
+
+def _strict(text):
+    try:
+        return strict_float(text)
+    except ValueError:
+        return None
+
+
+def _same(a, b):
+    return a == b or a is not None and b is not None and np.isnan(a) and np.isnan(b)
+
+
+@pytest.mark.parametrize('text', WRITTEN)
+def test_urdf_numbers_take_what_strict_float_takes(text):
+    """One number (mass, limits), three (origins, axes) and six (inertia) read alike."""
+    try:
+        one = number(text, 'x')
+    except URDFError:
+        one = None
+    assert _same(one, _strict(text))
+    parts = f'0 {text} 2'.split()
+    expected = [_strict(part) for part in parts] if len(parts) == 3 else [None]
+    expected = [None] if None in expected else expected          # the attribute is refused
+    try:
+        three = numbers(f'0 {text} 2', 3, 'x')
+    except URDFError:
+        three = [None]
+    assert len(three) == len(expected) and all(map(_same, three, expected))
+    inertia = (f'<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="{text}" '
+               'iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
+    try:
+        moment = parse(inertia).parts('a')[2][0]
+    except (URDFError, ModelError):              # not a number; not finite
+        moment = None
+    finite = _strict(text) is not None and np.isfinite(_strict(text))
+    assert _same(moment, _strict(text) if finite else None)

@@ -18,11 +18,16 @@ loader builds many links' rotations and inertials at once. They must give what t
 field-by-field and body-by-body forms give: the same first error, the same bits.
 """
 
+from dataclasses import fields
+import pathlib
+import warnings
+
 import numpy as np
 import pytest
 
-from robot_dynamics import RobotModel
-from robot_dynamics.errors import ModelError
+from robot_dynamics import BUNDLED_MODELS, data_path, RobotModel
+from robot_dynamics.errors import ModelError, ModelWarning
+from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.locked import centroidal_form, centroidal_forms, origin_form, origin_forms
 from robot_dynamics.spatial.vectors import rpy_matrices, rpy_matrix
 from robots import random_inertia
@@ -82,11 +87,15 @@ def test_stacked_rpy_rotations_are_bit_for_bit_rpy_matrix(count):
         assert rotation.tobytes() == rpy_matrix(angles).tobytes()
 
 
-def test_a_lone_link_loads_its_inertial_as_written():
+@pytest.mark.parametrize('tool', ['', '<link name="tool0"/><joint name="t" type="fixed"><parent '
+                                  'link="l2"/><child link="tool0"/><origin xyz="0 0 0.1" '
+                                  'rpy="0 1.5 0"/></joint>'])
+def test_a_lone_link_loads_its_inertial_as_written(tool):
     """No round trip through the origin form: com and inertia are the URDF's numbers exactly.
 
     Values like 0.1 and 0.7 do not survive ``(m c) / m`` and ``I + m P(c) - m P(c)`` bit for
-    bit; the link of a branch-free body is taken as written (its frame is the body's).
+    bit; the link of a branch-free body is taken as written (its frame is the body's), also
+    when fixed links without an inertial (a tool frame) hang from it.
     """
     link = ('<link name="l{k}"><inertial><origin xyz="0.1 -0.7 0.3"/><mass value="2.9"/>'
             '<inertia ixx="0.11" iyy="0.13" izz="0.17" ixy="0.01" ixz="-0.02" iyz="0.03"/>'
@@ -95,10 +104,35 @@ def test_a_lone_link_loads_its_inertial_as_written():
              '<origin xyz="0 0 0.5"/><axis xyz="0 0 1"/>'
              '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>')
     urdf = '<robot name="r"><link name="l0"/>' + ''.join(
-        link.format(k=k) + joint.format(k=k, p=k - 1) for k in (1, 2)) + '</robot>'
+        link.format(k=k) + joint.format(k=k, p=k - 1) for k in (1, 2)) + tool + '</robot>'
     model = RobotModel.from_urdf(urdf)
+    assert model.tip_link == ('tool0' if tool else 'l2')
     assert model.warnings == ()
     inertia = [[0.11, 0.01, -0.02], [0.01, 0.13, 0.03], [-0.02, 0.03, 0.17]]
     assert np.array_equal(model.mass, [2.9, 2.9])
     assert np.array_equal(model.com, [[0.1, -0.7, 0.3]] * 2)
     assert np.array_equal(model.inertia, [inertia] * 2)
+
+
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'stanford', 'two_link'])
+def test_a_loaded_model_is_the_model_every_check_gives(name):
+    """from_urdf leaves out the checks its loader has made: the same model, the same warnings."""
+    text = pathlib.Path(data_path(BUNDLED_MODELS[name])).read_text(encoding='utf-8')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', ModelWarning)
+        loaded = RobotModel.from_urdf(text)
+        checked = RobotModel(**urdf_fields(text), notes=loaded.notes)
+    for item in fields(RobotModel):
+        ours, theirs = getattr(loaded, item.name), getattr(checked, item.name)
+        if isinstance(ours, np.ndarray):
+            assert ours.tobytes() == theirs.tobytes() and not ours.flags.writeable, item.name
+        elif item.name != 'locked_branches':
+            assert ours == theirs, item.name
+
+
+def test_overrides_of_a_loaded_model_take_every_check():
+    text = pathlib.Path(data_path(BUNDLED_MODELS['ur5'])).read_text(encoding='utf-8')
+    with pytest.raises(ModelError, match='lower_limit > upper_limit'):
+        RobotModel.from_urdf(text, lower_limit=[1.0] * 6, upper_limit=[0.0] * 6)
+    with pytest.raises(ModelError, match="axis of joint 'shoulder_pan_joint' has zero length"):
+        RobotModel.from_urdf(text, axis=[[0.0, 0.0, 0.0]] * 6)

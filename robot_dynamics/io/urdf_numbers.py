@@ -1,0 +1,87 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Numbers in URDF attributes: exactly what :data:`~robot_dynamics.io.files.NUMBER` takes.
+
+``float`` reads the common case (printable ASCII without ``_``) directly; anything else goes
+through the regex, which also words the error (``where``: the element and attribute).
+"""
+
+import math
+
+from robot_dynamics.errors import URDFError
+from robot_dynamics.io.files import NUMBER, strict_float
+
+_NUMBER = NUMBER.fullmatch
+
+
+def numbers(text, count, where):
+    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+    values = plain_numbers(text, count) if text.__class__ is str else None
+    if values is not None:                                          # the lines below, at once
+        return values
+    parts = str(text).split()
+    if len(parts) != count:
+        raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
+    if all(map(_NUMBER, parts)):                  # number()'s test, all at once
+        return list(map(float, parts))
+    return [number(part, where) for part in parts]
+
+
+def plain_floats(texts):
+    """Return the floats of ``texts`` if each is one :data:`NUMBER`, else None (unsure).
+
+    In printable ASCII without ``_`` (``float`` would take ``1_0``, non-ASCII digits and
+    other spaces around, which NUMBER refuses) ``float`` reads what NUMBER matches.
+    """
+    if None in texts or not _plain(''.join(texts)):
+        return None
+    try:
+        return [float(text) for text in texts]
+    except ValueError:
+        return None
+
+
+def _plain(text):
+    """Tell whether ``text`` is printable ASCII without ``_`` (:func:`plain_floats`)."""
+    return text.isascii() and text.isprintable() and '_' not in text
+
+
+def plain_numbers(text, count):
+    """``count`` finite floats of ``text`` (str), or None: then :func:`numbers` decides.
+
+    ``float`` reads a part of ASCII text without ``_`` as :data:`NUMBER` does (it would take
+    ``1_0`` and non-ASCII digits, which NUMBER refuses); parts hold no space.
+    """
+    parts = text.split()
+    if len(parts) != count or not text.isascii() or '_' in text:
+        return None
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        return None
+    return values if math.isfinite(sum(values)) else None
+
+
+def number(text, where):
+    """One float from attribute text, or a URDFError naming ``where``."""
+    if text.__class__ is str and _plain(text):          # strict_float's test (plain_floats)
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    try:
+        return strict_float(text)
+    except (TypeError, ValueError):
+        hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
+                if '$' in str(text) else ' (digits, one point, an optional exponent)')
+        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}') from None
