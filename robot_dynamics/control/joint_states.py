@@ -150,7 +150,7 @@ class JointStateMerge:
         qd = np.asarray(velocities, dtype=float)[source] if len(velocities) \
             else np.zeros(len(source))
         effort = np.asarray(efforts, dtype=float)[source] if len(efforts) else qd
-        if not np.isfinite(q.sum() + qd.sum() + effort.sum()):   # then name the field
+        if not np.isfinite(np.concatenate((q, qd, effort))).all():   # then name the field
             for label, values in (('position', q), ('velocity', qd), ('effort', effort)):
                 if not np.isfinite(values).all():
                     raise BadInput(f'{label} contains NaN or inf')
