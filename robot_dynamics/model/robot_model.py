@@ -51,7 +51,7 @@ gyroscopic coupling is neglected, as in Corke's toolbox and Pinocchio's ``armatu
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, fields as fields_of, replace
+from dataclasses import dataclass, field, fields, replace
 import warnings
 
 import numpy as np
@@ -389,17 +389,17 @@ class RobotModel:
         """
         with warnings.catch_warnings(record=True) as said:   # the loader's notes: warnings
             warnings.simplefilter('always', ModelWarning)
-            fields = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
+            loaded = urdf_fields(urdf, base_link=base_link, tip_link=tip_link,
                                  locked_joints=locked_joints, urdf_friction=urdf_friction)
         for other in (w for w in said if not issubclass(w.category, ModelWarning)):
             warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
         notes = tuple(dict.fromkeys(str(w.message) for w in said
                                     if issubclass(w.category, ModelWarning)))
         if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
-            return cls(**{'notes': notes, **fields, **overrides})
+            return cls(**{'notes': notes, **loaded, **overrides})
         model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
-        for item in fields_of(cls):
-            object.__setattr__(model, item.name, fields.get(item.name, item.default))
+        for item in fields(cls):
+            object.__setattr__(model, item.name, loaded.get(item.name, item.default))
         object.__setattr__(model, 'notes', notes)
         model._finish(loaded=True)
         return model
