@@ -17,15 +17,30 @@ node"): it builds a :class:`~robot_dynamics.contacts.monitor.ContactMonitor` onc
 (also when that fails: a bad thresholds file is read once; :attr:`~ContactVerdicts.problem`
 says why until the model changes), puts each sample's efforts in model order by name, counts
 contact onsets and says when the verdict changed (the node publishes it then), and gives the
-health and the values of ``/diagnostics``. Arrays and names: no ROS here.
+health and the values of ``/diagnostics``. Contact is judged from 3/K after the observer
+starts (:func:`settling`): the estimate starts at zero, and a first command after a hold
+(the lockstep simulator's, a robot's brakes) leaves a transient that decays with 1/K.
+Arrays and names: no ROS here.
 """
 
+from dataclasses import replace
 import warnings
 
 import numpy as np
 
-from robot_dynamics.contacts.monitor import ContactMonitor, fixed_thresholds
+from robot_dynamics.contacts.monitor import ContactMonitor, fixed_thresholds, STARTING
 from robot_dynamics.errors import ModelWarning, bounded
+
+
+#: Time constants (1/K) after the observer starts before contact is judged: a start-up
+#: transient (a first command after a hold, docs/contacts.md) has decayed to 5 % by then.
+SETTLE_TIME_CONSTANTS = 3.0
+
+
+def settling(seconds):
+    """Return why a sample this soon after the observer started is not judged."""
+    return (f'the observer started less than {seconds * 1e3:.0f} ms (3/K) ago: the estimate '
+            'is published, contact is judged once a start-up transient has decayed')
 
 
 class ContactVerdicts:
@@ -41,6 +56,7 @@ class ContactVerdicts:
         self.monitor, self.model = None, None   # the model the monitor was built for (or not)
         self._names_seen, self._effort_index = None, None   # a message's names -> model order
         self.reading = None
+        self._started = -np.inf      # the time of the observer's first sample, s
         self.problem = ''            # why the monitor could not be built ('' when it was)
         self.contacts = 0            # onsets seen
         self.published = None        # the last verdict the node published
@@ -57,6 +73,7 @@ class ContactVerdicts:
         On failure the monitor is None and :attr:`problem` says why.
         """
         self.model, self._names_seen = model, None      # the efforts' index is the model's
+        self._started = -np.inf
         try:
             with warnings.catch_warnings(record=True) as caught:     # to the node's log, not
                 warnings.simplefilter('always', ModelWarning)       # stderr (no friction,
@@ -77,13 +94,22 @@ class ContactVerdicts:
         Return the :class:`~robot_dynamics.contacts.monitor.ContactReading`; :attr:`changed`
         tells whether the verdict changed (a judged sample only).
         """
-        reading = self.reading = self.monitor.update(t, q, qd, self._efforts(names, efforts))
+        reading = self.monitor.update(t, q, qd, self._efforts(names, efforts))
+        if reading.reason == STARTING:
+            self._started = reading.t
+        elif reading.judged and reading.t - self._started < self.settle_time():
+            reading = replace(reading, in_contact=None, reason=settling(self.settle_time()))
+        self.reading = reading
         self.changed = reading.in_contact is not None and reading.in_contact != self.published
         if reading.in_contact and not self.published:
             self.contacts += 1
         if self.changed:
             self.published = reading.in_contact
         return reading
+
+    def settle_time(self):
+        """Return how long after the observer starts its estimate is not judged, s (3/K)."""
+        return SETTLE_TIME_CONSTANTS / float(np.min(self.monitor.gain))
 
     def _efforts(self, names, efforts):
         """Return the efforts (n,) in model order, or None if any joint lacks one."""

@@ -45,13 +45,38 @@ def test_a_contact_is_counted_once_and_the_verdict_published_when_it_changes():
     verdicts.build(model)
     assert verdicts.monitor is not None and verdicts.problem == ''
     changes = run(verdicts, model, 80, names=list(reversed(model.joint_names)))   # by name
-    # 2 N m of the 6 N m step is reached ln(1.5) / 50 = 8.1 ms after it: sample 44
-    assert changes == [(1, False), (44, True)]
+    # judged from 3/K = 60 ms (sample 30); 2 N m of the 6 N m step is reached ln(1.5) / 50 =
+    # 8.1 ms after it: sample 44
+    assert changes == [(30, False), (44, True)]
     assert verdicts.contacts == 1 and verdicts.published is True
     level, message = verdicts.health()
     assert level == 'WARN' and message.startswith('in contact') and 'panda_joint2' in message
     assert verdicts.values()['contacts_detected'] == '1'
     assert verdicts.values()['contact_thresholds'] == 'fixed values'
+
+
+def test_a_first_command_after_a_hold_raises_no_alarm():
+    """The lockstep simulator's start: zero efforts at t = 0, then the torque holding the arm.
+
+    The first interval's trapezoid mixes the two: the estimate starts at (1 - e^{-K h}) G / 2
+    (over the threshold on the shoulder) and decays with 1/K; it is judged from 3/K on.
+    """
+    model = rd.load_model('panda')
+    q, h, K = np.full(model.dof, 0.3), 5e-3, 50.0
+    gravity = rd.gravity_torques(model, q)
+    verdicts = ContactVerdicts(gain=K, thresholds=[1.0])
+    verdicts.build(model)
+    names, readings = list(model.joint_names), []
+    for k in range(40):
+        efforts = np.zeros(model.dof) if k == 0 else gravity
+        readings.append(verdicts.judge(h * k, q, np.zeros(model.dof), names, efforts))
+    first = readings[1].tau_ext
+    assert np.allclose(first, -np.expm1(-K * h) * gravity / 2, rtol=1e-9, atol=1e-12)
+    assert np.abs(first).max() > 1.0                        # an alarm, were it judged
+    judged = [k for k, r in enumerate(readings) if r.judged]
+    assert judged[0] == 12 and not any(r.in_contact for r in readings)     # 60 ms = 3/K
+    assert 'started less than 60 ms (3/K) ago' in readings[5].describe()
+    assert verdicts.contacts == 0 and verdicts.published is False
 
 
 def test_a_sample_without_every_effort_is_not_judged_and_health_says_so():
