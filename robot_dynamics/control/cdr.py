@@ -35,7 +35,7 @@ import numpy as np
 LITTLE_ENDIAN = b'\x00\x01\x00\x00'     # the encapsulation this reads and writes
 
 
-class Stamp(NamedTuple):
+class Header(NamedTuple):
     """A ``header`` read from bytes: ``stamp`` as the caller built it, and ``frame_id``."""
 
     stamp: object
@@ -45,7 +45,7 @@ class Stamp(NamedTuple):
 class JointStateReading(NamedTuple):
     """The fields of a ``sensor_msgs/JointState`` that the nodes read, from its bytes."""
 
-    header: Stamp
+    header: Header
     name: list
     position: np.ndarray
     velocity: np.ndarray
@@ -90,7 +90,7 @@ def read_joint_state(data, stamp_type):
             arrays.append(values)
     except (ValueError, IndexError, struct.error, UnicodeDecodeError):
         return None
-    return JointStateReading(Stamp(stamp_type(sec=sec, nanosec=nanosec), frame_id), names,
+    return JointStateReading(Header(stamp_type(sec=sec, nanosec=nanosec), frame_id), names,
                              *arrays)
 
 
@@ -103,6 +103,7 @@ def _names(data, at):
     A publisher sends the same names in every message: the bytes of the last list read are
     kept with it, and bytes equal to them (padding included) are that list again.
     """
+    global _last_names
     known, names = _last_names
     if known is not None and data.startswith(known, at):
         return list(names), at + len(known)
@@ -111,7 +112,7 @@ def _names(data, at):
     for _ in range(count):
         name, at = _string(data, at)
         names.append(name)
-    globals()['_last_names'] = (data[start:at], tuple(names))    # one assignment: threads
+    _last_names = (data[start:at], tuple(names))    # one assignment: safe across threads
     return names, at
 
 

@@ -59,17 +59,11 @@ def _plain(text):
 def plain_numbers(text, count):
     """``count`` finite floats of ``text`` (str), or None: then :func:`numbers` decides.
 
-    ``float`` reads a part of ASCII text without ``_`` as :data:`NUMBER` does (it would take
-    ``1_0`` and non-ASCII digits, which NUMBER refuses); parts hold no space.
+    Its whitespace-separated parts as :func:`plain_floats` reads them.
     """
     parts = text.split()
-    if len(parts) != count or not text.isascii() or '_' in text:
-        return None
-    try:
-        values = [float(part) for part in parts]
-    except ValueError:
-        return None
-    return values if math.isfinite(sum(values)) else None
+    values = plain_floats(parts) if len(parts) == count else None
+    return values if values is not None and math.isfinite(sum(values)) else None
 
 
 def number(text, where):
