@@ -40,8 +40,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from node_subjects import (dynamics_node_arguments, measured_cpu, quiet_model,  # noqa: E402
-                           receiver_graph, start_node, stop_nodes)
+from node_subjects import (add_round, dynamics_node_arguments, measured_cpu,  # noqa: E402
+                           quiet_model, receiver_graph, start_node, stop_nodes)
 from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 4.0
@@ -114,11 +114,7 @@ def main(argv=None):
             for count in args.arms:
                 for kind in ('one', 'per-arm'):
                     result = measure(kind, count, args, context, node, model, tables)
-                    total = results[kind, count]
-                    total['latencies'] += result['latencies']
-                    total['sent'] += result['sent']
-                    total['answered'] += result['answered']
-                    total['cpu'].append(result['cpu'])
+                    add_round(results[kind, count], result)
                     loads.append(os.getloadavg()[0])
                     print(f'  round {round_ + 1}, {count} arm(s), {kind}: CPU/arm '
                           f'{result["cpu"]:.1f} %, {result["answered"]} of {result["sent"]}',

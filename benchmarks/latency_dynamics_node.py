@@ -61,8 +61,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'benchmarks'))
 
-from node_subjects import (dynamics_node_arguments, measured_cpu, quiet_model,  # noqa: E402
-                           receiver_graph, start_node, stop_nodes)
+from node_subjects import (add_round, dynamics_node_arguments, measured_cpu,  # noqa: E402
+                           quiet_model, receiver_graph, start_node, stop_nodes)
 from soak_dynamics_node import Receiver, Shared, postures, publisher_main  # noqa: E402
 
 WARM_UP = 3.0
@@ -226,11 +226,7 @@ def main(argv=None):
             for round_ in range(args.rounds):
                 for subject, key in zip(subjects, results):
                     result = measure(subject, args, context, node, model, tables)
-                    total = results[key]
-                    for name in ('sent', 'answered', 'wrong'):
-                        total[name] += result[name]
-                    total['latencies'] += result['latencies']
-                    total['cpu'].append(result['cpu'])
+                    add_round(results[key], result)
                     loads.append(os.getloadavg()[0])
                     print(f'  round {round_ + 1}, {key}: {result["answered"]} answers, p50 '
                           f'{np.percentile(result["latencies"], 50) * 1e-6:.3f} ms',

@@ -114,6 +114,17 @@ def measured_cpu(pids, seconds, ready, warm_up, flags=(), started=None):
     return 100.0 * (end - start) / (time.monotonic() - wall)
 
 
+def add_round(total, result):
+    """Add one round's ``result`` to ``total``: its counts summed, latencies joined, CPU listed."""
+    for name, value in total.items():
+        if name == 'cpu':
+            value.append(result['cpu'])
+        elif name == 'latencies':
+            value += result['latencies']
+        else:
+            total[name] = value + result[name]
+
+
 def private_graph():
     """Give this run a ROS domain of its own, localhost-only (the installed package runs)."""
     os.environ['ROS_DOMAIN_ID'] = str(random.SystemRandom().randint(100, 200))
