@@ -115,12 +115,15 @@ def measured_cpu(pids, seconds, ready, warm_up, flags=(), started=None):
 
 
 def add_round(total, result):
-    """Add one round's ``result`` to ``total``: its counts summed, latencies joined, CPU listed."""
+    """Add one round's ``result`` to ``total``: latencies joined, counts summed.
+
+    A figure per round (a list in ``total``, e.g. CPU) gets this round's appended.
+    """
     for name, value in total.items():
-        if name == 'cpu':
-            value.append(result['cpu'])
-        elif name == 'latencies':
+        if name == 'latencies':
             value += result['latencies']
+        elif isinstance(value, list):
+            value.append(result[name])
         else:
             total[name] = value + result[name]
 

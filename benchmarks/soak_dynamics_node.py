@@ -138,12 +138,23 @@ def publisher_main(namespace, rate, names, table, shared, stop, qos, subscribers
     out with ``shared.send_ns[k]`` (monotonic ns, a system-wide clock) and
     ``shared.sequence[k]`` written just before the publish.
     """
+    cell_publisher_main([namespace], rate, names, table, [shared], stop, qos, subscribers)
+
+
+def cell_publisher_main(namespaces, rate, names, table, shared, stop, qos, subscribers=2):
+    """Child process: :func:`publisher_main` for several arms, all published in each cycle.
+
+    As a multi-arm cell's driver does (one control loop, one state per arm per cycle): arm
+    ``i``'s state goes to ``namespaces[i]/joint_states``, recorded in ``shared[i]``.
+    """
     import rclpy
     from sensor_msgs.msg import JointState
     rclpy.init()
     node = rclpy.create_node('soak_publisher')
-    publisher = node.create_publisher(JointState, f'{namespace}/joint_states', qos_profile(qos))
-    while publisher.get_subscription_count() < subscribers and not stop.is_set():
+    publishers = [node.create_publisher(JointState, f'{namespace}/joint_states',
+                                        qos_profile(qos)) for namespace in namespaces]
+    while min(p.get_subscription_count() for p in publishers) < subscribers \
+            and not stop.is_set():
         time.sleep(0.05)
     message = JointState(name=list(names))
     rows = [list(map(float, row)) for row in np.frombuffer(table).reshape(POSTURES, -1)]
@@ -157,15 +168,16 @@ def publisher_main(namespace, rate, names, table, shared, stop, qos, subscribers
         k = sequence % POSTURES
         message.position = rows[k]
         message.header.stamp = node.get_clock().now().to_msg()
-        shared.sequence[k] = sequence
-        shared.send_ns[k] = time.monotonic_ns()
-        publisher.publish(message)
-        shared.sent_total.value += 1
-        if shared.measuring.value:
-            if shared.first_sequence.value < 0:
-                shared.first_sequence.value = sequence
-            shared.last_sequence.value = sequence
-            shared.sent.value += 1
+        for publisher, arm in zip(publishers, shared):
+            arm.sequence[k] = sequence
+            arm.send_ns[k] = time.monotonic_ns()
+            publisher.publish(message)
+            arm.sent_total.value += 1
+            if arm.measuring.value:
+                if arm.first_sequence.value < 0:
+                    arm.first_sequence.value = sequence
+                arm.last_sequence.value = sequence
+                arm.sent.value += 1
         sequence += 1
     node.destroy_node()
     rclpy.try_shutdown()
