@@ -108,3 +108,20 @@ def test_a_yes_is_kept_for_its_age_and_a_no_counted_again(monkeypatch):
     assert listened(other) is True and other.counted == 1
     clock[0] += LISTENERS_AGE * 0.2
     assert listened(other) is False and other.counted == 2
+
+
+class WrappedPublisher:
+    """rclpy's ``Publisher`` shape: a count behind a lock, the rmw's count on ``handle``."""
+
+    def __init__(self, subscribers):
+        self.handle = CountedPublisher(subscribers)
+
+    def get_subscription_count(self):
+        raise AssertionError("the wrapper's count was called, not its handle's")
+
+
+def test_an_rclpy_publisher_is_counted_through_its_handle():
+    listened, publisher, silent = Listened(), WrappedPublisher(1), WrappedPublisher(0)
+    assert listened(publisher) is True and publisher.handle.counted == 1
+    assert [listened(silent) for _ in range(2)] == [False, False]
+    assert silent.handle.counted == 2
