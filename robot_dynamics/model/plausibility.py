@@ -83,8 +83,16 @@ def _density(mass, sigma):
 
 def plausibility_warnings(model, principal):
     """Warnings (one line each) for implausible links of ``model``; ``principal`` (n, 3)."""
+    return link_warnings(model.link_names, model.mass, principal) + reach_warnings(model)
+
+
+def link_warnings(names, mass, principal):
+    """The warnings on each link's inertia alone: links ``names``, masses, ``principal`` (N, 3).
+
+    One category after the other (degenerate, density, inertia without mass), each in the
+    links' order, so the warnings of a subset of links are those of the whole, less the rest.
+    """
     found = []
-    mass = model.mass
     weighed = mass > 0
     positive = np.where(weighed, mass, 1.0)
     sigma = principal_extents(positive, principal)
@@ -97,21 +105,28 @@ def plausibility_warnings(model, principal):
         shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
                  2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
         found.append(
-            f'inertia of link {model.link_names[i]!r} is degenerate: {mass[i]:.4g} kg with '
+            f'inertia of link {names[i]!r} is degenerate: {mass[i]:.4g} kg with '
             f'principal moments {_moments(principal[i])} kg m^2 is {shape}, thinner than '
             f'{1e3 * MIN_EXTENT:g} mm (RMS) along {thin} principal axis(es); no real link is: '
             'check the inertia and its units (kg m^2, about the centre of mass)')
     for i in indices(real & (thinnest >= MIN_EXTENT) & ((density < low) | (density > high))):
         kind = 'heavier than tungsten' if density[i] > high else 'lighter than air'
         found.append(
-            f'link {model.link_names[i]!r}: {mass[i]:.4g} kg with principal moments '
+            f'link {names[i]!r}: {mass[i]:.4g} kg with principal moments '
             f'{_moments(principal[i])} kg m^2 has the density of a uniform ellipsoid of '
             f'{density[i]:.3g} kg/m^3 (semi-axes {_millimetres(np.sqrt(5) * sigma[i])} mm), '
             f'{kind} for its size: check the mass (kg) and inertia (kg m^2) and their units')
     for i in indices((mass == 0) & (np.abs(principal).max(axis=1) > 0)):
-        found.append(f'link {model.link_names[i]!r} has rotational inertia '
+        found.append(f'link {names[i]!r} has rotational inertia '
                      f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
                      'mass may have been lumped into a neighbour)')
+    return found
+
+
+def reach_warnings(model):
+    """Warnings for centres of mass beyond the whole arm's reach plus :data:`REACH_SLACK`."""
+    found = []
+    weighed = model.mass > 0
     tip = model.tip_translation                              # np.linalg.norm's arithmetic
     reach = _norms(model.placement_translation).sum() + math.sqrt(tip.dot(tip)) + _travel(model)
     distance = _norms(model.com)
