@@ -33,10 +33,8 @@ through the checks themselves, so the warnings and errors are theirs, unchanged.
 
 import math
 
-from robot_dynamics.model.plausibility import DENSITY_RANGE, MIN_EXTENT
+from robot_dynamics.model.plausibility import DENSITY_RANGE, MIN_EXTENT, VOLUME_FACTOR
 
-#: The uniform ellipsoid's volume over σ₁σ₂σ₃ (semi-axes √5 σ_k).
-VOLUME_FACTOR = 4.0 / 3.0 * math.pi * 5.0 ** 1.5
 #: Masses (kg) and inertia entries (kg m²) screened: far from overflow and underflow.
 SCREENED = (1e-30, 1e30)
 

@@ -93,10 +93,12 @@ def _inertia_checks(model, rows, loaded):
                       + 1e-5 * absolute.transpose(0, 2, 1)).any(axis=(1, 2))
         negative = mass < 0
     principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
-    indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
-    triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
     found = []
-    for i in indices(negative | asymmetric | indefinite | triangle):
+    for i, (low, middle, high) in enumerate(principal.tolist()):
+        indefinite = low < -1e-12 * max(1.0, high)
+        if not (negative[i] or asymmetric[i] or indefinite
+                or low + middle < high * (1 - 1e-9) - 1e-12):     # the triangle inequality
+            continue
         name = names[i]
         if negative[i]:
             raise ModelError(f'mass of link {name!r} is {mass[i]}; '
@@ -104,7 +106,7 @@ def _inertia_checks(model, rows, loaded):
         if asymmetric[i]:
             raise ModelError(f'inertia of link {name!r} is not symmetric; '
                              'give ixy, ixz, iyz once each')
-        if indefinite[i]:
+        if indefinite:
             raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
                              f'(principal moments {principal[i]}); check signs and units '
                              '(kg m^2, about the centre of mass)')

@@ -16,8 +16,11 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from robot_dynamics import BUNDLED_MODELS, data_path, RobotModel
-from robot_dynamics.model.inertia_screen import certainly_plausible, VOLUME_FACTOR
-from robot_dynamics.model.plausibility import DENSITY_RANGE, MIN_EXTENT
+from robot_dynamics.model.inertia_screen import certainly_plausible
+from robot_dynamics.model.plausibility import (
+    DENSITY_RANGE, equivalent_density, link_warnings, MIN_EXTENT, principal_extents,
+    VOLUME_FACTOR,
+)
 from robot_dynamics.model.validation import validate
 from robots import random_model
 
@@ -91,3 +94,28 @@ def test_the_bundled_arms_skip_the_checks_where_they_find_nothing():
     for name, cleared in expected.items():
         model = RobotModel.from_urdf(data_path(BUNDLED_MODELS[name]), urdf_friction=False)
         assert certainly_plausible(model.mass.tolist(), model.inertia.tolist()) == cleared
+
+
+def test_link_warnings_name_the_links_the_extents_and_densities_condemn():
+    """Per-link plain floats: the links and numbers of the numpy definitions, in order."""
+    rng = np.random.default_rng(11)
+    links = [_link(rng) for _ in range(3000)]
+    mass = np.array([m for m, _ in links])
+    mass[::97] = 0.0                                           # massless, with inertia
+    principal = np.linalg.eigvalsh(np.array([inertia for _, inertia in links]))
+    names = [f'l{i}' for i in range(len(links))]
+    positive = np.where(mass > 0, mass, 1.0)
+    thinnest = principal_extents(positive, principal).min(axis=1)
+    density = equivalent_density(positive, principal)
+    low, high = DENSITY_RANGE
+    expected = [f"inertia of link 'l{i}' is degenerate" for i in range(len(links))
+                if mass[i] > 0 and 0 <= thinnest[i] < MIN_EXTENT]
+    expected += [f"link 'l{i}': {mass[i]:.4g} kg {density[i]:.3g}" for i in range(len(links))
+                 if mass[i] > 0 and thinnest[i] >= MIN_EXTENT
+                 and not low <= density[i] <= high]
+    expected += [f"link 'l{i}' has rotational inertia" for i in range(len(links))
+                 if mass[i] == 0]
+    found = [w.split(' with principal')[0] + ' ' + w.split('uniform ellipsoid of ')[1].split()[0]
+             if 'uniform ellipsoid' in w else w.split(' kg m^2')[0].split(':')[0].split(' [')[0]
+             for w in link_warnings(names, mass, principal)]
+    assert len(expected) > 300 and found == expected
