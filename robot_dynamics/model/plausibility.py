@@ -89,7 +89,7 @@ def plausibility_warnings(model, principal):
 
 
 def link_warnings(names, mass, principal):
-    """The warnings on each link's inertia alone: links ``names``, masses, ``principal`` (N, 3).
+    """Return the warnings on each link's inertia alone: ``names``, masses, ``principal`` (N, 3).
 
     One category after the other (degenerate, density, inertia without mass), each in the
     links' order, so the warnings of a subset of links are those of the whole, less the rest.

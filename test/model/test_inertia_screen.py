@@ -28,7 +28,7 @@ EDGE = [1 - 1e-12, 1 - 1e-9, 1 - 1e-6, 1 - 1e-3, 1.0, 1 + 1e-12, 1 + 1e-9, 1 + 1
 
 
 def _link(rng):
-    """A mass and an inertia about the com: random, or at a threshold of the checks."""
+    """Return a mass and an inertia about the com: random, or at a threshold of the checks."""
     sigma = 10.0 ** rng.uniform(-4, 0, 3)                   # RMS extents, m
     kind = rng.integers(6)
     if kind == 1:                                           # at the thinness bound
