@@ -395,9 +395,9 @@ def transmissions(document):
         joint, values = joints[0], {}
         for element in transmission.iter():
             if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                values['gear'] = _finite((element.text or '').strip(), f'{where} {element.tag}')
+                values['gear'] = _finite(element, where)
             elif element.tag == 'rotorInertia':
-                values['rotor'] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+                values['rotor'] = _finite(element, where)
         if joint in owner and owner[joint][1] != values:
             message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
                        f'{joint[:80]!r} with different values')
@@ -412,8 +412,12 @@ def transmissions(document):
     return gear, rotor
 
 
-def _finite(text, where):
-    value = number(text, where)
-    if not np.isfinite(value):
-        raise URDFError(f'{where}: not finite')
+def _finite(element, where):
+    """Return the finite number in ``element``'s text; ``where``: its transmission (messages)."""
+    text = (element.text or '').strip()
+    value = plain_number(text)                  # number()'s first step, no message made
+    if value is None:
+        value = number(text, f'{where} {element.tag}')
+    if not math.isfinite(value):
+        raise URDFError(f'{where} {element.tag}: not finite')
     return value
