@@ -25,7 +25,8 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.urdf_numbers import number, numbers, plain_floats, plain_numbers
+from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
+                                            plain_numbers, plain_pose)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -98,7 +99,8 @@ class Joint:
     def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
-        x, y, z = numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
+        values = plain_numbers(text, 3)           # numbers()' own first step, no message made
+        x, y, z = values or numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
         norm = math.sqrt(x * x + y * y + z * z)
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
@@ -111,8 +113,10 @@ class Joint:
         if value is self:
             element = self.element.find(tag)
             text = None if element is None else element.get(name)
-            value = self._values[tag, name] = None if text is None else \
-                number(text, f"joint[@name='{self.name}']/{tag} {name}")
+            value = None if text is None else plain_number(text)      # number()'s first step
+            if value is None and text is not None:
+                value = number(text, f"joint[@name='{self.name}']/{tag} {name}")
+            self._values[tag, name] = value
         return default if value is None else value
 
     def limits(self):
@@ -350,9 +354,9 @@ def _pose_parts(origin, where):
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
-    xyz_values, rpy_values = plain_numbers(xyz, 3), plain_numbers(rpy, 3)
-    if xyz_values is not None and rpy_values is not None:          # the lines below, at once
-        return xyz_values, rpy_values
+    values = plain_pose(xyz, rpy)
+    if values is not None:                                         # the lines below, at once
+        return values
     xyz = numbers(xyz, 3, f'{where}/origin xyz')
     rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
@@ -391,9 +395,9 @@ def transmissions(document):
         joint, values = joints[0], {}
         for element in transmission.iter():
             if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                values['gear'] = _finite((element.text or '').strip(), f'{where} {element.tag}')
+                values['gear'] = _finite(element, where)
             elif element.tag == 'rotorInertia':
-                values['rotor'] = _finite((element.text or '').strip(), f'{where} rotorInertia')
+                values['rotor'] = _finite(element, where)
         if joint in owner and owner[joint][1] != values:
             message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
                        f'{joint[:80]!r} with different values')
@@ -408,8 +412,12 @@ def transmissions(document):
     return gear, rotor
 
 
-def _finite(text, where):
-    value = number(text, where)
-    if not np.isfinite(value):
-        raise URDFError(f'{where}: not finite')
+def _finite(element, where):
+    """Return the finite number in ``element``'s text; ``where``: its transmission (messages)."""
+    text = (element.text or '').strip()
+    value = plain_number(text)                  # number()'s first step, no message made
+    if value is None:
+        value = number(text, f'{where} {element.tag}')
+    if not math.isfinite(value):
+        raise URDFError(f'{where} {element.tag}: not finite')
     return value

@@ -66,13 +66,34 @@ def plain_numbers(text, count):
     return values if values is not None and math.isfinite(sum(values)) else None
 
 
-def number(text, where):
-    """One float from attribute text, or a URDFError naming ``where``."""
+def plain_pose(xyz, rpy):
+    """:func:`plain_numbers` of an origin's ``xyz`` and ``rpy`` (str) at once, or None (unsure).
+
+    ``(xyz values, rpy values)`` when each has three parts and all six are plain and finite.
+    """
+    first, second = xyz.split(), rpy.split()
+    if len(first) != 3 or len(second) != 3:
+        return None
+    values = plain_floats(first + second)
+    return (values[:3], values[3:]) if values is not None and math.isfinite(sum(values)) \
+        else None
+
+
+def plain_number(text):
+    """:func:`number` of plain ``text`` (as :func:`plain_floats`), or None: then it decides."""
     if text.__class__ is str and _plain(text):          # strict_float's test (plain_floats)
         try:
             return float(text)
         except ValueError:
             pass
+    return None
+
+
+def number(text, where):
+    """One float from attribute text, or a URDFError naming ``where``."""
+    value = plain_number(text)
+    if value is not None:
+        return value
     try:
         return strict_float(text)
     except (TypeError, ValueError):

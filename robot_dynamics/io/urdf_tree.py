@@ -218,9 +218,12 @@ class Tree:
         shorter than the ``walked`` chain (an end effector).
         """
         _, exits = self.rigid_body(link)
-        ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
-        longest = max((d for d, _ in ranked), default=0)
-        winners = [j for d, j in ranked if d == longest]
+        if len(exits) == 1 and exits[0].type in CHAIN_TYPES:       # the lines below, at once
+            winners, longest = [exits[0]], 1 + depth[exits[0].child]
+        else:
+            ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
+            longest = max((d for d, _ in ranked), default=0)
+            winners = [j for d, j in ranked if d == longest]
         if len(winners) == 1 and _mimics(winners[0]) or len(winners) > 1 and longest < walked:
             return [], longest
         return winners, longest

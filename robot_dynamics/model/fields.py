@@ -17,6 +17,8 @@ of them; only when one fails (or a later field cannot be converted) are the fiel
 one by one, in order, so the error is the one a field-by-field check would raise first.
 """
 
+import functools
+
 import numpy as np
 
 from robot_dynamics.errors import ModelError
@@ -60,8 +62,7 @@ def frozen_fields(values, n):
     """
     out, given = {}, []
     try:
-        for name, shape in [*((k, (n,) + s) for k, s in PER_JOINT_SHAPES.items()),
-                            *FIXED_SHAPES.items()]:
+        for name, shape in _shapes(n):
             value = values[name]
             if value is None:
                 out[name] = (_filled(n, DEFAULTS[name]) if name in DEFAULTS else
@@ -93,6 +94,12 @@ def frozen_array(value, shape, name):
         array = _unknown_as_inf(array)
     array.setflags(write=False)
     return array
+
+
+@functools.lru_cache(maxsize=64)
+def _shapes(n):
+    """``(name, shape)`` of every array field of a model of ``n`` joints, in order."""
+    return (*((k, (n,) + s) for k, s in PER_JOINT_SHAPES.items()), *FIXED_SHAPES.items())
 
 
 def _filled(n, value):

@@ -45,6 +45,8 @@ DENSITY_RANGE = (1.0, 30000.0)
 MIN_EXTENT = 1e-3
 #: Slack on the arm's reach for a centre of mass, m.
 REACH_SLACK = 0.5
+#: The uniform ellipsoid's volume over σ₁σ₂σ₃ (semi-axes √5 σ_k).
+VOLUME_FACTOR = 4.0 / 3.0 * math.pi * 5.0 ** 1.5
 
 
 def principal_extents(mass, principal):
@@ -74,7 +76,7 @@ def equivalent_density(mass, principal):
 def _density(mass, sigma):
     """:func:`equivalent_density` from masses (N,) and RMS extents ``sigma`` (N, 3)."""
     positive = np.maximum(sigma, 0.0)                  # np.prod's products, in its order
-    volume = 4.0 / 3.0 * np.pi * 5.0 ** 1.5 * (positive[:, 0] * positive[:, 1] * positive[:, 2])
+    volume = VOLUME_FACTOR * (positive[:, 0] * positive[:, 1] * positive[:, 2])
     mass = np.asarray(mass, dtype=float)
     if (volume > 0).all():
         return mass / volume
@@ -83,43 +85,85 @@ def _density(mass, sigma):
 
 def plausibility_warnings(model, principal):
     """Warnings (one line each) for implausible links of ``model``; ``principal`` (n, 3)."""
-    found = []
-    mass = model.mass
-    weighed = mass > 0
-    positive = np.where(weighed, mass, 1.0)
-    sigma = principal_extents(positive, principal)
-    density = _density(positive, sigma)                  # equivalent_density, sigma shared
-    thinnest = sigma.min(axis=1)
-    real = weighed & (thinnest >= 0)                     # triangle failures are warned already
+    return link_warnings(model.link_names, model.mass, principal) + reach_warnings(model)
+
+
+def link_warnings(names, mass, principal):
+    """Return the warnings on each link's inertia alone: ``names``, masses, ``principal`` (N, 3).
+
+    One category after the other (degenerate, density, inertia without mass), each in the
+    links' order, so the warnings of a subset of links are those of the whole, less the rest.
+    Plain floats, per link: :func:`principal_extents`' and :func:`equivalent_density`'s
+    arithmetic, operation for operation (the same values).
+    """
+    degenerate, dense, massless = [], [], []
     low, high = DENSITY_RANGE
-    for i in indices(real & (thinnest < MIN_EXTENT)):
-        thin = int(np.count_nonzero(sigma[i] < MIN_EXTENT))
-        shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
-                 2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
-        found.append(
-            f'inertia of link {model.link_names[i]!r} is degenerate: {mass[i]:.4g} kg with '
-            f'principal moments {_moments(principal[i])} kg m^2 is {shape}, thinner than '
-            f'{1e3 * MIN_EXTENT:g} mm (RMS) along {thin} principal axis(es); no real link is: '
-            'check the inertia and its units (kg m^2, about the centre of mass)')
-    for i in indices(real & (thinnest >= MIN_EXTENT) & ((density < low) | (density > high))):
-        kind = 'heavier than tungsten' if density[i] > high else 'lighter than air'
-        found.append(
-            f'link {model.link_names[i]!r}: {mass[i]:.4g} kg with principal moments '
-            f'{_moments(principal[i])} kg m^2 has the density of a uniform ellipsoid of '
-            f'{density[i]:.3g} kg/m^3 (semi-axes {_millimetres(np.sqrt(5) * sigma[i])} mm), '
-            f'{kind} for its size: check the mass (kg) and inertia (kg m^2) and their units')
-    for i in indices((mass == 0) & (np.abs(principal).max(axis=1) > 0)):
-        found.append(f'link {model.link_names[i]!r} has rotational inertia '
-                     f'{_moments(principal[i])} kg m^2 but no mass: not a rigid body (its '
-                     'mass may have been lumped into a neighbour)')
+    for name, m, moments in zip(names, mass.tolist(), principal.tolist()):
+        sigma = _extents(m, moments) if m > 0 else None
+        if sigma is not None and 0 <= min(sigma) < MIN_EXTENT:  # triangle failures: warned
+            thin = sum(s < MIN_EXTENT for s in sigma)
+            shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
+                     2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
+            degenerate.append(
+                f'inertia of link {name!r} is degenerate: {m:.4g} kg with '
+                f'principal moments {_moments(moments)} kg m^2 is {shape}, thinner than '
+                f'{1e3 * MIN_EXTENT:g} mm (RMS) along {thin} principal axis(es); no real link '
+                'is: check the inertia and its units (kg m^2, about the centre of mass)')
+        elif sigma is not None and min(sigma) >= MIN_EXTENT:
+            density = m / (VOLUME_FACTOR * (sigma[0] * sigma[1] * sigma[2]))
+            if density < low or density > high:
+                kind = 'heavier than tungsten' if density > high else 'lighter than air'
+                semi_axes = _millimetres([math.sqrt(5) * s for s in sigma])
+                dense.append(
+                    f'link {name!r}: {m:.4g} kg with principal moments '
+                    f'{_moments(moments)} kg m^2 has the density of a uniform ellipsoid of '
+                    f'{density:.3g} kg/m^3 (semi-axes {semi_axes} mm), {kind} for its size: '
+                    'check the mass (kg) and inertia (kg m^2) and their units')
+        if m == 0 and max(map(abs, moments)) > 0:
+            massless.append(f'link {name!r} has rotational inertia {_moments(moments)} kg m^2 '
+                            'but no mass: not a rigid body (its mass may have been lumped into '
+                            'a neighbour)')
+    return degenerate + dense + massless
+
+
+def _extents(m, moments):
+    """:func:`principal_extents` of one link: mass ``m`` > 0, its moments (a list)."""
+    total = moments[0] + moments[1] + moments[2]
+    rounding = 1e-12 * max(1.0, max(map(abs, moments)))
+    sigma = []
+    for lam in moments:
+        second = 0.5 * (total - 2 * lam)
+        ratio = (0.0 if abs(second) <= rounding else second) / m
+        sigma.append(math.sqrt(ratio) if ratio >= 0 else -math.sqrt(-ratio))
+    return sigma
+
+
+def reach_warnings(model):
+    """Warnings for centres of mass beyond the whole arm's reach plus :data:`REACH_SLACK`."""
+    travel = _travel(model)
+    if _clearly_within(model, travel):
+        return []
+    found = []
+    weighed = model.mass > 0
     tip = model.tip_translation                              # np.linalg.norm's arithmetic
-    reach = _norms(model.placement_translation).sum() + math.sqrt(tip.dot(tip)) + _travel(model)
+    reach = _norms(model.placement_translation).sum() + math.sqrt(tip.dot(tip)) + travel
     distance = _norms(model.com)
     for i in indices(weighed & (distance > reach + REACH_SLACK)):
         found.append(f'centre of mass of link {model.link_names[i]!r} lies {distance[i]:.3g} m '
                      f'from its joint, beyond the whole arm\'s reach ({reach:.3g} m) plus '
                      f'{REACH_SLACK} m: check its <origin> in <inertial> (m, link frame)')
     return found
+
+
+def _clearly_within(model, travel):
+    """Tell whether every centre of mass is within the reach plus slack by 1e-9 (plain floats).
+
+    The sums' round-off (~1e-15) cannot make :func:`reach_warnings`' test differ then.
+    """
+    reach = travel + sum(math.sqrt(x * x + y * y + z * z) for x, y, z in
+                         [*model.placement_translation.tolist(), model.tip_translation.tolist()])
+    farthest = max(math.sqrt(x * x + y * y + z * z) for x, y, z in model.com.tolist())
+    return farthest < (reach + REACH_SLACK) * (1 - 1e-9)
 
 
 def indices(mask):
@@ -142,7 +186,7 @@ def _travel(model):
 
 
 def _moments(values):
-    values = values.tolist()
+    values = list(values)
     floor = max(1e-12, 1e-12 * max(map(abs, values)))               # round-off, kg m^2
     return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
 

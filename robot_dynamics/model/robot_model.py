@@ -67,18 +67,10 @@ from robot_dynamics.io.urdf_writer import model_to_urdf
 from robot_dynamics.model.fields import (
     FIXED_SHAPES, frozen_array as _frozen_array, frozen_fields, PER_JOINT_SHAPES,
 )
-from robot_dynamics.model.friction import (
-    EXTRA_FIELDS, check_friction_fields, has_extra_friction,
-)
-from robot_dynamics.model.plausibility import indices, plausibility_warnings
+from robot_dynamics.model.friction import EXTRA_FIELDS, has_extra_friction
+from robot_dynamics.model.validation import validate
 from robot_dynamics.spatial.inertia import combine_bodies, inertia_matrix
 from robot_dynamics.spatial.joints import JOINT_TYPES, PRISMATIC, REVOLUTE  # noqa: F401
-
-
-#: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
-#: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
-MAX_INERTIA_MAGNITUDE = 1e150
-_EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)      # R Rᵀ = E within these
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,7 +152,7 @@ class RobotModel:
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
-                                         + tuple(self._validate(loaded)))))
+                                         + tuple(validate(self, loaded)))))
         for message in self.warnings:
             warn(message)
 
@@ -174,87 +166,6 @@ class RobotModel:
                              f'of locked_branches {sorted(expected)}')
         object.__setattr__(self, 'locked_branches', branches)
         object.__setattr__(self, 'locked_joints', LockedPositions(positions))
-
-    # ------------------------------------------------------------------ validation
-    def _validate(self, loaded=False):
-        """Raise :class:`ModelError` for unusable data; return warnings for suspicious data.
-
-        ``loaded``: the fields are the URDF loader's (:meth:`_finish`).
-        """
-        found = []
-        if not loaded:
-            self._check_frames()
-        inertia = self.inertia
-        absolute, transposed = np.abs(inertia), inertia.transpose(0, 2, 1)
-        largest = absolute.max(axis=(1, 2))
-        huge = indices(largest > MAX_INERTIA_MAGNITUDE)
-        for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
-            raise ModelError(f'inertia of link {self.link_names[i]!r} has an entry of '
-                             f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
-                             f'precision dynamics can handle ({MAX_INERTIA_MAGNITUDE:g}); '
-                             'check the units (kg m^2)')
-        if loaded:                        # symmetric by construction, masses checked >= 0
-            negative = asymmetric = np.zeros(len(largest), dtype=bool)
-        else:
-            scale = np.maximum(1.0, largest)[:, None, None]
-            asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale
-                          + 1e-5 * absolute.transpose(0, 2, 1)).any(axis=(1, 2))
-            negative = self.mass < 0
-        principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
-        indefinite = principal[:, 0] < -1e-12 * np.maximum(1.0, principal[:, -1])
-        triangle = principal[:, 0] + principal[:, 1] < principal[:, 2] * (1 - 1e-9) - 1e-12
-        for i in indices(negative | asymmetric | indefinite | triangle):
-            name = self.link_names[i]
-            if negative[i]:
-                raise ModelError(f'mass of link {name!r} is {self.mass[i]}; '
-                                 'a mass must be >= 0 kg')
-            if asymmetric[i]:
-                raise ModelError(f'inertia of link {name!r} is not symmetric; '
-                                 'give ixy, ixz, iyz once each')
-            if indefinite[i]:
-                raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
-                                 f'(principal moments {principal[i]}); check signs and units '
-                                 '(kg m^2, about the centre of mass)')
-            found.append(f'inertia of link {name!r} violates the triangle inequality '
-                         f'(principal moments {np.round(principal[i], 6).tolist()}): '
-                         'not a physical rigid body, accepted as given')
-        massless = [name for name, m in zip(self.link_names, self.mass.tolist()) if m == 0]
-        if massless:
-            found.append(f'massless moving links: {", ".join(massless)}')
-        found += plausibility_warnings(self, principal)
-        if not loaded and (self.lower_limit > self.upper_limit).any():
-            bad = [n for n, lo, hi in zip(self.joint_names, self.lower_limit, self.upper_limit)
-                   if lo > hi]
-            raise ModelError(f'lower_limit > upper_limit for joints {bad}; swap them')
-        signed = ('viscous_friction', 'coulomb_friction', 'rotor_inertia') if loaded else (
-            'velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
-            'rotor_inertia')
-        for name in signed if (np.concatenate([getattr(self, k) for k in signed]) < 0).any() \
-                else ():
-            if (getattr(self, name) < 0).any():
-                raise ModelError(f'{name} must be >= 0 for every joint, got '
-                                 f'{getattr(self, name).tolist()}')
-        problem = None if loaded else check_friction_fields(self)
-        if problem:
-            raise ModelError(problem)
-        if not loaded and len(set(self.joint_names)) != len(self.joint_names):
-            raise ModelError(f'joint_names are not unique: {list(self.joint_names)}')
-        return found
-
-    def _check_frames(self):
-        """Normalise the axes (zero length refused); refuse an improper placement rotation."""
-        norms = np.sqrt(np.add.reduce(self.axis * self.axis, axis=1))   # np.linalg.norm's sum
-        for i in indices(norms < 1e-9)[:1]:
-            raise ModelError(f'axis of joint {self.joint_names[i]!r} has zero length; '
-                             'give a non-zero direction such as [0, 0, 1]')
-        if not (np.abs(norms - 1.0) <= 1e-9 + 1e-5).all():     # np.allclose's bound
-            object.__setattr__(self, 'axis', _freeze(self.axis / norms[:, None]))
-        R = self.placement_rotation       # the checks run on the stacks (large models load fast)
-        improper = (np.abs(R @ R.transpose(0, 2, 1) - _EYE) > _ORTHONORMAL).any(axis=(1, 2)) | (
-            np.linalg.det(R) < 0)
-        for i in indices(improper)[:1]:
-            raise ModelError(f'placement_rotation of joint {self.joint_names[i]!r} is not '
-                             'a proper rotation matrix (orthonormal, det +1)')
 
     # ------------------------------------------------------------------ properties
     @property
@@ -398,8 +309,8 @@ class RobotModel:
         if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
             return cls(**{'notes': notes, **loaded, **overrides})
         model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
-        for item in fields(cls):
-            object.__setattr__(model, item.name, loaded.get(item.name, item.default))
+        for name, default in _DEFAULTS:
+            object.__setattr__(model, name, loaded.get(name, default))
         object.__setattr__(model, 'notes', notes)
         model._finish(loaded=True)
         return model
@@ -418,6 +329,10 @@ class RobotModel:
         return model_to_urdf(self)
 
 
+#: Every field's name and default, in order (:meth:`RobotModel.from_urdf`).
+_DEFAULTS = tuple((item.name, item.default) for item in fields(RobotModel))
+
+
 # ---------------------------------------------------------------------- helpers
 def _names(names, n, prefix):
     if names is None:
@@ -426,9 +341,3 @@ def _names(names, n, prefix):
     if len(names) != n:
         raise ModelError(f'{prefix}_names: expected {n} names, got {len(names)}')
     return names
-
-
-def _freeze(array):
-    array = np.array(array, dtype=float)
-    array.setflags(write=False)
-    return array
