@@ -18,6 +18,9 @@ with the pure-Python ``rosbags`` library (a bag directory with ``metadata.yaml``
 ``.db3`` / ``.mcap`` file). Each message is matched by joint name, so messages may list the
 joints in any order or only some of them (a joint a message does not carry is NaN in that row).
 The time of a message is its ``header.stamp``, or the bag's receive time when the stamp is 0.
+Messages that carry complementary parts of one sample are joined into one row
+(:func:`joined_messages`): a driver that publishes the efforts in their own message, a
+gripper's joints published apart from the arm's.
 
 CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
 ``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns;
@@ -171,24 +174,76 @@ def _refuse_repeated(names, where):
                          'per joint in a CSV)')
 
 
+_FIELDS = ('position', 'velocity', 'effort')
+
+
 def _from_rows(rows, index, source):
     names = list(index)
-    N, m = len(rows), len(names)
+    groups = joined_messages([_message(row, index) for row in rows])
+    N, m = len(groups), len(names)
     t = np.empty(N)
-    arrays = {key: np.full((N, m), np.nan) for key in ('position', 'velocity', 'effort')}
-    for r, (stamp, row_names, position, velocity, effort) in enumerate(rows):
-        t[r] = stamp
-        columns = [index[name] for name in row_names]
-        for key, values in (('position', position), ('velocity', velocity),
-                            ('effort', effort)):
-            values = np.asarray(values, dtype=float)
-            if values.size == len(columns):         # JointState allows empty arrays
-                arrays[key][r, columns] = values
+    arrays = {key: np.full((N, m), np.nan) for key in _FIELDS}
+    for r, group in enumerate(groups):
+        t[r] = max(group, key=lambda message: message[1]['position'].size)[0]
+        for _, parts in group:
+            columns = parts['columns']
+            for key in _FIELDS:
+                if parts[key].size == columns.size:     # JointState allows empty arrays
+                    arrays[key][r, columns] = parts[key]
     velocity = arrays['velocity'] if np.isfinite(arrays['velocity']).any() else None
     if not np.isfinite(arrays['effort']).any():
         raise RecordingError(f'{source}: no efforts recorded; identification needs '
                              'JointState.effort (the applied joint torques)')
     return Recording(tuple(names), t, arrays['position'], arrays['effort'], velocity, source)
+
+
+def _message(row, index):
+    """``(stamp, parts)`` of a bag row: its joints' columns and each field's values."""
+    stamp, row_names, *values = row
+    parts = {key: np.asarray(value, dtype=float).ravel() for key, value in zip(_FIELDS, values)}
+    parts['columns'] = np.array([index[name] for name in row_names], dtype=int)
+    return stamp, parts
+
+
+def _cells(parts):
+    """Return the (field, column) cells a message carries (a field of the wrong size: none)."""
+    columns = parts['columns']
+    return {(key, int(c)) for key in _FIELDS if parts[key].size == columns.size
+            for c in columns}
+
+
+def _signature(parts):
+    return (parts['columns'].tobytes(),) + tuple(parts[k].size > 0 for k in _FIELDS)
+
+
+def joined_messages(messages):
+    """Group ``messages`` ``[(stamp, parts)]`` into samples: a list of lists of messages.
+
+    Messages in time order join the sample before when they are less than half a period
+    after its first message (the median interval of the most frequent kind of message: the
+    same joints and fields) and carry none of its cells (a field of a joint): the efforts in a
+    message of their own, a gripper's joints apart from the arm's. A recording whose messages
+    all carry the same joints and fields (every driver's usual) gives one sample per message.
+    A sample's time is that of its message with the most positions.
+    """
+    signatures = [_signature(parts) for _, parts in messages]
+    if len(set(signatures)) == 1:
+        return [[message] for message in messages]
+    order = sorted(range(len(messages)), key=lambda k: messages[k][0])
+    common = max(set(signatures), key=signatures.count)
+    stamps = np.array([messages[k][0] for k in order if signatures[k] == common])
+    window = 0.5 * float(np.median(np.diff(stamps))) if stamps.size > 1 else 0.0
+    groups, cells = [], set()
+    for k in order:
+        stamp, parts = messages[k]
+        carried = _cells(parts)
+        if groups and stamp - groups[-1][0][0] < window and not carried & cells:
+            groups[-1].append(messages[k])
+            cells |= carried
+        else:
+            groups.append([messages[k]])
+            cells = carried
+    return groups
 
 
 def write_bag(path, recording, topic='/joint_states', storage='sqlite3'):
