@@ -23,8 +23,10 @@ Messages that carry complementary parts of one sample are joined into one row
 gripper's joints published apart from the arm's.
 
 CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
-``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns;
-``#`` starts a comment line; UTF-8, with or without a byte-order mark. :func:`write_csv`
+``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns
+(a joint without one of them, e.g. a gripper's position alone, is NaN there); separated by
+commas, or by semicolons or tabs when the header holds no comma; ``#`` starts a comment line;
+UTF-8, with or without a byte-order mark. :func:`write_csv`
 writes ``t, q_*, qd_*, tau_*``.
 
 Whatever is wrong with a file is a :class:`RecordingError` naming it and the fix, never a
@@ -310,7 +312,8 @@ def read_csv(path):
     except UnicodeDecodeError as exc:
         raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
                              'save the CSV as UTF-8') from None
-    reader = csv.reader(line for _, line in numbered)
+    reader = csv.reader((line for _, line in numbered),
+                        delimiter=_delimiter(numbered[0][1] if numbered else ''))
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -340,14 +343,39 @@ def read_csv(path):
                              'each')
     time_column = time_columns[0]
     names = list(columns['position'])
-    if not names or set(columns['effort']) != set(names):
+    if not names or not columns['effort']:
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
                              f'joints; found positions {_some(names)}, efforts '
                              f'{_some(list(columns["effort"]))}')
-    arrays = {key: data[:, [cols[name] for name in names]] if set(cols) == set(names) else None
-              for key, cols in columns.items()}
+    names += [name for name in columns['effort'] if name not in columns['position']]
+    arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
     return Recording(tuple(names), data[:, time_column], arrays['position'], arrays['effort'],
                      arrays['velocity'], path)
+
+
+def _joint_columns(data, columns, names):
+    """Return the (N, m) values of ``names`` (NaN where a joint has no column), or None.
+
+    A joint may have a position column and no effort (a gripper logged beside the arm): only
+    the model's joints must have both (:func:`~robot_dynamics.identification.prepare` names
+    a model joint whose column is missing).
+    """
+    if not columns:
+        return None
+    values = np.full((data.shape[0], len(names)), np.nan)
+    for j, name in enumerate(names):
+        if name in columns:
+            values[:, j] = data[:, columns[name]]
+    return values
+
+
+def _delimiter(header):
+    """Return the CSV header's separator: ``,``, else ``;`` or a tab (spreadsheets' exports)."""
+    if ',' not in header:
+        for separator in (';', '\t'):
+            if separator in header:
+                return separator
+    return ','
 
 
 def _some(names, shown=10):

@@ -15,7 +15,8 @@
 Red-team findings: at 94 Hz every NaN row dropped split the recording (a single missing
 sample is 21.3 ms, over the 20 ms of a filled gap); efforts published in their own
 ``JointState`` messages were refused as "too few finite rows"; a gripper's messages on the
-same topic counted as rows with NaN.
+same topic counted as rows with NaN; a spreadsheet's CSV (semicolons, tabs) and a gripper's
+position column without an effort column were refused.
 """
 
 import numpy as np
@@ -23,7 +24,7 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.identification import prepare
-from robot_dynamics.io.recordings import Recording, read_recording
+from robot_dynamics.io.recordings import Recording, read_recording, write_csv
 
 RATE = 94.0
 
@@ -123,3 +124,33 @@ def test_messages_that_overlap_are_never_joined(tmp_path):
     recording = read_recording(bag(tmp_path / 'run', messages))
     assert recording.samples == 2 * t.size
     assert np.isnan(recording.effort[1::2]).all() and np.isfinite(recording.effort[::2]).all()
+
+
+@pytest.mark.parametrize('separator', [';', '\t'])
+def test_a_spreadsheets_csv_is_read_like_a_comma_separated_one(tmp_path, separator):
+    # Was: "line 2: non-numeric value '0.0;0.25...'".
+    names = ('a', 'b')
+    t, q, tau = arm_motion(names, seconds=1.0)
+    path = write_csv(tmp_path / 'run.csv', Recording(names, t, q, tau))
+    commas = read_recording(path)
+    path.write_text(path.read_text().replace(',', separator))
+    other = read_recording(path)
+    assert other.joint_names == names
+    assert np.array_equal(other.position, commas.position)
+    assert np.array_equal(other.effort, commas.effort) and np.array_equal(other.t, commas.t)
+
+
+def test_a_gripper_position_without_effort_is_an_extra_joint(tmp_path):
+    # Was: "need q_<joint> and tau_<joint> columns for the same joints".
+    model = rd.load_model('two_link')
+    names = model.joint_names
+    t, q, tau = arm_motion(names)
+    path = write_csv(tmp_path / 'run.csv', Recording(names, t, q, tau))
+    lines = path.read_text().splitlines()
+    path.write_text('\n'.join([lines[0] + ',q_finger_joint']
+                              + [line + ',0.02' for line in lines[1:]]) + '\n')
+    recording = read_recording(path)
+    assert recording.joint_names == names + ('finger_joint',)
+    assert np.isnan(recording.effort[:, 2]).all() and (recording.position[:, 2] == 0.02).all()
+    report = prepare(recording, model).report
+    assert report.ignored_joints == ('finger_joint',) and report.nonfinite_rows == 0
