@@ -97,6 +97,7 @@ def read_recording(path, topic=None):
     check_recording_files(path)
     if path.lower().endswith('.csv'):
         return read_csv(path)
+    _refuse_ros1_bag(path)
     try:
         return read_bag(path, topic)
     except RecordingError:
@@ -106,6 +107,19 @@ def read_recording(path, topic=None):
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
                              f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
                              'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+
+
+def _refuse_ros1_bag(path):
+    """Refuse a ROS 1 bag (``#ROSBAG V2.0``) with the command that converts it to rosbag2."""
+    if os.path.isdir(path):
+        return
+    with open(path, 'rb') as handle:
+        if not handle.read(13).startswith(b'#ROSBAG V'):
+            return
+    target = os.path.splitext(path)[0] + '_ros2'
+    raise RecordingError(f'{path}: a ROS 1 bag; convert it to rosbag2 first: rosbags-convert '
+                         f'--src {path} --dst {target} (the rosbags package), then give '
+                         f'{target}')
 
 
 #: Largest recording file read, bytes (a CSV or one storage file of a bag).

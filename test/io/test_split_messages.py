@@ -24,7 +24,8 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.identification import prepare
-from robot_dynamics.io.recordings import Recording, read_recording, write_csv
+from robot_dynamics.io.recordings import (Recording, RecordingError, read_recording,
+                                          write_csv)
 
 RATE = 94.0
 
@@ -154,3 +155,11 @@ def test_a_gripper_position_without_effort_is_an_extra_joint(tmp_path):
     assert np.isnan(recording.effort[:, 2]).all() and (recording.position[:, 2] == 0.02).all()
     report = prepare(recording, model).report
     assert report.ignored_joints == ('finger_joint',) and report.nonfinite_rows == 0
+
+
+def test_a_ros1_bag_is_refused_with_the_command_that_converts_it(tmp_path):
+    # Was: "not a readable rosbag2 recording (ReaderError: Unrecognized storage format)".
+    path = tmp_path / 'run.bag'
+    path.write_bytes(b'#ROSBAG V2.0\nE\x00\x00\x00' + bytes(64))
+    with pytest.raises(RecordingError, match=r'ROS 1 bag.*rosbags-convert --src \S*run.bag'):
+        read_recording(path)
