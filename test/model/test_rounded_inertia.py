@@ -36,7 +36,7 @@ JOINT = ('<joint name="j{k}" type="revolute"><parent link="{parent}"/><child lin
 
 
 def rounded_rod(digits, mass=1.0, length=0.5):
-    """The six entries ixx iyy izz ixy iyz ixz of a rod along (1, 2, 3), ``digits`` kept."""
+    """Return ixx iyy izz ixy iyz ixz of a rod along (1, 2, 3) as text, ``digits`` kept."""
     u = np.array([1.0, 2.0, 3.0]) / np.sqrt(14.0)
     inertia = mass * length ** 2 / 12 * (np.eye(3) - np.outer(u, u))
     entries = [inertia[0, 0], inertia[1, 1], inertia[2, 2], inertia[0, 1], inertia[1, 2],
@@ -45,7 +45,7 @@ def rounded_rod(digits, mass=1.0, length=0.5):
 
 
 def arm_with_rod(digits):
-    """Three joints; the middle link is the rod."""
+    """Return a three-joint arm whose middle link is the rod."""
     parts = [LINK.format(0.01, 0.01, 0.01, 0, 0, 0, name='base', mass=2.0)]
     for k, axis in enumerate(['0 0 1', '0 1 0', '1 0 0'], 1):
         entries = rounded_rod(digits) if k == 2 else (0.01, 0.012, 0.008, 0, 0, 0)
