@@ -306,6 +306,8 @@ def _segment(t, arrays, dt, names, report, min_segment, velocity, notes, speeds)
         return None
     report.gridded_rows += t.size
     report.gridded_segments += 1
+    report.grid_rate = (report.grid_rate * report.grid_points + uniform.size / step) / (
+        report.grid_points + uniform.size)
     report.grid_points += uniform.size
     report.transient_points += 2 * trim
     q, tau = arrays['q'], arrays['tau']

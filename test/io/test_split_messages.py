@@ -75,6 +75,18 @@ def test_a_lost_sample_at_94_hz_is_filled_not_a_gap():
     assert report.short_segments == 0
 
 
+def test_the_grid_rate_reported_is_the_de_jittered_one():
+    # Was: "on a uniform 93.82 Hz grid" (the median interval of jittered stamps) for the
+    # 94.00 Hz grid the de-jittered segments are on.
+    model = rd.load_model('two_link')
+    t, q, tau = arm_motion(model.joint_names, seconds=20.0, seed=1)
+    report = prepare(Recording(model.joint_names, t, q, tau), model).report
+    assert report.dejittered_segments == 1
+    assert report.grid_rate == pytest.approx(RATE, rel=1e-4)
+    assert abs(report.sample_rate - RATE) > 1e-4 * RATE        # the median interval is off
+    assert 'on a uniform 94 Hz grid' in '\n'.join(report.lines())
+
+
 def test_a_gap_of_two_samples_still_splits_at_94_hz():
     model = rd.load_model('two_link')
     t, q, tau = arm_motion(model.joint_names)
