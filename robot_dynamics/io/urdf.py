@@ -90,7 +90,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     tree = Tree(document)
     base = base_link or tree.root
     tree.check_link(base, 'base_link')
-    if tip_link is None:
+    if not tip_link:                             # None or the nodes' '': the default
         tip = tree.choose_tip(base)
     else:
         tree.check_link(tip_link, 'tip_link')
