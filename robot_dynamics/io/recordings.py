@@ -35,6 +35,7 @@ not UTF-8, a column given twice (``q_j1`` twice, or ``q_j1`` and ``position_j1``
 named twice in one ``JointState`` message (which of the two values is meant cannot be told).
 """
 
+from collections import Counter
 from dataclasses import dataclass
 import csv
 import os
@@ -246,7 +247,7 @@ def joined_messages(messages):
     if len(set(signatures)) == 1:
         return [[message] for message in messages]
     order = sorted(range(len(messages)), key=lambda k: messages[k][0])
-    common = max(set(signatures), key=signatures.count)
+    common = Counter(signatures).most_common(1)[0][0]          # linear in the messages
     stamps = np.array([messages[k][0] for k in order if signatures[k] == common])
     window = 0.5 * float(np.median(np.diff(stamps))) if stamps.size > 1 else 0.0
     groups, cells = [], set()
