@@ -252,9 +252,22 @@ def _match_joints(recording, model):
     if missing:
         raise RecordingError(f'{recording.source or "recording"}: joints {missing} of the '
                              f'model are not recorded (recorded: {names}); record them or '
-                             'choose a sub-chain with base_link/tip_link')
+                             'choose a sub-chain with base_link/tip_link'
+                             + _prefix_hint(missing, names))
     ignored = tuple(name for name in names if name not in model.joint_names)
     return [names.index(name) for name in model.joint_names], ignored
+
+
+def _prefix_hint(missing, recorded):
+    """Name the one prefix (a driver's tf_prefix) that makes each missing joint recorded."""
+    prefixes = [{name[:-len(joint)] for name in recorded
+                 if name.endswith(joint) and len(name) > len(joint)} for joint in missing]
+    common = set.intersection(*prefixes)
+    if len(common) != 1:
+        return ''
+    prefix = common.pop()
+    return (f'; the recording names them with the prefix {prefix!r} (a driver\'s tf_prefix?): '
+            'load the model with the same prefix, or rename the recorded joints')
 
 
 def _slow_velocity(t, q, dt):

@@ -175,3 +175,17 @@ def test_a_ros1_bag_is_refused_with_the_command_that_converts_it(tmp_path):
     path.write_bytes(b'#ROSBAG V2.0\nE\x00\x00\x00' + bytes(64))
     with pytest.raises(RecordingError, match=r'ROS 1 bag.*rosbags-convert --src \S*run.bag'):
         read_recording(path)
+
+
+def test_joints_recorded_with_a_prefix_are_named_with_it():
+    # Was: only "joints [...] of the model are not recorded (recorded: ['ur_...', ...])".
+    model = rd.load_model('two_link')
+    t, q, tau = arm_motion(model.joint_names, seconds=1.0)
+    prefixed = tuple('ur_' + name for name in model.joint_names)
+    with pytest.raises(RecordingError, match=r"with the prefix 'ur_' \(a driver's tf_prefix"):
+        prepare(Recording(prefixed + ('ur_gripper',), t, np.c_[q, q[:, :1]],
+                          np.c_[tau, tau[:, :1]]), model)
+    both = tuple(side + name for side in ('left_', 'right_') for name in model.joint_names)
+    with pytest.raises(RecordingError, match='not recorded') as error:
+        prepare(Recording(both, t, np.c_[q, q], np.c_[tau, tau]), model)
+    assert 'prefix' not in str(error.value)                  # two candidates: no guess
