@@ -23,10 +23,13 @@ class DataReport:
     stale repeats, ``rest_rows_cut`` at rest at the ends, in segments too short) +
     ``gridded_rows``; the segments' uniform grids hold ``grid_points`` = ``samples_used`` +
     ``transient_points``.
-    ``sample_rate``: the grid's (the median interval's); ``mean_rate``: rows over time span.
+    ``sample_rate``: the median interval's; ``grid_rate``: the segments' uniform grids' (their
+    fitted period where stamps were de-jittered), weighted by their points; ``mean_rate``:
+    rows over time span.
     """
 
     sample_rate: float = 0.0
+    grid_rate: float = 0.0
     source: str = 'recording'
     samples_in: int = 0
     samples_used: int = 0
@@ -84,9 +87,9 @@ class DataReport:
                        f'{longest:.3g} s)')
         out.append(f'{_count(self.gridded_rows, "sample")} in '
                    f'{_count(self.gridded_segments, "segment")} on a uniform '
-                   f'{self.sample_rate:.4g} Hz grid of {self.grid_points} points: '
-                   f'{self.samples_used} used, {self.transient_points} in filter transients '
-                   'cut')
+                   f'{self.grid_rate or self.sample_rate:.4g} Hz grid of {self.grid_points} '
+                   f'points: {self.samples_used} used, {self.transient_points} in filter '
+                   'transients cut')
         rest = {k: v for k, v in self.rest_rows.items() if v}
         if rest:
             out.append('samples at rest inside left out of the joint\'s equations (Coulomb '

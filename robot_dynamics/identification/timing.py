@@ -19,7 +19,8 @@ A driver's recording is not a clean uniform sampling:
   stamp. A run of rows identical to the row before (every position and effort, bit for bit)
   that is at most ``MAX_STALE`` seconds long and after which the positions have moved is
   stale: dropped, then filled like a short gap. Longer runs are the arm at rest (kept);
-- **gaps**: longer than ``max_gap`` split the recording into segments;
+- **gaps**: longer than ``max_gap`` (and than one missing sample) split the recording
+  into segments;
 - **jitter**: when the stamps of a segment scatter around a straight line (sample number →
   time; the number is the stamp's rounded count of periods, so dropped samples leave holes)
   by less than half a period, two explanations fit: the samples were taken uniformly and

@@ -18,10 +18,15 @@ with the pure-Python ``rosbags`` library (a bag directory with ``metadata.yaml``
 ``.db3`` / ``.mcap`` file). Each message is matched by joint name, so messages may list the
 joints in any order or only some of them (a joint a message does not carry is NaN in that row).
 The time of a message is its ``header.stamp``, or the bag's receive time when the stamp is 0.
+Messages that carry complementary parts of one sample are joined into one row
+(:func:`joined_messages`): a driver that publishes the efforts in their own message, a
+gripper's joints published apart from the arm's.
 
 CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
-``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns;
-``#`` starts a comment line; UTF-8, with or without a byte-order mark. :func:`write_csv`
+``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns
+(a joint without one of them, e.g. a gripper's position alone, is NaN there); separated by
+commas, or by semicolons or tabs when the header holds no comma; ``#`` starts a comment line;
+UTF-8, with or without a byte-order mark. :func:`write_csv`
 writes ``t, q_*, qd_*, tau_*``.
 
 Whatever is wrong with a file is a :class:`RecordingError` naming it and the fix, never a
@@ -30,6 +35,7 @@ not UTF-8, a column given twice (``q_j1`` twice, or ``q_j1`` and ``position_j1``
 named twice in one ``JointState`` message (which of the two values is meant cannot be told).
 """
 
+from collections import Counter
 from dataclasses import dataclass
 import csv
 import os
@@ -92,6 +98,7 @@ def read_recording(path, topic=None):
     check_recording_files(path)
     if path.lower().endswith('.csv'):
         return read_csv(path)
+    _refuse_ros1_bag(path)
     try:
         return read_bag(path, topic)
     except RecordingError:
@@ -101,6 +108,19 @@ def read_recording(path, topic=None):
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
                              f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
                              'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+
+
+def _refuse_ros1_bag(path):
+    """Refuse a ROS 1 bag (``#ROSBAG V2.0``) with the command that converts it to rosbag2."""
+    if os.path.isdir(path):
+        return
+    with open(path, 'rb') as handle:
+        if not handle.read(13).startswith(b'#ROSBAG V'):
+            return
+    target = os.path.splitext(path)[0] + '_ros2'
+    raise RecordingError(f'{path}: a ROS 1 bag; convert it to rosbag2 first: rosbags-convert '
+                         f'--src {path} --dst {target} (the rosbags package), then give '
+                         f'{target}')
 
 
 #: Largest recording file read, bytes (a CSV or one storage file of a bag).
@@ -171,24 +191,76 @@ def _refuse_repeated(names, where):
                          'per joint in a CSV)')
 
 
+_FIELDS = ('position', 'velocity', 'effort')
+
+
 def _from_rows(rows, index, source):
     names = list(index)
-    N, m = len(rows), len(names)
+    groups = joined_messages([_message(row, index) for row in rows])
+    N, m = len(groups), len(names)
     t = np.empty(N)
-    arrays = {key: np.full((N, m), np.nan) for key in ('position', 'velocity', 'effort')}
-    for r, (stamp, row_names, position, velocity, effort) in enumerate(rows):
-        t[r] = stamp
-        columns = [index[name] for name in row_names]
-        for key, values in (('position', position), ('velocity', velocity),
-                            ('effort', effort)):
-            values = np.asarray(values, dtype=float)
-            if values.size == len(columns):         # JointState allows empty arrays
-                arrays[key][r, columns] = values
+    arrays = {key: np.full((N, m), np.nan) for key in _FIELDS}
+    for r, group in enumerate(groups):
+        t[r] = max(group, key=lambda message: message[1]['position'].size)[0]
+        for _, parts in group:
+            columns = parts['columns']
+            for key in _FIELDS:
+                if parts[key].size == columns.size:     # JointState allows empty arrays
+                    arrays[key][r, columns] = parts[key]
     velocity = arrays['velocity'] if np.isfinite(arrays['velocity']).any() else None
     if not np.isfinite(arrays['effort']).any():
         raise RecordingError(f'{source}: no efforts recorded; identification needs '
                              'JointState.effort (the applied joint torques)')
     return Recording(tuple(names), t, arrays['position'], arrays['effort'], velocity, source)
+
+
+def _message(row, index):
+    """``(stamp, parts)`` of a bag row: its joints' columns and each field's values."""
+    stamp, row_names, *values = row
+    parts = {key: np.asarray(value, dtype=float).ravel() for key, value in zip(_FIELDS, values)}
+    parts['columns'] = np.array([index[name] for name in row_names], dtype=int)
+    return stamp, parts
+
+
+def _cells(parts):
+    """Return the (field, column) cells a message carries (a field of the wrong size: none)."""
+    columns = parts['columns']
+    return {(key, int(c)) for key in _FIELDS if parts[key].size == columns.size
+            for c in columns}
+
+
+def _signature(parts):
+    return (parts['columns'].tobytes(),) + tuple(parts[k].size > 0 for k in _FIELDS)
+
+
+def joined_messages(messages):
+    """Group ``messages`` ``[(stamp, parts)]`` into samples: a list of lists of messages.
+
+    Messages in time order join the sample before when they are less than half a period
+    after its first message (the median interval of the most frequent kind of message: the
+    same joints and fields) and carry none of its cells (a field of a joint): the efforts in a
+    message of their own, a gripper's joints apart from the arm's. A recording whose messages
+    all carry the same joints and fields (every driver's usual) gives one sample per message.
+    A sample's time is that of its message with the most positions.
+    """
+    signatures = [_signature(parts) for _, parts in messages]
+    if len(set(signatures)) == 1:
+        return [[message] for message in messages]
+    order = sorted(range(len(messages)), key=lambda k: messages[k][0])
+    common = Counter(signatures).most_common(1)[0][0]          # linear in the messages
+    stamps = np.array([messages[k][0] for k in order if signatures[k] == common])
+    window = 0.5 * float(np.median(np.diff(stamps))) if stamps.size > 1 else 0.0
+    groups, cells = [], set()
+    for k in order:
+        stamp, parts = messages[k]
+        carried = _cells(parts)
+        if groups and stamp - groups[-1][0][0] < window and not carried & cells:
+            groups[-1].append(messages[k])
+            cells |= carried
+        else:
+            groups.append([messages[k]])
+            cells = carried
+    return groups
 
 
 def write_bag(path, recording, topic='/joint_states', storage='sqlite3'):
@@ -255,7 +327,8 @@ def read_csv(path):
     except UnicodeDecodeError as exc:
         raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
                              'save the CSV as UTF-8') from None
-    reader = csv.reader(line for _, line in numbered)
+    reader = csv.reader((line for _, line in numbered),
+                        delimiter=_delimiter(numbered[0][1] if numbered else ''))
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -285,14 +358,39 @@ def read_csv(path):
                              'each')
     time_column = time_columns[0]
     names = list(columns['position'])
-    if not names or set(columns['effort']) != set(names):
+    if not names or not columns['effort']:
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
                              f'joints; found positions {_some(names)}, efforts '
                              f'{_some(list(columns["effort"]))}')
-    arrays = {key: data[:, [cols[name] for name in names]] if set(cols) == set(names) else None
-              for key, cols in columns.items()}
+    names += [name for name in columns['effort'] if name not in columns['position']]
+    arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
     return Recording(tuple(names), data[:, time_column], arrays['position'], arrays['effort'],
                      arrays['velocity'], path)
+
+
+def _joint_columns(data, columns, names):
+    """Return the (N, m) values of ``names`` (NaN where a joint has no column), or None.
+
+    A joint may have a position column and no effort (a gripper logged beside the arm): only
+    the model's joints must have both (:func:`~robot_dynamics.identification.prepare` names
+    a model joint whose column is missing).
+    """
+    if not columns:
+        return None
+    values = np.full((data.shape[0], len(names)), np.nan)
+    for j, name in enumerate(names):
+        if name in columns:
+            values[:, j] = data[:, columns[name]]
+    return values
+
+
+def _delimiter(header):
+    """Return the CSV header's separator: ``,``, else ``;`` or a tab (spreadsheets' exports)."""
+    if ',' not in header:
+        for separator in (';', '\t'):
+            if separator in header:
+                return separator
+    return ','
 
 
 def _some(names, shown=10):

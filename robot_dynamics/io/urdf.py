@@ -29,7 +29,8 @@
   values there and Pinocchio and KDL ignore the tags; ``urdf_friction=False`` leaves them out
   (docs/models.md). ``<limit>`` kept.
 - ``<transmission>``: ``mechanicalReduction`` (ROS 1 actuator or transmission form) or
-  ``mechanical_reduction`` (ros2_control joint form) → gear ratio; an actuator's
+  ``mechanical_reduction`` (ros2_control joint form) → gear ratio (its magnitude: a negative
+  reduction is a motor turned over, named in a ``ModelWarning``); an actuator's
   ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor inertia.
 - Tolerant where no dynamics are at stake: visuals, collisions, materials, textures, sensors,
   gazebo and ros2_control tags are not read (:mod:`robot_dynamics.io.urdf_elements`).
@@ -89,7 +90,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     tree = Tree(document)
     base = base_link or tree.root
     tree.check_link(base, 'base_link')
-    if tip_link is None:
+    if not tip_link:                             # None or the nodes' '': the default
         tip = tree.choose_tip(base)
     else:
         tree.check_link(tip_link, 'tip_link')
@@ -110,15 +111,30 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
                   chain_choice=tree.choice)
     gear, rotor = transmissions(document)
     if gear or rotor:
-        fields['gear_ratio'] = [gear.get(n, 1.0) for n in names]
+        fields['gear_ratio'] = [abs(gear.get(n, 1.0)) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
     messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
+    messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
         warn(message)
     return fields
+
+
+def _reversed_note(reversed_joints):
+    """Name the chain joints whose transmission's reduction is negative (a motor turned over).
+
+    The sign says which way the motor turns; the dynamics see the reduction squared (the
+    reflected rotor inertia), so its magnitude is the gear ratio. Kept negative, the ROS nodes'
+    plausibility check refused the model (red team: ``-1`` on a reversed joint).
+    """
+    if not reversed_joints:
+        return []
+    listed = ', '.join(f'{name} ({value:g})' for name, value in reversed_joints)
+    return [f'URDF <transmission> reduction negative on {listed}: the motor turns the other way, '
+            'which no torque of the dynamics depends on; gear ratio = its magnitude']
 
 
 def _friction_note(fields, included):

@@ -30,6 +30,7 @@ refused by a substring test):
   ``xmlns:`` has none: the walk over the tree is skipped then (a comment may still hold them).
 """
 
+import codecs
 import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
@@ -46,13 +47,28 @@ DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=
                                rb'["\']([A-Za-z][A-Za-z0-9._-]*)["\']')
 
 
+#: Byte-order marks of UTF-32 and UTF-16 (UTF-32's first: FF FE 00 00 starts with FF FE).
+#: Windows PowerShell's ``xacro robot.urdf.xacro > robot.urdf`` writes UTF-16 with one.
+WIDE_ENCODINGS = ((codecs.BOM_UTF32_LE, 'UTF-32'), (codecs.BOM_UTF32_BE, 'UTF-32'),
+                  (codecs.BOM_UTF16_LE, 'UTF-16'), (codecs.BOM_UTF16_BE, 'UTF-16'))
+
+
 def decode(data, where):
     """Return the text of URDF ``data`` (bytes): UTF-8, else the encoding its declaration names.
 
     A file saved as ISO-8859-1 or windows-1252 that says so (``<?xml version="1.0"
-    encoding="ISO-8859-1"?>``) loads, as XML allows; undeclared non-UTF-8 is refused.
-    ``where``: ``'URDF bytes'`` or ``"URDF file '<path>'"``, for the message.
+    encoding="ISO-8859-1"?>``) loads, as XML allows; undeclared non-UTF-8 is refused, UTF-16
+    and UTF-32 (which TinyXML, Pinocchio's and KDL's parser, cannot read either) with the
+    conversion to UTF-8. ``where``: ``'URDF bytes'`` or ``"URDF file '<path>'"``, for the
+    message.
     """
+    subject = 'are not UTF-8' if where.endswith('bytes') else 'is not UTF-8 text'
+    for mark, encoding in WIDE_ENCODINGS:
+        if data.startswith(mark):
+            raise URDFError(f'{where} {subject}: it starts with the byte-order mark of '
+                            f'{encoding} (Windows PowerShell\'s ">" writes UTF-16); save it as '
+                            'UTF-8 (PowerShell: ... | Out-File -Encoding utf8 robot.urdf; '
+                            f'iconv -f {encoding} -t UTF-8)')
     try:
         return data.decode('utf-8')
     except UnicodeDecodeError as exc:
@@ -62,7 +78,6 @@ def decode(data, where):
                 return data.decode(declared.group(1).decode('ascii'))
             except (LookupError, UnicodeDecodeError):
                 pass
-        subject = 'are not UTF-8' if where.endswith('bytes') else 'is not UTF-8 text'
         raise URDFError(f'{where} {subject} ({exc.reason} at byte {exc.start}); save it as '
                         'UTF-8, or declare its encoding: <?xml version="1.0" '
                         'encoding="ISO-8859-1"?>') from None

@@ -141,9 +141,10 @@ def test_counts_add_up_and_name_the_mean_rate(arm):
     rest = int(lines[1].split()[0])
     assert lines[1].endswith('samples at rest at the ends of the segments cut (how long the '
                              'arm rests must not change the result)')
-    gridded, segments, grid, used, transients = (int(x) for x in re.match(
-        r'(\d+) samples in (\d+) segment on a uniform 100 Hz grid of (\d+) points: (\d+) '
+    gridded, segments, rate, grid, used, transients = (float(x) for x in re.match(
+        r'(\d+) samples in (\d+) segment on a uniform ([\d.]+) Hz grid of (\d+) points: (\d+) '
         r'used, (\d+) in filter transients cut', lines[2]).groups())
+    assert 99.5 < rate < 100.5                   # the grid's: the stamps' fitted line, 100.2 Hz
     assert recording.samples == rest + gridded and grid == used + transients
     assert '1 short gap filled by interpolation' in lines
     assert '1 segment resampled (irregular time stamps interpolated)' in lines
