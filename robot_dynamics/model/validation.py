@@ -28,6 +28,9 @@ from robot_dynamics.model.plausibility import indices, link_warnings, reach_warn
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
 MAX_INERTIA_MAGNITUDE = 1e150
+#: A smallest principal moment this far below zero (relative to the largest) is the rounding of
+#: entries written to a few digits (a rod or plate at four digits: ~2e-5): a warning, not an error.
+ROUNDING_INDEFINITE = 1e-3
 _EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)      # R Rᵀ = E within these
 
 
@@ -73,7 +76,8 @@ def _inertia_checks(model, rows, loaded):
     """Check the inertias of links ``rows`` (indices, in order); return warnings, moments.
 
     Raises for an entry beyond :data:`MAX_INERTIA_MAGNITUDE`, a negative mass, an asymmetric
-    or indefinite inertia; warns for the triangle inequality. ``principal``: (len(rows), 3).
+    or indefinite inertia; warns for the triangle inequality and for an inertia indefinite by
+    rounding alone (:data:`ROUNDING_INDEFINITE`). ``principal``: (len(rows), 3).
     """
     names = [model.link_names[i] for i in rows]
     inertia, mass = model.inertia[rows], model.mass[rows]
@@ -96,6 +100,7 @@ def _inertia_checks(model, rows, loaded):
     found = []
     for i, (low, middle, high) in enumerate(principal.tolist()):
         indefinite = low < -1e-12 * max(1.0, high)
+        rounded = indefinite and low >= -ROUNDING_INDEFINITE * high
         if not (negative[i] or asymmetric[i] or indefinite
                 or low + middle < high * (1 - 1e-9) - 1e-12):     # the triangle inequality
             continue
@@ -106,6 +111,12 @@ def _inertia_checks(model, rows, loaded):
         if asymmetric[i]:
             raise ModelError(f'inertia of link {name!r} is not symmetric; '
                              'give ixy, ixz, iyz once each')
+        if rounded:                   # Pinocchio and KDL load it; one warning says why
+            found.append(f'inertia of link {name!r} is slightly indefinite: smallest principal '
+                         f'moment {low:.3g} kg m^2, {-low / high:.1g} of the largest, the '
+                         'rounding of entries written to a few digits (a thin link); accepted '
+                         'as given: write more digits')
+            continue
         if indefinite:
             raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
                              f'(principal moments {principal[i]}); check signs and units '
