@@ -19,14 +19,13 @@ included, through the node (:func:`report_callback_failure`), and the node goes 
 
 import contextlib
 import inspect
-import time
 
 import rclpy.logging
 from rclpy.executors import (
     ConditionReachedException, ExternalShutdownException, ShutdownException,
     SingleThreadedExecutor, TimeoutException, TimeoutObject,
 )
-from rclpy.event_handler import EventHandler, QoSPublisherEventType, QoSSubscriptionEventType
+from rclpy.event_handler import EventHandler
 from rclpy.exceptions import InvalidHandle
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.subscription import Subscription
@@ -75,13 +74,6 @@ _LOGGER = rclpy.logging.get_logger('robot_dynamics.executor')
 _KINDS = ('subscription', 'timer', 'client', 'service', 'guard_condition')
 _NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client': 'clients',
                     'service': 'services', 'guard_condition': 'guards'}
-#: rclpy's default two QoS events per endpoint, which report a mismatch (QoS or type): polled
-#: every ``MISMATCH_POLL_PERIOD`` s (each costs a wait ~1.2 µs; 34 of them in the dynamics node).
-MISMATCH_EVENTS = {QoSPublisherEventType.RCL_PUBLISHER_OFFERED_INCOMPATIBLE_QOS,
-                   QoSPublisherEventType.RCL_PUBLISHER_INCOMPATIBLE_TYPE,
-                   QoSSubscriptionEventType.RCL_SUBSCRIPTION_REQUESTED_INCOMPATIBLE_QOS,
-                   QoSSubscriptionEventType.RCL_SUBSCRIPTION_INCOMPATIBLE_TYPE}
-MISMATCH_POLL_PERIOD = 0.1
 
 
 class CachedWaitSetExecutor(SingleThreadedExecutor):
@@ -95,15 +87,13 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
     waitables (QoS events, actions) run as tasks as in the base class. The cached handles are
     held in use until the next rebuild, ``remove_node`` or ``shutdown``. An exception in a
     callback is reported (:func:`report_callback_failure`); the other ready callbacks still
-    run. Mismatch events (:data:`MISMATCH_EVENTS`) are waited for every
-    :data:`MISMATCH_POLL_PERIOD`. Docs: docs/ros.md, docs/latency.md.
+    run. Docs: docs/ros.md, docs/latency.md.
     """
 
     def __init__(self, *, context=None):
         super().__init__(context=context)
         self._cache = None
         self._changed = True
-        self._mismatch_poll = 0.0                # monotonic time mismatch events join a wait
 
     def _release_cache(self):
         if self._cache is not None:
@@ -179,11 +169,9 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                       for kind, entities in kinds.items()}
         adders = [(getattr(wait_set, f'add_{kind}'), [entity.handle for entity, _ in entities])
                   for kind, entities in kinds.items()]
-        urgent = [entry for entry in events if entry[0].event_type not in MISMATCH_EVENTS]
-        urgent = events if len(urgent) == len(events) else urgent     # none to poll: never cut
         self._cache = {'handles': handles, 'wait_set': wait_set, 'adders': adders,
                        'by_pointer': by_pointer, 'waitables': waitables, 'events': events,
-                       'urgent_events': urgent, 'waited_events': [], 'event_indices': []}
+                       'event_indices': []}
 
     def _filled_wait_set(self):
         """Return the cache with its wait set filled; rebuilt first if the entities changed."""
@@ -201,13 +189,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                         add(handle)
                 for waitable, _ in cache['waitables']:
                     waitable.add_to_wait_set(wait_set)
-                now = time.monotonic()
-                polled = now >= self._mismatch_poll
-                if polled:
-                    self._mismatch_poll = now + MISMATCH_POLL_PERIOD
-                cache['waited_events'] = cache['events' if polled else 'urgent_events']
                 cache['event_indices'] = [wait_set.add_event(event)
-                                          for _, _, event in cache['waited_events']]
+                                          for _, _, event in cache['events']]
             except InvalidHandle:              # destroyed behind the node's back: rebuild
                 self._changed = True
                 continue
@@ -301,31 +284,24 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         if wait_condition():
             return
         self._run_pending_tasks()
+        if self._is_shutdown or not self._context.ok():
+            return
+        cache = self._filled_wait_set()
+        if cache is None:                          # entities vanishing as they are read
+            return
+        wait_set = cache['wait_set']
         timeout = timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) else timeout_sec
-        end = None if timeout is None or timeout < 0 else time.monotonic() + timeout
-        while not self._is_shutdown and self._context.ok():
-            cache = self._filled_wait_set()
-            if cache is None:                      # entities vanishing as they are read
-                return
-            wait_set, now = cache['wait_set'], time.monotonic()
-            left = None if end is None else max(0.0, end - now)
-            polled = cache['waited_events'] is cache['events']
-            capped = not polled and (left is None or self._mismatch_poll - now < left)
-            wait_set.wait(timeout_sec_to_nsec(max(0.0, self._mismatch_poll - now) if capped
-                                              else left))
-            if self._is_shutdown:
-                return
-            if not self._context.ok():
-                raise ExternalShutdownException()
-            ready = {kind: wait_set.get_ready_entities(kind) for kind in _KINDS}
-            if not capped or any(ready.values()) or any(
-                    wait_set.is_ready('event', i) for i in cache['event_indices']):
-                return self._dispatch_ready(cache, wait_set, ready)
-            # the mismatch events' turn came first: wait on, with them, for the rest
+        wait_set.wait(timeout_sec_to_nsec(timeout))
+        if self._is_shutdown:
+            return
+        if not self._context.ok():
+            raise ExternalShutdownException()
+        ready = {kind: wait_set.get_ready_entities(kind) for kind in _KINDS}
+        self._dispatch_ready(cache, wait_set, ready)
 
     def _dispatch_ready(self, cache, wait_set, ready):
         """Run the callbacks of the ready entities, waitables and timers first."""
-        for (waitable, node, _), index in zip(cache['waited_events'], cache['event_indices']):
+        for (waitable, node, _), index in zip(cache['events'], cache['event_indices']):
             if wait_set.is_ready('event', index):
                 waitable._ready_to_take_data = True        # what its is_ready would note
                 self._run_waitable(waitable, node)
@@ -354,7 +330,13 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
 
 
 def _event_handle(waitable):
-    """Return a QoS event handler's rcl event handle (added without Python calls), else None."""
+    """Return a QoS event handler's rcl event handle, else None (any other waitable).
+
+    A node has two such handlers per publisher and subscription (26 in the dynamics node), and
+    their Python ``add_to_wait_set`` and ``is_ready`` on every wait were 8 % of the dynamics
+    node's time at 1 kHz (docs/latency.md); the cache adds their handles to the wait set
+    directly.
+    """
     if type(waitable) is not EventHandler:
         return None
     return getattr(waitable, '_EventHandler__event', None)

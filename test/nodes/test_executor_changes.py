@@ -33,8 +33,7 @@ from std_msgs.msg import Float64
 from std_srvs.srv import SetBool
 from trajectory_msgs.msg import JointTrajectoryPoint
 
-from robot_dynamics.nodes.executors import (
-    CachedWaitSetExecutor, MISMATCH_EVENTS, MISMATCH_POLL_PERIOD)
+from robot_dynamics.nodes.executors import CachedWaitSetExecutor
 
 
 class Subject:
@@ -213,34 +212,6 @@ def test_qos_event_waitables_added_and_destroyed(subject):
     assert subject.spin_until(lambda: events), 'the incompatible-QoS event was not served'
     subject.node.destroy_subscription(subscription)
     subject.spin_for(0.05)
-
-
-def test_mismatch_events_join_the_wait_once_per_poll_period(subject):
-    """The default incompatible-QoS and -type events join a wait once per poll period."""
-    for k in range(3):
-        subject.node.create_publisher(Float64, f'quiet{k}', 1)     # two default events each
-    subject.cached()
-    executor = subject.executor
-    events = executor._cache['events']
-    assert len(events) >= 6
-    assert all(waitable.event_type in MISMATCH_EVENTS for waitable, _, _ in events)
-    executor._mismatch_poll = 0.0
-    executor.spin_once(timeout_sec=0)
-    assert len(executor._cache['event_indices']) == len(events)     # due: every event
-    executor.spin_once(timeout_sec=0)
-    assert executor._cache['event_indices'] == []                    # not due: none
-    time.sleep(MISMATCH_POLL_PERIOD)
-    executor.spin_once(timeout_sec=0)
-    assert len(executor._cache['event_indices']) == len(events)
-
-
-def test_spin_once_waits_its_whole_timeout_across_a_mismatch_poll(subject):
-    """A wait cut short for the mismatch events goes on with them: spin_once keeps its timeout."""
-    subject.cached()
-    subject.executor.spin_once(timeout_sec=0)                  # the next poll is due in 0.1 s
-    start = time.monotonic()
-    subject.executor.spin_once(timeout_sec=3.5 * MISMATCH_POLL_PERIOD)
-    assert time.monotonic() - start >= 3.4 * MISMATCH_POLL_PERIOD
 
 
 def test_nodes_added_and_removed(subject, ros):
