@@ -23,27 +23,8 @@ from robot_dynamics.identification import prepare
 from robot_dynamics.io.recordings import (
     Recording, RecordingError, read_recording, write_bag, write_csv,
 )
+from bags import joint_state_bag
 from cost import growth_ratio
-
-
-def joint_state_bag(path, messages):
-    """Write ``messages`` [(names, positions, efforts)] as a bag at ``path`` (1 ms apart)."""
-    from rosbags.rosbag2 import Writer
-    from rosbags.typesys import Stores, get_typestore
-    store = get_typestore(Stores.ROS2_JAZZY)
-    JointState = store.types['sensor_msgs/msg/JointState']
-    Header = store.types['std_msgs/msg/Header']
-    Time = store.types['builtin_interfaces/msg/Time']
-    with Writer(path, version=9) as writer:
-        connection = writer.add_connection('/joint_states', JointState.__msgtype__,
-                                           typestore=store)
-        for k, (names, position, effort) in enumerate(messages):
-            msg = JointState(header=Header(stamp=Time(sec=1, nanosec=10 ** 6 * k), frame_id=''),
-                             name=list(names), position=np.asarray(position, float),
-                             velocity=np.zeros(0), effort=np.asarray(effort, float))
-            writer.write(connection, 10 ** 9 + 10 ** 6 * k,
-                         store.serialize_cdr(msg, JointState.__msgtype__))
-    return path
 
 
 def test_many_names_per_message_read_in_linear_time(tmp_path):
@@ -51,7 +32,8 @@ def test_many_names_per_message_read_in_linear_time(tmp_path):
     def bag(m):
         names = [f'j{k}' for k in range(m)]
         values = np.arange(m, dtype=float)
-        return joint_state_bag(tmp_path / f'bag{m}', [(names, values, values)] * 3)
+        return joint_state_bag(tmp_path / f'bag{m}',
+                               [(1.0 + 1e-3 * k, names, values, values) for k in range(3)])
     small, large = bag(20_000), bag(200_000)
     back = read_recording(large)
     assert len(back.joint_names) == 200_000 and back.effort[2, -1] == 199_999
@@ -62,7 +44,7 @@ def test_many_names_per_message_read_in_linear_time(tmp_path):
 
 def test_a_joint_named_twice_in_a_message_is_refused(tmp_path):
     # Was: the later value silently won, then 'rank-deficient'.
-    path = joint_state_bag(tmp_path / 'bag', [(['a', 'b', 'a'], [1, 2, 3], [1, 2, 3])])
+    path = joint_state_bag(tmp_path / 'bag', [(1.0, ['a', 'b', 'a'], [1, 2, 3], [1, 2, 3])])
     with pytest.raises(RecordingError, match=r"message 1 names 'a' more than once"):
         read_recording(path)
 

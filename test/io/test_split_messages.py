@@ -26,6 +26,7 @@ import robot_dynamics as rd
 from robot_dynamics.identification import prepare
 from robot_dynamics.io.recordings import (Recording, RecordingError, read_recording,
                                           write_csv)
+from bags import joint_state_bag
 
 RATE = 94.0
 
@@ -38,27 +39,6 @@ def arm_motion(names, seconds=12.0, seed=0):
     q = 0.3 * np.sin(np.outer(t, k) + k)
     tau = np.cos(np.outer(t, k))
     return 100.0 + t + rng.uniform(0, 0.002, t.size), q, tau
-
-
-def bag(path, messages):
-    """Write ``messages`` [(stamp, names, position, effort)] as a /joint_states bag."""
-    from rosbags.rosbag2 import Writer
-    from rosbags.typesys import Stores, get_typestore
-    store = get_typestore(Stores.ROS2_JAZZY)
-    JointState = store.types['sensor_msgs/msg/JointState']
-    Header = store.types['std_msgs/msg/Header']
-    Time = store.types['builtin_interfaces/msg/Time']
-    with Writer(path, version=9) as writer:
-        connection = writer.add_connection('/joint_states', JointState.__msgtype__,
-                                           typestore=store)
-        for stamp, names, position, effort in messages:
-            sec, nanosec = divmod(int(round(stamp * 1e9)), 10 ** 9)
-            msg = JointState(header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
-                             name=list(names), position=np.ascontiguousarray(position, float),
-                             velocity=np.zeros(0), effort=np.ascontiguousarray(effort, float))
-            writer.write(connection, sec * 10 ** 9 + nanosec + 10 ** 6,
-                         store.serialize_cdr(msg, JointState.__msgtype__))
-    return path
 
 
 def test_a_lost_sample_at_94_hz_is_filled_not_a_gap():
@@ -103,7 +83,7 @@ def test_efforts_in_their_own_messages_are_joined(tmp_path):
     messages = []
     for k in range(t.size):
         messages += [(t[k], names, q[k], []), (t[k] + 0.0004, names, [], tau[k])]
-    recording = read_recording(bag(tmp_path / 'run', messages))
+    recording = read_recording(joint_state_bag(tmp_path / 'run', messages))
     assert recording.samples == t.size
     columns = [recording.joint_names.index(name) for name in names]
     assert np.allclose(recording.t, t, rtol=0, atol=1e-8)       # the positions' stamps
@@ -121,7 +101,7 @@ def test_a_grippers_messages_join_the_arms_samples(tmp_path):
         messages.append((t[k], names[::-1], q[k, ::-1], tau[k, ::-1]))
         if k % 3 == 0:
             messages.append((t[k] + 0.003, ['finger_joint'], [0.01], [0.5]))
-    recording = read_recording(bag(tmp_path / 'run', messages))
+    recording = read_recording(joint_state_bag(tmp_path / 'run', messages))
     assert recording.samples == t.size
     report = prepare(recording, model).report
     assert report.nonfinite_rows == 0 and report.ignored_joints == ('finger_joint',)
@@ -134,7 +114,7 @@ def test_messages_that_overlap_are_never_joined(tmp_path):
     messages = []
     for k in range(t.size):
         messages += [(t[k], names, q[k], tau[k]), (t[k] + 0.001, names[:1], q[k, :1], [])]
-    recording = read_recording(bag(tmp_path / 'run', messages))
+    recording = read_recording(joint_state_bag(tmp_path / 'run', messages))
     assert recording.samples == 2 * t.size
     assert np.isnan(recording.effort[1::2]).all() and np.isfinite(recording.effort[::2]).all()
 

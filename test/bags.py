@@ -1,0 +1,39 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Bags of ``sensor_msgs/JointState`` for the recording tests, written with ``rosbags``."""
+
+import numpy as np
+
+
+def joint_state_bag(path, messages):
+    """Write ``messages`` [(stamp s, names, position, effort)] as a /joint_states bag at ``path``.
+
+    Each is received 1 ms after its stamp; returns ``path``.
+    """
+    from rosbags.rosbag2 import Writer
+    from rosbags.typesys import Stores, get_typestore
+    store = get_typestore(Stores.ROS2_JAZZY)
+    JointState = store.types['sensor_msgs/msg/JointState']
+    Header = store.types['std_msgs/msg/Header']
+    Time = store.types['builtin_interfaces/msg/Time']
+    with Writer(path, version=9) as writer:
+        connection = writer.add_connection('/joint_states', JointState.__msgtype__,
+                                           typestore=store)
+        for stamp, names, position, effort in messages:
+            sec, nanosec = divmod(int(round(stamp * 1e9)), 10 ** 9)
+            msg = JointState(header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
+                             name=list(names), position=np.ascontiguousarray(position, float),
+                             velocity=np.zeros(0), effort=np.ascontiguousarray(effort, float))
+            writer.write(connection, sec * 10 ** 9 + nanosec + 10 ** 6,
+                         store.serialize_cdr(msg, JointState.__msgtype__))
+    return path
