@@ -268,7 +268,7 @@ def _estimate(model, base, names, theta, R, joint_terms, bounds, floored):
 def extent_floors(model, masses, bounds):
     """Smallest RMS extent ``s_i`` (n,), m, that keeps each link below the density bound.
 
-    :func:`robot_dynamics.model.plausibility.plausibility_warnings` calls a link heavier than
+    :func:`robot_dynamics.model.plausibility.link_warnings` calls a link heavier than
     tungsten when ``m / (4/3 π √125 σ₁σ₂σ₃)`` exceeds ``DENSITY_RANGE[1]``. The program asks
     ``Σ_c ⪰ s_i² m_i I`` (every RMS extent about the centre of mass at least ``s_i``: a linear
     matrix inequality in ``J_i``, ``J_i - s_i² m_i diag(1, 1, 1, 0) ⪰ 0``) with ``s_i`` such that

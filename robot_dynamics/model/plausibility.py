@@ -30,9 +30,10 @@ has semi-axes ``√5 σ_k``; its density ``m / (4/3 π √125 σ₁σ₂σ₃)``
 - rotational inertia on a massless link (not a rigid body);
 - a centre of mass farther from its joint than the whole arm's reach plus 0.5 m.
 
-:func:`plausibility_warnings` returns one line per finding; :class:`RobotModel` adds them to
-its warnings (so the loaders, the nodes and ``robot-dynamics info`` show them). The checks
-ignore links that already fail the triangle inequality (the model says so itself).
+:func:`link_warnings` and :func:`reach_warnings` return one line per finding;
+:class:`RobotModel` adds them to its warnings (:mod:`robot_dynamics.model.validation`), so the
+loaders, the nodes and ``robot-dynamics info`` show them. The checks ignore links that already
+fail the triangle inequality (the model says so itself).
 """
 
 import math
@@ -81,11 +82,6 @@ def _density(mass, sigma):
     if (volume > 0).all():
         return mass / volume
     return np.divide(mass, volume, out=np.full_like(volume, np.inf), where=volume > 0)
-
-
-def plausibility_warnings(model, principal):
-    """Warnings (one line each) for implausible links of ``model``; ``principal`` (n, 3)."""
-    return link_warnings(model.link_names, model.mass, principal) + reach_warnings(model)
 
 
 def link_warnings(names, mass, principal):
