@@ -90,16 +90,16 @@ def measure(kind, count, args, context, node, model, tables):
                            lambda: all(s.sequence[0] >= 0 for s in shared), WARM_UP,
                            [s.measuring for s in shared]) / count
         time.sleep(0.2)
-        answered = sum(r.answered for r in receivers)
     finally:
         stop.set()
         for publisher in publishers:
             publisher.join(timeout=5.0)
         stop_nodes(processes)
     latencies = [x for r in receivers for x in r.latencies]
+    answered = sum(r.answered for r in receivers)
     per_answer = cpu * 1e4 * args.seconds * count / max(answered, 1)   # % → µs per answer
     return dict(latencies=latencies, sent=sum(s.sent.value for s in shared),
-                answered=sum(r.answered for r in receivers), cpu=cpu, per_answer=per_answer)
+                answered=answered, cpu=cpu, per_answer=per_answer)
 
 
 def main(argv=None):
