@@ -150,7 +150,9 @@ def receiver_graph(name, realtime=0, executor_class=None):
     The node spins in a thread on ``executor_class`` (default: the nodes' executor; rclpy's
     own falls behind 1 kHz under load; a receiver that destroys its subscriptions while it
     spins needs rclpy's, which builds its wait set each time); ``realtime`` > 0 runs this
-    process (and what it starts) SCHED_FIFO at that priority (root). All is shut down on exit.
+    process (and what it starts) SCHED_FIFO at that priority (root). All is shut down on exit,
+    the spinning thread first: an executor shut down from another thread while it spins
+    released the handles its wait was using (a SIGSEGV at exit, once in CI).
     """
     if realtime:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(realtime))
@@ -164,10 +166,19 @@ def receiver_graph(name, realtime=0, executor_class=None):
     node = rclpy.create_node(name)
     executor = (executor_class or CachedWaitSetExecutor)()
     executor.add_node(node)
-    threading.Thread(target=executor.spin, daemon=True).start()
+    done = threading.Event()
+
+    def spin():
+        while not done.is_set() and rclpy.ok():
+            executor.spin_once(timeout_sec=0.05)
+
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
     try:
         yield multiprocessing.get_context('spawn'), node
     finally:
+        done.set()
+        thread.join()
         executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
