@@ -19,6 +19,7 @@ included, through the node (:func:`report_callback_failure`), and the node goes 
 
 import contextlib
 import inspect
+import threading
 
 import rclpy.logging
 from rclpy.executors import (
@@ -85,7 +86,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
     entity created or destroyed through its node) or a handle refuses to be used (an entity
     destroyed behind the node's back), and calls ready callbacks directly; coroutines and
     waitables (QoS events, actions) run as tasks as in the base class. The cached handles are
-    held in use until the next rebuild, ``remove_node`` or ``shutdown``. An exception in a
+    held in use until the next rebuild, ``remove_node`` or ``shutdown``, which release them only
+    between iterations: a wait in progress on another thread ends first. An exception in a
     callback is reported (:func:`report_callback_failure`); the other ready callbacks still
     run. Docs: docs/ros.md, docs/latency.md.
     """
@@ -94,11 +96,20 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         super().__init__(context=context)
         self._cache = None
         self._changed = True
+        self._iteration = threading.RLock()    # held from filling the wait set to dispatching
 
-    def _release_cache(self):
-        if self._cache is not None:
-            self._cache['handles'].close()
-            self._cache = None
+    def _release_cache(self, timeout_sec=None):
+        """Close the cached handles once no iteration uses them (False: timed out)."""
+        wait = -1 if timeout_sec is None or timeout_sec < 0 else timeout_sec
+        if not self._iteration.acquire(timeout=wait):
+            return False
+        try:
+            if self._cache is not None:
+                self._cache['handles'].close()
+                self._cache = None
+        finally:
+            self._iteration.release()
+        return True
 
     def spin(self):
         """Execute callbacks until shutdown, then release the cached handles."""
@@ -118,14 +129,22 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         return super().add_node(node)
 
     def remove_node(self, node):
-        """Stop managing ``node`` and release the cached handles."""
+        """Stop managing ``node``; release the cached handles (else a spinning thread will)."""
         super().remove_node(node)
         self._changed = True
-        self._release_cache()
+        self._release_cache(timeout_sec=0)
 
     def shutdown(self, timeout_sec=None):
-        """Shut down as the base class does, releasing the cached handles first."""
-        self._release_cache()
+        """Shut down as the base class does, after the iteration in progress (else False).
+
+        The cached handles are released first; a wait on another thread must not hold them.
+        """
+        with self._shutdown_lock:
+            self._is_shutdown = True
+            if self._guard:
+                self._guard.trigger()
+        if not self._release_cache(timeout_sec):
+            return False
         return super().shutdown(timeout_sec)
 
     def _build_cache(self):
@@ -284,20 +303,22 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         if wait_condition():
             return
         self._run_pending_tasks()
-        if self._is_shutdown or not self._context.ok():
-            return
-        cache = self._filled_wait_set()
-        if cache is None:                          # entities vanishing as they are read
-            return
-        wait_set = cache['wait_set']
-        timeout = timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) else timeout_sec
-        wait_set.wait(timeout_sec_to_nsec(timeout))
-        if self._is_shutdown:
-            return
-        if not self._context.ok():
-            raise ExternalShutdownException()
-        ready = {kind: wait_set.get_ready_entities(kind) for kind in _KINDS}
-        self._dispatch_ready(cache, wait_set, ready)
+        with self._iteration:                      # shutdown() releases nothing meanwhile
+            if self._is_shutdown or not self._context.ok():
+                return
+            cache = self._filled_wait_set()
+            if cache is None:                      # entities vanishing as they are read
+                return
+            wait_set = cache['wait_set']
+            timeout = timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) \
+                else timeout_sec
+            wait_set.wait(timeout_sec_to_nsec(timeout))
+            if self._is_shutdown:
+                return
+            if not self._context.ok():
+                raise ExternalShutdownException()
+            ready = {kind: wait_set.get_ready_entities(kind) for kind in _KINDS}
+            self._dispatch_ready(cache, wait_set, ready)
 
     def _dispatch_ready(self, cache, wait_set, ready):
         """Run the callbacks of the ready entities, waitables and timers first."""
@@ -314,8 +335,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         for kind in ('timer', 'subscription', 'guard_condition', 'client', 'service'):
             by_pointer = cache['by_pointer'][kind]
             for pointer in ready[kind]:
-                if not self._context.ok():     # Ctrl-C during this iteration: nothing more
-                    return                     # (its publishers are invalid: error lines)
+                if self._is_shutdown or not self._context.ok():   # shut down (Ctrl-C) by
+                    return                     # a callback: nothing more (publishers invalid)
                 if pointer in by_pointer:
                     self._dispatch(kind, *by_pointer[pointer])
 
@@ -332,10 +353,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
 def _event_handle(waitable):
     """Return a QoS event handler's rcl event handle, else None (any other waitable).
 
-    A node has two such handlers per publisher and subscription (26 in the dynamics node), and
-    their Python ``add_to_wait_set`` and ``is_ready`` on every wait were 8 % of the dynamics
-    node's time at 1 kHz (docs/latency.md); the cache adds their handles to the wait set
-    directly.
+    Two per publisher and subscription (26 in the dynamics node): their Python wait-set calls
+    were 8 % of its time at 1 kHz (docs/latency.md); the cache adds their handles directly.
     """
     if type(waitable) is not EventHandler:
         return None
