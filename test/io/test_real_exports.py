@@ -1,0 +1,139 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Recordings as tools export them (issue 32): PlotJuggler, European spreadsheets, pandas.
+
+Red-team findings, each refused before: PlotJuggler's CSV export (``__time``, columns
+``/joint_states/<joint>/position``, other topics' rows with empty cells); a decimal comma with
+semicolons (European Excel); a comma ending every row but not the header; a time column named
+``timestamp`` or ``time_s``, or holding nanoseconds with the unit in its name
+(``time_ns``); a message with fewer efforts than names was "no efforts recorded".
+"""
+
+import numpy as np
+import pytest
+
+from robot_dynamics.io.recordings import Recording, RecordingError, read_recording, write_csv
+from bags import joint_state_bag
+
+NAMES = ('shoulder', 'elbow')
+
+
+def motion(rows=60, rate=94.0):
+    """Epoch stamps at ``rate``, positions and efforts (rows, 2) with many digits."""
+    t = 1.7e9 + np.arange(rows) / rate
+    k = np.arange(1, 3)
+    return t, 0.3 * np.sin(np.outer(t - t[0], k)), 5.0 * np.cos(np.outer(t - t[0], k)) + 0.123
+
+
+def cells(values):
+    return [repr(float(x)) for x in values]
+
+
+def test_a_plotjuggler_export_is_read_by_joint_with_the_header_stamps(tmp_path):
+    t, q, tau = motion()
+    fields = ('position', 'velocity', 'effort')
+    header = ['__time', '/joint_states/header/stamp'] + [
+        f'/joint_states/{name}/{field}' for field in fields for name in NAMES] + [
+        '/tf/transforms[0]/transform/translation/x']
+    lines = [','.join(header)]
+    for k in range(t.size):           # received 3 ms after the stamp; a /tf row between
+        lines.append(','.join(cells([t[k] + 0.003, t[k]]) + cells(q[k]) + ['', '']
+                              + cells(tau[k]) + ['']))
+        lines.append(','.join(cells([t[k] + 0.004]) + [''] * 7 + ['0.5']))
+    path = tmp_path / 'plotjuggler.csv'
+    path.write_text('\n'.join(lines) + '\n')
+    recording = read_recording(path)
+    assert recording.joint_names == NAMES and recording.samples == t.size
+    assert np.array_equal(recording.t, t)                    # header.stamp, not __time
+    assert np.array_equal(recording.position, q) and np.array_equal(recording.effort, tau)
+    assert recording.velocity is None
+
+
+def test_a_european_spreadsheet_with_decimal_commas_is_read(tmp_path):
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    plain = read_recording(path)
+    text = path.read_text().replace(',', ';').replace('.', ',')
+    (tmp_path / 'excel.csv').write_text(text.replace('\n', '\r\n'))
+    european = read_recording(tmp_path / 'excel.csv')
+    assert np.array_equal(european.t, plain.t) and np.array_equal(european.effort, plain.effort)
+    assert np.array_equal(european.position, plain.position)
+
+
+def test_a_comma_ending_every_row_but_not_the_header_is_read(tmp_path):
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    path.write_text('\n'.join([header] + [row + ',' for row in rows]) + '\n')
+    assert np.array_equal(read_recording(path).effort, tau)
+    path.write_text('\n'.join([header] + [row + ',7' for row in rows]) + '\n')
+    with pytest.raises(RecordingError, match='line 2 has 6 fields, the header 5'):
+        read_recording(path)                       # a value there: which column is it?
+
+
+@pytest.mark.parametrize('name, scale', [
+    ('timestamp', 1.0), ('time_s', 1.0), ('Time [s]', 1.0), ('stamp', 1.0),
+    ('time_ns', 1e9), ('timestamp [ns]', 1e9), ('t_ms', 1e3),
+])
+def test_time_columns_are_found_by_their_usual_names_and_units(tmp_path, name, scale):
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    rows = [','.join([str(int(round(float(row.split(',')[0]) * scale))) if scale > 1 else
+                      row.split(',')[0]] + row.split(',')[1:]) for row in rows]
+    path.write_text('\n'.join([header.replace('t,', f'{name},', 1)] + rows) + '\n')
+    recording = read_recording(path)
+    assert np.allclose(recording.t, t, rtol=0, atol=max(0.6 / scale, 1e-6) if scale > 1 else 0)
+    assert np.array_equal(recording.effort, tau)
+
+
+def test_fewer_efforts_than_names_is_named_not_called_no_efforts(tmp_path):
+    # Was: "no efforts recorded" for a driver listing a gripper without its effort.
+    names = NAMES + ('finger',)
+    path = joint_state_bag(tmp_path / 'bag', [(1.0 + 0.01 * k, names, [0.1, 0.2, 0.01],
+                                               [1.0, 2.0]) for k in range(30)])
+    with pytest.raises(RecordingError, match=r"message 1 lists 3 names \('shoulder', 'elbow', "
+                                             r"'finger'\) and 2 efforts; JointState arrays"):
+        read_recording(path)
+
+
+def test_several_joint_state_topics_are_described_with_the_option_that_chooses(tmp_path):
+    arm = [(1.0 + 0.01 * k, NAMES, [0.1, 0.2], [1.0, 2.0]) for k in range(30)]
+    gripper = [(1.0 + 0.01 * k, ['finger'], [0.01], [3.0], '/gripper/joint_states')
+               for k in range(10)]
+    path = joint_state_bag(tmp_path / 'bag', arm + gripper)
+    with pytest.raises(RecordingError, match=r"2 sensor_msgs/msg/JointState topics: "
+                                             r"/gripper/joint_states \(10 messages, joints "
+                                             r"finger\); /joint_states \(30 messages, joints "
+                                             r"shoulder, elbow\); .*--topic TOPIC"):
+        read_recording(path)
+    assert read_recording(path, '/joint_states').samples == 30
+
+
+def test_a_bag_with_only_dynamic_joint_states_names_the_topic_to_record(tmp_path):
+    from rosbags.rosbag2 import Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+    store = get_typestore(Stores.ROS2_JAZZY)
+    store.register(get_types_from_msg('string[] interface_names\nfloat64[] values',
+                                      'control_msgs/msg/InterfaceValue'))
+    store.register(get_types_from_msg('std_msgs/Header header\nstring[] joint_names\n'
+                                      'control_msgs/InterfaceValue[] interface_values',
+                                      'control_msgs/msg/DynamicJointState'))
+    with Writer(tmp_path / 'bag', version=9) as writer:
+        writer.add_connection('/dynamic_joint_states', 'control_msgs/msg/DynamicJointState',
+                              typestore=store)
+    with pytest.raises(RecordingError, match=r"no sensor_msgs/msg/JointState topic .*"
+                                             r"/dynamic_joint_states is ros2_control's .*"
+                                             r"record the /joint_states that its "
+                                             r"joint_state_broadcaster publishes"):
+        read_recording(tmp_path / 'bag')
