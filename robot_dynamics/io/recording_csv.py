@@ -17,7 +17,10 @@ pandas index, are ignored):
 
 - **time**, in seconds: a column ``t``, ``time``, ``timestamp`` or ``stamp`` (any case), or one
   with its unit in the name: ``time_s``, ``Time [s]``, ``t_ms``, ``stamp_ns``,
-  ``timestamp (us)`` (converted to seconds);
+  ``timestamp (us)`` (converted to seconds); or ISO 8601 dates and times
+  (``2026-12-06 17:44:37.123456``, as pandas writes a datetime index, named or not: seconds
+  since 1970) or clock readings (``17:44:37.123``: seconds since midnight). Several time
+  columns that advance alike (a relative and an absolute time) are one: the first is used;
 - per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
   position alone, is NaN there);
@@ -32,6 +35,7 @@ header is ignored; ``#`` starts a comment line; UTF-8, with or without a byte-or
 """
 
 import csv
+import datetime
 import re
 
 import numpy as np
@@ -92,18 +96,54 @@ class _Numbers:
 
     def __getitem__(self, column):
         """Return column ``column`` as floats (an empty cell: NaN), or say what is wrong."""
+        return self._convert(column, _float)
+
+    def times(self, column):
+        """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
+
+        ``2026-12-06 17:44:37.123456`` (pandas' ``to_csv`` of a datetime index) is seconds
+        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight.
+        """
+        first = self.rows[0][column].strip() if self.rows else ''
+        if not first or _float(first, self.decimal_comma) is not None:
+            return self[column]
+        return self._convert(column, _clock)
+
+    def _convert(self, column, convert):
         values = np.empty(self.samples)
         for r, row in enumerate(self.rows):
             text = row[column].strip()
-            if self.decimal_comma:
-                text = text.replace(',', '.')
-            try:
-                values[r] = float(text) if text else np.nan
-            except ValueError:
+            value = convert(text, self.decimal_comma) if text else np.nan
+            if value is None:
                 raise RecordingError(f'{self.path}: line {self.lines[r]}: non-numeric value '
                                      f'{text[:40]!r}; every row after the header must hold '
-                                     'numbers in the time and joint columns') from None
+                                     'numbers in the time and joint columns')
+            values[r] = value
         return values
+
+
+def _float(text, decimal_comma):
+    """Return ``text`` as a float (a decimal comma read where the separator is not one)."""
+    try:
+        return float(text.replace(',', '.') if decimal_comma else text)
+    except ValueError:
+        return None
+
+
+def _clock(text, decimal_comma):
+    """Return an ISO 8601 date and time as seconds since 1970 (UTC unless it says), or None."""
+    text = text.replace(',', '.') if decimal_comma else text
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            clock = datetime.time.fromisoformat(text)
+        except ValueError:
+            return None
+        return (clock.hour * 60 + clock.minute) * 60 + clock.second + 1e-6 * clock.microsecond
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment.timestamp()
 
 
 def _lines(path):
@@ -152,7 +192,7 @@ def _time(header, data, topics, path):
     Several time columns are one time when they advance alike (a relative and an absolute
     time); otherwise which one is meant cannot be told.
     """
-    named = [(h, data[k] * _SECONDS[(_TIME.fullmatch(h)[1] or 's').lower()])
+    named = [(h, data.times(k) * _SECONDS[(_TIME.fullmatch(h)[1] or 's').lower()])
              for k, h in enumerate(header) if _TIME.fullmatch(h)]
     if any(not np.allclose(np.diff(t), np.diff(named[0][1]), rtol=0, atol=1e-6,
                            equal_nan=True) for _, t in named[1:]):
@@ -169,6 +209,8 @@ def _time(header, data, topics, path):
         return stamp if received is None else np.where(stamp > 0, stamp, received)
     if received is not None:
         return received
+    if header[0] == '' and data.samples and _float(data.rows[0][0], data.decimal_comma) is None:
+        return data.times(0)                        # pandas' unnamed index of datetimes
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
                          'time_ns, time_ms with the unit); found columns '
                          f'{[h[:40] for h in header[:8]]}')

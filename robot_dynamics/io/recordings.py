@@ -23,7 +23,8 @@ Messages that carry complementary parts of one sample are joined into one row
 gripper's joints published apart from the arm's.
 
 CSV (:mod:`robot_dynamics.io.recording_csv`): a header row with a time column (``t``,
-``time``, ``timestamp``, ``stamp``; in seconds unless its name gives the unit: ``time_ns``),
+``time``, ``timestamp``, ``stamp``; in seconds unless its name gives the unit: ``time_ns``;
+or ISO 8601 dates and times),
 then ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and optionally
 ``qd_<joint>``/``velocity_<joint>`` columns (a joint without one of them, e.g. a gripper's
 position alone, is NaN there), or PlotJuggler's export (``__time``,

@@ -137,3 +137,47 @@ def test_a_bag_with_only_dynamic_joint_states_names_the_topic_to_record(tmp_path
                                              r"record the /joint_states that its "
                                              r"joint_state_broadcaster publishes"):
         read_recording(tmp_path / 'bag')
+
+
+def test_text_columns_and_a_second_time_that_agrees_are_ignored(tmp_path):
+    # A logger's date column and its relative time beside the absolute one.
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    path.write_text('\n'.join([header + ',date,time_s'] + [
+        f'{row},2026-12-06 17:{k // 60:02d}:{k % 60:02d},{float(t[k] - t[0])!r}'
+        for k, row in enumerate(rows)]) + '\n')
+    recording = read_recording(path)
+    assert np.array_equal(recording.t, t) and np.array_equal(recording.effort, tau)
+    path.write_text('\n'.join([header + ',time_s'] + [f'{row},{2 * k}'
+                                                      for k, row in enumerate(rows)]) + '\n')
+    with pytest.raises(RecordingError, match=r'time in columns t, time_s\); which one is meant'):
+        read_recording(path)
+
+
+@pytest.mark.parametrize('name', ['timestamp', ''])
+def test_dates_and_times_in_the_time_column_are_read_as_seconds(tmp_path, name):
+    # pandas' to_csv of a datetime index (named, or not); was "non-numeric value".
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    start = np.datetime64('2023-11-14T22:13:20', 'ns')              # 1.7e9 s after 1970
+    assert start.astype('datetime64[s]').astype(int) == 1.7e9
+    stamps = [str(start + np.timedelta64(int(round((x - t[0]) * 1e9)), 'ns')).replace('T', ' ')
+              for x in t]
+    path.write_text('\n'.join([header.replace('t,', f'{name},', 1)] + [
+        f'{stamp},{row.split(",", 1)[1]}' for stamp, row in zip(stamps, rows)]) + '\n')
+    recording = read_recording(path)
+    assert np.allclose(recording.t, t, rtol=0, atol=1.5e-6)     # microseconds kept
+    assert np.array_equal(recording.effort, tau)
+
+
+def test_a_time_of_day_is_read_as_seconds_since_midnight(tmp_path):
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t - t[0], q, tau))
+    header, *rows = path.read_text().splitlines()
+    clocks = [f'17:44:{37 + int(x):02d}.{int(round(1e6 * (x % 1))):06d}' for x in t - t[0]]
+    path.write_text('\n'.join([header] + [f'{clock},{row.split(",", 1)[1]}'
+                                          for clock, row in zip(clocks, rows)]) + '\n')
+    recording = read_recording(path)
+    assert np.allclose(recording.t, (17 * 60 + 44) * 60 + 37 + t - t[0], rtol=0, atol=1e-6)
