@@ -17,7 +17,8 @@ pandas index, are ignored):
 
 - **time**, in seconds: a column ``t``, ``time``, ``timestamp`` or ``stamp`` (any case), or one
   with its unit in the name: ``time_s``, ``Time [s]``, ``t_ms``, ``stamp_ns``,
-  ``timestamp (us)`` (converted to seconds); or ISO 8601 dates and times
+  ``timestamp (us)`` (converted to seconds); without a unit, times since 1970 in ms, us or ns
+  are told from their size (1.7e18 is no number of seconds) and converted; or ISO 8601 dates and times
   (``2026-12-06 17:44:37.123456``, as pandas writes a datetime index, named or not: seconds
   since 1970) or clock readings (``17:44:37.123``: seconds since midnight). Several time
   columns that advance alike (a relative and an absolute time) are one: the first is used;
@@ -192,7 +193,7 @@ def _time(header, data, topics, path):
     Several time columns are one time when they advance alike (a relative and an absolute
     time); otherwise which one is meant cannot be told.
     """
-    named = [(h, data.times(k) * _SECONDS[(_TIME.fullmatch(h)[1] or 's').lower()])
+    named = [(h, _seconds(data.times(k), _TIME.fullmatch(h)[1]))
              for k, h in enumerate(header) if _TIME.fullmatch(h)]
     if any(not np.allclose(np.diff(t), np.diff(named[0][1]), rtol=0, atol=1e-6,
                            equal_nan=True) for _, t in named[1:]):
@@ -214,6 +215,18 @@ def _time(header, data, topics, path):
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
                          'time_ns, time_ms with the unit); found columns '
                          f'{[h[:40] for h in header[:8]]}')
+
+
+#: Times since 1970 in ms, us, ns (from 1973, 1973, 2001 on): no time in seconds is that large.
+_EPOCH_UNITS = ((1e17, 1e-9), (1e14, 1e-6), (1e11, 1e-3))
+
+
+def _seconds(values, unit):
+    """Return a time column in seconds: its named unit, or a unit its size since 1970 gives."""
+    if unit:
+        return values * _SECONDS[unit.lower()]
+    size = np.nanmedian(np.abs(values)) if np.isfinite(values).any() else 0.0
+    return values * next((scale for least, scale in _EPOCH_UNITS if size >= least), 1.0)
 
 
 def _fields(row, number, width, path, last):

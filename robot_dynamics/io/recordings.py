@@ -60,6 +60,8 @@ def read_recording(path, topic=None):
     if not os.path.exists(path):
         raise FileNotFoundError(f'recording {path!r} not found; give a rosbag2 directory, a '
                                 '.db3 or .mcap file, or a .csv file')
+    if os.path.basename(path) == 'metadata.yaml':
+        path = os.path.dirname(path) or '.'          # the bag it describes
     check_recording_files(path)
     if path.lower().endswith('.csv'):
         return read_csv(path)
@@ -70,9 +72,13 @@ def read_recording(path, topic=None):
         raise
     except Exception as exc:         # noqa: B902 - any parser failure of a foreign file
         detail = ' '.join(str(exc).split())[:200]
+        folder = os.path.dirname(path) or '.'
+        bag = (f'; {folder} holds the bag\'s metadata.yaml: give that directory' if
+               os.path.isfile(path) and os.path.isfile(os.path.join(folder, 'metadata.yaml'))
+               else '')
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
-                             f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
-                             'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+                             f'{detail}){bag}; give a complete rosbag2 directory, .db3 or '
+                             '.mcap file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
 
 
 def _refuse_ros1_bag(path):

@@ -181,3 +181,36 @@ def test_a_time_of_day_is_read_as_seconds_since_midnight(tmp_path):
                                           for clock, row in zip(clocks, rows)]) + '\n')
     recording = read_recording(path)
     assert np.allclose(recording.t, (17 * 60 + 44) * 60 + 37 + t - t[0], rtol=0, atol=1e-6)
+
+
+def test_a_bags_metadata_file_reads_the_bag_and_a_compressed_part_names_it(tmp_path):
+    # Was: "Unrecognized storage format '.yaml'" for run_bag/metadata.yaml.
+    from rosbags.rosbag2 import CompressionFormat, CompressionMode, Writer
+    from rosbags.typesys import Stores, get_typestore
+    folder = joint_state_bag(tmp_path / 'bag', [(1.0 + 0.01 * k, NAMES, [0.1, 0.2],
+                                                 [1.0, 2.0]) for k in range(30)])
+    assert read_recording(folder / 'metadata.yaml').samples == 30
+    store = get_typestore(Stores.ROS2_JAZZY)
+    writer = Writer(tmp_path / 'zipped', version=9)
+    writer.set_compression(CompressionMode.FILE, CompressionFormat.ZSTD)
+    with writer:
+        writer.add_connection('/joint_states', 'sensor_msgs/msg/JointState', typestore=store)
+    part = next((tmp_path / 'zipped').glob('*.zstd'))
+    with pytest.raises(RecordingError, match=r"zipped holds the bag's metadata.yaml: give "
+                                             'that directory'):
+        read_recording(part)
+
+
+@pytest.mark.parametrize('scale', [1e3, 1e6, 1e9])
+def test_times_since_1970_in_ms_us_or_ns_are_told_from_their_size(tmp_path, scale):
+    # A C++ logger's system_clock count under 'timestamp'; was "a sample rate of 9.4e-08 Hz".
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    path.write_text('\n'.join([header.replace('t,', 'timestamp,', 1)] + [
+        f'{int(round(x * scale))},{row.split(",", 1)[1]}' for x, row in zip(t, rows)]) + '\n')
+    assert np.allclose(read_recording(path).t, t, rtol=0, atol=max(0.6 / scale, 1e-6))
+    relative = '\n'.join([header] + [f'{int(round((x - t[0]) * scale))},{row.split(",", 1)[1]}'
+                                     for x, row in zip(t, rows)])
+    path.write_text(relative + '\n')                     # from zero: the size tells nothing
+    assert read_recording(path).t[-1] == int(round((t[-1] - t[0]) * scale))
