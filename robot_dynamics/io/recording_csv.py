@@ -17,11 +17,12 @@ pandas index, are ignored):
 
 - **time**, in seconds: a column ``t``, ``time``, ``timestamp`` or ``stamp`` (any case), or one
   with its unit in the name: ``time_s``, ``Time [s]``, ``t_ms``, ``stamp_ns``,
-  ``timestamp (us)`` (converted to seconds); without a unit, times since 1970 in ms, us or ns
-  are told from their size (1.7e18 is no number of seconds) and converted; or ISO 8601 dates and times
-  (``2026-12-06 17:44:37.123456``, as pandas writes a datetime index, named or not: seconds
-  since 1970) or clock readings (``17:44:37.123``: seconds since midnight). Several time
-  columns that advance alike (a relative and an absolute time) are one: the first is used;
+  ``timestamp (us)`` (converted to seconds); without a unit, times since 1970 in ms, us or
+  ns are told from their size (1.7e18 is no number of seconds) and converted; or ISO 8601
+  dates and times (``2026-12-06 17:44:37.123456``, as pandas writes a datetime index, named
+  or not: seconds since 1970, UTC unless they name their zone) or clock readings
+  (``17:44:37.123``: seconds since midnight). Several time columns that advance alike (a
+  relative and an absolute time) are one: the first is used;
 - per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
   position alone, is NaN there);
