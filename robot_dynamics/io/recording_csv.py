@@ -25,7 +25,8 @@ pandas index, are ignored):
   relative and an absolute time) are one: the first is used;
 - per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
-  position alone, is NaN there);
+  position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
+  ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
 - **PlotJuggler**'s export: ``__time`` (the receive time), ``<topic>/<joint>/position``
   (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time used when the joints'
   topic has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
@@ -160,7 +161,7 @@ def _lines(path):
 
 
 def _columns(header, path):
-    """Return ``{field: {joint: column}}`` and the topics of PlotJuggler's joint columns.
+    """Return ``{field: {joint: (column, scale to SI)}}`` and PlotJuggler's joint topics.
 
     Refuse a quantity given in two columns (which one is meant cannot be told).
     """
@@ -176,7 +177,8 @@ def _columns(header, path):
             key, joint = next(((key, h[len(prefix):]) for key, prefixes in _PREFIXES.items()
                                for prefix in prefixes if h.startswith(prefix)), (None, None))
         if key:
-            columns[key].setdefault(joint, k)
+            joint, scale = _unit(key, joint, h, path)
+            columns[key].setdefault(joint, (k, scale))
             sources.setdefault(f'{key} of {joint!r}', []).append(h)
     repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
     if repeated:
@@ -186,6 +188,36 @@ def _columns(header, path):
                              f'({shown}); which one is meant cannot be told: keep one column '
                              'each')
     return columns, topics
+
+
+#: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
+#: compared without spaces, dots and case (``N.m``, ``Nm``, ``N m``).
+_UNITS = {'position': {'rad': 1.0, 'deg': np.pi / 180, '°': np.pi / 180, 'm': 1.0, 'mm': 1e-3},
+          'velocity': {'rad/s': 1.0, 'deg/s': np.pi / 180, '°/s': np.pi / 180, 'm/s': 1.0,
+                       'mm/s': 1e-3},
+          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3}}
+_SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
+          'effort': 'N m, N, mN m, kN m'}
+_BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
+
+
+def _unit(key, joint, header, path):
+    """Return the joint's name without a unit in brackets, and the unit's SI factor.
+
+    Refuse a unit that is none of a ``key``'s (an effort in A: a motor current, not a torque).
+    """
+    found = _BRACKETS.fullmatch(joint)
+    if not found:
+        return joint, 1.0
+    units = _UNITS[key]
+    unit = re.sub(r'[\s.·*]', '', found[2]).lower()
+    if unit not in units:
+        raise RecordingError(
+            f'{path}: column {header[:60]!r}: the unit {found[2][:20]!r} is no unit of '
+            f'{key} ({_SHOWN[key]}); record joint {key}s in SI units'
+            + (' (the joint torques in N m, N for a prismatic joint; a motor current times the '
+               'torque constant and the gear ratio)' if key == 'effort' else ''))
+    return found[1], units[unit]
 
 
 def _time(header, data, topics, path):
@@ -253,7 +285,8 @@ def _joint_columns(data, columns, names):
     values = np.full((data.samples, len(names)), np.nan)
     for j, name in enumerate(names):
         if name in columns:
-            values[:, j] = data[columns[name]]
+            column, scale = columns[name]
+            values[:, j] = data[column] * scale
     return values
 
 

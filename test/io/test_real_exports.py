@@ -214,3 +214,23 @@ def test_times_since_1970_in_ms_us_or_ns_are_told_from_their_size(tmp_path, scal
                                      for x, row in zip(t, rows)])
     path.write_text(relative + '\n')                     # from zero: the size tells nothing
     assert read_recording(path).t[-1] == int(round((t[-1] - t[0]) * scale))
+
+
+def test_units_in_brackets_are_converted_and_a_current_is_refused(tmp_path):
+    # Was: joints named 'shoulder [deg]', then "joints ['shoulder', ...] are not recorded".
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    header, *rows = path.read_text().splitlines()
+    lines = [','.join(cells([x, qa * 180 / np.pi, qb, ta * 1e3, tb]))
+             for x, (qa, qb), (ta, tb) in zip(t, q, tau)]
+    path.write_text('\n'.join(['t,q_shoulder [deg],q_elbow (rad),tau_shoulder [mN.m],'
+                               'tau_elbow [N m]'] + lines) + '\n')
+    recording = read_recording(path)
+    assert recording.joint_names == NAMES
+    assert np.allclose(recording.position, q, rtol=1e-14, atol=1e-15)
+    assert np.allclose(recording.effort, tau, rtol=1e-14, atol=0)
+    path.write_text('\n'.join(['t,q_shoulder,q_elbow,tau_shoulder [A],tau_elbow'] + rows))
+    with pytest.raises(RecordingError, match=r"column 'tau_shoulder \[A\]': the unit 'A' is "
+                                             r"no unit of effort \(N m, N, mN m, kN m\); "
+                                             '.*torque constant'):
+        read_recording(path)
