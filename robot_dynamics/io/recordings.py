@@ -54,8 +54,12 @@ JOINT_STATE = 'sensor_msgs/msg/JointState'
 DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
 
 
-def read_recording(path, topic=None):
-    """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording."""
+def read_recording(path, topic=None, joints=()):
+    """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording.
+
+    ``joints``: the model's joints; of a bag's several ``JointState`` topics, the only one
+    whose messages name them all is read (``/joint_states`` beside ``/gripper/joint_states``).
+    """
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f'recording {path!r} not found; give a rosbag2 directory, a '
@@ -67,7 +71,7 @@ def read_recording(path, topic=None):
         return read_csv(path)
     _refuse_ros1_bag(path)
     try:
-        return read_bag(path, topic)
+        return read_bag(path, topic, joints)
     except RecordingError:
         raise
     except Exception as exc:         # noqa: B902 - any parser failure of a foreign file
@@ -114,8 +118,11 @@ def check_recording_files(path):
 
 
 # ---------------------------------------------------------------------- rosbag2
-def read_bag(path, topic=None):
-    """Read ``sensor_msgs/JointState`` messages of ``topic`` (default: the only such topic)."""
+def read_bag(path, topic=None, joints=()):
+    """Read ``sensor_msgs/JointState`` messages of ``topic``.
+
+    Default: the only such topic, or the only one naming all ``joints``.
+    """
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
     typestore = get_typestore(Stores.ROS2_JAZZY)
@@ -124,7 +131,7 @@ def read_bag(path, topic=None):
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
         if topic is None and len(topics) != 1:
-            raise RecordingError(_topic_choice(path, reader, connections, typestore))
+            topic = _topic_choice(path, reader, connections, typestore, joints)
         topic = topic or topics[0]
         connections = [c for c in connections if c.topic == topic]
         if not connections:
@@ -154,27 +161,38 @@ def read_bag(path, topic=None):
     return _from_rows(rows, names, f'{path}:{topic}', uneven)
 
 
-def _topic_choice(path, reader, connections, typestore):
-    """Say which JointState topics a bag holds (joints, messages) and how to choose one."""
+def _topic_choice(path, reader, connections, typestore, joints):
+    """Return the only JointState topic whose first message names all ``joints``.
+
+    Otherwise raise :class:`RecordingError` saying which topics the bag holds (joints,
+    messages) and how to choose one.
+    """
     if not connections:
         found = sorted({(c.topic, c.msgtype) for c in reader.connections})
         dynamic = [c.topic for c in reader.connections if c.msgtype == DYNAMIC_JOINT_STATE]
         hint = (f' ({dynamic[0]} is ros2_control\'s {DYNAMIC_JOINT_STATE}: record the '
                 '/joint_states that its joint_state_broadcaster publishes beside it)'
                 if dynamic else '')
-        return (f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record the joint '
-                'states (ros2 bag record /joint_states)')
-    described = []
+        raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
+                             'the joint states (ros2 bag record /joint_states)')
+    named, described = {}, []
     for connection in sorted(connections, key=lambda c: c.topic):
         first = next(reader.messages(connections=[connection]), None)
-        joints = [] if first is None else list(
+        named[connection.topic] = [] if first is None else list(
             typestore.deserialize_cdr(first[2], JOINT_STATE).name)
+        shown = named[connection.topic]
         described.append(f'{connection.topic} ({connection.msgcount} messages, joints '
-                         f'{", ".join(name[:40] for name in joints[:8])}'
-                         f'{", ..." if len(joints) > 8 else ""})')
-    return (f'{path}: {len(described)} {JOINT_STATE} topics: {"; ".join(described)}; choose '
-            'the one with the model\'s joints and their efforts: --topic TOPIC (topic= in '
-            'Python)')
+                         f'{", ".join(name[:40] for name in shown[:8])}'
+                         f'{", ..." if len(shown) > 8 else ""})')
+    complete = [topic for topic, names in named.items() if joints and set(joints) <= set(names)]
+    if len(complete) == 1:
+        return complete[0]
+    raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
+                         f'{"; ".join(described)}; '
+                         + ('more than one names all the model\'s joints; ' if complete
+                            else '')
+                         + 'choose the one with the model\'s joints and their efforts: '
+                         '--topic TOPIC (topic= in Python)')
 
 
 def _refuse_repeated(names, where):

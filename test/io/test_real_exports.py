@@ -118,6 +118,13 @@ def test_several_joint_state_topics_are_described_with_the_option_that_chooses(t
                                              r"shoulder, elbow\); .*--topic TOPIC"):
         read_recording(path)
     assert read_recording(path, '/joint_states').samples == 30
+    chosen = read_recording(path, joints=NAMES)                  # the model's joints: the arm
+    assert chosen.joint_names == NAMES and chosen.source.endswith(':/joint_states')
+    merged = [(1.0 + 0.1 * k, NAMES + ('finger',), [0.1, 0.2, 0.0], [1.0, 2.0, 0.0],
+               '/merged/joint_states') for k in range(3)]
+    both = joint_state_bag(tmp_path / 'both', arm + merged)
+    with pytest.raises(RecordingError, match="more than one names all the model's joints"):
+        read_recording(both, joints=NAMES)
 
 
 def test_a_bag_with_only_dynamic_joint_states_names_the_topic_to_record(tmp_path):
