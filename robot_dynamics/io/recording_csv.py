@@ -23,7 +23,8 @@ pandas index, are ignored):
   or not: seconds since 1970, UTC unless they name their zone) or clock readings
   (``17:44:37.123``: seconds since midnight). Several time columns that advance alike (a
   relative and an absolute time) are one: the first is used;
-- per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and
+- per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>``/
+  ``torque_<joint>`` and
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
   position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
   ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
@@ -33,8 +34,9 @@ pandas index, are ignored):
   all) are no samples: dropped.
 
 Separated by commas, or by semicolons or tabs when the header holds no comma (then a decimal
-comma is read as a point: European spreadsheets); a separator ending every row but not the
-header is ignored; ``#`` starts a comment line; UTF-8, with or without a byte-order mark.
+comma is read as a point: European spreadsheets), or as a first line ``sep=;`` says; a
+separator ending every row but not the header is ignored; ``#`` starts a comment line; UTF-8,
+with or without a byte-order mark.
 """
 
 import csv
@@ -46,7 +48,7 @@ import numpy as np
 from robot_dynamics.io.recording_base import Recording, RecordingError
 
 _PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
-             'effort': ('tau_', 'effort_')}
+             'effort': ('tau_', 'effort_', 'torque_')}
 #: A time column's name, its unit optionally after ``_`` or in brackets.
 _TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
 _SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
@@ -58,7 +60,10 @@ _STAMP = '/header/stamp'
 def read_csv(path):
     """Read a CSV recording (header row, see the module docstring)."""
     numbered = _lines(path)
-    delimiter = _delimiter(numbered[0][1] if numbered else '')
+    given = re.fullmatch(r'"?sep=(.)"?\s*', numbered[0][1]) if numbered else None
+    if given:                                      # Excel's separator line: sep=;
+        numbered = numbered[1:]
+    delimiter = given[1] if given else _delimiter(numbered[0][1] if numbered else '')
     reader = csv.reader((line for _, line in numbered), delimiter=delimiter)
     try:
         header = [h.strip() for h in next(reader)]

@@ -241,3 +241,12 @@ def test_units_in_brackets_are_converted_and_a_current_is_refused(tmp_path):
                                              r"no unit of effort \(N m, N, mN m, kN m\); "
                                              '.*torque constant'):
         read_recording(path)
+
+
+def test_excels_separator_line_and_torque_columns_are_read(tmp_path):
+    t, q, tau = motion()
+    path = write_csv(tmp_path / 'run.csv', Recording(NAMES, t, q, tau))
+    text = path.read_text().replace('tau_', 'torque_').replace(',', ';').replace('.', ',')
+    path.write_text('sep=;\n' + text)
+    recording = read_recording(path)
+    assert recording.joint_names == NAMES and np.array_equal(recording.effort, tau)
