@@ -15,11 +15,11 @@
 import numpy as np
 
 
-def joint_state_bag(path, messages):
+def joint_state_bag(path, messages, received_after=1e-3):
     """Write ``messages`` [(stamp s, names, position, effort)] as a /joint_states bag at ``path``.
 
-    A fifth item is the message's topic instead. Each is received 1 ms after its stamp;
-    returns ``path``.
+    A fifth item is the message's topic instead. Each is received ``received_after`` s after
+    its stamp; returns ``path``.
     """
     from rosbags.rosbag2 import Writer
     from rosbags.typesys import Stores, get_typestore
@@ -38,6 +38,6 @@ def joint_state_bag(path, messages):
             msg = JointState(header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
                              name=list(names), position=np.ascontiguousarray(position, float),
                              velocity=np.zeros(0), effort=np.ascontiguousarray(effort, float))
-            writer.write(connections[topic], sec * 10 ** 9 + nanosec + 10 ** 6,
+            writer.write(connections[topic], int(round((stamp + received_after) * 1e9)),
                          store.serialize_cdr(msg, JointState.__msgtype__))
     return path

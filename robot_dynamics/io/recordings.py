@@ -17,7 +17,8 @@ A :class:`Recording` holds the raw samples of ``sensor_msgs/JointState`` message
 with the pure-Python ``rosbags`` library (a bag directory with ``metadata.yaml``, or a single
 ``.db3`` / ``.mcap`` file). Each message is matched by joint name, so messages may list the
 joints in any order or only some of them (a joint a message does not carry is NaN in that row).
-The time of a message is its ``header.stamp``, or the bag's receive time when the stamp is 0.
+The time of a message is its ``header.stamp``, or when the stamp is 0 the bag's receive time
+(moved onto the stamps' clock by the other messages' median offset: simulated time).
 Messages that carry complementary parts of one sample are joined into one row
 (:func:`joined_messages`): a driver that publishes the efforts in their own message, a
 gripper's joints published apart from the arm's.
@@ -126,7 +127,7 @@ def read_bag(path, topic=None, joints=()):
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
     typestore = get_typestore(Stores.ROS2_JAZZY)
-    rows, names, uneven = [], {}, {}
+    rows, receipts, names, uneven = [], [], {}, {}
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
@@ -154,11 +155,28 @@ def read_bag(path, topic=None, joints=()):
                                    f'{key}s; JointState arrays are empty or hold one value '
                                    'per name, so which joints they belong to cannot be told: '
                                    f'publish one {key} per name (NaN where there is none)')
-            rows.append((stamp if stamp > 0 else received * 1e-9, row_names,
-                         msg.position, msg.velocity, msg.effort))
+            rows.append((stamp, row_names, msg.position, msg.velocity, msg.effort))
+            receipts.append(received * 1e-9)
     if not rows:
         raise RecordingError(f'{path}: topic {topic!r} has no messages')
-    return _from_rows(rows, names, f'{path}:{topic}', uneven)
+    return _from_rows(_stamped(rows, receipts), names, f'{path}:{topic}', uneven)
+
+
+def _stamped(rows, receipts):
+    """Give rows whose ``header.stamp`` is 0 their receive time, on the stamps' clock.
+
+    The stamps' clock may not be the recorder's (simulated time from 0, a controller's clock):
+    the receive time is moved by the median offset of the stamped messages (none stamped: 0).
+    A simulation's first message at time 0 stays first, not 1.7e9 s later.
+    """
+    stamps, receipts = np.array([row[0] for row in rows]), np.array(receipts)
+    unstamped = stamps <= 0
+    if not unstamped.any():
+        return rows
+    offset = float(np.median(stamps[~unstamped] - receipts[~unstamped])) \
+        if not unstamped.all() else 0.0
+    return [(receipt + offset,) + row[1:] if zero else row
+            for row, receipt, zero in zip(rows, receipts, unstamped)]
 
 
 def _topic_choice(path, reader, connections, typestore, joints):

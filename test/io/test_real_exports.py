@@ -250,3 +250,14 @@ def test_excels_separator_line_and_torque_columns_are_read(tmp_path):
     path.write_text('sep=;\n' + text)
     recording = read_recording(path)
     assert recording.joint_names == NAMES and np.array_equal(recording.effort, tau)
+
+
+def test_a_simulations_message_stamped_0_stays_on_the_simulated_clock(tmp_path):
+    # Was: its receive time (1.7e9 s, the wall clock) sorted it last: a gap of 1.7e9 s, a
+    # mean rate of 0 Hz in the report.
+    messages = [(0.01 * k, NAMES, [0.1, 0.2], [1.0, 2.0]) for k in range(30)]
+    path = joint_state_bag(tmp_path / 'sim', messages, received_after=1.7e9 + 0.002)
+    recording = read_recording(path)
+    assert np.allclose(recording.t, 0.01 * np.arange(30), rtol=0, atol=1e-6)
+    unstamped = joint_state_bag(tmp_path / 'unstamped', [(0.0,) + m[1:] for m in messages])
+    assert read_recording(unstamped).t[0] == 0.001          # all 0: the receive times
