@@ -34,9 +34,9 @@ pandas index, are ignored):
   all) are no samples: dropped.
 
 Separated by commas, or by semicolons or tabs when the header holds no comma (then a decimal
-comma is read as a point: European spreadsheets), or as a first line ``sep=;`` says; a
-separator ending every row but not the header is ignored; ``#`` starts a comment line; UTF-8,
-with or without a byte-order mark.
+comma is read as a point: European spreadsheets), as a first line ``sep=;`` says, or by
+spaces (``numpy.savetxt``); a separator ending every row but not the header is ignored; ``#`` starts a comment line, except one right before the first numbers
+(``numpy.savetxt``'s ``# t,q_a,tau_a``): the header; UTF-8, with or without a byte-order mark.
 """
 
 import csv
@@ -64,7 +64,8 @@ def read_csv(path):
     if given:                                      # Excel's separator line: sep=;
         numbered = numbered[1:]
     delimiter = given[1] if given else _delimiter(numbered[0][1] if numbered else '')
-    reader = csv.reader((line for _, line in numbered), delimiter=delimiter)
+    reader = csv.reader((line for _, line in numbered), delimiter=delimiter,
+                        skipinitialspace=delimiter == ' ')
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -155,14 +156,29 @@ def _clock(text, decimal_comma):
 
 
 def _lines(path):
-    """Return ``[(line number, line)]`` of the lines that are neither blank nor comments."""
+    """Return ``[(line number, line)]`` of the lines that are neither blank nor comments.
+
+    A comment right before numbers is the header (``numpy.savetxt(header=...)`` writes
+    ``# t,q_a,tau_a``) when the first line after it is numbers.
+    """
     try:
         with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
-            return [(number, line) for number, line in enumerate(handle, 1)
-                    if line.strip() and not line.lstrip().startswith('#')]
+            lines = [(number, line) for number, line in enumerate(handle, 1) if line.strip()]
     except UnicodeDecodeError as exc:
         raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
                              'save the CSV as UTF-8') from None
+    first = next((k for k, (_, line) in enumerate(lines)
+                  if not line.lstrip().startswith('#')), len(lines))
+    numbered = lines[first:]
+    if first and numbered:
+        number, comment = lines[first - 1]
+        comment = comment.lstrip()[1:].lstrip()
+        delimiter = _delimiter(comment)
+        cells = next(csv.reader([numbered[0][1]], delimiter=delimiter,
+                                skipinitialspace=delimiter == ' '), [''])
+        if cells and _float(cells[0].strip(), delimiter != ',') is not None:
+            numbered.insert(0, (number, comment))
+    return [(number, line) for number, line in numbered if not line.lstrip().startswith('#')]
 
 
 def _columns(header, path):
@@ -296,10 +312,10 @@ def _joint_columns(data, columns, names):
 
 
 def _delimiter(header):
-    """Return the CSV header's separator: ``,``, else ``;`` or a tab (spreadsheets' exports)."""
+    """Return the CSV header's separator: ``,``, else ``;``, a tab or spaces (``savetxt``)."""
     if ',' not in header:
-        for separator in (';', '\t'):
-            if separator in header:
+        for separator in (';', '\t', ' '):
+            if separator in header.strip():
                 return separator
     return ','
 

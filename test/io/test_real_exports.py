@@ -261,3 +261,16 @@ def test_a_simulations_message_stamped_0_stays_on_the_simulated_clock(tmp_path):
     assert np.allclose(recording.t, 0.01 * np.arange(30), rtol=0, atol=1e-6)
     unstamped = joint_state_bag(tmp_path / 'unstamped', [(0.0,) + m[1:] for m in messages])
     assert read_recording(unstamped).t[0] == 0.001          # all 0: the receive times
+
+
+@pytest.mark.parametrize('delimiter', [',', ' '])
+def test_numpy_savetxt_with_its_commented_header_is_read(tmp_path, delimiter):
+    # Was: the header, written as '# t,q_...', skipped as a comment: "no time column".
+    t, q, tau = motion()
+    header = delimiter.join(['t', 'q_shoulder', 'q_elbow', 'tau_shoulder', 'tau_elbow'])
+    np.savetxt(tmp_path / 'run.csv', np.column_stack([t, q, tau]), delimiter=delimiter,
+               header='recorded on the bench\n' + header, fmt='%.17g')
+    recording = read_recording(tmp_path / 'run.csv')
+    assert recording.joint_names == NAMES and np.array_equal(recording.effort, tau)
+    assert np.array_equal(recording.t, t)
+
