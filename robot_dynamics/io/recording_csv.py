@@ -35,8 +35,9 @@ pandas index, are ignored):
 
 Separated by commas, or by semicolons or tabs when the header holds no comma (then a decimal
 comma is read as a point: European spreadsheets), as a first line ``sep=;`` says, or by
-spaces (``numpy.savetxt``); a separator ending every row but not the header is ignored; ``#`` starts a comment line, except one right before the first numbers
-(``numpy.savetxt``'s ``# t,q_a,tau_a``): the header; UTF-8, with or without a byte-order mark.
+spaces (``numpy.savetxt``); a separator ending every row but not the header is ignored;
+``#`` starts a comment line, except one right before the first numbers (``numpy.savetxt``'s
+``# t,q_a,tau_a``): the header; UTF-8, with or without a byte-order mark.
 """
 
 import csv

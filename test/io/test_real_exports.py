@@ -273,4 +273,3 @@ def test_numpy_savetxt_with_its_commented_header_is_read(tmp_path, delimiter):
     recording = read_recording(tmp_path / 'run.csv')
     assert recording.joint_names == NAMES and np.array_equal(recording.effort, tau)
     assert np.array_equal(recording.t, t)
-
