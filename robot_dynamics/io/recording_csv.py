@@ -29,8 +29,8 @@ pandas index, are ignored):
   position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
   ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
 - **PlotJuggler**'s export: ``__time`` (the receive time), ``<topic>/<joint>/position``
-  (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time used when the joints'
-  topic has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
+  (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time of a row of that topic
+  when it has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
   all) are no samples: dropped.
 
 Separated by commas, or by semicolons or tabs when the header holds no comma (then a decimal
@@ -258,13 +258,13 @@ def _time(header, data, topics, path):
     if named:
         return named[0][1]
     received = data[header.index('__time')] if '__time' in header else None
-    stamps = [k for k, h in enumerate(header) if len(topics) == 1
-              and h == next(iter(topics)) + _STAMP]
-    if stamps:
-        stamp = data[stamps[0]]
-        return stamp if received is None else np.where(stamp > 0, stamp, received)
-    if received is not None:
-        return received
+    stamps = [data[k] for k, h in enumerate(header)
+              if h.endswith(_STAMP) and h[:-len(_STAMP)] in topics]
+    if stamps or received is not None:          # each topic's row: its stamp, else __time
+        t = received if received is not None else np.full(data.samples, np.nan)
+        for stamp in stamps:
+            t = np.where(stamp > 0, stamp, t)
+        return t
     if header[0] == '' and data.samples and _float(data.rows[0][0], data.decimal_comma) is None:
         return data.times(0)                        # pandas' unnamed index of datetimes
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '

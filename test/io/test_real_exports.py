@@ -273,3 +273,20 @@ def test_numpy_savetxt_with_its_commented_header_is_read(tmp_path, delimiter):
     recording = read_recording(tmp_path / 'run.csv')
     assert recording.joint_names == NAMES and np.array_equal(recording.effort, tau)
     assert np.array_equal(recording.t, t)
+
+
+def test_a_plotjuggler_export_of_an_arm_and_a_gripper_takes_each_rows_stamp(tmp_path):
+    t, q, tau = motion()
+    header = ['__time'] + [f'/joint_states/{name}/{field}' for field in ('position', 'effort')
+                           for name in NAMES] + [
+        '/joint_states/header/stamp', '/gripper/joint_states/finger/position',
+        '/gripper/joint_states/header/stamp']
+    lines = [','.join(header)]
+    for k in range(t.size):
+        lines.append(','.join(cells([t[k] + 0.003, *q[k], *tau[k], t[k]]) + ['', '']))
+        lines.append(','.join(cells([t[k] + 0.006]) + [''] * 5 + cells([0.01, t[k] + 0.005])))
+    (tmp_path / 'run.csv').write_text('\n'.join(lines) + '\n')
+    recording = read_recording(tmp_path / 'run.csv')
+    assert recording.joint_names == NAMES + ('finger',)
+    assert np.array_equal(recording.t[::2], t) and np.array_equal(recording.t[1::2], t + 0.005)
+    assert np.array_equal(recording.effort[::2, :2], tau)
