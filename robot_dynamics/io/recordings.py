@@ -122,7 +122,8 @@ def check_recording_files(path):
 def read_bag(path, topic=None, joints=()):
     """Read ``sensor_msgs/JointState`` messages of ``topic``.
 
-    Default: the only such topic, or the only one naming all ``joints``.
+    Default: the only such topic, or the one naming all ``joints`` with positions and efforts,
+    or the two naming them, one with the positions and one with the efforts (joined).
     """
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
@@ -131,10 +132,10 @@ def read_bag(path, topic=None, joints=()):
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
-        if topic is None and len(topics) != 1:
-            topic = _topic_choice(path, reader, connections, typestore, joints)
-        topic = topic or topics[0]
-        connections = [c for c in connections if c.topic == topic]
+        chosen = [topic] if topic else topics if len(topics) == 1 else _topic_choice(
+            path, reader, connections, typestore, joints)
+        topic = '+'.join(chosen)
+        connections = [c for c in connections if c.topic in chosen]
         if not connections:
             raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; topics: '
                                  f'{topics}')
@@ -180,10 +181,13 @@ def _stamped(rows, receipts):
 
 
 def _topic_choice(path, reader, connections, typestore, joints):
-    """Return the only JointState topic whose first message names all ``joints``.
+    """Return the JointState topics that carry ``joints``' positions and efforts.
 
-    Otherwise raise :class:`RecordingError` saying which topics the bag holds (joints,
-    messages) and how to choose one.
+    The only topic whose first message names all ``joints``, or the only one of those with
+    positions and efforts, or the only pair of them where one has the positions and the other
+    the efforts (a driver's efforts on a topic of their own). Otherwise raise
+    :class:`RecordingError` saying which topics the bag holds (joints, messages) and how to
+    choose one.
     """
     if not connections:
         found = sorted({(c.topic, c.msgtype) for c in reader.connections})
@@ -193,21 +197,28 @@ def _topic_choice(path, reader, connections, typestore, joints):
                 if dynamic else '')
         raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
                              'the joint states (ros2 bag record /joint_states)')
-    named, described = {}, []
+    fields, described = {}, []
     for connection in sorted(connections, key=lambda c: c.topic):
         first = next(reader.messages(connections=[connection]), None)
-        named[connection.topic] = [] if first is None else list(
-            typestore.deserialize_cdr(first[2], JOINT_STATE).name)
-        shown = named[connection.topic]
+        msg = first and typestore.deserialize_cdr(first[2], JOINT_STATE)
+        shown = list(msg.name) if msg else []
+        if msg and joints and set(joints) <= set(shown):
+            fields[connection.topic] = (len(msg.position) > 0, len(msg.effort) > 0)
         described.append(f'{connection.topic} ({connection.msgcount} messages, joints '
                          f'{", ".join(name[:40] for name in shown[:8])}'
                          f'{", ..." if len(shown) > 8 else ""})')
-    complete = [topic for topic, names in named.items() if joints and set(joints) <= set(names)]
-    if len(complete) == 1:
-        return complete[0]
+    both = [topic for topic, (position, effort) in fields.items() if position and effort]
+    positions = [topic for topic, (position, effort) in fields.items() if position]
+    efforts = [topic for topic, (position, effort) in fields.items() if effort]
+    if len(fields) == 1:
+        return list(fields)
+    if len(both) == 1:
+        return both
+    if not both and len(positions) == 1 and len(efforts) == 1:
+        return positions + efforts
     raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
                          f'{"; ".join(described)}; '
-                         + ('more than one names all the model\'s joints; ' if complete
+                         + ('more than one names all the model\'s joints; ' if fields
                             else '')
                          + 'choose the one with the model\'s joints and their efforts: '
                          '--topic TOPIC (topic= in Python)')

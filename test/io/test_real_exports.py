@@ -125,6 +125,13 @@ def test_several_joint_state_topics_are_described_with_the_option_that_chooses(t
     both = joint_state_bag(tmp_path / 'both', arm + merged)
     with pytest.raises(RecordingError, match="more than one names all the model's joints"):
         read_recording(both, joints=NAMES)
+    positions = [(1.0 + 0.01 * k, NAMES, [0.1, 0.2], []) for k in range(30)]
+    efforts = [(1.0 + 0.01 * k + 2e-4, NAMES, [], [1.0, 2.0], '/joint_efforts')
+               for k in range(30)]
+    apart = read_recording(joint_state_bag(tmp_path / 'apart', positions + efforts + gripper),
+                           joints=NAMES)          # a driver's efforts on a topic of their own
+    assert apart.samples == 30 and apart.source.endswith(':/joint_states+/joint_efforts')
+    assert np.isfinite(apart.effort).all() and np.isfinite(apart.position).all()
 
 
 def test_a_bag_with_only_dynamic_joint_states_names_the_topic_to_record(tmp_path):
