@@ -71,7 +71,9 @@ def read_csv(path):
         header = [h.strip() for h in next(reader)]
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
-    rows = [_fields(row, number, len(header), path, number == numbered[-1][0])
+    width = len(header)
+    rows = [row if len(row) == width else _fields(row, number, width, path,
+                                                   number == numbered[-1][0])
             for (number, _), row in zip(numbered[1:], reader)]
     if not rows:
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
@@ -103,10 +105,17 @@ class _Numbers:
         self.rows, self.lines, self.path = rows, lines, path
         self.decimal_comma = decimal_comma
         self.samples = len(rows)
+        self.columns = list(zip(*rows))
 
     def __getitem__(self, column):
         """Return column ``column`` as floats (an empty cell: NaN), or say what is wrong."""
-        return self._convert(column, _float)
+        texts = self.columns[column]
+        if self.decimal_comma:
+            texts = [text.replace(',', '.') for text in texts]
+        try:
+            return np.fromiter(map(float, texts), float, self.samples)   # every cell a number
+        except ValueError:
+            return self._convert(column, _float)         # empty cells, or say which is wrong
 
     def times(self, column):
         """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
