@@ -72,8 +72,8 @@ def read_csv(path):
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
     width = len(header)
-    rows = [row if len(row) == width else _fields(row, number, width, path,
-                                                   number == numbered[-1][0])
+    last = numbered[-1][0]
+    rows = [row if len(row) == width else _fields(row, number, width, path, number == last)
             for (number, _), row in zip(numbered[1:], reader)]
     if not rows:
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
