@@ -60,7 +60,8 @@ import numpy as np
 from robot_dynamics.identification.data_report import DataReport
 from robot_dynamics.identification.positions import check_limits, unwrap_turns
 from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
-from robot_dynamics.identification.timing import clean_rows, segments, uniform_grid
+from robot_dynamics.identification.timing import (clean_rows, regular_period, segments,
+                                                  uniform_grid)
 from robot_dynamics.io.recordings import RecordingError
 
 
@@ -131,6 +132,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     report.span = float(t[-1] - t[0])
     report.mean_rate = (t.size - 1) / report.span
     _check_rate(report)
+    dt = regular_period(t, dt)
     report.cutoff = min(cutoff, 0.4 / dt)
     if torque_cutoff:
         report.torque_cutoff = min(torque_cutoff, 0.4 / dt)
