@@ -44,6 +44,8 @@
   comment; the XML is read as TinyXML reads it (no namespace processing).
 """
 
+import numpy as np
+
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
 from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
@@ -105,22 +107,50 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
     mass, com, inertia = merged_bodies(fixed, branches, positions)
+    gravity, turned = _base_gravity(tree, base)
     fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
-                  chain_choice=tree.choice)
+                  chain_choice=tree.choice, gravity=gravity)
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [abs(gear.get(n, 1.0)) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - set(given) - followers          # locked without being asked
-    messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
+    messages = document.notes + turned + ([locked_note(branches, positions, notes)] if defaulted else [])
     messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
         warn(message)
     return fields
+
+
+def _base_gravity(tree, base):
+    """Gravity in ``base``'s frame, and a note if the fixed joints above ``base`` turn it.
+
+    The root of a URDF is upright (z up, REP 103): Pinocchio, KDL and Gazebo put gravity
+    along its -z. A base below the root through fixed joints only (a ceiling or wall mount
+    under ``world``, an arm's tilted mounting plate) is turned by them, so the root's gravity
+    is turned into its frame, as Pinocchio's model of the whole file has it. Through a moving
+    joint the base's orientation is not known: then, and for the root, ``[0, 0, -9.81]``.
+    """
+    standard, R, link, fixed = np.array([0.0, 0.0, -9.81]), np.eye(3), base, []
+    while link != tree.root:
+        joint = tree.parent_joint[link]
+        if joint.type != 'fixed':
+            return standard, []
+        R, link = joint.origin[0] @ R, joint.parent
+        fixed.append(joint.name)
+    gravity = R.T @ standard
+    if np.abs(gravity - standard).max() <= 1e-12 * 9.81:     # a turn about z (or none)
+        return standard, []
+    values = ', '.join(f'{g:.6g}' if abs(g) > 1e-12 else '0' for g in gravity)
+    return gravity, [f'gravity [{values}] m/s^2 in the frame of base_link {base!r}: the fixed '
+                     f"joints above it ({', '.join(reversed(fixed))}) turn it from the root "
+                     f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; pass '
+                     'gravity= (node parameter gravity) in the base frame if the root is not '
+                     'upright']
 
 
 def _reversed_note(reversed_joints):

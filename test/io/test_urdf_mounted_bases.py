@@ -1,0 +1,118 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Real robots' files from a new user's chair (issue 32): mounted bases and gravity.
+
+A URDF's root is upright (z up): Pinocchio puts gravity along its -z. A ``base_link`` below
+the root through fixed joints only (a ceiling or wall mount under ``world``, a dual-arm robot's
+tilted arm mount, MoveIt's ``base_link`` → ``tool0`` group) is turned by those joints; the
+loader used to give it ``[0, 0, -9.81]`` in its own frame, so a ceiling-mounted arm's gravity
+torques had the wrong sign, silently. Each chain here equals Pinocchio's model of the whole
+file (other joints locked where the package locked them): inverse dynamics, mass matrix,
+gravity torques to 1e-13 of their largest entry and the tool pose to 1e-13 m.
+"""
+
+import warnings
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import robot_dynamics as rd
+from urdf_trees import arm, oracle_dynamics, oracle_tip_pose, reduced_oracle, tree_urdf
+
+TOLERANCE = 1e-13
+
+
+def load(text, **options):
+    """Load; return the model and its ModelWarning lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(text, **options)
+    return model, [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
+
+
+def assert_equals_pinocchio(model, text):
+    """ID, M, G (relative to the largest entry), gravity and the tool pose = Pinocchio's."""
+    reduced = reduced_oracle(text, list(model.joint_names), dict(model.locked_joints))
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.dof))
+        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
+        np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
+        for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
+                             (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
+            assert np.abs(ours - theirs).max() <= TOLERANCE * np.abs(theirs).max()
+        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
+        np.testing.assert_allclose(rd.tip_pose(model, q), tip, rtol=0, atol=TOLERANCE)
+
+
+def mounted_arm(rpy, seed=1):
+    """An arm below ``world`` → ``base_link`` (fixed, turned by ``rpy``), tool0 at its end."""
+    text = tree_urdf(seed, arm('arm', 'base_link', 4) + [
+        ('tool0_joint', 'fixed', 'arm_link4', 'tool0')], 'mounted', massless=('tool0',))
+    mount = ('<link name="world"/><joint name="world_joint" type="fixed"><parent link="world"/>'
+             '<child link="base_link"/><origin xyz="0 0 2.5" rpy="' + rpy + '"/></joint>')
+    return text.replace('</robot>', mount + '</robot>')
+
+
+@pytest.mark.parametrize('mount, gravity', [
+    ('3.141592653589793 0 0', [0.0, 0.0, 9.81]),                        # ceiling
+    ('0 1.5707963267948966 0', [9.81, 0.0, 0.0]),                       # wall
+    ('0.3 -0.7 2.0', None)])                                            # tilted
+def test_a_base_turned_below_the_root_by_fixed_joints_gets_the_roots_gravity(mount, gravity):
+    text = mounted_arm(mount)
+    pin.buildModelFromXML(text)
+    model, said = load(text, base_link='base_link')
+    assert (model.base_link, model.tip_link, model.dof) == ('base_link', 'tool0', 4)
+    if gravity is not None:
+        np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
+    assert_equals_pinocchio(model, text)
+    notes = [line for line in said if line.startswith('gravity [')]
+    assert len(notes) == 1 and "base_link 'base_link'" in notes[0] and \
+        "(world_joint) turn it from the root 'world'" in notes[0] and 'gravity=' in notes[0]
+    assert load(text)[0].base_link == 'world'                        # the root: as before
+    np.testing.assert_array_equal(load(text)[0].gravity, [0.0, 0.0, -9.81])
+    np.testing.assert_array_equal(load(text, base_link='base_link', gravity=[0, 0, -9.81])[0]
+                                  .gravity, [0.0, 0.0, -9.81])       # the user's word wins
+
+
+@pytest.mark.parametrize('mount', ['0 0 0.7', '0 0 3.141592653589793', '0 0 0'])
+def test_a_base_turned_about_z_only_keeps_the_default_and_says_nothing(mount):
+    text = mounted_arm(mount)
+    model, said = load(text, base_link='base_link')
+    np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
+    assert not [line for line in said if line.startswith('gravity [')]
+    assert_equals_pinocchio(model, text)
+
+
+def test_a_base_below_a_moving_joint_keeps_the_default():
+    """Its orientation depends on the joints above it: the default, as documented."""
+    text = mounted_arm('0 0 0').replace('type="fixed"><parent link="world"/>',
+                                        'type="revolute"><parent link="world"/><axis xyz="1 0 0"/>'
+                                        '<limit lower="-1" upper="1" effort="1" velocity="1"/>')
+    model, said = load(text, base_link='base_link')
+    np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
+    assert not [line for line in said if line.startswith('gravity [')]
+
+
+def test_one_arm_of_a_two_armed_robot_from_its_tilted_mount():
+    """Baxter-like: torso, two 7-joint arms on mounts turned about x; base_link = one mount."""
+    joints = [('torso_t0', 'fixed', 'base', 'torso'),
+              ('left_torso_arm_mount', 'fixed', 'torso', 'left_arm_mount'),
+              ('right_torso_arm_mount', 'fixed', 'torso', 'right_arm_mount')]
+    joints += arm('left', 'left_arm_mount', 7) + arm('right', 'right_arm_mount', 7)
+    text = tree_urdf(21, joints, 'two_arms', massless=('base',))
+    model, said = load(text, base_link='left_arm_mount', tip_link='left_link7')
+    assert model.dof == 7 and not model.locked_joints
+    assert_equals_pinocchio(model, text)
+    assert "(torso_t0, left_torso_arm_mount) turn it from the root 'base'" in ' '.join(said)
