@@ -118,7 +118,8 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - set(given) - followers          # locked without being asked
-    messages = document.notes + turned + ([locked_note(branches, positions, notes)] if defaulted else [])
+    messages = document.notes + turned
+    messages += [locked_note(branches, positions, notes)] if defaulted else []
     messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
