@@ -57,7 +57,7 @@ def assert_equals_pinocchio(model, text):
 
 
 def mounted_arm(rpy, seed=1):
-    """Build an arm below ``world`` → ``base_link`` (fixed, turned by ``rpy``), tool0 at its end."""
+    """Build an arm below ``world`` → ``base_link`` (fixed, turned by ``rpy``), ending in tool0."""
     text = tree_urdf(seed, arm('arm', 'base_link', 4) + [
         ('tool0_joint', 'fixed', 'arm_link4', 'tool0')], 'mounted', massless=('tool0',))
     mount = ('<link name="world"/><joint name="world_joint" type="fixed"><parent link="world"/>'
