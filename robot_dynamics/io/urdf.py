@@ -93,15 +93,21 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     base = base_link or tree.root
     tree.check_link(base, 'base_link')
     if not tip_link:                             # None or the nodes' '': the default
-        tip = tree.choose_tip(base)
+        tip = tree.choose_tip(base if tree.rigid_body(base)[1] else _mount(tree, base, None))
     else:
         tree.check_link(tip_link, 'tip_link')
         tip = tip_link
+    start = _mount(tree, base, tip)
     given = dict(locked_joints or {})
-    held = hold_chain_joints(tree, base, tip, given)
+    held = hold_chain_joints(tree, start, tip, given)
     if held:                                     # the held joints are fixed now
         tree = Tree(document)
-    moving, placements, fixed, locked, tip_pose = chain_bodies(tree, base, tip)
+    moving, placements, fixed, locked, tip_pose = chain_bodies(tree, start, tip)
+    if start != base:                            # the first placement from base's frame
+        R_base, p_base = tree.rigid_body(start)[0][base]
+        placements = (np.concatenate([[R_base.T @ placements[0][0]], placements[0][1:]]),
+                      np.concatenate([[R_base.T @ (placements[1][0] - p_base)],
+                                      placements[1][1:]]))
     names = [joint.name for joint in moving]
     given = {name: value for name, value in given.items() if name not in held}
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
@@ -125,6 +131,37 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     for message in messages:
         warn(message)
     return fields
+
+
+def _mount(tree, base, tip):
+    """Return the link the chain's path starts from: ``base``, or the link it is fixed below.
+
+    A ``base_link`` fixed beside the chain (ROS-Industrial's ``base`` frame, fixed to
+    ``base_link``; a mounting frame) is a frame of the fixed base as much as the links above
+    it: the chain starts at the nearest of those (through fixed joints) that ``tip`` is below,
+    if a moving joint is between (``tip`` None: that has a moving joint below it). Otherwise
+    ``base`` (the usual errors).
+    """
+    link = base
+    while tip is None or not _below(tree, tip, link):
+        joint = tree.parent_joint.get(link)
+        if joint is None or joint.moving:
+            return base
+        link = joint.parent
+        if tip is None and tree.rigid_body(link)[1]:
+            return link
+    moves = link == base or any(joint.moving for joint in tree.path(link, tip))
+    return link if moves else base
+
+
+def _below(tree, tip, link):
+    """Tell whether ``tip`` is ``link`` or below it."""
+    while tip != link:
+        joint = tree.parent_joint.get(tip)
+        if joint is None:
+            return False
+        tip = joint.parent
+    return True
 
 
 def _base_gravity(tree, base):

@@ -16,11 +16,14 @@ A URDF's root is upright (z up): Pinocchio puts gravity along its -z. A ``base_l
 the root through fixed joints only (a ceiling or wall mount under ``world``, a dual-arm robot's
 tilted arm mount, MoveIt's ``base_link`` → ``tool0`` group) is turned by those joints; the
 loader used to give it ``[0, 0, -9.81]`` in its own frame, so a ceiling-mounted arm's gravity
-torques had the wrong sign, silently. Each chain here equals Pinocchio's model of the whole
+torques had the wrong sign, silently. A ``base_link`` fixed beside the chain (ROS-Industrial's
+``base`` frame) was refused ("no path"); it is the base frame of the chain from where it is
+fixed. Each chain here equals Pinocchio's model of the whole
 file (other joints locked where the package locked them): inverse dynamics, mass matrix,
 gravity torques to 1e-13 of their largest entry and the tool pose to 1e-13 m.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -116,3 +119,47 @@ def test_one_arm_of_a_two_armed_robot_from_its_tilted_mount():
     assert model.dof == 7 and not model.locked_joints
     assert_equals_pinocchio(model, text)
     assert "(torso_t0, left_torso_arm_mount) turn it from the root 'base'" in ' '.join(said)
+
+
+def industrial():
+    """ROS-Industrial: world → base_link, ``base`` (the controller's frame) fixed to it."""
+    return tree_urdf(5, [('world_joint', 'fixed', 'world', 'base_link'),
+                         ('base_link-base', 'fixed', 'base_link', 'base')]
+                     + arm('arm', 'base_link', 6) + [
+                         ('flange_joint', 'fixed', 'arm_link6', 'flange'),
+                         ('tool0_joint', 'fixed', 'flange', 'tool0'),
+                         ('ft_joint', 'fixed', 'arm_link6', 'ft_frame')],
+                     'industrial', massless=('world', 'base', 'flange', 'tool0', 'ft_frame'))
+
+
+@pytest.mark.parametrize('options', [{}, {'tip_link': 'flange'},
+                                     {'tip_link': 'tool0', 'locked_joints': {'arm_j3': 0.5}}])
+def test_a_base_fixed_beside_the_chain_is_its_base_frame(options):
+    """``base_link='base'``, a frame fixed to ``base_link``: no longer "no path" (issue 32).
+
+    The chain starts where the base is fixed (``base_link``), its first placement and gravity
+    in ``base``'s frame (turned by the seeded fixed joints), as Pinocchio computes them.
+    """
+    text = industrial()
+    model, said = load(text, base_link='base', **options)
+    assert model.base_link == 'base' and model.tip_link == options.get('tip_link', 'tool0')
+    assert model.dof == 6 - len(options.get('locked_joints', {}))
+    reduced = reduced_oracle(text, list(model.joint_names), options.get('locked_joints', {}))
+    q, qd, qdd = np.random.default_rng(4).uniform(-1.5, 1.5, (3, model.dof))
+    tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, 'base')
+    np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
+    assert "(world_joint, base_link-base) turn it from the root 'world'" in ' '.join(said)
+    for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
+                         (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
+        assert np.abs(ours - theirs).max() <= TOLERANCE * np.abs(theirs).max()
+    np.testing.assert_allclose(rd.tip_pose(model, q), oracle_tip_pose(
+        reduced, q, 'base', model.tip_link), rtol=0, atol=TOLERANCE)
+
+
+@pytest.mark.parametrize('base, tip, message', [
+    ('ft_frame', 'flange', "no path from base_link 'ft_frame' to tip_link 'flange'"),
+    ('tool0', None, "the chain from 'tool0' to 'tool0' has no moving joint"),
+    ('arm_link2', 'arm_link1', "no path from base_link 'arm_link2' to tip_link 'arm_link1'")])
+def test_a_base_with_no_moving_joint_to_the_tip_is_still_refused_by_its_name(base, tip, message):
+    with pytest.raises(rd.URDFError, match=re.escape(message)):
+        load(industrial(), base_link=base, tip_link=tip)
