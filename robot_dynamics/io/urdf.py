@@ -117,7 +117,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
-                  chain_choice=tree.choice, gravity=gravity)
+                  chain_choice=_mounted_choice(tree.choice, base, start), gravity=gravity)
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [abs(gear.get(n, 1.0)) for n in names]
@@ -152,6 +152,13 @@ def _mount(tree, base, tip):
             return link
     moves = link == base or any(joint.moving for joint in tree.path(link, tip))
     return link if moves else base
+
+
+def _mounted_choice(choice, base, start):
+    """Return the automatic choice's explanation, naming ``base`` if fixed beside ``start``."""
+    if not choice or base == start:
+        return choice
+    return f'{choice}; base frame {base!r}, fixed to {start!r} (the chain starts there)'
 
 
 def _below(tree, tip, link):

@@ -163,3 +163,10 @@ def test_a_base_fixed_beside_the_chain_is_its_base_frame(options):
 def test_a_base_with_no_moving_joint_to_the_tip_is_still_refused_by_its_name(base, tip, message):
     with pytest.raises(rd.URDFError, match=re.escape(message)):
         load(industrial(), base_link=base, tip_link=tip)
+
+
+def test_the_automatic_choice_names_the_base_frame_fixed_beside_it():
+    model, _ = load(industrial(), base_link='base')
+    assert model.chain_choice.startswith("chain 'base_link' -> 'tool0' chosen automatically")
+    assert model.chain_choice.endswith("; base frame 'base', fixed to 'base_link' (the chain "
+                                       'starts there)')
