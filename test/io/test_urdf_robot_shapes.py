@@ -244,3 +244,29 @@ def test_an_axis_without_xyz_is_the_urdf_default_and_said():
             'move: write <axis xyz="1 0 0"/> (or the real axis)'] == \
         [line for line in said if '<axis>' in line]
     assert_equals_pinocchio(model, bare.replace('<axis/>', '<axis xyz="1 0 0"/>'))
+
+
+def in_link3(text, old, new):
+    """Replace ``old`` by ``new`` once in the chain link ``iiwa_link3`` (its inertial is read)."""
+    start = text.index('<link name="iiwa_link3">')
+    return text[:start] + text[start:].replace(old, new, 1)
+
+
+@pytest.mark.parametrize('field, written', [
+    ('origin xyz', lambda t: re.sub(r'(<joint name="iiwa_j2".*?<origin xyz=")([^"]*)"',
+                                    lambda m: m.group(1) + ','.join(m.group(2).split()) + '"',
+                                    t, count=1)),
+    ('mass value', lambda t: in_link3(t, '<mass value="', '<mass value="1,')),
+    ('inertia ixx', lambda t: in_link3(t, 'ixx="', 'ixx="0,')),
+    ('limit upper', lambda t: t.replace('upper="2.0"', 'upper="2,0"', 1))])
+def test_a_comma_in_a_number_is_refused_saying_how_urdf_writes_it(field, written):
+    """Comma-separated vectors, decimal commas (an exporter in a German locale): refused.
+
+    urdfdom reports each as an error too; the error names the field and says how URDF writes
+    numbers (spaces, points).
+    """
+    text = written(robot_text('kuka-iiwa'))
+    assert text != robot_text('kuka-iiwa')
+    with pytest.raises(rd.URDFError, match=re.escape(field) + r'.*; URDF separates numbers '
+                       r'with spaces and marks decimals with a point \(0\.5, not 0,5'):
+        load(text)
