@@ -126,7 +126,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
-    messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
+    messages += _limit_notes(moving) + _mimic_note(moving) + _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
         warn(message)
@@ -196,6 +196,23 @@ def _base_gravity(tree, base):
                      f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; pass '
                      'gravity= (node parameter gravity) in the base frame if the root is not '
                      'upright']
+
+
+def _mimic_note(moving):
+    """Name the chain's ``<mimic>`` joints: coordinates of their own (a finger as ``tip_link``).
+
+    Pinocchio and KDL load a mimic joint as an independent joint; so does the chain, and the
+    caller keeps ``q = multiplier q_master + offset`` (it used to be refused).
+    """
+    coupled = [(joint.name, *joint.mimic) for joint in moving if joint.mimic is not None]
+    if not coupled:
+        return []
+    listed = ', '.join(f'{name} = {factor:g} {master} + {offset:g}'
+                       for name, master, factor, offset in coupled)
+    return [f'URDF <mimic> joint(s) on the chain, loaded as coordinates of their own, as '
+            f'Pinocchio and KDL load them: keep {listed} in q, qd and qdd yourself, or choose '
+            'a tip_link above them (command line: --tip-link) so that they are locked and '
+            'follow']
 
 
 def _reversed_note(reversed_joints):

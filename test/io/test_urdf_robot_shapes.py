@@ -270,3 +270,20 @@ def test_a_comma_in_a_number_is_refused_saying_how_urdf_writes_it(field, written
     with pytest.raises(rd.URDFError, match=re.escape(field) + r'.*; URDF separates numbers '
                        r'with spaces and marks decimals with a point \(0\.5, not 0,5'):
         load(text)
+
+
+@pytest.mark.parametrize('tip, dof, mimic', [('fr3_rightfinger', 8, 'fr3_finger_joint2'),
+                                             ('fr3_leftfinger', 8, None)])
+def test_a_finger_as_tip_loads_its_mimic_joint_as_pinocchio_does(tip, dof, mimic):
+    """A finger as ``tip_link``: its ``<mimic>`` joint is a coordinate, as in Pinocchio's model.
+
+    It used to be refused. The other finger, a mimic of a chain joint, is locked.
+    """
+    text = robot_text('franka-fr3-hand')
+    model, said = load(text, tip_link=tip)
+    assert model.dof == dof and model.joint_names[-1] == (mimic or 'fr3_finger_joint1')
+    assert_equals_pinocchio(model, text)
+    notes = [line for line in said if line.startswith('URDF <mimic> joint(s) on the chain')]
+    assert len(notes) == (1 if mimic else 0)
+    if mimic:
+        assert 'keep fr3_finger_joint2 = 1 fr3_finger_joint1 + 0 in q, qd and qdd' in notes[0]
