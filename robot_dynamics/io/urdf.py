@@ -172,30 +172,38 @@ def _below(tree, tip, link):
 
 
 def _base_gravity(tree, base):
-    """Gravity in ``base``'s frame, and a note if the fixed joints above ``base`` turn it.
+    """Gravity in ``base``'s frame, and a note if the joints above ``base`` turn it.
 
     The root of a URDF is upright (z up, REP 103): Pinocchio, KDL and Gazebo put gravity
-    along its -z. A base below the root through fixed joints only (a ceiling or wall mount
-    under ``world``, an arm's tilted mounting plate) is turned by them, so the root's gravity
-    is turned into its frame, as Pinocchio's model of the whole file has it. Through a moving
-    joint the base's orientation is not known: then, and for the root, ``[0, 0, -9.81]``.
+    along its -z. A base below the root through fixed and prismatic joints only (a ceiling or
+    wall mount under ``world``, a tilted arm mount, a torso lift) is turned by their origins
+    alone, so the root's gravity is turned into its frame, as Pinocchio's model of the whole
+    file has it. Below a revolute (or floating, planar) joint the base's orientation depends
+    on its position: ``[0, 0, -9.81]``, with a note if at zero it would be turned.
     """
-    standard, R, link, fixed = np.array([0.0, 0.0, -9.81]), np.eye(3), base, []
+    standard, R, link, above, turning = np.array([0.0, 0.0, -9.81]), np.eye(3), base, [], []
     while link != tree.root:
         joint = tree.parent_joint[link]
-        if joint.type != 'fixed':
-            return standard, []
-        R, link = joint.origin[0] @ R, joint.parent
-        fixed.append(joint.name)
+        if joint.type not in ('fixed', 'prismatic'):
+            turning.append(joint.name)
+        R, link = joint.origin[0] @ R, joint.parent         # the placement at q = 0
+        above.append(joint)
     gravity = R.T @ standard
     if np.abs(gravity - standard).max() <= 1e-12 * 9.81:     # a turn about z (or none)
         return standard, []
     values = ', '.join(f'{g:.6g}' if abs(g) > 1e-12 else '0' for g in gravity)
-    return gravity, [f'gravity [{values}] m/s^2 in the frame of base_link {base!r}: the fixed '
-                     f"joints above it ({', '.join(reversed(fixed))}) turn it from the root "
-                     f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; pass '
-                     'gravity= (node parameter gravity) in the base frame if the root is not '
-                     'upright']
+    if turning:
+        return standard, [f'gravity [0, 0, -9.81] m/s^2 in the frame of base_link {base!r}, '
+                          f"which the moving joint(s) above it ({', '.join(reversed(turning))}) "
+                          f'turn: with them at 0 it is [{values}] (Pinocchio\'s model of the '
+                          'file with them locked at 0); pass gravity= (node parameter gravity) '
+                          'in the base frame for where they are']
+    kinds = 'fixed and prismatic' if any(j.type == 'prismatic' for j in above) else 'fixed'
+    names = ', '.join(joint.name for joint in reversed(above))
+    return gravity, [f'gravity [{values}] m/s^2 in the frame of base_link {base!r}: the {kinds} '
+                     f'joints above it ({names}) turn it from the root {tree.root!r}, upright '
+                     '(z up) as Pinocchio and ROS read a URDF; pass gravity= (node parameter '
+                     'gravity) in the base frame if the root is not upright']
 
 
 def _mimic_note(moving):

@@ -98,14 +98,38 @@ def test_a_base_turned_about_z_only_keeps_the_default_and_says_nothing(mount):
     assert_equals_pinocchio(model, text)
 
 
-def test_a_base_below_a_moving_joint_keeps_the_default():
-    """Its orientation depends on the joints above it: the default, as documented."""
-    text = mounted_arm('0 0 0').replace('type="fixed"><parent link="world"/>',
-                                        'type="revolute"><parent link="world"/><axis xyz="1 0 0"/>'
-                                        '<limit lower="-1" upper="1" effort="1" velocity="1"/>')
+def test_a_base_below_a_revolute_joint_keeps_the_default_and_says_where_zero_turns_it():
+    """Its orientation depends on the joint above it: the default, as documented.
+
+    With the joint's origin tilted, the note gives gravity with the joint at 0, which is
+    Pinocchio's model of the file with it locked at 0.
+    """
+    for rpy, noted in (('0 0 0', False), ('0.4 0 0', True)):
+        text = mounted_arm(rpy).replace(
+            'type="fixed"><parent link="world"/>', 'type="revolute"><parent link="world"/><axis '
+            'xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/>')
+        model, said = load(text, base_link='base_link')
+        np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
+        notes = [line for line in said if line.startswith('gravity [')]
+        assert len(notes) == noted
+        if noted:
+            reduced = reduced_oracle(text, list(model.joint_names), {})
+            at_zero = oracle_dynamics(reduced, *np.zeros((3, 4)), 'base_link')[3]
+            values = ', '.join(f'{g:.6g}' if abs(g) > 1e-12 else '0' for g in at_zero)
+            assert f'above it (world_joint) turn: with them at 0 it is [{values}]' in notes[0]
+
+
+@pytest.mark.parametrize('lift', [0.0, 0.2])
+def test_a_base_on_a_tilted_torso_lift_gets_the_roots_gravity_at_any_lift(lift):
+    """A prismatic joint above the base moves it without turning it: known orientation."""
+    text = mounted_arm('0.3 -0.7 2.0').replace(
+        'type="fixed"><parent link="world"/>', 'type="prismatic"><parent link="world"/><axis '
+        'xyz="0 0 1"/><limit lower="0" upper="0.35" effort="1" velocity="1"/>')
     model, said = load(text, base_link='base_link')
-    np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
-    assert not [line for line in said if line.startswith('gravity [')]
+    reduced = reduced_oracle(text, list(model.joint_names), {}, others={'world_joint': lift})
+    gravity = oracle_dynamics(reduced, *np.zeros((3, 4)), 'base_link')[3]
+    np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
+    assert "the fixed and prismatic joints above it (world_joint) turn it" in ' '.join(said)
 
 
 def test_one_arm_of_a_two_armed_robot_from_its_tilted_mount():
