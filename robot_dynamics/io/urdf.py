@@ -175,11 +175,11 @@ def _base_gravity(tree, base):
     """Gravity in ``base``'s frame, and a note if the joints above ``base`` turn it.
 
     The root of a URDF is upright (z up, REP 103): Pinocchio, KDL and Gazebo put gravity
-    along its -z. A base below the root through fixed and prismatic joints only (a ceiling or
-    wall mount under ``world``, a tilted arm mount, a torso lift) is turned by their origins
-    alone, so the root's gravity is turned into its frame, as Pinocchio's model of the whole
-    file has it. Below a revolute (or floating, planar) joint the base's orientation depends
-    on its position: ``[0, 0, -9.81]``, with a note if at zero it would be turned.
+    along its -z. A base below the root is turned by the joints above it (a ceiling or wall
+    mount under ``world``, a tilted arm mount, a torso lift): the root's gravity is turned into
+    its frame by their placements at 0, as in Pinocchio's model of the whole file with them
+    locked at 0. Exact through fixed and prismatic joints; below a revolute (floating, planar)
+    joint it holds with that joint at 0 (at its origin), and the note says so.
     """
     standard, R, link, above, turning = np.array([0.0, 0.0, -9.81]), np.eye(3), base, [], []
     while link != tree.root:
@@ -192,18 +192,17 @@ def _base_gravity(tree, base):
     if np.abs(gravity - standard).max() <= 1e-12 * 9.81:     # a turn about z (or none)
         return standard, []
     values = ', '.join(f'{g:.6g}' if abs(g) > 1e-12 else '0' for g in gravity)
+    where = f'gravity [{values}] m/s^2 in the frame of base_link {base!r}'
+    fix = 'pass gravity= (node parameter gravity) in the base frame'
     if turning:
-        return standard, [f'gravity [0, 0, -9.81] m/s^2 in the frame of base_link {base!r}, '
-                          f"which the moving joint(s) above it ({', '.join(reversed(turning))}) "
-                          f'turn: with them at 0 it is [{values}] (Pinocchio\'s model of the '
-                          'file with them locked at 0); pass gravity= (node parameter gravity) '
-                          'in the base frame for where they are']
+        return gravity, [f"{where}: the moving joint(s) above it ({', '.join(reversed(turning))})"
+                         f' turn it, here at 0, from the root {tree.root!r}, upright (z up) as '
+                         f'Pinocchio and ROS read a URDF; {fix} for where they are']
     kinds = 'fixed and prismatic' if any(j.type == 'prismatic' for j in above) else 'fixed'
     names = ', '.join(joint.name for joint in reversed(above))
-    return gravity, [f'gravity [{values}] m/s^2 in the frame of base_link {base!r}: the {kinds} '
-                     f'joints above it ({names}) turn it from the root {tree.root!r}, upright '
-                     '(z up) as Pinocchio and ROS read a URDF; pass gravity= (node parameter '
-                     'gravity) in the base frame if the root is not upright']
+    return gravity, [f'{where}: the {kinds} joints above it ({names}) turn it from the root '
+                     f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; {fix} if '
+                     'the root is not upright']
 
 
 def _mimic_note(moving):
