@@ -287,3 +287,20 @@ def test_a_finger_as_tip_loads_its_mimic_joint_as_pinocchio_does(tip, dof, mimic
     assert len(notes) == (1 if mimic else 0)
     if mimic:
         assert 'keep fr3_finger_joint2 = 1 fr3_finger_joint1 + 0 in q, qd and qdd' in notes[0]
+
+
+@pytest.mark.parametrize('saved', [
+    lambda xml: f'String value is: {xml}\n',                          # ros2 param get
+    lambda xml: f'data: {xml!r}\n---\n'])                            # ros2 topic echo
+def test_a_saved_command_output_is_refused_saying_to_save_the_xml_alone(saved, tmp_path):
+    """A robot_description saved from ``ros2 param get``/``topic echo`` with its prefix."""
+    path = tmp_path / 'robot.urdf'
+    path.write_text(saved(robot_text('ur-e-series')))
+    with pytest.raises(rd.URDFError, match=r'malformed URDF: .*; it starts with .* before the '
+                       r'first "<": the output of ros2 param get .* Save the XML alone, e\.g\. '
+                       r'ros2 param get --hide-type /robot_state_publisher robot_description '
+                       r'> robot\.urdf'):
+        load(str(path))
+    with pytest.raises(rd.URDFError) as plain:
+        load('<robot name="r"><link name="a"></robot>')
+    assert 'it starts with' not in str(plain.value)
