@@ -126,7 +126,8 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
-    messages += _limit_notes(moving) + _mimic_note(moving) + _friction_note(fields, urdf_friction)
+    messages += _limit_notes(moving) + _degree_note(moving) + _mimic_note(moving)
+    messages += _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
         warn(message)
@@ -252,6 +253,22 @@ def _friction_note(fields, included):
     return [f"URDF <dynamics> friction included in every torque: {', '.join(terms)}; "
             'Pinocchio and KDL ignore it (often Gazebo tuning): leave it out with '
             'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
+
+
+def _degree_note(moving):
+    """Name the revolute chain joints whose limits look like degrees (4 pi to 1000 rad).
+
+    URDF limits are radians; an ABB- or Fanuc-style ``lower="-165" upper="165"`` is 26 turns,
+    so no trajectory check would ever meet it. Loaded as written (1000 and more: "no limit").
+    """
+    wide = [(joint.name, *joint.limits()) for joint in moving if joint.type == 'revolute']
+    wide = [(name, lower, upper) for name, lower, upper in wide
+            if 4 * np.pi + 1e-9 < max(abs(lower), abs(upper)) < 1000]
+    if not wide:
+        return []
+    listed = ', '.join(f'{name} ({lower:g} to {upper:g})' for name, lower, upper in wide)
+    return [f'URDF <limit lower= upper=> beyond 2 turns on {listed}: degrees? URDF limits are '
+            'radians (165 degrees = 2.88 rad); loaded as written']
 
 
 def _limit_notes(moving):

@@ -304,3 +304,19 @@ def test_a_saved_command_output_is_refused_saying_to_save_the_xml_alone(saved, t
     with pytest.raises(rd.URDFError) as plain:
         load('<robot name="r"><link name="a"></robot>')
     assert 'it starts with' not in str(plain.value)
+
+
+@pytest.mark.parametrize('lower, upper, noted', [
+    ('-165', '165', True), ('-400', '400', True), ('-6.283185307179586', '6.283185307179586',
+                                                   False),
+    ('-12.566370614359172', '12.566370614359172', False), ('-1e16', '1e16', False)])
+def test_limits_that_look_like_degrees_are_named_and_loaded_as_written(lower, upper, noted):
+    """An ABB- or Fanuc-style file with degrees: 26 turns no check meets; ±2π, ±4π, 1e16 not."""
+    text = robot_text('kuka-iiwa').replace('lower="-2.0" upper="2.0"',
+                                           f'lower="{lower}" upper="{upper}"', 1)
+    model, said = load(text)
+    assert model.lower_limit[0] == float(lower) and model.upper_limit[0] == float(upper)
+    notes = [line for line in said if 'beyond 2 turns' in line]
+    assert notes == ([f'URDF <limit lower= upper=> beyond 2 turns on iiwa_j1 ({float(lower):g} '
+                      f'to {float(upper):g}): degrees? URDF limits are radians (165 degrees = '
+                      '2.88 rad); loaded as written'] if noted else [])
