@@ -113,11 +113,13 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
     mass, com, inertia = merged_bodies(fixed, branches, positions)
-    gravity, turned = _base_gravity(tree, base)
+    gravity, turned = _base_gravity(tree, base) if base != tree.root else (None, [])
     fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
-                  chain_choice=_mounted_choice(tree.choice, base, start), gravity=gravity)
+                  chain_choice=_mounted_choice(tree.choice, base, start))
+    if gravity is not None:
+        fields['gravity'] = gravity
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [abs(gear.get(n, 1.0)) for n in names]
@@ -126,7 +128,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
-    messages += _limit_notes(moving) + _degree_note(moving) + _mimic_note(moving)
+    messages += _limit_notes(moving) + _degree_note(fields) + _mimic_note(moving)
     messages += _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
@@ -143,6 +145,8 @@ def _mount(tree, base, tip):
     if a moving joint is between (``tip`` None: that has a moving joint below it). Otherwise
     ``base`` (the usual errors).
     """
+    if base == tree.root:                        # every link is below it
+        return base
     link = base
     while tip is None or not _below(tree, tip, link):
         joint = tree.parent_joint.get(link)
@@ -255,15 +259,15 @@ def _friction_note(fields, included):
             'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
 
 
-def _degree_note(moving):
+def _degree_note(fields):
     """Name the revolute chain joints whose limits look like degrees (4 pi to 1000 rad).
 
     URDF limits are radians; an ABB- or Fanuc-style ``lower="-165" upper="165"`` is 26 turns,
     so no trajectory check would ever meet it. Loaded as written (1000 and more: "no limit").
     """
-    wide = [(joint.name, *joint.limits()) for joint in moving if joint.type == 'revolute']
-    wide = [(name, lower, upper) for name, lower, upper in wide
-            if 4 * np.pi + 1e-9 < max(abs(lower), abs(upper)) < 1000]
+    wide = [(name, lower, upper) for name, kind, lower, upper in zip(
+        fields['joint_names'], fields['joint_types'], fields['lower_limit'],
+        fields['upper_limit']) if kind == 'revolute' and 12.566370615 < max(-lower, upper) < 1000]
     if not wide:
         return []
     listed = ', '.join(f'{name} ({lower:g} to {upper:g})' for name, lower, upper in wide)
