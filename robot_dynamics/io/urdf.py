@@ -44,6 +44,8 @@
   comment; the XML is read as TinyXML reads it (no namespace processing).
 """
 
+import numpy as np
+
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
 from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
@@ -91,36 +93,138 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     base = base_link or tree.root
     tree.check_link(base, 'base_link')
     if not tip_link:                             # None or the nodes' '': the default
-        tip = tree.choose_tip(base)
+        tip = tree.choose_tip(base if tree.rigid_body(base)[1] else _mount(tree, base, None))
     else:
         tree.check_link(tip_link, 'tip_link')
         tip = tip_link
+    start = _mount(tree, base, tip)
     given = dict(locked_joints or {})
-    held = hold_chain_joints(tree, base, tip, given)
+    held = hold_chain_joints(tree, start, tip, given)
     if held:                                     # the held joints are fixed now
         tree = Tree(document)
-    moving, placements, fixed, locked, tip_pose = chain_bodies(tree, base, tip)
+    moving, placements, fixed, locked, tip_pose = chain_bodies(tree, start, tip)
+    if start != base:                            # the first placement from base's frame
+        R_base, p_base = tree.rigid_body(start)[0][base]
+        placements = (np.concatenate([[R_base.T @ placements[0][0]], placements[0][1:]]),
+                      np.concatenate([[R_base.T @ (placements[1][0] - p_base)],
+                                      placements[1][1:]]))
     names = [joint.name for joint in moving]
     given = {name: value for name, value in given.items() if name not in held}
     branches, positions, notes = locked_positions(tree, locked, set(names), given, held)
     fields = _joint_fields(moving, placements)
     mass, com, inertia = merged_bodies(fixed, branches, positions)
+    gravity, turned = _base_gravity(tree, base) if base != tree.root else (None, [])
     fields.update(mass=mass, com=com, inertia=inertia, tip_rotation=tip_pose[0],
                   tip_translation=tip_pose[1], name=document.name, base_link=base, tip_link=tip,
                   source='urdf', locked_joints=positions, locked_branches=branches,
-                  chain_choice=tree.choice)
+                  chain_choice=_mounted_choice(tree.choice, base, start))
+    if gravity is not None:
+        fields['gravity'] = gravity
     gear, rotor = transmissions(document)
     if gear or rotor:
         fields['gear_ratio'] = [abs(gear.get(n, 1.0)) for n in names]
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - set(given) - followers          # locked without being asked
-    messages = document.notes + ([locked_note(branches, positions, notes)] if defaulted else [])
-    messages += _limit_notes(moving) + _friction_note(fields, urdf_friction)
+    messages = document.notes + turned
+    messages += [locked_note(branches, positions, notes)] if defaulted else []
+    messages += _limit_notes(moving) + _degree_note(fields) + _mimic_note(moving)
+    messages += _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
         warn(message)
     return fields
+
+
+def _mount(tree, base, tip):
+    """Return the link the chain's path starts from: ``base``, or the link it is fixed below.
+
+    A ``base_link`` fixed beside the chain (ROS-Industrial's ``base`` frame, fixed to
+    ``base_link``; a mounting frame) is a frame of the fixed base as much as the links above
+    it: the chain starts at the nearest of those (through fixed joints) that ``tip`` is below,
+    if a moving joint is between (``tip`` None: that has a moving joint below it). Otherwise
+    ``base`` (the usual errors).
+    """
+    if base == tree.root:                        # every link is below it
+        return base
+    link = base
+    while tip is None or not _below(tree, tip, link):
+        joint = tree.parent_joint.get(link)
+        if joint is None or joint.moving:
+            return base
+        link = joint.parent
+        if tip is None and tree.rigid_body(link)[1]:
+            return link
+    moves = link == base or any(joint.moving for joint in tree.path(link, tip))
+    return link if moves else base
+
+
+def _mounted_choice(choice, base, start):
+    """Return the automatic choice's explanation, naming ``base`` if fixed beside ``start``."""
+    if not choice or base == start:
+        return choice
+    return f'{choice}; base frame {base!r}, fixed to {start!r} (the chain starts there)'
+
+
+def _below(tree, tip, link):
+    """Tell whether ``tip`` is ``link`` or below it."""
+    while tip != link:
+        joint = tree.parent_joint.get(tip)
+        if joint is None:
+            return False
+        tip = joint.parent
+    return True
+
+
+def _base_gravity(tree, base):
+    """Gravity in ``base``'s frame, and a note if the joints above ``base`` turn it.
+
+    The root of a URDF is upright (z up, REP 103): Pinocchio, KDL and Gazebo put gravity
+    along its -z. A base below the root is turned by the joints above it (a ceiling or wall
+    mount under ``world``, a tilted arm mount, a torso lift): the root's gravity is turned into
+    its frame by their placements at 0, as in Pinocchio's model of the whole file with them
+    locked at 0. Exact through fixed and prismatic joints; below a revolute (floating, planar)
+    joint it holds with that joint at 0 (at its origin), and the note says so.
+    """
+    standard, R, link, above, turning = np.array([0.0, 0.0, -9.81]), np.eye(3), base, [], []
+    while link != tree.root:
+        joint = tree.parent_joint[link]
+        if joint.type not in ('fixed', 'prismatic'):
+            turning.append(joint.name)
+        R, link = joint.origin[0] @ R, joint.parent         # the placement at q = 0
+        above.append(joint)
+    gravity = R.T @ standard
+    if np.abs(gravity - standard).max() <= 1e-12 * 9.81:     # a turn about z (or none)
+        return standard, []
+    values = ', '.join(f'{g:.6g}' if abs(g) > 1e-12 else '0' for g in gravity)
+    where = f'gravity [{values}] m/s^2 in the frame of base_link {base!r}'
+    fix = 'pass gravity= (node parameter gravity) in the base frame'
+    if turning:
+        return gravity, [f"{where}: the moving joint(s) above it ({', '.join(reversed(turning))})"
+                         f' turn it, here at 0, from the root {tree.root!r}, upright (z up) as '
+                         f'Pinocchio and ROS read a URDF; {fix} for where they are']
+    kinds = 'fixed and prismatic' if any(j.type == 'prismatic' for j in above) else 'fixed'
+    names = ', '.join(joint.name for joint in reversed(above))
+    return gravity, [f'{where}: the {kinds} joints above it ({names}) turn it from the root '
+                     f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; {fix} if '
+                     'the root is not upright']
+
+
+def _mimic_note(moving):
+    """Name the chain's ``<mimic>`` joints: coordinates of their own (a finger as ``tip_link``).
+
+    Pinocchio and KDL load a mimic joint as an independent joint; so does the chain, and the
+    caller keeps ``q = multiplier q_master + offset`` (it used to be refused).
+    """
+    coupled = [(joint.name, *joint.mimic) for joint in moving if joint.mimic is not None]
+    if not coupled:
+        return []
+    listed = ', '.join(f'{name} = {factor:g} {master} + {offset:g}'
+                       for name, master, factor, offset in coupled)
+    return [f'URDF <mimic> joint(s) on the chain, loaded as coordinates of their own, as '
+            f'Pinocchio and KDL load them: keep {listed} in q, qd and qdd yourself, or choose '
+            'a tip_link above them (command line: --tip-link) so that they are locked and '
+            'follow']
 
 
 def _reversed_note(reversed_joints):
@@ -153,6 +257,22 @@ def _friction_note(fields, included):
     return [f"URDF <dynamics> friction included in every torque: {', '.join(terms)}; "
             'Pinocchio and KDL ignore it (often Gazebo tuning): leave it out with '
             'urdf_friction=False, --no-urdf-friction or the node parameter urdf_friction: false']
+
+
+def _degree_note(fields):
+    """Name the revolute chain joints whose limits look like degrees (4 pi to 1000 rad).
+
+    URDF limits are radians; an ABB- or Fanuc-style ``lower="-165" upper="165"`` is 26 turns,
+    so no trajectory check would ever meet it. Loaded as written (1000 and more: "no limit").
+    """
+    wide = [(name, lower, upper) for name, kind, lower, upper in zip(
+        fields['joint_names'], fields['joint_types'], fields['lower_limit'],
+        fields['upper_limit']) if kind == 'revolute' and 12.566370615 < max(-lower, upper) < 1000]
+    if not wide:
+        return []
+    listed = ', '.join(f'{name} ({lower:g} to {upper:g})' for name, lower, upper in wide)
+    return [f'URDF <limit lower= upper=> beyond 2 turns on {listed}: degrees? URDF limits are '
+            'radians (165 degrees = 2.88 rad); loaded as written']
 
 
 def _limit_notes(moving):

@@ -73,7 +73,11 @@ def rigid_inertia(tree, poses, pending=False):
 
 
 def chain_joints(path, base, tip):
-    """Return the moving joints of ``path``, checked for a serial chain."""
+    """Return the moving joints of ``path``, checked for a serial chain.
+
+    A ``<mimic>`` joint on it (a finger named as ``tip_link``) is a coordinate of its own, as
+    Pinocchio and KDL load it; :func:`~robot_dynamics.io.urdf.urdf_fields` says so.
+    """
     moving = [joint for joint in path if joint.moving]
     if not moving:
         raise URDFError(f'the chain from {base!r} to {tip!r} has no moving joint')
@@ -85,10 +89,6 @@ def chain_joints(path, base, tip):
                         f'line: --base-link {joint.child}; node parameter base_link)')
             raise URDFError(f'joint {joint.name!r} is {joint.type!r}; only revolute, continuous, '
                             'prismatic and fixed joints can form a serial chain' + hint)
-        if joint.mimic is not None:
-            raise URDFError(f'joint {joint.name!r} mimics another joint; a mimic joint cannot be '
-                            'a chain coordinate: choose another tip_link (command line: '
-                            '--tip-link), so that it is locked, or make it fixed')
     return moving
 
 

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from robot_dynamics.errors import URDFError
+from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
                                             plain_numbers, plain_pose)
 from robot_dynamics.io.urdf_xml import parse_xml
@@ -99,6 +99,10 @@ class Joint:
     def _read_axis(self):
         element = self.element.find('axis')
         text = '1 0 0' if element is None else element.get('xyz', '1 0 0')
+        if element is not None and element.get('xyz') is None:
+            warn(f'joint {self.name!r}: <axis> without xyz read as 1 0 0, the URDF default; '
+                 'urdfdom (Pinocchio, KDL, robot_state_publisher) reads 0 0 0 there, a joint '
+                 'that does not move: write <axis xyz="1 0 0"/> (or the real axis)')
         values = plain_numbers(text, 3)           # numbers()' own first step, no message made
         x, y, z = values or numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
         norm = math.sqrt(x * x + y * y + z * z)

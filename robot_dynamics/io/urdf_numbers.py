@@ -31,7 +31,7 @@ def numbers(text, count, where):
         return values
     parts = str(text).split()
     if len(parts) != count:
-        raise URDFError(f'{where}: expected {count} numbers, got {text!r}')
+        raise URDFError(f'{where}: expected {count} numbers, got {text!r}{_comma_hint(text)}')
     if all(map(_NUMBER, parts)):                  # number()'s test, all at once
         return list(map(float, parts))
     return [number(part, where) for part in parts]
@@ -99,4 +99,13 @@ def number(text, where):
     except (TypeError, ValueError):
         hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
                 if '$' in str(text) else ' (digits, one point, an optional exponent)')
-        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}') from None
+        raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}'
+                        f'{_comma_hint(text)}') from None
+
+
+def _comma_hint(text):
+    """Say how URDF writes what a comma was meant for, if ``text`` has one (else '')."""
+    if ',' not in str(text):
+        return ''
+    return ('; URDF separates numbers with spaces and marks decimals with a point (0.5, not '
+            '0,5: an exporter run in a locale with a decimal comma writes that)')

@@ -18,10 +18,11 @@ bounded number of times, so the work is linear in the number of links.
 Chain choice without ``tip_link`` (documented in docs/models.md):
 
 1. Moving joints are ``revolute``, ``continuous``, ``prismatic``, ``floating`` and ``planar``
-   joints (the last two cannot be chain joints and are refused with a clear error). Fixed
-   joints are transparent: links joined by fixed joints form one rigid body. A joint with
-   ``<mimic>`` counts in the path lengths but is never a chain joint: where the chain would
-   continue through one, it ends and the mimic's branch is locked.
+   joints (the last two cannot be chain joints: followed only where no serial joint leaves
+   the body, and refused with a clear error; beside a serial joint they count as fixed and
+   are locked). Fixed joints are transparent: links joined by fixed joints form one rigid
+   body. A joint with ``<mimic>`` counts in the path lengths but is never a chain joint:
+   where the chain would continue through one, it ends and the mimic's branch is locked.
 2. From the base, the chain follows the moving joint with the longest moving path below it.
    Shorter moving side branches are locked (merged rigidly into the body they hang from).
 3. Where several moving branches tie for the longest path, they form an end effector (a
@@ -49,6 +50,7 @@ TOOL_NAMES = ('tool0', 'tcp', 'tool', 'flange', 'ee_link', 'end_effector', 'ee')
 #: Words in a joint's or its child link's name that make it look like a gripper's joint.
 GRIPPER_WORDS = ('gripper', 'finger', 'hand', 'jaw', 'claw')
 CHAIN_TYPES = ('revolute', 'continuous', 'prismatic', 'floating', 'planar')
+SERIAL = CHAIN_TYPES[:3]
 TIP_HINT = 'pass tip_link= (command line: --tip-link)'
 
 
@@ -202,7 +204,7 @@ class Tree:
 
     def _end_reason(self, link):
         """Why the automatic chain ends at ``link`` (a phrase)."""
-        chainable = [j for j in self.rigid_body(link)[1] if j.type in CHAIN_TYPES]
+        chainable = _candidates(self.rigid_body(link)[1])
         if not chainable:
             return 'no moving joint is below it'
         if len(chainable) == 1:
@@ -221,7 +223,7 @@ class Tree:
         if len(exits) == 1 and exits[0].type in CHAIN_TYPES:       # the lines below, at once
             winners, longest = [exits[0]], 1 + depth[exits[0].child]
         else:
-            ranked = [(1 + depth[j.child], j) for j in exits if j.type in CHAIN_TYPES]
+            ranked = [(1 + depth[j.child], j) for j in _candidates(exits)]
             longest = max((d for d, _ in ranked), default=0)
             winners = [j for d, j in ranked if d == longest]
         if len(winners) == 1 and _mimics(winners[0]) or len(winners) > 1 and longest < walked:
@@ -229,15 +231,19 @@ class Tree:
         return winners, longest
 
     def _moving_depth(self):
-        """Longest number of chainable moving joints below each link (fixed joints count 0)."""
+        """Longest number of serial moving joints below each link.
+
+        Fixed, floating and planar joints count 0 (off the chain the last two are held at their
+        origin).
+        """
         depth = {}
         for link in reversed(self.order):
             best = 0
             for joint in self.children[link]:
-                if not joint.moving:
-                    best = max(best, depth[joint.child])
-                elif joint.type in CHAIN_TYPES:
+                if joint.type in SERIAL:
                     best = max(best, 1 + depth[joint.child])
+                else:
+                    best = max(best, depth[joint.child])
             depth[link] = best
         return depth
 
@@ -279,6 +285,16 @@ class Tree:
         return link, (f'the last moving link itself: the fixed links below it branch (at '
                       f'{end!r}: {branches}) and none is named like a tool frame '
                       f'({", ".join(TOOL_NAMES)})'), True
+
+
+def _candidates(exits):
+    """Return the moving joints the chain may follow: serial ones, else floating and planar ones.
+
+    A floating or planar joint beside a serial one (a free object hung from a link) is locked
+    at its origin and never takes the chain; alone, it is followed and refused with its hint.
+    """
+    serial = [joint for joint in exits if joint.type in SERIAL]
+    return serial or [joint for joint in exits if joint.type in CHAIN_TYPES]
 
 
 def _mimics(joint):

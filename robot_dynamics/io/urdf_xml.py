@@ -101,7 +101,8 @@ def parse_xml(text):
     except expat.ExpatError as exc:
         if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
             raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed') from None
+        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed'
+                        f'{_leading_text_hint(text)}') from None
     root = builder.close()
     if 'xacro:' in text or 'xmlns:' in text:   # else no name has xacro's prefix or namespace
         _refuse_xacro(root)
@@ -135,3 +136,14 @@ def _at_declaration(text, line, column):
         if start == 0:
             return False
     return text.startswith('<!', start + column) and not text.startswith('<!--', start + column)
+
+
+def _leading_text_hint(text):
+    """Name text before the first ``<`` (a command's output saved with the XML), else ''."""
+    lead = text[:text.find('<')].strip() if '<' in text else ''
+    if not lead:
+        return ''
+    return (f'; it starts with {lead[:40]!r} before the first "<": the output of ros2 param get '
+            '("String value is: ") or ros2 topic echo ("data: \'…\'", escaped) saved as is? '
+            'Save the XML alone, e.g. ros2 param get --hide-type /robot_state_publisher '
+            'robot_description > robot.urdf')

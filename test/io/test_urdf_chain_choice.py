@@ -25,7 +25,7 @@ import pytest
 import robot_dynamics as rd
 from cli_helpers import run
 from robots import TIAGO_CLASS_URDF
-from urdf_trees import oracle_dynamics, reduced_oracle
+from urdf_trees import arm, oracle_dynamics, reduced_oracle, tree_urdf
 
 Z1_CLASS_URDF = pathlib.Path(__file__).resolve().parents[1] / 'fixtures' / 'z1_class_arm.urdf'
 
@@ -85,3 +85,29 @@ def test_plain_chains_explain_without_warning(name):
     assert 'chosen automatically' in model.chain_choice
     assert 'because no moving joint is below it' in model.chain_choice
     assert len(said) == len(model.warnings)                 # one list: what Python printed
+
+
+@pytest.mark.parametrize('kind', ['floating', 'planar'])
+def test_a_free_object_hung_from_a_link_never_takes_the_chain(kind):
+    """A floating or planar joint beside a serial one counts as fixed (issue 32 red team).
+
+    It used to tie with the arm's next joint, so the chain ended there and locked the rest of
+    the arm; now it is locked at its origin and the arm goes on. Alone at the root, it is
+    still followed and refused with the base_link hint.
+    """
+    joints = arm('arm', 'base_link', 4) + [('object_joint', kind, 'arm_link3', 'object')]
+    text = tree_urdf(6, joints, 'arm_with_object')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(text)
+    assert model.dof == 4 and model.tip_link == 'arm_link4'
+    assert list(model.locked_joints) == ['object_joint']
+    reduced = reduced_oracle(text, list(model.joint_names), {})
+    q, qd, qdd = np.random.default_rng(1).uniform(-1, 1, (3, 4))
+    tau, M, *_ = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
+    np.testing.assert_allclose(rd.inverse_dynamics(model, q, qd, qdd), tau, rtol=0,
+                               atol=1e-13 * np.abs(tau).max())
+    np.testing.assert_allclose(rd.mass_matrix(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
+    rooted = tree_urdf(6, [('root', kind, 'world', 'base_link')] + arm('arm', 'base_link', 2))
+    with pytest.raises(rd.URDFError, match=f"joint 'root' is '{kind}'.*base_link='base_link'"):
+        rd.RobotModel.from_urdf(rooted)

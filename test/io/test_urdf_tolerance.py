@@ -81,11 +81,15 @@ def test_parts_without_dynamics_never_fail_a_load(case):
     assert model.name == ('robot' if case == 'no-robot-name' else 'tolerant')
 
 
-def test_mimic_joint_on_the_chain_is_refused_naming_the_fix():
+def test_mimic_joint_on_the_chain_is_a_coordinate_of_its_own_and_said_so():
+    """As Pinocchio and KDL load it (issue 32: it was refused); the note gives the coupling."""
     urdf = tree_urdf(2, [('j', 'revolute', 'b', 'a'),
                          ('k', 'revolute', 'a', 'c', (-1.0, 1.0), ('j', 2.0, 0.1))])
-    with pytest.raises(URDFError, match=r"joint 'k' mimics another joint; .* --tip-link"):
-        RobotModel.from_urdf(urdf, tip_link='c')
+    with pytest.warns(ModelWarning, match=r'URDF <mimic> joint\(s\) on the chain, loaded as '
+                                          r'coordinates of their own.*keep k = 2 j \+ 0\.1 in q, '
+                                          r'qd and qdd yourself, or choose a tip_link above'):
+        model = RobotModel.from_urdf(urdf, tip_link='c')
+    assert model.joint_names == ('j', 'k') and not model.locked_joints
 
 
 def test_mimic_of_a_chain_joint_is_locked_at_its_default_and_said_so():
