@@ -15,10 +15,11 @@
 import numpy as np
 
 
-def joint_state_bag(path, messages):
+def joint_state_bag(path, messages, received_after=1e-3):
     """Write ``messages`` [(stamp s, names, position, effort)] as a /joint_states bag at ``path``.
 
-    Each is received 1 ms after its stamp; returns ``path``.
+    A fifth item is the message's topic instead. Each is received ``received_after`` s after
+    its stamp; returns ``path``.
     """
     from rosbags.rosbag2 import Writer
     from rosbags.typesys import Stores, get_typestore
@@ -27,13 +28,16 @@ def joint_state_bag(path, messages):
     Header = store.types['std_msgs/msg/Header']
     Time = store.types['builtin_interfaces/msg/Time']
     with Writer(path, version=9) as writer:
-        connection = writer.add_connection('/joint_states', JointState.__msgtype__,
-                                           typestore=store)
-        for stamp, names, position, effort in messages:
+        connections = {}
+        for stamp, names, position, effort, *topic in messages:
+            topic = topic[0] if topic else '/joint_states'
+            if topic not in connections:
+                connections[topic] = writer.add_connection(topic, JointState.__msgtype__,
+                                                           typestore=store)
             sec, nanosec = divmod(int(round(stamp * 1e9)), 10 ** 9)
             msg = JointState(header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
                              name=list(names), position=np.ascontiguousarray(position, float),
                              velocity=np.zeros(0), effort=np.ascontiguousarray(effort, float))
-            writer.write(connection, sec * 10 ** 9 + nanosec + 10 ** 6,
+            writer.write(connections[topic], int(round((stamp + received_after) * 1e9)),
                          store.serialize_cdr(msg, JointState.__msgtype__))
     return path

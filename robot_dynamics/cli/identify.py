@@ -213,9 +213,9 @@ def run_identify(args):
                   identify_inputs(args, validation), args.force)
     others = other_models(args)
     try:
-        data = read_recording(args.data, args.topic)
+        data = read_recording(args.data, args.topic, model.joint_names)
         if isinstance(validation, str):
-            validation = read_recording(validation, args.topic)
+            validation = read_recording(validation, args.topic, model.joint_names)
         result = identify(model, data, validation=validation, **options(args))
         if others:
             validate_models(result, others)

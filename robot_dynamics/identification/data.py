@@ -58,8 +58,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.identification.data_report import DataReport
+from robot_dynamics.identification.positions import check_limits, unwrap_turns
 from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
-from robot_dynamics.identification.timing import clean_rows, segments, uniform_grid
+from robot_dynamics.identification.timing import (clean_rows, regular_period, segments,
+                                                  uniform_grid)
 from robot_dynamics.io.recordings import RecordingError
 
 
@@ -122,13 +124,15 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     if t.size < MIN_SAMPLES:
         raise RecordingError(_too_few_rows(report, recording, columns, model.joint_names,
                                            t.size))
-    _check_limits(report.source, arrays['q'], model)
+    arrays['q'] = unwrap_turns(arrays['q'], model, report)
+    check_limits(report.source, arrays['q'], model)
     recorded = (t - effort_delay, arrays['tau'])          # as recorded: held-out errors
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt
     report.span = float(t[-1] - t[0])
     report.mean_rate = (t.size - 1) / report.span
     _check_rate(report)
+    dt = regular_period(t, dt)
     report.cutoff = min(cutoff, 0.4 / dt)
     if torque_cutoff:
         report.torque_cutoff = min(torque_cutoff, 0.4 / dt)
@@ -215,35 +219,6 @@ def _too_few_rows(report, recording, columns, names, usable):
     return (f'{report.source}: too few finite rows: {usable} of {rows} remain after dropping '
             f'rows with NaN/inf (and duplicate time stamps), need at least {MIN_SAMPLES}; '
             f'{"; ".join(found) or "duplicate time stamps"}: {fix}')
-
-
-#: How far beyond a joint's limits a recorded position may read: encoders and soft limits
-#: disagree by a little, not by this (a fraction of the joint's range, at least 0.05 rad or m).
-LIMIT_SLACK = 0.05
-
-
-def _check_limits(source, q, model):
-    """Refuse positions far outside a joint's limits: a unit or joint-order mistake.
-
-    Trial 3: joint 7 recorded in degrees (up to 8.8 "rad" against limits of ±2.8) gave a URDF
-    with link 7's inertia 3.5× too small and exit 0.
-    """
-    lower, upper = model.lower_limit, model.upper_limit
-    for j, name in enumerate(model.joint_names):
-        if not (np.isfinite(lower[j]) and np.isfinite(upper[j])):
-            continue
-        slack = max(LIMIT_SLACK, LIMIT_SLACK * (upper[j] - lower[j]))
-        outside = (q[:, j] < lower[j] - slack) | (q[:, j] > upper[j] + slack)
-        if not np.any(outside):
-            continue
-        far = q[outside, j][np.argmax(np.abs(q[outside, j]))]
-        unit, other = (('m', 'mm: divide by 1000') if model.joint_types[j] == 'prismatic'
-                       else ('rad', 'degrees: divide by 57.3'))
-        raise RecordingError(
-            f'{source}: position of joint {name!r} reaches {far:.6g} {unit}, outside its limits '
-            f'[{lower[j]:.6g}, {upper[j]:.6g}] on {np.count_nonzero(outside)} of {len(q)} '
-            f'samples: record positions in {unit} ({other}) with the model\'s zero and joint '
-            'names, or correct the limits of the model')
 
 
 def _match_joints(recording, model):

@@ -60,6 +60,7 @@ class DataReport:
     position_outliers: dict = field(default_factory=dict)  # joint -> count
     effort_outliers: dict = field(default_factory=dict)
     ignored_joints: tuple = ()
+    unwrapped: dict = field(default_factory=dict)         # joint -> wraps of one turn undone
     cutoff: float = 0.0
     torque_cutoff: float = None
     effort_delay: float = 0.0
@@ -123,6 +124,10 @@ class DataReport:
             if flagged:
                 out.append(f'{label} outliers replaced: ' + ', '.join(
                     f'{k} {v}' for k, v in flagged.items()))
+        if self.unwrapped:
+            out.append('positions reported modulo one turn unwrapped (jumps of 2 pi between '
+                       'samples undone): ' + ', '.join(f'{k} {v}'
+                                                       for k, v in self.unwrapped.items()))
         if self.ignored_joints:
             out.append(f'joints not in the model ignored: {", ".join(self.ignored_joints)}')
         return out

@@ -233,7 +233,7 @@ def _samples(model, data, cutoff, validation, options, base, known, pi0):
     if isinstance(data, Samples):
         return data
     if not isinstance(data, Recording):
-        data = read_recording(data)
+        data = read_recording(data, joints=model.joint_names)
     if cutoff != 'auto':
         return prepare(data, model, cutoff=float(cutoff), **options)
     return choose_cutoff(model, data, validation, options, base, known, pi0)

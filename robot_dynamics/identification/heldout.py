@@ -112,7 +112,7 @@ def split(model, samples, validation, options):
                 f'the last {100 * validation:.3g} % of the time span')
     if not isinstance(validation, Samples):
         if not isinstance(validation, Recording):
-            validation = read_recording(validation)
+            validation = read_recording(validation, joints=model.joint_names)
         validation = prepare(validation, model, cutoff=samples.report.cutoff, **options)
     return samples, validation, f'the recording {validation.report.source}'
 

@@ -15,8 +15,9 @@
 :class:`JointStateBuffer` is what the ``joint_state_recorder`` node keeps: every sample with a
 position and an effort per joint (velocities when given), from ``start_after`` on, until
 ``duration`` seconds of message time were taken; :meth:`JointStateBuffer.recording` is the
-:class:`~robot_dynamics.io.recordings.Recording` that :func:`~robot_dynamics.io.recordings.
-write_bag` writes. Plain sequences: no ROS here.
+:class:`~robot_dynamics.io.recordings.Recording` of the arm's joints (the messages naming the
+most joints: a gripper's messages on the same topic are left out) that
+:func:`~robot_dynamics.io.recordings.write_bag` writes. Plain sequences: no ROS here.
 """
 
 import numpy as np
@@ -48,13 +49,30 @@ class JointStateBuffer:
             self.rows[-1][0] - self.rows[0][0] >= duration
 
     def recording(self):
-        """Return the samples with the first sample's joints as a ``Recording``."""
+        """Return the samples of the arm's joints as a ``Recording``.
+
+        The arm's joints are those of the messages that name the most joints (the earliest of
+        those): a gripper's messages on the same topic, even the first one, are left out, and
+        messages that name the arm's joints in another order are reordered.
+        """
         if not self.rows:
             raise ValueError(f'{self.source}: no joint_states received')
-        names = self.rows[0][1]
-        rows = [row for row in self.rows if row[1] == names]
+        names = max((row[1] for row in self.rows), key=len)
+        chosen = set(names)
+        rows = [_ordered(row, names) for row in self.rows
+                if len(row[1]) == len(names) and set(row[1]) == chosen]
         velocity = np.array([row[3] for row in rows]) if all(
             len(row[3]) == len(names) for row in rows) else None
         return Recording(names, np.array([row[0] for row in rows]),
                          np.array([row[2] for row in rows]), np.array([row[4] for row in rows]),
                          velocity, self.source)
+
+
+def _ordered(row, names):
+    """Return ``row`` ``(t, names, position, velocity, effort)`` with its values in ``names``."""
+    t, given, *values = row
+    if given == names:
+        return row
+    where = [given.index(name) for name in names]
+    return (t, names) + tuple(tuple(value[k] for k in where) if value else value
+                              for value in values)

@@ -17,17 +17,21 @@ A :class:`Recording` holds the raw samples of ``sensor_msgs/JointState`` message
 with the pure-Python ``rosbags`` library (a bag directory with ``metadata.yaml``, or a single
 ``.db3`` / ``.mcap`` file). Each message is matched by joint name, so messages may list the
 joints in any order or only some of them (a joint a message does not carry is NaN in that row).
-The time of a message is its ``header.stamp``, or the bag's receive time when the stamp is 0.
+The time of a message is its ``header.stamp``, or when the stamp is 0 the bag's receive time
+(moved onto the stamps' clock by the other messages' median offset: simulated time).
 Messages that carry complementary parts of one sample are joined into one row
 (:func:`joined_messages`): a driver that publishes the efforts in their own message, a
 gripper's joints published apart from the arm's.
 
-CSV: a header row ``t`` (or ``time``), then ``q_<joint>``/``position_<joint>``,
-``tau_<joint>``/``effort_<joint>`` and optionally ``qd_<joint>``/``velocity_<joint>`` columns
-(a joint without one of them, e.g. a gripper's position alone, is NaN there); separated by
-commas, or by semicolons or tabs when the header holds no comma; ``#`` starts a comment line;
-UTF-8, with or without a byte-order mark. :func:`write_csv`
-writes ``t, q_*, qd_*, tau_*``.
+CSV (:mod:`robot_dynamics.io.recording_csv`): a header row with a time column (``t``,
+``time``, ``timestamp``, ``stamp``; in seconds unless its name gives the unit: ``time_ns``;
+or ISO 8601 dates and times),
+then ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>`` and optionally
+``qd_<joint>``/``velocity_<joint>`` columns (a joint without one of them, e.g. a gripper's
+position alone, is NaN there), or PlotJuggler's export (``__time``,
+``<topic>/<joint>/position``, ``<topic>/header/stamp``); separated by commas, or by
+semicolons or tabs (then with a decimal comma or point); ``#`` starts a comment line; UTF-8,
+with or without a byte-order mark. :func:`write_csv` writes ``t, q_*, qd_*, tau_*``.
 
 Whatever is wrong with a file is a :class:`RecordingError` naming it and the fix, never a
 traceback from a parser: a truncated or corrupted bag, random bytes, an empty file, text that is
@@ -36,78 +40,50 @@ named twice in one ``JointState`` message (which of the two values is meant cann
 """
 
 from collections import Counter
-from dataclasses import dataclass
-import csv
 import os
 
 import numpy as np
 
-from robot_dynamics.errors import bounded
 from robot_dynamics.io.files import check_regular_file
+from robot_dynamics.io.recording_base import Recording, RecordingError
+from robot_dynamics.io.recording_csv import read_csv, write_csv
+
+__all__ = ['JOINT_STATE', 'Recording', 'RecordingError', 'read_recording', 'read_bag',
+           'read_csv', 'write_bag', 'write_csv', 'joined_messages', 'check_recording_files']
 
 JOINT_STATE = 'sensor_msgs/msg/JointState'
+DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
 
 
-class RecordingError(ValueError):
-    """A recording cannot be read: the message names the file, the field and the fix.
+def read_recording(path, topic=None, joints=()):
+    """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording.
 
-    The message is cut to :data:`~robot_dynamics.errors.MAX_MESSAGE` characters
-    (:func:`~robot_dynamics.errors.bounded`): it may quote a file's header.
+    ``joints``: the model's joints; of a bag's several ``JointState`` topics, the only one
+    whose messages name them all is read (``/joint_states`` beside ``/gripper/joint_states``).
     """
-
-    def __init__(self, message, *args):
-        super().__init__(bounded(message), *args)
-
-
-@dataclass(frozen=True)
-class Recording:
-    """Raw joint-state samples: ``t`` (N,) s; ``position``, ``effort``, ``velocity`` (N, m).
-
-    Columns follow ``joint_names``; ``velocity`` is None when not recorded. Units are SI
-    (rad or m, rad/s or m/s, N m or N); missing values are NaN.
-    """
-
-    joint_names: tuple
-    t: np.ndarray
-    position: np.ndarray
-    effort: np.ndarray
-    velocity: np.ndarray = None
-    source: str = ''
-
-    def __post_init__(self):
-        """Check the shapes agree."""
-        m = len(self.joint_names)
-        for name in ('position', 'effort', 'velocity'):
-            value = getattr(self, name)
-            if value is not None and np.shape(value) != (len(self.t), m):
-                raise RecordingError(f'{self.source or "recording"}: {name} has shape '
-                                     f'{np.shape(value)}, expected ({len(self.t)}, {m})')
-
-    @property
-    def samples(self):
-        """Return the number of samples N."""
-        return len(self.t)
-
-
-def read_recording(path, topic=None):
-    """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording."""
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f'recording {path!r} not found; give a rosbag2 directory, a '
                                 '.db3 or .mcap file, or a .csv file')
+    if os.path.basename(path) == 'metadata.yaml':
+        path = os.path.dirname(path) or '.'          # the bag it describes
     check_recording_files(path)
     if path.lower().endswith('.csv'):
         return read_csv(path)
     _refuse_ros1_bag(path)
     try:
-        return read_bag(path, topic)
+        return read_bag(path, topic, joints)
     except RecordingError:
         raise
     except Exception as exc:         # noqa: B902 - any parser failure of a foreign file
         detail = ' '.join(str(exc).split())[:200]
+        folder = os.path.dirname(path) or '.'
+        bag = (f'; {folder} holds the bag\'s metadata.yaml: give that directory' if
+               os.path.isfile(path) and os.path.isfile(os.path.join(folder, 'metadata.yaml'))
+               else '')
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
-                             f'{detail}); give a complete rosbag2 directory, .db3 or .mcap '
-                             'file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+                             f'{detail}){bag}; give a complete rosbag2 directory, .db3 or '
+                             '.mcap file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
 
 
 def _refuse_ros1_bag(path):
@@ -143,21 +119,23 @@ def check_recording_files(path):
 
 
 # ---------------------------------------------------------------------- rosbag2
-def read_bag(path, topic=None):
-    """Read ``sensor_msgs/JointState`` messages of ``topic`` (default: the only such topic)."""
+def read_bag(path, topic=None, joints=()):
+    """Read ``sensor_msgs/JointState`` messages of ``topic``.
+
+    Default: the only such topic, or the one naming all ``joints`` with positions and efforts,
+    or the two naming them, one with the positions and one with the efforts (joined).
+    """
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
     typestore = get_typestore(Stores.ROS2_JAZZY)
-    rows, names = [], {}
+    rows, receipts, names, uneven = [], [], {}, {}
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
-        if topic is None and len(topics) != 1:
-            found = sorted({(c.topic, c.msgtype) for c in reader.connections})
-            raise RecordingError(f'{path}: expected one {JOINT_STATE} topic, found {topics} '
-                                 f'(all topics: {found}); choose one with topic=')
-        topic = topic or topics[0]
-        connections = [c for c in connections if c.topic == topic]
+        chosen = [topic] if topic else topics if len(topics) == 1 else _topic_choice(
+            path, reader, connections, typestore, joints)
+        topic = '+'.join(chosen)
+        connections = [c for c in connections if c.topic in chosen]
         if not connections:
             raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; topics: '
                                  f'{topics}')
@@ -165,14 +143,85 @@ def read_bag(path, topic=None):
             msg = typestore.deserialize_cdr(raw, connection.msgtype)
             stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
             row_names = list(msg.name)
-            _refuse_repeated(row_names, f'{path}:{topic}: message {len(rows) + 1}')
+            where = f'{path}:{topic}: message {len(rows) + 1}'
+            _refuse_repeated(row_names, where)
             for name in row_names:                     # a dict: linear in the names
                 names.setdefault(name, len(names))
-            rows.append((stamp if stamp > 0 else received * 1e-9, row_names,
-                         msg.position, msg.velocity, msg.effort))
+            for key in _FIELDS:
+                size = len(getattr(msg, key))
+                if 0 < size != len(row_names) and key not in uneven:
+                    shown = ', '.join(repr(name)[:40] for name in row_names[:8])
+                    uneven[key] = (f'{where} lists {len(row_names)} names ({shown}'
+                                   f'{", ..." if len(row_names) > 8 else ""}) and {size} '
+                                   f'{key}s; JointState arrays are empty or hold one value '
+                                   'per name, so which joints they belong to cannot be told: '
+                                   f'publish one {key} per name (NaN where there is none)')
+            rows.append((stamp, row_names, msg.position, msg.velocity, msg.effort))
+            receipts.append(received * 1e-9)
     if not rows:
         raise RecordingError(f'{path}: topic {topic!r} has no messages')
-    return _from_rows(rows, names, f'{path}:{topic}')
+    return _from_rows(_stamped(rows, receipts), names, f'{path}:{topic}', uneven)
+
+
+def _stamped(rows, receipts):
+    """Give rows whose ``header.stamp`` is 0 their receive time, on the stamps' clock.
+
+    The stamps' clock may not be the recorder's (simulated time from 0, a controller's clock):
+    the receive time is moved by the median offset of the stamped messages (none stamped: 0).
+    A simulation's first message at time 0 stays first, not 1.7e9 s later.
+    """
+    stamps, receipts = np.array([row[0] for row in rows]), np.array(receipts)
+    unstamped = stamps <= 0
+    if not unstamped.any():
+        return rows
+    offset = float(np.median(stamps[~unstamped] - receipts[~unstamped])) \
+        if not unstamped.all() else 0.0
+    return [(receipt + offset,) + row[1:] if zero else row
+            for row, receipt, zero in zip(rows, receipts, unstamped)]
+
+
+def _topic_choice(path, reader, connections, typestore, joints):
+    """Return the JointState topics that carry ``joints``' positions and efforts.
+
+    The only topic whose first message names all ``joints``, or the only one of those with
+    positions and efforts, or the only pair of them where one has the positions and the other
+    the efforts (a driver's efforts on a topic of their own). Otherwise raise
+    :class:`RecordingError` saying which topics the bag holds (joints, messages) and how to
+    choose one.
+    """
+    if not connections:
+        found = sorted({(c.topic, c.msgtype) for c in reader.connections})
+        dynamic = [c.topic for c in reader.connections if c.msgtype == DYNAMIC_JOINT_STATE]
+        hint = (f' ({dynamic[0]} is ros2_control\'s {DYNAMIC_JOINT_STATE}: record the '
+                '/joint_states that its joint_state_broadcaster publishes beside it)'
+                if dynamic else '')
+        raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
+                             'the joint states (ros2 bag record /joint_states)')
+    fields, described = {}, []
+    for connection in sorted(connections, key=lambda c: c.topic):
+        first = next(reader.messages(connections=[connection]), None)
+        msg = first and typestore.deserialize_cdr(first[2], JOINT_STATE)
+        shown = list(msg.name) if msg else []
+        if msg and joints and set(joints) <= set(shown):
+            fields[connection.topic] = (len(msg.position) > 0, len(msg.effort) > 0)
+        described.append(f'{connection.topic} ({connection.msgcount} messages, joints '
+                         f'{", ".join(name[:40] for name in shown[:8])}'
+                         f'{", ..." if len(shown) > 8 else ""})')
+    both = [topic for topic, (position, effort) in fields.items() if position and effort]
+    positions = [topic for topic, (position, effort) in fields.items() if position]
+    efforts = [topic for topic, (position, effort) in fields.items() if effort]
+    if len(fields) == 1:
+        return list(fields)
+    if len(both) == 1:
+        return both
+    if not both and len(positions) == 1 and len(efforts) == 1:
+        return positions + efforts
+    raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
+                         f'{"; ".join(described)}; '
+                         + ('more than one names all the model\'s joints; ' if fields
+                            else '')
+                         + 'choose the one with the model\'s joints and their efforts: '
+                         '--topic TOPIC (topic= in Python)')
 
 
 def _refuse_repeated(names, where):
@@ -194,7 +243,7 @@ def _refuse_repeated(names, where):
 _FIELDS = ('position', 'velocity', 'effort')
 
 
-def _from_rows(rows, index, source):
+def _from_rows(rows, index, source, uneven):
     names = list(index)
     groups = joined_messages([_message(row, index) for row in rows])
     N, m = len(groups), len(names)
@@ -208,6 +257,9 @@ def _from_rows(rows, index, source):
                 if parts[key].size == columns.size:     # JointState allows empty arrays
                     arrays[key][r, columns] = parts[key]
     velocity = arrays['velocity'] if np.isfinite(arrays['velocity']).any() else None
+    for key in ('position', 'effort'):
+        if not np.isfinite(arrays[key]).any() and key in uneven:
+            raise RecordingError(uneven[key])
     if not np.isfinite(arrays['effort']).any():
         raise RecordingError(f'{source}: no efforts recorded; identification needs '
                              'JointState.effort (the applied joint torques)')
@@ -288,128 +340,4 @@ def write_bag(path, recording, topic='/joint_states', storage='sqlite3'):
                           else np.ascontiguousarray(recording.velocity[k], dtype=np.float64)),
                 effort=np.ascontiguousarray(recording.effort[k], dtype=np.float64))
             writer.write(connection, nanoseconds, typestore.serialize_cdr(msg, JOINT_STATE))
-    return path
-
-
-# ---------------------------------------------------------------------- CSV
-_PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
-             'effort': ('tau_', 'effort_')}
-
-
-def _numbers(row, number, width, path, last):
-    """Return the floats of CSV ``row`` on line ``number`` (empty: NaN), or say what is wrong."""
-    if len(row) != width:
-        cut = ' (the last line: the file looks truncated; delete that line)' if last else ''
-        raise RecordingError(f'{path}: line {number} has {len(row)} fields, the header '
-                             f'{width}{cut}; every row must hold one number per column')
-    try:
-        return [float(x) if x.strip() else np.nan for x in row]
-    except ValueError:
-        bad = next(x for x in row if x.strip() and not _is_float(x))
-        raise RecordingError(f'{path}: line {number}: non-numeric value {bad[:40]!r}; every '
-                             'row after the header must hold numbers') from None
-
-
-def _is_float(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def read_csv(path):
-    """Read a CSV recording (header row, see the module docstring)."""
-    try:
-        with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
-            numbered = [(number, line) for number, line in enumerate(handle, 1)
-                        if line.strip() and not line.lstrip().startswith('#')]
-    except UnicodeDecodeError as exc:
-        raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
-                             'save the CSV as UTF-8') from None
-    reader = csv.reader((line for _, line in numbered),
-                        delimiter=_delimiter(numbered[0][1] if numbered else ''))
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
-    data = np.array([_numbers(row, number, len(header), path, number == numbered[-1][0])
-                     for (number, _), row in zip(numbered[1:], reader)])
-    if data.ndim != 2 or data.shape[0] == 0 or data.shape[1] != len(header):
-        raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
-    time_columns = [k for k, h in enumerate(header) if h in ('t', 'time')]
-    if not time_columns:
-        raise RecordingError(f'{path}: no time column; name the first column t (seconds); '
-                             f'found columns {[h[:40] for h in header[:8]]}')
-    columns = {key: {} for key in _PREFIXES}
-    sources = {'time': [header[k] for k in time_columns]}     # meaning → its columns
-    for k, h in enumerate(header):
-        for key, prefixes in _PREFIXES.items():
-            for prefix in prefixes:
-                if h.startswith(prefix):
-                    columns[key].setdefault(h[len(prefix):], k)
-                    sources.setdefault(f'{key} of {h[len(prefix):]!r}', []).append(h)
-    repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
-    if repeated:
-        shown = '; '.join(f'{what[:60]} in columns {", ".join(g[:60] for g in given[:4])}'
-                          for what, given in repeated[:3])
-        raise RecordingError(f'{path}: {len(repeated)} quantities given more than once '
-                             f'({shown}); which one is meant cannot be told: keep one column '
-                             'each')
-    time_column = time_columns[0]
-    names = list(columns['position'])
-    if not names or not columns['effort']:
-        raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
-                             f'joints; found positions {_some(names)}, efforts '
-                             f'{_some(list(columns["effort"]))}')
-    names += [name for name in columns['effort'] if name not in columns['position']]
-    arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
-    return Recording(tuple(names), data[:, time_column], arrays['position'], arrays['effort'],
-                     arrays['velocity'], path)
-
-
-def _joint_columns(data, columns, names):
-    """Return the (N, m) values of ``names`` (NaN where a joint has no column), or None.
-
-    A joint may have a position column and no effort (a gripper logged beside the arm): only
-    the model's joints must have both (:func:`~robot_dynamics.identification.prepare` names
-    a model joint whose column is missing).
-    """
-    if not columns:
-        return None
-    values = np.full((data.shape[0], len(names)), np.nan)
-    for j, name in enumerate(names):
-        if name in columns:
-            values[:, j] = data[:, columns[name]]
-    return values
-
-
-def _delimiter(header):
-    """Return the CSV header's separator: ``,``, else ``;`` or a tab (spreadsheets' exports)."""
-    if ',' not in header:
-        for separator in (';', '\t'):
-            if separator in header:
-                return separator
-    return ','
-
-
-def _some(names, shown=10):
-    """``names`` as a list of at most ``shown`` (each cut to 40 characters) and the count."""
-    listed = [name[:40] for name in names[:shown]]
-    return f'{listed} and {len(names) - shown} more' if len(names) > shown else str(listed)
-
-
-def write_csv(path, recording):
-    """Write a Recording as CSV: ``t, q_*, [qd_*,] tau_*``."""
-    names = recording.joint_names
-    blocks = [('q_', recording.position)]
-    if recording.velocity is not None:
-        blocks.append(('qd_', recording.velocity))
-    blocks.append(('tau_', recording.effort))
-    header = ['t'] + [prefix + name for prefix, _ in blocks for name in names]
-    data = np.column_stack([recording.t] + [array for _, array in blocks])
-    with open(path, 'w', newline='') as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(data.tolist())
     return path

@@ -44,3 +44,17 @@ def test_only_the_first_samples_joints_are_kept_and_an_empty_buffer_is_refused()
     recording = buffer.recording()
     assert recording.position[:, 0].tolist() == [1.0, 3.0]
     assert recording.velocity[:, 0].tolist() == [0.5, 0.7]
+
+
+def test_a_grippers_message_first_does_not_drop_the_arm():
+    # Was: the first message's joints kept: a gripper's first message left only its finger
+    # (every arm sample silently dropped); the arm's joints in another order were dropped too.
+    buffer = JointStateBuffer()
+    buffer.add(0.0, ['finger'], [0.01], [], [1.0])
+    buffer.add(0.01, ['a', 'b'], [1.0, 2.0], [], [3.0, 4.0])
+    buffer.add(0.015, ['finger'], [0.02], [], [1.0])
+    buffer.add(0.02, ['b', 'a'], [2.5, 1.5], [], [4.5, 3.5])
+    recording = buffer.recording()
+    assert recording.joint_names == ('a', 'b')
+    assert recording.position.tolist() == [[1.0, 2.0], [1.5, 2.5]]
+    assert recording.effort.tolist() == [[3.0, 4.0], [3.5, 4.5]]

@@ -169,3 +169,15 @@ def test_joints_recorded_with_a_prefix_are_named_with_it():
     with pytest.raises(RecordingError, match='not recorded') as error:
         prepare(Recording(both, t, np.c_[q, q], np.c_[tau, tau]), model)
     assert 'prefix' not in str(error.value)                  # two candidates: no guess
+
+
+def test_stamps_rounded_to_the_millisecond_keep_the_rate_and_every_sample():
+    # Was: the median interval, 11 ms, taken for the period of a 94 Hz recording written with
+    # '%.3f' stamps: "uniform 90.91 Hz grid of 4555 points" for 4710 samples, "resampled".
+    model = rd.load_model('two_link')
+    t, q, tau = arm_motion(model.joint_names, seconds=20.0)
+    t = np.round(100.0 + np.arange(t.size) / RATE, 3)
+    report = prepare(Recording(model.joint_names, t, q, tau), model).report
+    assert report.grid_rate == pytest.approx(RATE, rel=1e-4)
+    assert report.grid_points == t.size and report.dejittered_segments == 1
+    assert report.filled_gaps == 0 and report.resampled_segments == 0

@@ -1,0 +1,352 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""CSV recordings: the layouts written by hand, by spreadsheets, by pandas and by PlotJuggler.
+
+A header row, then one row of numbers per sample (an empty cell is NaN; other columns, e.g. a
+pandas index, are ignored):
+
+- **time**, in seconds: a column ``t``, ``time``, ``timestamp`` or ``stamp`` (any case), or one
+  with its unit in the name: ``time_s``, ``Time [s]``, ``t_ms``, ``stamp_ns``,
+  ``timestamp (us)`` (converted to seconds); without a unit, times since 1970 in ms, us or
+  ns are told from their size (1.7e18 is no number of seconds) and converted; or ISO 8601
+  dates and times (``2026-12-06 17:44:37.123456``, as pandas writes a datetime index, named
+  or not: seconds since 1970, UTC unless they name their zone) or clock readings
+  (``17:44:37.123``: seconds since midnight). Several time columns that advance alike (a
+  relative and an absolute time) are one: the first is used;
+- per joint ``q_<joint>``/``position_<joint>``, ``tau_<joint>``/``effort_<joint>``/
+  ``torque_<joint>`` and
+  optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
+  position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
+  ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
+- **PlotJuggler**'s export: ``__time`` (the receive time), ``<topic>/<joint>/position``
+  (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time of a row of that topic
+  when it has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
+  all) are no samples: dropped.
+
+Separated by commas, or by semicolons or tabs when the header holds no comma (then a decimal
+comma is read as a point: European spreadsheets), as a first line ``sep=;`` says, or by
+spaces (``numpy.savetxt``); a separator ending every row but not the header is ignored;
+``#`` starts a comment line, except one right before the first numbers (``numpy.savetxt``'s
+``# t,q_a,tau_a``): the header; UTF-8, with or without a byte-order mark.
+"""
+
+import csv
+import datetime
+import re
+
+import numpy as np
+
+from robot_dynamics.io.recording_base import Recording, RecordingError
+
+_PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
+             'effort': ('tau_', 'effort_', 'torque_')}
+#: A time column's name, its unit optionally after ``_`` or in brackets.
+_TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
+_SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
+#: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
+_PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
+_STAMP = '/header/stamp'
+
+
+def read_csv(path):
+    """Read a CSV recording (header row, see the module docstring)."""
+    numbered = _lines(path)
+    given = re.fullmatch(r'"?sep=(.)"?\s*', numbered[0][1]) if numbered else None
+    if given:                                      # Excel's separator line: sep=;
+        numbered = numbered[1:]
+    delimiter = given[1] if given else _delimiter(numbered[0][1] if numbered else '')
+    reader = csv.reader((line for _, line in numbered), delimiter=delimiter,
+                        skipinitialspace=delimiter == ' ')
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
+    width = len(header)
+    last = numbered[-1][0]
+    rows = [row if len(row) == width else _fields(row, number, width, path, number == last)
+            for (number, _), row in zip(numbered[1:], reader)]
+    if not rows:
+        raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
+    columns, topics = _columns(header, path)
+    names = list(columns['position'])
+    if not names or not columns['effort']:
+        raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
+                             f'joints; found positions {_some(names)}, efforts '
+                             f'{_some(list(columns["effort"]))}')
+    lines = [number for number, _ in numbered[1:]]
+    data = _Numbers(rows, lines, path, delimiter != ',')
+    t = _time(header, data, topics, path)
+    names += [name for name in columns['effort'] if name not in columns['position']]
+    arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
+    sample = np.zeros(len(t), dtype=bool)             # a row of another topic: no sample
+    for values in arrays.values():
+        if values is not None:
+            sample |= np.isfinite(values).any(axis=1)
+    arrays = {key: None if values is None or not np.isfinite(values).any() and
+              key == 'velocity' else values[sample] for key, values in arrays.items()}
+    return Recording(tuple(names), t[sample], arrays['position'], arrays['effort'],
+                     arrays['velocity'], path)
+
+
+class _Numbers:
+    """The numbers of a CSV's columns, converted when first used (others may hold text)."""
+
+    def __init__(self, rows, lines, path, decimal_comma):
+        self.rows, self.lines, self.path = rows, lines, path
+        self.decimal_comma = decimal_comma
+        self.samples = len(rows)
+        self.columns = list(zip(*rows))
+
+    def __getitem__(self, column):
+        """Return column ``column`` as floats (an empty cell: NaN), or say what is wrong."""
+        texts = self.columns[column]
+        if self.decimal_comma:
+            texts = [text.replace(',', '.') for text in texts]
+        try:
+            return np.fromiter(map(float, texts), float, self.samples)   # every cell a number
+        except ValueError:
+            return self._convert(column, _float)         # empty cells, or say which is wrong
+
+    def times(self, column):
+        """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
+
+        ``2026-12-06 17:44:37.123456`` (pandas' ``to_csv`` of a datetime index) is seconds
+        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight.
+        """
+        first = self.rows[0][column].strip() if self.rows else ''
+        if not first or _float(first, self.decimal_comma) is not None:
+            return self[column]
+        return self._convert(column, _clock)
+
+    def _convert(self, column, convert):
+        values = np.empty(self.samples)
+        for r, row in enumerate(self.rows):
+            text = row[column].strip()
+            value = convert(text, self.decimal_comma) if text else np.nan
+            if value is None:
+                raise RecordingError(f'{self.path}: line {self.lines[r]}: non-numeric value '
+                                     f'{text[:40]!r}; every row after the header must hold '
+                                     'numbers in the time and joint columns')
+            values[r] = value
+        return values
+
+
+def _float(text, decimal_comma):
+    """Return ``text`` as a float (a decimal comma read where the separator is not one)."""
+    try:
+        return float(text.replace(',', '.') if decimal_comma else text)
+    except ValueError:
+        return None
+
+
+def _clock(text, decimal_comma):
+    """Return an ISO 8601 date and time as seconds since 1970 (UTC unless it says), or None."""
+    text = text.replace(',', '.') if decimal_comma else text
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            clock = datetime.time.fromisoformat(text)
+        except ValueError:
+            return None
+        return (clock.hour * 60 + clock.minute) * 60 + clock.second + 1e-6 * clock.microsecond
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment.timestamp()
+
+
+def _lines(path):
+    """Return ``[(line number, line)]`` of the lines that are neither blank nor comments.
+
+    A comment right before numbers is the header (``numpy.savetxt(header=...)`` writes
+    ``# t,q_a,tau_a``) when the first line after it is numbers.
+    """
+    try:
+        with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
+            lines = [(number, line) for number, line in enumerate(handle, 1) if line.strip()]
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
+                             'save the CSV as UTF-8') from None
+    first = next((k for k, (_, line) in enumerate(lines)
+                  if not line.lstrip().startswith('#')), len(lines))
+    numbered = lines[first:]
+    if first and numbered:
+        number, comment = lines[first - 1]
+        comment = comment.lstrip()[1:].lstrip()
+        delimiter = _delimiter(comment)
+        cells = next(csv.reader([numbered[0][1]], delimiter=delimiter,
+                                skipinitialspace=delimiter == ' '), [''])
+        if cells and _float(cells[0].strip(), delimiter != ',') is not None:
+            numbered.insert(0, (number, comment))
+    return [(number, line) for number, line in numbered if not line.lstrip().startswith('#')]
+
+
+def _columns(header, path):
+    """Return ``{field: {joint: (column, scale to SI)}}`` and PlotJuggler's joint topics.
+
+    Refuse a quantity given in two columns (which one is meant cannot be told).
+    """
+    columns = {key: {} for key in _PREFIXES}
+    sources = {}                                       # meaning → its columns
+    topics = set()
+    for k, h in enumerate(header):
+        found = _PLOTJUGGLER.fullmatch(h)
+        if found:
+            topics.add(found[1])
+            key, joint = found[3], found[2]
+        else:
+            key, joint = next(((key, h[len(prefix):]) for key, prefixes in _PREFIXES.items()
+                               for prefix in prefixes if h.startswith(prefix)), (None, None))
+        if key:
+            joint, scale = _unit(key, joint, h, path)
+            columns[key].setdefault(joint, (k, scale))
+            sources.setdefault(f'{key} of {joint!r}', []).append(h)
+    repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
+    if repeated:
+        shown = '; '.join(f'{what[:60]} in columns {", ".join(g[:60] for g in given[:4])}'
+                          for what, given in repeated[:3])
+        raise RecordingError(f'{path}: {len(repeated)} quantities given more than once '
+                             f'({shown}); which one is meant cannot be told: keep one column '
+                             'each')
+    return columns, topics
+
+
+#: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
+#: compared without spaces, dots and case (``N.m``, ``Nm``, ``N m``).
+_UNITS = {'position': {'rad': 1.0, 'deg': np.pi / 180, '°': np.pi / 180, 'm': 1.0, 'mm': 1e-3},
+          'velocity': {'rad/s': 1.0, 'deg/s': np.pi / 180, '°/s': np.pi / 180, 'm/s': 1.0,
+                       'mm/s': 1e-3},
+          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3}}
+_SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
+          'effort': 'N m, N, mN m, kN m'}
+_BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
+
+
+def _unit(key, joint, header, path):
+    """Return the joint's name without a unit in brackets, and the unit's SI factor.
+
+    Refuse a unit that is none of a ``key``'s (an effort in A: a motor current, not a torque).
+    """
+    found = _BRACKETS.fullmatch(joint)
+    if not found:
+        return joint, 1.0
+    units = _UNITS[key]
+    unit = re.sub(r'[\s.·*]', '', found[2]).lower()
+    if unit not in units:
+        raise RecordingError(
+            f'{path}: column {header[:60]!r}: the unit {found[2][:20]!r} is no unit of '
+            f'{key} ({_SHOWN[key]}); record joint {key}s in SI units'
+            + (' (the joint torques in N m, N for a prismatic joint; a motor current times the '
+               'torque constant and the gear ratio)' if key == 'effort' else ''))
+    return found[1], units[unit]
+
+
+def _time(header, data, topics, path):
+    """Return the time column in seconds (a named unit converted; PlotJuggler's stamps).
+
+    Several time columns are one time when they advance alike (a relative and an absolute
+    time); otherwise which one is meant cannot be told.
+    """
+    named = [(h, _seconds(data.times(k), _TIME.fullmatch(h)[1]))
+             for k, h in enumerate(header) if _TIME.fullmatch(h)]
+    if any(not np.allclose(np.diff(t), np.diff(named[0][1]), rtol=0, atol=1e-6,
+                           equal_nan=True) for _, t in named[1:]):
+        raise RecordingError(f'{path}: 1 quantities given more than once (time in columns '
+                             f'{", ".join(h[:60] for h, _ in named[:4])}); which one is meant '
+                             'cannot be told: keep one column each')
+    if named:
+        return named[0][1]
+    received = data[header.index('__time')] if '__time' in header else None
+    stamps = [data[k] for k, h in enumerate(header)
+              if h.endswith(_STAMP) and h[:-len(_STAMP)] in topics]
+    if stamps or received is not None:          # each topic's row: its stamp, else __time
+        t = received if received is not None else np.full(data.samples, np.nan)
+        for stamp in stamps:
+            t = np.where(stamp > 0, stamp, t)
+        return t
+    if header[0] == '' and data.samples and _float(data.rows[0][0], data.decimal_comma) is None:
+        return data.times(0)                        # pandas' unnamed index of datetimes
+    raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
+                         'time_ns, time_ms with the unit); found columns '
+                         f'{[h[:40] for h in header[:8]]}')
+
+
+#: Times since 1970 in ms, us, ns (from 1973, 1973, 2001 on): no time in seconds is that large.
+_EPOCH_UNITS = ((1e17, 1e-9), (1e14, 1e-6), (1e11, 1e-3))
+
+
+def _seconds(values, unit):
+    """Return a time column in seconds: its named unit, or a unit its size since 1970 gives."""
+    if unit:
+        return values * _SECONDS[unit.lower()]
+    size = np.nanmedian(np.abs(values)) if np.isfinite(values).any() else 0.0
+    return values * next((scale for least, scale in _EPOCH_UNITS if size >= least), 1.0)
+
+
+def _fields(row, number, width, path, last):
+    """Return the fields of CSV ``row`` on line ``number``, or say why the count is wrong."""
+    if len(row) > width and not any(x.strip() for x in row[width:]):
+        row = row[:width]                   # a separator ending the row (not the header)
+    if len(row) != width:
+        cut = ' (the last line: the file looks truncated; delete that line)' if last else ''
+        raise RecordingError(f'{path}: line {number} has {len(row)} fields, the header '
+                             f'{width}{cut}; every row must hold one number per column')
+    return row
+
+
+def _joint_columns(data, columns, names):
+    """Return the (N, m) values of ``names`` (NaN where a joint has no column), or None.
+
+    A joint may have a position column and no effort (a gripper logged beside the arm): only
+    the model's joints must have both (:func:`~robot_dynamics.identification.prepare` names
+    a model joint whose column is missing).
+    """
+    if not columns:
+        return None
+    values = np.full((data.samples, len(names)), np.nan)
+    for j, name in enumerate(names):
+        if name in columns:
+            column, scale = columns[name]
+            values[:, j] = data[column] * scale
+    return values
+
+
+def _delimiter(header):
+    """Return the CSV header's separator: ``,``, else ``;``, a tab or spaces (``savetxt``)."""
+    if ',' not in header:
+        for separator in (';', '\t', ' '):
+            if separator in header.strip():
+                return separator
+    return ','
+
+
+def _some(names, shown=10):
+    """``names`` as a list of at most ``shown`` (each cut to 40 characters) and the count."""
+    listed = [name[:40] for name in names[:shown]]
+    return f'{listed} and {len(names) - shown} more' if len(names) > shown else str(listed)
+
+
+def write_csv(path, recording):
+    """Write a Recording as CSV: ``t, q_*, [qd_*,] tau_*``."""
+    names = recording.joint_names
+    blocks = [('q_', recording.position)]
+    if recording.velocity is not None:
+        blocks.append(('qd_', recording.velocity))
+    blocks.append(('tau_', recording.effort))
+    header = ['t'] + [prefix + name for prefix, _ in blocks for name in names]
+    data = np.column_stack([recording.t] + [array for _, array in blocks])
+    with open(path, 'w', newline='') as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(data.tolist())
+    return path
