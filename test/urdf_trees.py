@@ -12,9 +12,13 @@
 # limitations under the License.
 """Seeded random URDF trees with side branches, and their Pinocchio oracle with joints locked."""
 
+import re
+import warnings
+
 import numpy as np
 import pinocchio as pin
 
+import robot_dynamics as rd
 from robots import pinocchio_configuration, random_inertia
 
 
@@ -149,6 +153,36 @@ def oracle_tip_pose(reduced, q, base_link, tip_link):
     pin.framesForwardKinematics(reduced, data, pinocchio_configuration(reduced, q))
     base = data.oMf[reduced.getFrameId(base_link)]
     return (base.inverse() * data.oMf[reduced.getFrameId(tip_link)]).homogeneous
+
+
+def load_with_notes(text, **options):
+    """Load a URDF; return the model and its ModelWarning lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(text, **options)
+    return model, [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
+
+
+def assert_chain_equals_pinocchio(model, text, tolerance=1e-13):
+    """ID, M, G (relative to the largest entry), gravity and the tool pose = Pinocchio's.
+
+    Pinocchio's model of the whole ``text`` with the other joints locked where ``model`` locks
+    them. Its ``buildReducedModel`` cannot tell a fixed joint from the link of the same name
+    (Sawyer's ``right_hand``): its fixed joints are renamed for it (no name of the chain's).
+    """
+    text = re.sub(r'<joint name="([^"]*)" type="fixed"', r'<joint name="\1 (fixed)" '
+                  'type="fixed"', text)
+    reduced = reduced_oracle(text, list(model.joint_names), dict(model.locked_joints))
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.dof))
+        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
+        np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
+        for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
+                             (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
+            assert np.abs(ours - theirs).max() <= tolerance * np.abs(theirs).max()
+        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
+        np.testing.assert_allclose(rd.tip_pose(model, q), tip, rtol=0, atol=tolerance)
 
 
 # A torso lift and a shoulder whose <dynamics> carry Gazebo-style tuning values (issue 20.8).

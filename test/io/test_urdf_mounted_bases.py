@@ -25,39 +25,16 @@ mass matrix, gravity torques to 1e-13 of their largest entry and the tool pose t
 """
 
 import re
-import warnings
 
 import numpy as np
 import pinocchio as pin
 import pytest
 
 import robot_dynamics as rd
-from urdf_trees import arm, oracle_dynamics, oracle_tip_pose, reduced_oracle, tree_urdf
+from urdf_trees import (arm, assert_chain_equals_pinocchio, load_with_notes, oracle_dynamics,
+                        oracle_tip_pose, reduced_oracle, tree_urdf)
 
 TOLERANCE = 1e-13
-
-
-def load(text, **options):
-    """Load; return the model and its ModelWarning lines."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.RobotModel.from_urdf(text, **options)
-    return model, [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
-
-
-def assert_equals_pinocchio(model, text):
-    """ID, M, G (relative to the largest entry), gravity and the tool pose = Pinocchio's."""
-    reduced = reduced_oracle(text, list(model.joint_names), dict(model.locked_joints))
-    rng = np.random.default_rng(3)
-    for _ in range(3):
-        q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.dof))
-        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
-        np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
-        for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
-                             (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
-            assert np.abs(ours - theirs).max() <= TOLERANCE * np.abs(theirs).max()
-        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
-        np.testing.assert_allclose(rd.tip_pose(model, q), tip, rtol=0, atol=TOLERANCE)
 
 
 def mounted_arm(rpy, seed=1):
@@ -76,27 +53,27 @@ def mounted_arm(rpy, seed=1):
 def test_a_base_turned_below_the_root_by_fixed_joints_gets_the_roots_gravity(mount, gravity):
     text = mounted_arm(mount)
     pin.buildModelFromXML(text)
-    model, said = load(text, base_link='base_link')
+    model, said = load_with_notes(text, base_link='base_link')
     assert (model.base_link, model.tip_link, model.dof) == ('base_link', 'tool0', 4)
     if gravity is not None:
         np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
     notes = [line for line in said if line.startswith('gravity [')]
     assert len(notes) == 1 and "base_link 'base_link'" in notes[0] and \
         "(world_joint) turn it from the root 'world'" in notes[0] and 'gravity=' in notes[0]
-    assert load(text)[0].base_link == 'world'                        # the root: as before
-    np.testing.assert_array_equal(load(text)[0].gravity, [0.0, 0.0, -9.81])
-    np.testing.assert_array_equal(load(text, base_link='base_link', gravity=[0, 0, -9.81])[0]
-                                  .gravity, [0.0, 0.0, -9.81])       # the user's word wins
+    assert load_with_notes(text)[0].base_link == 'world'              # the root: as before
+    np.testing.assert_array_equal(load_with_notes(text)[0].gravity, [0.0, 0.0, -9.81])
+    given = load_with_notes(text, base_link='base_link', gravity=[0, 0, -9.81])[0]
+    np.testing.assert_array_equal(given.gravity, [0.0, 0.0, -9.81])   # the user's word wins
 
 
 @pytest.mark.parametrize('mount', ['0 0 0.7', '0 0 3.141592653589793', '0 0 0'])
 def test_a_base_turned_about_z_only_keeps_the_default_and_says_nothing(mount):
     text = mounted_arm(mount)
-    model, said = load(text, base_link='base_link')
+    model, said = load_with_notes(text, base_link='base_link')
     np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
     assert not [line for line in said if line.startswith('gravity [')]
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
 
 
 @pytest.mark.parametrize('rpy', ['0.4 0 0', '0 0 0'])
@@ -109,8 +86,8 @@ def test_a_base_below_a_revolute_joint_gets_gravity_with_that_joint_at_zero(rpy)
     text = mounted_arm(rpy).replace(
         'type="fixed"><parent link="world"/>', 'type="revolute"><parent link="world"/><axis '
         'xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/>')
-    model, said = load(text, base_link='base_link')
-    assert_equals_pinocchio(model, text)
+    model, said = load_with_notes(text, base_link='base_link')
+    assert_chain_equals_pinocchio(model, text)
     notes = [line for line in said if line.startswith('gravity [')]
     if rpy == '0 0 0':
         np.testing.assert_array_equal(model.gravity, [0.0, 0.0, -9.81])
@@ -126,7 +103,7 @@ def test_a_base_on_a_tilted_torso_lift_gets_the_roots_gravity_at_any_lift(lift):
     text = mounted_arm('0.3 -0.7 2.0').replace(
         'type="fixed"><parent link="world"/>', 'type="prismatic"><parent link="world"/><axis '
         'xyz="0 0 1"/><limit lower="0" upper="0.35" effort="1" velocity="1"/>')
-    model, said = load(text, base_link='base_link')
+    model, said = load_with_notes(text, base_link='base_link')
     reduced = reduced_oracle(text, list(model.joint_names), {}, others={'world_joint': lift})
     gravity = oracle_dynamics(reduced, *np.zeros((3, 4)), 'base_link')[3]
     np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
@@ -140,9 +117,9 @@ def test_one_arm_of_a_two_armed_robot_from_its_tilted_mount():
               ('right_torso_arm_mount', 'fixed', 'torso', 'right_arm_mount')]
     joints += arm('left', 'left_arm_mount', 7) + arm('right', 'right_arm_mount', 7)
     text = tree_urdf(21, joints, 'two_arms', massless=('base',))
-    model, said = load(text, base_link='left_arm_mount', tip_link='left_link7')
+    model, said = load_with_notes(text, base_link='left_arm_mount', tip_link='left_link7')
     assert model.dof == 7 and not model.locked_joints
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
     assert "(torso_t0, left_torso_arm_mount) turn it from the root 'base'" in ' '.join(said)
 
 
@@ -166,7 +143,7 @@ def test_a_base_fixed_beside_the_chain_is_its_base_frame(options):
     in ``base``'s frame (turned by the seeded fixed joints), as Pinocchio computes them.
     """
     text = industrial()
-    model, said = load(text, base_link='base', **options)
+    model, said = load_with_notes(text, base_link='base', **options)
     assert model.base_link == 'base' and model.tip_link == options.get('tip_link', 'tool0')
     assert model.dof == 6 - len(options.get('locked_joints', {}))
     reduced = reduced_oracle(text, list(model.joint_names), options.get('locked_joints', {}))
@@ -187,11 +164,11 @@ def test_a_base_fixed_beside_the_chain_is_its_base_frame(options):
     ('arm_link2', 'arm_link1', "no path from base_link 'arm_link2' to tip_link 'arm_link1'")])
 def test_a_base_with_no_moving_joint_to_the_tip_is_still_refused_by_its_name(base, tip, message):
     with pytest.raises(rd.URDFError, match=re.escape(message)):
-        load(industrial(), base_link=base, tip_link=tip)
+        load_with_notes(industrial(), base_link=base, tip_link=tip)
 
 
 def test_the_automatic_choice_names_the_base_frame_fixed_beside_it():
-    model, _ = load(industrial(), base_link='base')
+    model, _ = load_with_notes(industrial(), base_link='base')
     assert model.chain_choice.startswith("chain 'base_link' -> 'tool0' chosen automatically")
     assert model.chain_choice.endswith("; base frame 'base', fixed to 'base_link' (the chain "
                                        'starts there)')

@@ -24,15 +24,13 @@ dynamics, mass matrix and gravity equal Pinocchio's model with the other joints 
 """
 
 import re
-import warnings
 
 import numpy as np
 import pytest
 
 import robot_dynamics as rd
-from urdf_trees import arm, oracle_dynamics, oracle_tip_pose, reduced_oracle, tree_urdf
+from urdf_trees import arm, assert_chain_equals_pinocchio, load_with_notes, tree_urdf
 
-TOLERANCE = 1e-13
 FINGERS = (0.0, 0.04)
 
 
@@ -168,42 +166,13 @@ def robot_text(name):
     return tree_urdf(len(name), joints, name, massless=massless)
 
 
-def load(text, **options):
-    """Load; return the model and its ModelWarning lines."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always', rd.ModelWarning)
-        model = rd.RobotModel.from_urdf(text, **options)
-    return model, [str(w.message) for w in caught if issubclass(w.category, rd.ModelWarning)]
-
-
-def assert_equals_pinocchio(model, text):
-    """ID, M, G (relative to the largest entry) and the tool pose = Pinocchio's.
-
-    Pinocchio's ``buildReducedModel`` cannot tell a fixed joint from the link of the same name
-    (Sawyer's ``right_hand``): its fixed joints are renamed for it (no name of the chain's).
-    """
-    text = re.sub(r'<joint name="([^"]*)" type="fixed"', r'<joint name="\1 (fixed)" '
-                  'type="fixed"', text)
-    reduced = reduced_oracle(text, list(model.joint_names), dict(model.locked_joints))
-    rng = np.random.default_rng(3)
-    for _ in range(3):
-        q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.dof))
-        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
-        np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
-        for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
-                             (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
-            assert np.abs(ours - theirs).max() <= TOLERANCE * np.abs(theirs).max()
-        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
-        np.testing.assert_allclose(rd.tip_pose(model, q), tip, rtol=0, atol=TOLERANCE)
-
-
 @pytest.mark.parametrize('spelling', SPELLINGS)
 @pytest.mark.parametrize('name', ROBOTS)
 def test_every_robot_loads_its_chosen_chain_equal_to_pinocchios(name, spelling):
     text = SPELLINGS[spelling](robot_text(name))
-    model, _ = load(text, urdf_friction=False)
+    model, _ = load_with_notes(text, urdf_friction=False)
     assert (model.dof, model.tip_link, len(model.locked_joints)) == ROBOTS[name][1]
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
 
 
 @pytest.mark.parametrize('name, tip', [
@@ -212,9 +181,9 @@ def test_every_robot_loads_its_chosen_chain_equal_to_pinocchios(name, spelling):
     ('fetch', 'head_camera_optical_frame'), ('stretch', 'link_head_tilt')])
 def test_a_named_tip_loads_and_equals_pinocchio(name, tip):
     text = robot_text(name)
-    model, _ = load(text, tip_link=tip)
+    model, _ = load_with_notes(text, tip_link=tip)
     assert model.tip_link == tip
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
 
 
 def test_the_spellings_change_the_text_not_the_numbers():
@@ -237,13 +206,13 @@ def test_an_axis_without_xyz_is_the_urdf_default_and_said():
     text = robot_text('kuka-iiwa')
     first = re.search(r'(<joint name="iiwa_j2".*?)<axis xyz="[^"]*"/>', text)
     bare = text[:first.end(1)] + '<axis/>' + text[first.end():]
-    model, said = load(bare)
+    model, said = load_with_notes(bare)
     np.testing.assert_array_equal(model.axis[1], [1.0, 0.0, 0.0])
     assert ["joint 'iiwa_j2': <axis> without xyz read as 1 0 0, the URDF default; urdfdom "
             '(Pinocchio, KDL, robot_state_publisher) reads 0 0 0 there, a joint that does not '
             'move: write <axis xyz="1 0 0"/> (or the real axis)'] == \
         [line for line in said if '<axis>' in line]
-    assert_equals_pinocchio(model, bare.replace('<axis/>', '<axis xyz="1 0 0"/>'))
+    assert_chain_equals_pinocchio(model, bare.replace('<axis/>', '<axis xyz="1 0 0"/>'))
 
 
 def in_link3(text, old, new):
@@ -269,7 +238,7 @@ def test_a_comma_in_a_number_is_refused_saying_how_urdf_writes_it(field, written
     assert text != robot_text('kuka-iiwa')
     with pytest.raises(rd.URDFError, match=re.escape(field) + r'.*; URDF separates numbers '
                        r'with spaces and marks decimals with a point \(0\.5, not 0,5'):
-        load(text)
+        load_with_notes(text)
 
 
 @pytest.mark.parametrize('tip, dof, mimic', [('fr3_rightfinger', 8, 'fr3_finger_joint2'),
@@ -280,9 +249,9 @@ def test_a_finger_as_tip_loads_its_mimic_joint_as_pinocchio_does(tip, dof, mimic
     It used to be refused. The other finger, a mimic of a chain joint, is locked.
     """
     text = robot_text('franka-fr3-hand')
-    model, said = load(text, tip_link=tip)
+    model, said = load_with_notes(text, tip_link=tip)
     assert model.dof == dof and model.joint_names[-1] == (mimic or 'fr3_finger_joint1')
-    assert_equals_pinocchio(model, text)
+    assert_chain_equals_pinocchio(model, text)
     notes = [line for line in said if line.startswith('URDF <mimic> joint(s) on the chain')]
     assert len(notes) == (1 if mimic else 0)
     if mimic:
@@ -300,9 +269,9 @@ def test_a_saved_command_output_is_refused_saying_to_save_the_xml_alone(saved, t
                        r'first "<": the output of ros2 param get .* Save the XML alone, e\.g\. '
                        r'ros2 param get --hide-type /robot_state_publisher robot_description '
                        r'> robot\.urdf'):
-        load(str(path))
+        load_with_notes(str(path))
     with pytest.raises(rd.URDFError) as plain:
-        load('<robot name="r"><link name="a"></robot>')
+        load_with_notes('<robot name="r"><link name="a"></robot>')
     assert 'it starts with' not in str(plain.value)
 
 
@@ -314,7 +283,7 @@ def test_limits_that_look_like_degrees_are_named_and_loaded_as_written(lower, up
     """An ABB- or Fanuc-style file with degrees: 26 turns no check meets; ±2π, ±4π, 1e16 not."""
     text = robot_text('kuka-iiwa').replace('lower="-2.0" upper="2.0"',
                                            f'lower="{lower}" upper="{upper}"', 1)
-    model, said = load(text)
+    model, said = load_with_notes(text)
     assert model.lower_limit[0] == float(lower) and model.upper_limit[0] == float(upper)
     notes = [line for line in said if 'beyond 2 turns' in line]
     assert notes == ([f'URDF <limit lower= upper=> beyond 2 turns on iiwa_j1 ({float(lower):g} '
