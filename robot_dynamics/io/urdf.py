@@ -186,13 +186,12 @@ def _base_gravity(tree, base):
     locked at 0. Exact through fixed and prismatic joints; below a revolute (floating, planar)
     joint it holds with that joint at 0 (at its origin), and the note says so.
     """
-    standard, R, link, above, turning = np.array([0.0, 0.0, -9.81]), np.eye(3), base, [], []
-    while link != tree.root:
-        joint = tree.parent_joint[link]
+    standard, R, turning = np.array([0.0, 0.0, -9.81]), np.eye(3), []
+    above = tree.path(tree.root, base)[::-1]                 # from base up to the root
+    for joint in above:
         if joint.type not in ('fixed', 'prismatic'):
             turning.append(joint.name)
-        R, link = joint.origin[0] @ R, joint.parent         # the placement at q = 0
-        above.append(joint)
+        R = joint.origin[0] @ R                             # the placement at q = 0
     gravity = R.T @ standard
     if np.abs(gravity - standard).max() <= 1e-12 * 9.81:     # a turn about z (or none)
         return standard, []
