@@ -20,6 +20,7 @@ included, through the node (:func:`report_callback_failure`), and the node goes 
 import contextlib
 import inspect
 import threading
+import time
 
 import rclpy.logging
 from rclpy.executors import (
@@ -55,11 +56,10 @@ def report_callback_failure(node, what, exc):
 def spin_surviving(executor, node=None, timeout_sec=None):
     """``executor.spin_once`` that logs a callback's exception instead of raising it.
 
-    rclpy's executors raise from ``spin_once`` whatever a callback raised, rclpy's own
-    callbacks included (the time source's ``/clock`` subscription raises ``ValueError`` for a
-    negative time), and ``rclpy.spin`` ends there. The end of spinning (shutdown, Ctrl-C, or an
-    exception while the context shuts down) still propagates. ``node``: where to report (None:
-    the executor's logger).
+    rclpy's executors raise whatever a callback raised, its own included (the ``/clock``
+    subscription raises ``ValueError`` for a negative time), and ``rclpy.spin`` ends there. The
+    end of spinning (shutdown, Ctrl-C) still propagates. ``node``: where to report (None: the
+    executor's logger).
     """
     try:
         executor.spin_once(timeout_sec=timeout_sec)
@@ -72,6 +72,12 @@ def spin_surviving(executor, node=None, timeout_sec=None):
 
 
 _LOGGER = rclpy.logging.get_logger('robot_dynamics.executor')
+#: rclpy's default mismatch events (incompatible QoS or type: a warning when a peer does not
+#: match). Taken outside the wait every MISMATCH_POLL_PERIOD s, never attached to it: attached,
+#: Fast DDS attaches and detaches each in every wait (docs/latency.md).
+MISMATCHES = {'RCL_SUBSCRIPTION_REQUESTED_INCOMPATIBLE_QOS', 'RCL_SUBSCRIPTION_INCOMPATIBLE_TYPE',
+              'RCL_PUBLISHER_OFFERED_INCOMPATIBLE_QOS', 'RCL_PUBLISHER_INCOMPATIBLE_TYPE'}
+MISMATCH_POLL_PERIOD = 0.1
 _KINDS = ('subscription', 'timer', 'client', 'service', 'guard_condition')
 _NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client': 'clients',
                     'service': 'services', 'guard_condition': 'guards'}
@@ -80,15 +86,14 @@ _NODE_ATTRIBUTES = {'subscription': 'subscriptions', 'timer': 'timers', 'client'
 class CachedWaitSetExecutor(SingleThreadedExecutor):
     """``SingleThreadedExecutor`` that keeps its wait set while the nodes' entities do not change.
 
-    Jazzy's executor gathers every node's entities, builds a new ``WaitSet`` and wraps every
-    callback in a ``Task`` on every iteration, in Python. This one builds them once, rebuilds
-    them when rclpy reports a change (:meth:`wake`, :meth:`add_node`, :meth:`remove_node`: an
-    entity created or destroyed through its node) or a handle refuses to be used (an entity
-    destroyed behind the node's back), and calls ready callbacks directly; coroutines and
-    waitables (QoS events, actions) run as tasks as in the base class. The cached handles are
-    held in use until the next rebuild, ``remove_node`` or ``shutdown``, which release them only
-    between iterations: a wait in progress on another thread ends first. An exception in a
-    callback is reported (:func:`report_callback_failure`); the other ready callbacks still
+    Jazzy's executor builds a new ``WaitSet`` and wraps every callback in a ``Task`` on every
+    iteration, in Python. This one builds them once, again when rclpy reports a change
+    (:meth:`wake`, :meth:`add_node`, :meth:`remove_node`) or a handle refuses to be used (an
+    entity destroyed behind the node's back), and calls ready callbacks directly; coroutines
+    and waitables (actions, QoS events) run as tasks as in the base class, rclpy's
+    :data:`MISMATCHES` events are polled outside the wait. The cached handles are held in use
+    until the next rebuild, ``remove_node`` or ``shutdown``, never under a wait in progress. An
+    exception in a callback is reported (:func:`report_callback_failure`); the others still
     run. Docs: docs/ros.md, docs/latency.md.
     """
 
@@ -97,6 +102,7 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         self._cache = None
         self._changed = True
         self._iteration = threading.RLock()    # held from filling the wait set to dispatching
+        self._next_poll = 0.0                  # time.monotonic() of the next mismatch poll
 
     def _release_cache(self, timeout_sec=None):
         """Close the cached handles once no iteration uses them (False: timed out)."""
@@ -135,10 +141,7 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         self._release_cache(timeout_sec=0)
 
     def shutdown(self, timeout_sec=None):
-        """Shut down as the base class does, after the iteration in progress (else False).
-
-        The cached handles are released first; a wait on another thread must not hold them.
-        """
+        """Release the cached handles after the iteration in progress, then stop (False: late)."""
         with self._shutdown_lock:
             self._is_shutdown = True
             if self._guard:
@@ -151,7 +154,7 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         """Enter every entity's handle and size one ``WaitSet`` for them all."""
         handles = contextlib.ExitStack()
         kinds = {kind: [] for kind in _KINDS}
-        waitables, events, count = [], [], NumberOfEntities(0, 0, 0, 0, 0)
+        waitables, polled, count = [], [], NumberOfEntities(0, 0, 0, 0, 0)
         own_guards = [(self._guard, None), (self._sigint_gc, None)]
         for node in self.get_nodes():
             for kind, attribute in _NODE_ATTRIBUTES.items():
@@ -166,12 +169,12 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                     handles.enter_context(waitable)
                 except InvalidHandle:
                     continue
-                event = _event_handle(waitable)
+                event = _mismatch_event(waitable)
                 if event is None:
                     waitables.append((waitable, node))
+                    count += waitable.get_num_entities()
                 else:
-                    events.append((waitable, node, event))
-                count += waitable.get_num_entities()
+                    polled.append((waitable, node, event))
         for guard, _ in own_guards:
             handles.enter_context(guard.handle)
         kinds['guard_condition'].extend(own_guards)
@@ -189,8 +192,7 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
         adders = [(getattr(wait_set, f'add_{kind}'), [entity.handle for entity, _ in entities])
                   for kind, entities in kinds.items()]
         self._cache = {'handles': handles, 'wait_set': wait_set, 'adders': adders,
-                       'by_pointer': by_pointer, 'waitables': waitables, 'events': events,
-                       'event_indices': []}
+                       'by_pointer': by_pointer, 'waitables': waitables, 'polled': polled}
 
     def _filled_wait_set(self):
         """Return the cache with its wait set filled; rebuilt first if the entities changed."""
@@ -208,8 +210,6 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                         add(handle)
                 for waitable, _ in cache['waitables']:
                     waitable.add_to_wait_set(wait_set)
-                cache['event_indices'] = [wait_set.add_event(event)
-                                          for _, _, event in cache['events']]
             except InvalidHandle:              # destroyed behind the node's back: rebuild
                 self._changed = True
                 continue
@@ -312,6 +312,10 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
             wait_set = cache['wait_set']
             timeout = timeout_sec.timeout if isinstance(timeout_sec, TimeoutObject) \
                 else timeout_sec
+            if cache['polled']:                    # wake for the next poll at the latest
+                until_poll = self._poll_mismatches(cache['polled'])
+                timeout = until_poll if timeout is None or timeout < 0 \
+                    else min(timeout, until_poll)
             wait_set.wait(timeout_sec_to_nsec(timeout))
             if self._is_shutdown:
                 return
@@ -322,10 +326,6 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
 
     def _dispatch_ready(self, cache, wait_set, ready):
         """Run the callbacks of the ready entities, waitables and timers first."""
-        for (waitable, node, _), index in zip(cache['events'], cache['event_indices']):
-            if wait_set.is_ready('event', index):
-                waitable._ready_to_take_data = True        # what its is_ready would note
-                self._run_waitable(waitable, node)
         for waitable, node in cache['waitables']:
             try:
                 if waitable.is_ready(wait_set):
@@ -340,6 +340,23 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
                 if pointer in by_pointer:
                     self._dispatch(kind, *by_pointer[pointer])
 
+    def _poll_mismatches(self, polled):
+        """Take the mismatch events when due, calling back each changed one; s to the next."""
+        now = time.monotonic()
+        if now >= self._next_poll:
+            self._next_poll = now + MISMATCH_POLL_PERIOD
+            for waitable, node, event in polled:
+                try:
+                    with event:
+                        status = event.take_event()
+                    if status is not None and status.total_count_change > 0:
+                        self._call(waitable, waitable.callback, status)
+                except InvalidHandle:              # destroyed since the cache was built
+                    continue
+                except Exception as exc:  # noqa: BLE001 - logged; the node goes on
+                    report_callback_failure(node, describe('waitable', waitable), exc)
+        return max(0.0, self._next_poll - now)
+
     def _run_waitable(self, waitable, node):
         """Take a ready waitable's data and run its work as a task (rclpy's handler)."""
         if not waitable.callback_group.can_execute(waitable):
@@ -350,12 +367,8 @@ class CachedWaitSetExecutor(SingleThreadedExecutor):
             report_callback_failure(node, describe('waitable', waitable), handler.exception())
 
 
-def _event_handle(waitable):
-    """Return a QoS event handler's rcl event handle, else None (any other waitable).
-
-    Two per publisher and subscription (26 in the dynamics node): their Python wait-set calls
-    were 8 % of its time at 1 kHz (docs/latency.md); the cache adds their handles directly.
-    """
-    if type(waitable) is not EventHandler:
+def _mismatch_event(waitable):
+    """Return the rcl event handle of one of rclpy's :data:`MISMATCHES` handlers, else None."""
+    if type(waitable) is not EventHandler or waitable.event_type.name not in MISMATCHES:
         return None
     return getattr(waitable, '_EventHandler__event', None)

@@ -32,6 +32,7 @@ from robot_dynamics.control import goals
 from robot_dynamics.control.goal_lifecycle import refusal_result
 from robot_dynamics.control.trajectory_input import size_refusal
 from robot_dynamics.errors import bounded
+from robot_dynamics.nodes.process import shut_down
 
 RESULT_TIMEOUT = 30            # s a finished goal's result is kept for a late get_result
 
@@ -163,6 +164,7 @@ class GoalServer:
         self._wake.trigger()
         self._thread.join(timeout=2.0)
         self._executor.remove_node(self.node)
+        shut_down(self._executor)           # before the teardown's __del__ (process.shut_down)
         if self._time_source is not None:
             self._time_source._associated_clocks.discard(self._follower)
         self.action.destroy()

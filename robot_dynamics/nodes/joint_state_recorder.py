@@ -28,7 +28,7 @@ from robot_dynamics.io.joint_state_buffer import SKIPPED, JointStateBuffer
 from robot_dynamics.io.recordings import write_bag
 from robot_dynamics.nodes.conversions import stamp_to_seconds
 from robot_dynamics.nodes.parameters import descriptor
-from robot_dynamics.nodes.process import make_executor, spin
+from robot_dynamics.nodes.process import make_executor, shut_down, spin
 
 
 class JointStateRecorder(Node):
@@ -76,13 +76,15 @@ class JointStateRecorder(Node):
 def main(args=None):
     """Console-script entry point ``joint_state_recorder``: spin, write the bag on the way out."""
     rclpy.init(args=args)
-    node = None
+    node, executor = None, None
     try:
         node = JointStateRecorder()
-        spin(node, make_executor())
+        executor = make_executor()
+        spin(node, executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        shut_down(executor)
         if node is not None:
             if node.buffer.rows:
                 node.write()

@@ -140,7 +140,7 @@ def run_nodes(build, args=None, node_class=None):
     (:mod:`robot_dynamics.nodes.arms`) are several nodes here.
     """
     rclpy.init(args=args)
-    nodes = []
+    nodes, executor = [], None
     try:
         executor = make_executor()
         try:
@@ -157,9 +157,22 @@ def run_nodes(build, args=None, node_class=None):
         # SIGTERM shut the context down while a callback was publishing: a normal stop
     finally:
         ignore_further_interrupts()
+        shut_down(executor)
         for node in nodes:
             node.destroy_node()
         rclpy.try_shutdown()
+
+
+def shut_down(executor, timeout_sec=1.0):
+    """Shut ``executor`` down before the interpreter's teardown would have to (None: nothing).
+
+    rclpy's ``Executor.__del__`` destroys the executor's SIGINT guard condition unless
+    ``shutdown`` did; at teardown the guard condition's own ``__del__`` may run first, and the
+    second destruction prints ``InvalidHandle: ... destruction was requested`` after Ctrl-C
+    (the order depends on what else the process allocated; docs/latency.md).
+    """
+    if executor is not None:
+        executor.shutdown(timeout_sec=timeout_sec)
 
 
 def spin(nodes, executor):
