@@ -64,8 +64,7 @@ def test_the_c_reader_gives_pythons_floats_to_the_last_bit(tmp_path):
     texts = [repr(float(x)) for x in values] + ['1e5', ' 2.5 ', '+7', '.5', '5.', 'NaN',
                                                 '1E-3', '-Infinity', '"0.25"']
     path = tmp_path / 'digits.csv'
-    path.write_text('t,q_a,tau_a\n' + ''.join(f'{k},{text},{k}\n'
-                                                for k, text in enumerate(texts)))
+    path.write_text('t,q_a,tau_a\n' + ''.join(f'{k},{text},{k}\n' for k, text in enumerate(texts)))
     back = read_csv(path)
     expected = [float(text.strip('"')) for text in texts]
     assert np.array_equal(back.position[:, 0], expected, equal_nan=True)
