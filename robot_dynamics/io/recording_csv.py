@@ -42,6 +42,7 @@ spaces (``numpy.savetxt``); a separator ending every row but not the header is i
 
 import csv
 import datetime
+import io
 import itertools
 import re
 
@@ -166,16 +167,37 @@ def _table(lines, width, delimiter):
     """Return ``lines`` as an (N, ``width``) array when every cell is a number, else None.
 
     A decimal comma is read as a point where the separator is not a comma; separating spaces
-    may be several (``csv``'s ``skipinitialspace``).
+    may be several (``csv``'s ``skipinitialspace``); an empty cell is NaN (PlotJuggler's rows
+    of another topic, a gap).
     """
     if delimiter != ',':
         lines = [line.replace(',', '.') for line in lines]
+    table = _loaded(lines, delimiter)
+    if table is None and delimiter != ' ':
+        table = _loaded(io.StringIO(_filled(lines, delimiter)), delimiter)
+    return table if table is not None and table.shape == (len(lines), width) else None
+
+
+def _loaded(lines, delimiter):
+    """Return ``numpy.loadtxt`` of ``lines`` (floats), or None if one is no number."""
     try:
-        table = np.loadtxt(lines, delimiter=None if delimiter == ' ' else delimiter,
-                           comments=None, quotechar='"', ndmin=2)
+        return np.loadtxt(lines, delimiter=None if delimiter == ' ' else delimiter,
+                          comments=None, quotechar='"', ndmin=2)
     except ValueError:                   # an empty cell, text, a row of another width
         return None
-    return table if table.shape == (len(lines), width) else None
+
+
+def _filled(lines, delimiter):
+    """Return ``lines`` as one text with ``nan`` in each empty cell (``1,,2``, ``,2``, ``2,``)."""
+    text = '\n' + ''.join(lines)
+    empty = [(delimiter * 2, delimiter + 'nan' + delimiter)] * 2   # 1,,,2: 1,nan,,2, then
+    for end in ('\n', '\r'):                                      # 1,nan,nan,2
+        empty += [(end + delimiter, end + 'nan' + delimiter),
+                  (delimiter + end, delimiter + 'nan' + end)]
+    for cell, filled in empty:
+        if cell in text:                 # a search costs a tenth of a replacement
+            text = text.replace(cell, filled)
+    return text[1:] + ('nan' if text.endswith(delimiter) else '')
 
 
 def _float(text, decimal_comma):

@@ -88,3 +88,28 @@ def test_spaces_and_decimal_commas_read_at_once_as_cell_by_cell(tmp_path):
         assert np.array_equal(back.position[:2, 0], [1.25, 1.5]), path
         assert np.array_equal(back.effort[:2, 0], [-2.5, -2.75]), path
     assert np.isnan(read_csv(gap).position[2, 0])
+
+
+def test_empty_cells_anywhere_are_nan_and_cost_no_call_per_cell(tmp_path):
+    # PlotJuggler's export: each row empty in the other topics' columns.
+    rng = np.random.default_rng(4)
+    rows = 3000
+    values = rng.standard_normal((rows, 5))
+    values[rng.random((rows, 5)) < 0.3] = np.nan                 # runs of empty cells too
+    values[:, 1] = np.where(np.isnan(values[:, 1]), 0.5, values[:, 1])    # positions: some
+    values[-1, 4] = np.nan                                       # the last cell of the file
+    values[0, 0] = 0.0
+    values[:, 0] = np.arange(rows) / 100.0                       # time
+    path = tmp_path / 'gaps.csv'
+    text = 't,q_a,q_b,tau_a,tau_b\n' + ''.join(
+        ','.join('' if np.isnan(x) else repr(float(x)) for x in row) + '\n' for row in values)
+    path.write_text(text[:-1])                                   # no newline at the end
+    back = read_csv(path)
+    assert np.array_equal(back.position, values[:, 1:3], equal_nan=True)
+    assert np.array_equal(back.effort, values[:, 3:], equal_nan=True)
+    small = tmp_path / 'small.csv'
+    small.write_text(''.join(text.splitlines(keepends=True)[:301]))
+    read_csv(small)
+    per_row = (python_calls(lambda: read_csv(path)) - python_calls(lambda: read_csv(small))) \
+        / (rows - 300)
+    assert per_row < 0.5, per_row
