@@ -190,10 +190,11 @@ def _topic_choice(path, reader, connections, typestore, joints):
 
     The only topic whose first message names all ``joints``; of several (Franka's
     ``/joint_states`` from the joint_state_broadcaster and ``/franka/joint_states`` from the
-    driver), the one with positions and efforts of every joint (identification and the
-    observer need the torques), then the higher message rate, then the first by name: the
-    note says which was read and why. Without one: the only pair where one has the positions
-    and the other the efforts (a driver's efforts on a topic of their own). Otherwise raise
+    driver), the one with positions and a finite effort of every joint (identification and
+    the observer need the torques; without one, with positions and some efforts), then the
+    higher message rate, then the first by name: the note says which was read and why.
+    Without any: the only pair where one has the positions and the other the efforts (a
+    driver's efforts on a topic of their own). Otherwise raise
     :class:`RecordingError` saying which topics the bag holds (joints, messages) and how to
     choose one.
     """
@@ -220,9 +221,10 @@ def _topic_choice(path, reader, connections, typestore, joints):
     efforts = [topic for topic, found in fields.items() if found.effort]
     if len(fields) == 1:
         return list(fields), ()
-    if complete:
-        return _ranked(complete, fields, [t for t in fields if t not in complete])
-    if not both and len(positions) == 1 and len(efforts) == 1:
+    if complete or both:
+        return _ranked(complete or both, fields, 'efforts of every joint' if complete
+                       else 'positions and efforts')
+    if len(positions) == 1 and len(efforts) == 1:
         return positions + efforts, ()
     raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
                          f'{"; ".join(described)}; '
@@ -266,24 +268,33 @@ def _topic_fields(reader, connections, typestore, joints):
     return shown, _TopicFields(len(msg.position) > 0, effort.size > 0, torques, rate)
 
 
-def _ranked(complete, fields, others):
-    """Return the fastest of the ``complete`` topics (alike: the first by name) and a note."""
-    fastest = max(fields[topic].rate for topic in complete)
-    alike = [topic for topic in complete if fields[topic].rate * SAME_RATE >= fastest]
+def _ranked(candidates, fields, what):
+    """Return the fastest of the ``candidates`` (alike: the first by name) and a note.
+
+    ``what``: what the candidates have that the other topics in ``fields`` lack.
+    """
+    fastest = max(fields[topic].rate for topic in candidates)
+    alike = [topic for topic in candidates if fields[topic].rate * SAME_RATE >= fastest]
     chosen = alike[0]                                  # sorted by name
     if len(alike) > 1:
-        why = (f'{" and ".join(alike)} alike (efforts of every joint, '
-               f'{_hz(fields[chosen].rate)}): the first by name')
-    elif len(complete) > 1:
-        why = (f'{_hz(fields[chosen].rate)}, the highest rate of the topics with efforts of '
-               'every joint (' + ', '.join(f'{t} {_hz(fields[t].rate)}' for t in complete
-                                           if t != chosen) + ')')
+        why = (f'{" and ".join(alike)} alike ({what}, {_hz(fields[chosen].rate)}): the first '
+               'by name')
+    elif len(candidates) > 1:
+        why = (f'{_hz(fields[chosen].rate)}, the highest rate of the topics with {what} ('
+               + ', '.join(f'{t} {_hz(fields[t].rate)}' for t in candidates if t != chosen)
+               + ')')
     else:
-        why = 'the only one with efforts of every joint'
-    skipped = ''.join(f'; {t}: ' + ('efforts of some joints missing or NaN' if fields[t].effort
-                                    else 'no efforts') for t in others)
+        why = f'the only one with {what}'
+    lacking = ''.join(f'; {t}: {_lacks(found)}' for t, found in fields.items()
+                      if t not in candidates)
     return [chosen], (f'{len(fields)} JointState topics name every model joint; read {chosen}: '
-                      f'{why}{skipped}; --topic TOPIC (topic= in Python) reads another',)
+                      f'{why}{lacking}; --topic TOPIC (topic= in Python) reads another',)
+
+
+def _lacks(found):
+    """Say what a topic's :class:`_TopicFields` lack: positions, efforts, some efforts."""
+    return ('no positions' if not found.position else 'no efforts' if not found.effort
+            else 'efforts of some joints missing or NaN')
 
 
 def _hz(rate):

@@ -120,3 +120,17 @@ def test_identifications_data_report_repeats_the_note(tmp_path):
     recording = read_recording(path, joints=names)
     lines = prepare(recording, model, cutoff=8.0).report.lines()
     assert recording.notes[0] in lines and 'read /driver/joint_states' in recording.notes[0]
+
+
+def test_without_a_complete_topic_the_one_with_some_efforts_is_read(tmp_path):
+    nan = [1.0] * 6 + [np.nan]
+    path = joint_state_bag(tmp_path / 'bag', topic('/joint_states', 30, efforts=nan)
+                           + topic('/franka/joint_states', 100, efforts=False)
+                           + [(100 + k / 100, JOINTS, [], np.ones(7), '/efforts')
+                              for k in range(100)])
+    recording = read_recording(path, joints=JOINTS)
+    assert recording.source.endswith(':/joint_states')
+    assert recording.notes == (
+        '3 JointState topics name every model joint; read /joint_states: the only one with '
+        'positions and efforts; /efforts: no positions; /franka/joint_states: no efforts; '
+        '--topic TOPIC (topic= in Python) reads another',)
