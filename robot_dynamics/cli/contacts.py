@@ -66,7 +66,8 @@ def add_parsers(subparsers, formatter):
     add_model_argument(parser)
     parser.add_argument('recording', metavar='RECORDING',
                         help='rosbag2 directory, .db3, .mcap or .csv')
-    parser.add_argument('--topic', help='JointState topic (default: the only one)')
+    parser.add_argument('--topic', help='JointState topic (default: the one with the model\'s '
+                        'joints; of several, the one with their efforts, then the fastest)')
     parser.add_argument('--thresholds', metavar='FILE.yaml',
                         help='collision thresholds (default: MODEL.contacts.yaml beside MODEL)')
     parser.add_argument('--learn', metavar='START:END',
@@ -149,7 +150,8 @@ def run_contacts(args):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', rd.ModelWarning)
         try:
-            samples = observer_samples(read_recording(args.recording, args.topic), model)
+            samples = observer_samples(read_recording(args.recording, args.topic,
+                                                      model.joint_names), model)
             thresholds, origin, learnt = thresholds_for(args, model, samples, prefix)
             detection = detect_collisions(model, samples.t, samples.q, samples.qd, samples.tau,
                                           thresholds)

@@ -78,7 +78,8 @@ def add_identify_parser(subparsers, formatter):
     parser.add_argument('data', metavar='DATA', help='rosbag2 directory, .db3, .mcap or .csv')
     parser.add_argument('-o', '--output', metavar='FILE.urdf', default='identified.urdf',
                         help='identified model (default identified.urdf)')
-    parser.add_argument('--topic', help='JointState topic (default: the only one)')
+    parser.add_argument('--topic', help='JointState topic (default: the one with the model\'s '
+                        'joints; of several, the one with their efforts, then the fastest)')
     parser.add_argument('--validation', default='0.2', metavar='F|DATA',
                         help='fraction of the time span held back at the end, or another '
                              'recording (default 0.2)')

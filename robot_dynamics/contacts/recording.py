@@ -20,8 +20,13 @@ them (:func:`robot_dynamics.identification.timing.clean_rows`):
 sorted by time (the note names where the time went backwards), non-finite rows, repeated
 stamps and a driver's stale repeats dropped (each would be a false step of the momentum); the
 observer integrates exactly over the longer interval a dropped row leaves, and the notes say
-how many rows went and the longest hole. ``q̇`` is the recorded velocity where every kept row
-has one, else the positions' derivative (``numpy.gradient``, second order, any spacing).
+how many rows went and the longest hole. A joint that turns without limit reported modulo one
+turn is unwrapped as for identification
+(:func:`robot_dynamics.identification.positions.unwrap_turns`: each jump of 2 pi would be a
+false step of the momentum, and of ``q̇`` where it is derived), the notes count the jumps.
+``q̇`` is the recorded velocity where every kept row has one, else the positions' derivative
+(``numpy.gradient``, second order, any spacing). The recording's own notes (which of a bag's
+topics was read, and why) come first.
 """
 
 from dataclasses import dataclass
@@ -32,6 +37,7 @@ import numpy as np
 from robot_dynamics.contacts.thresholds import collision_thresholds
 from robot_dynamics.errors import ModelWarning
 from robot_dynamics.identification.data import _match_joints as match_joints, DataReport
+from robot_dynamics.identification.positions import unwrap_turns
 from robot_dynamics.identification.timing import clean_rows
 from robot_dynamics.io.recordings import RecordingError
 
@@ -75,12 +81,15 @@ def observer_samples(recording, model):
     if t.size < 2:
         raise RecordingError(f'{source}: {t.size} usable row(s) (finite time, position and '
                              'effort of every model joint); the observer needs at least 2')
-    notes = [report.time_order] if report.time_order else []
+    arrays['q'] = unwrap_turns(arrays['q'], model, report)
+    notes = list(recording.notes) + ([report.time_order] if report.time_order else [])
     for count, what in ((report.nonfinite_rows, 'with NaN/inf position or effort'),
                         (report.duplicate_rows, 'with a repeated time stamp'),
                         (report.stale_rows, 'repeating the previous values (stale)')):
         if count:
             notes.append(f'{count} row(s) {what} dropped: no estimate there')
+    if report.unwrapped:
+        notes.append(report.unwrapped_line())
     if len(t) < recording.samples:
         spacing = np.diff(t)
         k = int(np.argmax(spacing))

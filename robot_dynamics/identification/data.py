@@ -111,7 +111,8 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     if velocity not in ('auto', 'recorded', 'differentiated'):
         raise ValueError(f"velocity: {velocity!r}; use 'auto', 'recorded' or 'differentiated'")
     report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
-                        cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay)
+                        cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay,
+                        recording_notes=recording.notes)
     columns, report.ignored_joints = _match_joints(recording, model)
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     if velocity != 'differentiated' and recording.velocity is not None:

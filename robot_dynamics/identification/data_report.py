@@ -61,6 +61,7 @@ class DataReport:
     effort_outliers: dict = field(default_factory=dict)
     ignored_joints: tuple = ()
     unwrapped: dict = field(default_factory=dict)         # joint -> wraps of one turn undone
+    recording_notes: tuple = ()                           # what reading it chose (a topic)
     cutoff: float = 0.0
     torque_cutoff: float = None
     effort_delay: float = 0.0
@@ -69,6 +70,7 @@ class DataReport:
         """Human-readable summary, one fact per line; the counts add up."""
         out = [f'{_count(self.samples_in, "sample")} over {self.span:.4g} s: mean rate '
                f'{self.mean_rate:.1f} Hz (median interval {1e3 / self.sample_rate:.3g} ms)']
+        out += list(self.recording_notes)
         for count, text in ((self.nonfinite_rows, ('row with NaN/inf', 'rows with NaN/inf')),
                             (self.duplicate_rows, ('duplicate time stamp',
                                                    'duplicate time stamps')),
@@ -125,12 +127,15 @@ class DataReport:
                 out.append(f'{label} outliers replaced: ' + ', '.join(
                     f'{k} {v}' for k, v in flagged.items()))
         if self.unwrapped:
-            out.append('positions reported modulo one turn unwrapped (jumps of 2 pi between '
-                       'samples undone): ' + ', '.join(f'{k} {v}'
-                                                       for k, v in self.unwrapped.items()))
+            out.append(self.unwrapped_line())
         if self.ignored_joints:
             out.append(f'joints not in the model ignored: {", ".join(self.ignored_joints)}')
         return out
+
+    def unwrapped_line(self):
+        """Return the line counting the whole turns unwrapped per joint (the contacts' too)."""
+        return ('positions reported modulo one turn unwrapped (jumps of 2 pi between samples '
+                'undone): ' + ', '.join(f'{k} {v}' for k, v in self.unwrapped.items()))
 
 
 def _count(count, singular, plural=None):

@@ -39,7 +39,9 @@ class Recording:
     """Raw joint-state samples: ``t`` (N,) s; ``position``, ``effort``, ``velocity`` (N, m).
 
     Columns follow ``joint_names``; ``velocity`` is None when not recorded. Units are SI
-    (rad or m, rad/s or m/s, N m or N); missing values are NaN.
+    (rad or m, rad/s or m/s, N m or N); missing values are NaN. ``notes``: what reading chose
+    that the file did not say (of a bag's several topics, which one and why), one sentence
+    each; identification's data report and the contacts report repeat them.
     """
 
     joint_names: tuple
@@ -48,6 +50,7 @@ class Recording:
     effort: np.ndarray
     velocity: np.ndarray = None
     source: str = ''
+    notes: tuple = ()
 
     def __post_init__(self):
         """Check the shapes agree."""

@@ -42,6 +42,8 @@ spaces (``numpy.savetxt``); a separator ending every row but not the header is i
 
 import csv
 import datetime
+import io
+import itertools
 import re
 
 import numpy as np
@@ -56,35 +58,30 @@ _SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
 #: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
 _PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
 _STAMP = '/header/stamp'
+#: A line that is blank or a comment.
+_SKIPPED = re.compile(r'\s*(?:#|$)')
 
 
 def read_csv(path):
     """Read a CSV recording (header row, see the module docstring)."""
-    numbered = _lines(path)
-    given = re.fullmatch(r'"?sep=(.)"?\s*', numbered[0][1]) if numbered else None
+    numbers, lines = _lines(path)
+    given = re.fullmatch(r'"?sep=(.)"?\s*', lines[0]) if lines else None
     if given:                                      # Excel's separator line: sep=;
-        numbered = numbered[1:]
-    delimiter = given[1] if given else _delimiter(numbered[0][1] if numbered else '')
-    reader = csv.reader((line for _, line in numbered), delimiter=delimiter,
-                        skipinitialspace=delimiter == ' ')
+        numbers, lines = numbers[1:], lines[1:]
+    delimiter = given[1] if given else _delimiter(lines[0] if lines else '')
     try:
-        header = [h.strip() for h in next(reader)]
+        header = [h.strip() for h in next(_rows(lines[:1], delimiter))]
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
-    width = len(header)
-    last = numbered[-1][0]
-    rows = [row if len(row) == width else _fields(row, number, width, path, number == last)
-            for (number, _), row in zip(numbered[1:], reader)]
-    if not rows:
+    if len(lines) < 2:
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
+    data = _Numbers(numbers[1:], lines[1:], len(header), delimiter, path)
     columns, topics = _columns(header, path)
     names = list(columns['position'])
     if not names or not columns['effort']:
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
                              f'joints; found positions {_some(names)}, efforts '
                              f'{_some(list(columns["effort"]))}')
-    lines = [number for number, _ in numbered[1:]]
-    data = _Numbers(rows, lines, path, delimiter != ',')
     t = _time(header, data, topics, path)
     names += [name for name in columns['effort'] if name not in columns['position']]
     arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
@@ -99,16 +96,30 @@ def read_csv(path):
 
 
 class _Numbers:
-    """The numbers of a CSV's columns, converted when first used (others may hold text)."""
+    """The numbers of a CSV's columns, converted when first used (others may hold text).
 
-    def __init__(self, rows, lines, path, decimal_comma):
-        self.rows, self.lines, self.path = rows, lines, path
-        self.decimal_comma = decimal_comma
-        self.samples = len(rows)
-        self.columns = list(zip(*rows))
+    A file of numbers alone (every cell, as most are) is read at once by numpy's C reader
+    (``numpy.loadtxt``, the same values as ``float``); any other, cell by cell with the
+    ``csv`` module, which also says which line is wrong.
+    """
+
+    def __init__(self, numbers, lines, width, delimiter, path):
+        """Read ``lines``, numbered ``numbers`` in the file, of ``width`` cells each."""
+        self.numbers, self.path = numbers, path
+        self.decimal_comma = delimiter != ','
+        self.samples = len(lines)
+        self.table = _table(lines, width, delimiter)
+        if self.table is None:
+            last = numbers[-1]
+            self.rows = [row if len(row) == width else _fields(row, number, width, path,
+                                                               number == last)
+                         for number, row in zip(numbers, _rows(lines, delimiter))]
+            self.columns = list(zip(*self.rows))
 
     def __getitem__(self, column):
         """Return column ``column`` as floats (an empty cell: NaN), or say what is wrong."""
+        if self.table is not None:
+            return self.table[:, column].copy()
         texts = self.columns[column]
         if self.decimal_comma:
             texts = [text.replace(',', '.') for text in texts]
@@ -117,14 +128,20 @@ class _Numbers:
         except ValueError:
             return self._convert(column, _float)         # empty cells, or say which is wrong
 
+    def starts_with_number(self, column):
+        """Return whether the first row's cell of ``column`` is a number (or empty)."""
+        if self.table is not None:
+            return True
+        first = self.rows[0][column].strip()
+        return not first or _float(first, self.decimal_comma) is not None
+
     def times(self, column):
         """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
 
         ``2026-12-06 17:44:37.123456`` (pandas' ``to_csv`` of a datetime index) is seconds
         since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight.
         """
-        first = self.rows[0][column].strip() if self.rows else ''
-        if not first or _float(first, self.decimal_comma) is not None:
+        if self.starts_with_number(column):
             return self[column]
         return self._convert(column, _clock)
 
@@ -134,11 +151,53 @@ class _Numbers:
             text = row[column].strip()
             value = convert(text, self.decimal_comma) if text else np.nan
             if value is None:
-                raise RecordingError(f'{self.path}: line {self.lines[r]}: non-numeric value '
+                raise RecordingError(f'{self.path}: line {self.numbers[r]}: non-numeric value '
                                      f'{text[:40]!r}; every row after the header must hold '
                                      'numbers in the time and joint columns')
             values[r] = value
         return values
+
+
+def _rows(lines, delimiter):
+    """Return a ``csv`` reader of ``lines``."""
+    return csv.reader(lines, delimiter=delimiter, skipinitialspace=delimiter == ' ')
+
+
+def _table(lines, width, delimiter):
+    """Return ``lines`` as an (N, ``width``) array when every cell is a number, else None.
+
+    A decimal comma is read as a point where the separator is not a comma; separating spaces
+    may be several (``csv``'s ``skipinitialspace``); an empty cell is NaN (PlotJuggler's rows
+    of another topic, a gap).
+    """
+    if delimiter != ',':
+        lines = [line.replace(',', '.') for line in lines]
+    table = _loaded(lines, delimiter)
+    if table is None and delimiter != ' ':
+        table = _loaded(io.StringIO(_filled(lines, delimiter)), delimiter)
+    return table if table is not None and table.shape == (len(lines), width) else None
+
+
+def _loaded(lines, delimiter):
+    """Return ``numpy.loadtxt`` of ``lines`` (floats), or None if one is no number."""
+    try:
+        return np.loadtxt(lines, delimiter=None if delimiter == ' ' else delimiter,
+                          comments=None, quotechar='"', ndmin=2)
+    except ValueError:                   # an empty cell, text, a row of another width
+        return None
+
+
+def _filled(lines, delimiter):
+    """Return ``lines`` as one text with ``nan`` in each empty cell (``1,,2``, ``,2``, ``2,``)."""
+    text = '\n' + ''.join(lines)
+    empty = [(delimiter * 2, delimiter + 'nan' + delimiter)] * 2   # 1,,,2: 1,nan,,2, then
+    for end in ('\n', '\r'):                                      # 1,nan,nan,2
+        empty += [(end + delimiter, end + 'nan' + delimiter),
+                  (delimiter + end, delimiter + 'nan' + end)]
+    for cell, filled in empty:
+        if cell in text:                 # a search costs a tenth of a replacement
+            text = text.replace(cell, filled)
+    return text[1:] + ('nan' if text.endswith(delimiter) else '')
 
 
 def _float(text, decimal_comma):
@@ -166,29 +225,32 @@ def _clock(text, decimal_comma):
 
 
 def _lines(path):
-    """Return ``[(line number, line)]`` of the lines that are neither blank nor comments.
+    """Return the numbers (from 1) and the text of the lines neither blank nor comments.
 
     A comment right before numbers is the header (``numpy.savetxt(header=...)`` writes
     ``# t,q_a,tau_a``) when the first line after it is numbers.
     """
     try:
         with open(path, newline='', encoding='utf-8-sig') as handle:      # BOM or not
-            lines = [(number, line) for number, line in enumerate(handle, 1) if line.strip()]
+            lines = handle.readlines()
     except UnicodeDecodeError as exc:
         raise RecordingError(f'{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); '
                              'save the CSV as UTF-8') from None
-    first = next((k for k, (_, line) in enumerate(lines)
-                  if not line.lstrip().startswith('#')), len(lines))
-    numbered = lines[first:]
-    if first and numbered:
-        number, comment = lines[first - 1]
-        comment = comment.lstrip()[1:].lstrip()
+    skipped = set(itertools.compress(itertools.count(), map(_SKIPPED.match, lines)))
+    kept = [k for k in range(len(lines)) if k not in skipped] if skipped else \
+        range(len(lines))                       # the usual file: every line, none copied
+    before = [k for k in skipped if kept and k < kept[0] and lines[k].strip()]
+    if before:
+        comment = lines[max(before)].lstrip()[1:].lstrip()
         delimiter = _delimiter(comment)
-        cells = next(csv.reader([numbered[0][1]], delimiter=delimiter,
+        cells = next(csv.reader([lines[kept[0]]], delimiter=delimiter,
                                 skipinitialspace=delimiter == ' '), [''])
         if cells and _float(cells[0].strip(), delimiter != ',') is not None:
-            numbered.insert(0, (number, comment))
-    return [(number, line) for number, line in numbered if not line.lstrip().startswith('#')]
+            lines[max(before)] = comment
+            kept = [max(before)] + list(kept)
+    if isinstance(kept, range):
+        return range(1, len(lines) + 1), lines
+    return [k + 1 for k in kept], [lines[k] for k in kept]
 
 
 def _columns(header, path):
@@ -274,7 +336,7 @@ def _time(header, data, topics, path):
         for stamp in stamps:
             t = np.where(stamp > 0, stamp, t)
         return t
-    if header[0] == '' and data.samples and _float(data.rows[0][0], data.decimal_comma) is None:
+    if header[0] == '' and not data.starts_with_number(0):
         return data.times(0)                        # pandas' unnamed index of datetimes
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
                          'time_ns, time_ms with the unit); found columns '

@@ -40,6 +40,8 @@ named twice in one ``JointState`` message (which of the two values is meant cann
 """
 
 from collections import Counter
+from dataclasses import dataclass
+import itertools
 import os
 
 import numpy as np
@@ -58,8 +60,9 @@ DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
 def read_recording(path, topic=None, joints=()):
     """Read a bag (directory, ``.db3`` or ``.mcap``) or a ``.csv`` file into a Recording.
 
-    ``joints``: the model's joints; of a bag's several ``JointState`` topics, the only one
-    whose messages name them all is read (``/joint_states`` beside ``/gripper/joint_states``).
+    ``joints``: the model's joints; of a bag's several ``JointState`` topics, the one whose
+    messages name them all is read (``/joint_states`` beside ``/gripper/joint_states``; of
+    several such, :func:`read_bag` says which and why, in the Recording's ``notes``).
     """
     path = os.fspath(path)
     if not os.path.exists(path):
@@ -122,8 +125,10 @@ def check_recording_files(path):
 def read_bag(path, topic=None, joints=()):
     """Read ``sensor_msgs/JointState`` messages of ``topic``.
 
-    Default: the only such topic, or the one naming all ``joints`` with positions and efforts,
-    or the two naming them, one with the positions and one with the efforts (joined).
+    Default: the only such topic, or the one naming all ``joints`` (of several, the one with
+    positions and efforts of every joint, then the higher rate, then the name:
+    :func:`_topic_choice`), or the two naming them, one with the positions and one with the
+    efforts (joined).
     """
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import Stores, get_typestore
@@ -132,8 +137,8 @@ def read_bag(path, topic=None, joints=()):
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
-        chosen = [topic] if topic else topics if len(topics) == 1 else _topic_choice(
-            path, reader, connections, typestore, joints)
+        chosen, notes = ([topic], ()) if topic else (topics, ()) if len(topics) == 1 else \
+            _topic_choice(path, reader, connections, typestore, joints)
         topic = '+'.join(chosen)
         connections = [c for c in connections if c.topic in chosen]
         if not connections:
@@ -160,7 +165,7 @@ def read_bag(path, topic=None, joints=()):
             receipts.append(received * 1e-9)
     if not rows:
         raise RecordingError(f'{path}: topic {topic!r} has no messages')
-    return _from_rows(_stamped(rows, receipts), names, f'{path}:{topic}', uneven)
+    return _from_rows(_stamped(rows, receipts), names, f'{path}:{topic}', uneven, notes)
 
 
 def _stamped(rows, receipts):
@@ -181,11 +186,15 @@ def _stamped(rows, receipts):
 
 
 def _topic_choice(path, reader, connections, typestore, joints):
-    """Return the JointState topics that carry ``joints``' positions and efforts.
+    """Return the JointState topics that carry ``joints``' positions and efforts, and a note.
 
-    The only topic whose first message names all ``joints``, or the only one of those with
-    positions and efforts, or the only pair of them where one has the positions and the other
-    the efforts (a driver's efforts on a topic of their own). Otherwise raise
+    The only topic whose first message names all ``joints``; of several (Franka's
+    ``/joint_states`` from the joint_state_broadcaster and ``/franka/joint_states`` from the
+    driver), the one with positions and a finite effort of every joint (identification and
+    the observer need the torques; without one, with positions and some efforts), then the
+    higher message rate, then the first by name: the note says which was read and why.
+    Without any: the only pair where one has the positions and the other the efforts (a
+    driver's efforts on a topic of their own). Otherwise raise
     :class:`RecordingError` saying which topics the bag holds (joints, messages) and how to
     choose one.
     """
@@ -198,30 +207,98 @@ def _topic_choice(path, reader, connections, typestore, joints):
         raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
                              'the joint states (ros2 bag record /joint_states)')
     fields, described = {}, []
-    for connection in sorted(connections, key=lambda c: c.topic):
-        first = next(reader.messages(connections=[connection]), None)
-        msg = first and typestore.deserialize_cdr(first[2], JOINT_STATE)
-        shown = list(msg.name) if msg else []
-        if msg and joints and set(joints) <= set(shown):
-            fields[connection.topic] = (len(msg.position) > 0, len(msg.effort) > 0)
-        described.append(f'{connection.topic} ({connection.msgcount} messages, joints '
+    for topic in sorted({c.topic for c in connections}):
+        shown, fields[topic] = _topic_fields(reader, [c for c in connections if c.topic == topic],
+                                             typestore, joints)
+        count = sum(c.msgcount for c in connections if c.topic == topic)
+        described.append(f'{topic} ({count} messages, joints '
                          f'{", ".join(name[:40] for name in shown[:8])}'
                          f'{", ..." if len(shown) > 8 else ""})')
-    both = [topic for topic, (position, effort) in fields.items() if position and effort]
-    positions = [topic for topic, (position, effort) in fields.items() if position]
-    efforts = [topic for topic, (position, effort) in fields.items() if effort]
+    fields = {topic: found for topic, found in fields.items() if found}
+    complete = [topic for topic, found in fields.items() if found.position and found.torques]
+    both = [topic for topic, found in fields.items() if found.position and found.effort]
+    positions = [topic for topic, found in fields.items() if found.position]
+    efforts = [topic for topic, found in fields.items() if found.effort]
     if len(fields) == 1:
-        return list(fields)
-    if len(both) == 1:
-        return both
-    if not both and len(positions) == 1 and len(efforts) == 1:
-        return positions + efforts
+        return list(fields), ()
+    if complete or both:
+        return _ranked(complete or both, fields, 'efforts of every joint' if complete
+                       else 'positions and efforts')
+    if len(positions) == 1 and len(efforts) == 1:
+        return positions + efforts, ()
     raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
                          f'{"; ".join(described)}; '
-                         + ('more than one names all the model\'s joints; ' if fields
-                            else '')
+                         + ('more than one names all the model\'s joints and none has their '
+                            'positions and efforts; ' if fields else '')
                          + 'choose the one with the model\'s joints and their efforts: '
                          '--topic TOPIC (topic= in Python)')
+
+
+@dataclass(frozen=True)
+class _TopicFields:
+    """What a topic's first message holds for the model's joints, and its message rate (Hz)."""
+
+    position: bool
+    effort: bool
+    torques: bool              # a finite effort of every model joint
+    rate: float
+
+
+#: Messages whose receive times give a topic's rate; rates closer than this ratio are alike.
+RATE_MESSAGES = 100
+SAME_RATE = 1.1
+
+
+def _topic_fields(reader, connections, typestore, joints):
+    """Return the names in a topic's first message and its :class:`_TopicFields`.
+
+    None instead of the fields when the message does not name all ``joints``.
+    """
+    first = list(itertools.islice(reader.messages(connections=connections), RATE_MESSAGES))
+    msg = first and typestore.deserialize_cdr(first[0][2], JOINT_STATE)
+    shown = list(msg.name) if msg else []
+    if not (msg and joints and set(joints) <= set(shown)):
+        return shown, None
+    effort = np.asarray(msg.effort, dtype=float)
+    torques = effort.size == len(shown) and all(np.isfinite(effort[shown.index(name)])
+                                                for name in joints)
+    received = np.diff([received for _, received, _ in first])
+    rate = 1e9 / float(np.median(received)) if received.size and np.median(received) > 0 \
+        else 0.0
+    return shown, _TopicFields(len(msg.position) > 0, effort.size > 0, torques, rate)
+
+
+def _ranked(candidates, fields, what):
+    """Return the fastest of the ``candidates`` (alike: the first by name) and a note.
+
+    ``what``: what the candidates have that the other topics in ``fields`` lack.
+    """
+    fastest = max(fields[topic].rate for topic in candidates)
+    alike = [topic for topic in candidates if fields[topic].rate * SAME_RATE >= fastest]
+    chosen = alike[0]                                  # sorted by name
+    if len(alike) > 1:
+        why = (f'{" and ".join(alike)} alike ({what}, {_hz(fields[chosen].rate)}): the first '
+               'by name')
+    elif len(candidates) > 1:
+        why = (f'{_hz(fields[chosen].rate)}, the highest rate of the topics with {what} ('
+               + ', '.join(f'{t} {_hz(fields[t].rate)}' for t in candidates if t != chosen)
+               + ')')
+    else:
+        why = f'the only one with {what}'
+    lacking = ''.join(f'; {t}: {_lacks(found)}' for t, found in fields.items()
+                      if t not in candidates)
+    return [chosen], (f'{len(fields)} JointState topics name every model joint; read {chosen}: '
+                      f'{why}{lacking}; --topic TOPIC (topic= in Python) reads another',)
+
+
+def _lacks(found):
+    """Say what a topic's :class:`_TopicFields` lack: positions, efforts, some efforts."""
+    return ('no positions' if not found.position else 'no efforts' if not found.effort
+            else 'efforts of some joints missing or NaN')
+
+
+def _hz(rate):
+    return f'{rate:.4g} Hz' if rate > 0 else 'rate unknown'
 
 
 def _refuse_repeated(names, where):
@@ -243,7 +320,7 @@ def _refuse_repeated(names, where):
 _FIELDS = ('position', 'velocity', 'effort')
 
 
-def _from_rows(rows, index, source, uneven):
+def _from_rows(rows, index, source, uneven, notes=()):
     names = list(index)
     groups = joined_messages([_message(row, index) for row in rows])
     N, m = len(groups), len(names)
@@ -263,7 +340,8 @@ def _from_rows(rows, index, source, uneven):
     if not np.isfinite(arrays['effort']).any():
         raise RecordingError(f'{source}: no efforts recorded; identification needs '
                              'JointState.effort (the applied joint torques)')
-    return Recording(tuple(names), t, arrays['position'], arrays['effort'], velocity, source)
+    return Recording(tuple(names), t, arrays['position'], arrays['effort'], velocity, source,
+                     tuple(notes))
 
 
 def _message(row, index):
