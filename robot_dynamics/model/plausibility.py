@@ -92,9 +92,14 @@ def link_warnings(names, mass, principal):
     Plain floats, per link: :func:`principal_extents`' and :func:`equivalent_density`'s
     arithmetic, operation for operation (the same values).
     """
+    return plain_link_warnings(names, mass.tolist(), principal.tolist())
+
+
+def plain_link_warnings(names, mass, principal):
+    """:func:`link_warnings` of masses and principal moments given as lists (``.tolist()``)."""
     degenerate, dense, massless = [], [], []
     low, high = DENSITY_RANGE
-    for name, m, moments in zip(names, mass.tolist(), principal.tolist()):
+    for name, m, moments in zip(names, mass, principal):
         sigma = _extents(m, moments) if m > 0 else None
         if sigma is not None and 0 <= min(sigma) < MIN_EXTENT:  # triangle failures: warned
             thin = sum(s < MIN_EXTENT for s in sigma)
