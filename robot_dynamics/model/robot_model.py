@@ -309,9 +309,10 @@ class RobotModel:
         if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
             return cls(**{'notes': notes, **loaded, **overrides})
         model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
-        for name, default in _DEFAULTS:
-            object.__setattr__(model, name, loaded.get(name, default))
-        object.__setattr__(model, 'notes', notes)
+        values = vars(model)                            # object.__setattr__'s, field by field
+        values.update(_DEFAULTS)
+        values.update(loaded)                           # fields only (as cls(**loaded) takes)
+        values['notes'] = notes
         model._finish(loaded=True)
         return model
 
@@ -329,8 +330,8 @@ class RobotModel:
         return model_to_urdf(self)
 
 
-#: Every field's name and default, in order (:meth:`RobotModel.from_urdf`).
-_DEFAULTS = tuple((item.name, item.default) for item in fields(RobotModel))
+#: Every field's name → default, in order (:meth:`RobotModel.from_urdf`).
+_DEFAULTS = {item.name: item.default for item in fields(RobotModel)}
 
 
 # ---------------------------------------------------------------------- helpers
