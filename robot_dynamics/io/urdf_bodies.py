@@ -231,14 +231,16 @@ def merged_bodies(fixed, branches, positions):
     A lone link (:class:`Centroidal`) that carries no branch is its body as written, read
     with the others in one pass; the rest is summed in origin form.
     """
-    bodies, out = list(fixed), (np.empty(len(fixed)), np.empty((len(fixed), 3)),
-                                np.empty((len(fixed), 3, 3)))
+    bodies = list(fixed)
     lone = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
     if lone:
         mass, com, inertia = stacked_bodies([bodies[i] for i in lone])
-        com[mass == 0] = 0.0                   # a massless link has no centre of mass
+        if np.count_nonzero(mass) < mass.size:
+            com[mass == 0] = 0.0               # a massless link has no centre of mass
         if len(lone) == len(bodies) and not branches.bodies:           # every body as written
             return mass + 0.0, com, inertia
+    out = np.empty(len(fixed)), np.empty((len(fixed), 3)), np.empty((len(fixed), 3, 3))
+    if lone:
         for i in lone:
             bodies[i] = None                   # as written, unless it carries a branch
         for array, rows in zip(out, (mass + 0.0, com, inertia)):

@@ -43,7 +43,10 @@ def plain_floats(texts):
     In printable ASCII without ``_`` (``float`` would take ``1_0``, non-ASCII digits and
     other spaces around, which NUMBER refuses) ``float`` reads what NUMBER matches.
     """
-    if None in texts or not _plain(''.join(texts)):
+    if None in texts:
+        return None
+    joined = ''.join(texts)                       # _plain(joined), inline (called often)
+    if not (joined.isascii() and joined.isprintable() and '_' not in joined):
         return None
     try:
         return [float(text) for text in texts]

@@ -189,7 +189,7 @@ def _travel(model):
 def _moments(values):
     values = list(values)
     floor = max(1e-12, 1e-12 * max(map(abs, values)))               # round-off, kg m^2
-    return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
+    return '[' + ', '.join([f'{0.0 if abs(v) <= floor else v:.3g}' for v in values]) + ']'
 
 
 def _millimetres(values):

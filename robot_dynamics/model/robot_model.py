@@ -146,9 +146,8 @@ class RobotModel:
         set_(self, 'joint_types', types)
         set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
         set_(self, 'link_names', _names(self.link_names, n, 'link'))
-        for name, array in frozen_fields({name: getattr(self, name) for name in
-                                          [*PER_JOINT_SHAPES, *FIXED_SHAPES]}, n).items():
-            set_(self, name, array)
+        values = vars(self)                      # set_ of each field, at once (no __slots__)
+        values.update(frozen_fields({name: values[name] for name in _ARRAY_FIELDS}, n))
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
@@ -330,6 +329,8 @@ class RobotModel:
         return model_to_urdf(self)
 
 
+#: The array fields' names, in order (:meth:`RobotModel._finish`).
+_ARRAY_FIELDS = (*PER_JOINT_SHAPES, *FIXED_SHAPES)
 #: Every field's name → default, in order (:meth:`RobotModel.from_urdf`).
 _DEFAULTS = {item.name: item.default for item in fields(RobotModel)}
 

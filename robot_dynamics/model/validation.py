@@ -66,8 +66,8 @@ def validate(model, loaded=False):
     signed = ('viscous_friction', 'coulomb_friction', 'rotor_inertia') if loaded else (
         'velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
         'rotor_inertia')
-    for name in signed if (np.concatenate([getattr(model, k) for k in signed]) < 0).any() \
-            else ():
+    negative = np.count_nonzero(np.concatenate([getattr(model, k) for k in signed]) < 0)
+    for name in signed if negative else ():
         if (getattr(model, name) < 0).any():
             raise ModelError(f'{name} must be >= 0 for every joint, got '
                              f'{getattr(model, name).tolist()}')
