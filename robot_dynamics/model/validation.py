@@ -51,7 +51,7 @@ def validate(model, loaded=False):
         inertias = model.inertia.tolist()
         rows = [i for i, clear in enumerate(certainly_plausible(masses, inertias)) if not clear]
         found, principal = loaded_inertia_checks([model.link_names[i] for i in rows],
-                                                 [inertias[i] for i in rows])
+                                                 [inertias[i] for i in rows]) if rows else ([], [])
     massless = [name for name, m in zip(model.link_names, masses) if m == 0]
     if massless:
         found.append(f'massless moving links: {", ".join(massless)}')
@@ -114,7 +114,7 @@ def loaded_inertia_checks(names, inertias):
     """
     principal, full = [], []
     for name, rows in zip(names, inertias):
-        largest = max(abs(x) for row in rows for x in row)
+        largest = max(max(map(abs, row)) for row in rows)
         if largest > MAX_INERTIA_MAGNITUDE:
             _refuse_huge(name, largest)
         moments = diagonal_moments(rows, largest)
