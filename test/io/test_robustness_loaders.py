@@ -255,8 +255,7 @@ def test_oversized_file_refused_without_reading_it(tmp_path):
     assert not _opened, 'the oversized file was opened'
 
 
-def test_a_file_that_grows_after_its_size_is_read_is_read_on_within_the_bound(tmp_path,
-                                                                             monkeypatch):
+def test_a_grown_file_is_read_on_within_the_bound(tmp_path, monkeypatch):
     """The read sized by ``stat`` reads on if the file has grown since: up to max + 1 bytes."""
     from robot_dynamics.io import files
     path = tmp_path / 'grown.txt'
