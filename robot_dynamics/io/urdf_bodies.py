@@ -150,7 +150,7 @@ def hold_chain_joints(tree, base, tip, given):
     ``{name: value}`` of the held joints; rebuild the :class:`Tree` if any.
     """
     held = {}
-    for joint in tree.path(base, tip):
+    for joint in tree.path(base, tip) if given else ():     # (chain_bodies walks it too)
         if joint.moving and joint.name in given:
             value = _number(given[joint.name], joint.name)
             if joint.type not in SERIAL_TYPES:
@@ -172,7 +172,7 @@ def locked_positions(tree, locked, chain_names, given, held=None):
     """
     held = held or {}
     joints = tree.document.joints
-    order = {name: i for i, name in enumerate(joints)}
+    order = {name: i for i, name in enumerate(joints)} if locked else {}
     names = sorted((group.joint for body in locked for group in body.groups), key=order.get)
     given = {name: _number(value, name) for name, value in given.items()}
     _check_given(given, names, chain_names, joints)
