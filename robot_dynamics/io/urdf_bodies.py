@@ -150,7 +150,7 @@ def hold_chain_joints(tree, base, tip, given):
     ``{name: value}`` of the held joints; rebuild the :class:`Tree` if any.
     """
     held = {}
-    for joint in tree.path(base, tip):
+    for joint in tree.path(base, tip) if given else ():     # (chain_bodies walks it too)
         if joint.moving and joint.name in given:
             value = _number(given[joint.name], joint.name)
             if joint.type not in SERIAL_TYPES:
@@ -172,7 +172,7 @@ def locked_positions(tree, locked, chain_names, given, held=None):
     """
     held = held or {}
     joints = tree.document.joints
-    order = {name: i for i, name in enumerate(joints)}
+    order = {name: i for i, name in enumerate(joints)} if locked else {}
     names = sorted((group.joint for body in locked for group in body.groups), key=order.get)
     given = {name: _number(value, name) for name, value in given.items()}
     _check_given(given, names, chain_names, joints)
@@ -231,14 +231,16 @@ def merged_bodies(fixed, branches, positions):
     A lone link (:class:`Centroidal`) that carries no branch is its body as written, read
     with the others in one pass; the rest is summed in origin form.
     """
-    bodies, out = list(fixed), (np.empty(len(fixed)), np.empty((len(fixed), 3)),
-                                np.empty((len(fixed), 3, 3)))
+    bodies = list(fixed)
     lone = [i for i, body in enumerate(bodies) if isinstance(body, Centroidal)]
     if lone:
         mass, com, inertia = stacked_bodies([bodies[i] for i in lone])
-        com[mass == 0] = 0.0                   # a massless link has no centre of mass
+        if np.count_nonzero(mass) < mass.size:
+            com[mass == 0] = 0.0               # a massless link has no centre of mass
         if len(lone) == len(bodies) and not branches.bodies:           # every body as written
             return mass + 0.0, com, inertia
+    out = np.empty(len(fixed)), np.empty((len(fixed), 3)), np.empty((len(fixed), 3, 3))
+    if lone:
         for i in lone:
             bodies[i] = None                   # as written, unless it carries a branch
         for array, rows in zip(out, (mass + 0.0, com, inertia)):

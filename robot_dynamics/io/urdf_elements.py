@@ -37,6 +37,8 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
+#: The 3×3 matrix's entries, row by row, as indices into :data:`MOMENTS`' values.
+_SYMMETRIC = np.array([0, 3, 5, 3, 1, 4, 5, 4, 2])
 
 
 class Joint:
@@ -284,7 +286,7 @@ def stacked_bodies(parts):
 def _stacked(parts):
     """Coms (N, 3) and inertias (N, 3, 3) of :func:`_inertial_parts` results, link frame."""
     com = np.array([[0.0, 0.0, 0.0] if origin is None else origin[0] for _, origin, _ in parts])
-    inertia = np.array([values for _, _, values in parts])[:, [0, 3, 5, 3, 1, 4, 5, 4, 2]]
+    inertia = np.array([values for _, _, values in parts])[:, _SYMMETRIC]
     inertia = inertia.reshape(-1, 3, 3)
     turned = [k for k, (_, origin, _) in enumerate(parts)
               if origin is not None and origin[1] != [0.0, 0.0, 0.0]]

@@ -43,17 +43,15 @@ def plain_floats(texts):
     In printable ASCII without ``_`` (``float`` would take ``1_0``, non-ASCII digits and
     other spaces around, which NUMBER refuses) ``float`` reads what NUMBER matches.
     """
-    if None in texts or not _plain(''.join(texts)):
+    if None in texts:
+        return None
+    joined = ''.join(texts)
+    if not (joined.isascii() and joined.isprintable() and '_' not in joined):   # plain ASCII
         return None
     try:
-        return [float(text) for text in texts]
+        return list(map(float, texts))
     except ValueError:
         return None
-
-
-def _plain(text):
-    """Tell whether ``text`` is printable ASCII without ``_`` (:func:`plain_floats`)."""
-    return text.isascii() and text.isprintable() and '_' not in text
 
 
 def plain_numbers(text, count):
@@ -81,7 +79,7 @@ def plain_pose(xyz, rpy):
 
 def plain_number(text):
     """:func:`number` of plain ``text`` (as :func:`plain_floats`), or None: then it decides."""
-    if text.__class__ is str and _plain(text):          # strict_float's test (plain_floats)
+    if text.__class__ is str and text.isascii() and text.isprintable() and '_' not in text:
         try:
             return float(text)
         except ValueError:

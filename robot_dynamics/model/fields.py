@@ -75,8 +75,8 @@ def frozen_fields(values, n):
         raise
     plain = [out[name].ravel() for name in given if name not in LIMITS]
     limits = [out[name] for name in given if name in LIMITS]
-    if plain and not np.isfinite(np.concatenate(plain)).all() or \
-            limits and np.isnan(np.concatenate(limits)).any():
+    if plain and not _finite(np.concatenate(plain)) or \
+            limits and np.count_nonzero(np.isnan(np.concatenate(limits))):
         _check_each(out, given)
     for name in LIMITS[2:]:
         if name in given:
@@ -103,7 +103,9 @@ def _shapes(n):
 
 
 def _filled(n, value):
-    """Return ``np.full(n, value)`` (at a third of its cost)."""
+    """Return ``np.full(n, value)`` (at a third of its cost; zeros: ``np.zeros``, less)."""
+    if value == 0.0:                  # the defaults' zeros are +0.0, as np.zeros's
+        return np.zeros(n)
     array = np.empty(n)
     array.fill(value)
     return array
@@ -119,6 +121,11 @@ def _converted(value, shape, name):
     return array
 
 
+def _finite(array):
+    """``np.isfinite(array).all()`` of a 1-d array, in less time (``count_nonzero``)."""
+    return np.count_nonzero(np.isfinite(array)) == array.size
+
+
 def _check_each(arrays, names):
     """Raise for the first of ``names`` whose array has NaN (or, not a limit, inf)."""
     for name in names:
@@ -131,4 +138,6 @@ def _check_each(arrays, names):
 def _unknown_as_inf(array):
     # A velocity or effort limit of 0 is "not given" (ROS, MoveIt, ros2_control; a URDF
     # exporter's all-zero <limit>): unknown, inf, for every consumer (docs/models.md).
-    return np.where(array == 0, np.inf, array) if 0.0 in array else array
+    if np.count_nonzero(array) == array.size:         # no 0 (np.count_nonzero: cheapest)
+        return array
+    return np.where(array == 0, np.inf, array)

@@ -48,6 +48,9 @@ MIN_EXTENT = 1e-3
 REACH_SLACK = 0.5
 #: The uniform ellipsoid's volume over σ₁σ₂σ₃ (semi-axes √5 σ_k).
 VOLUME_FACTOR = 4.0 / 3.0 * math.pi * 5.0 ** 1.5
+#: A degenerate link's shape by its number of thin principal axes (:func:`link_warnings`).
+_SHAPES = (None, "a flat plate (at the triangle inequality's limit)",
+           'a rod (near-singular inertia)', 'a point mass')
 
 
 def principal_extents(mass, principal):
@@ -92,14 +95,18 @@ def link_warnings(names, mass, principal):
     Plain floats, per link: :func:`principal_extents`' and :func:`equivalent_density`'s
     arithmetic, operation for operation (the same values).
     """
+    return plain_link_warnings(names, mass.tolist(), principal.tolist())
+
+
+def plain_link_warnings(names, mass, principal):
+    """:func:`link_warnings` of masses and principal moments given as lists (``.tolist()``)."""
     degenerate, dense, massless = [], [], []
     low, high = DENSITY_RANGE
-    for name, m, moments in zip(names, mass.tolist(), principal.tolist()):
+    for name, m, moments in zip(names, mass, principal):
         sigma = _extents(m, moments) if m > 0 else None
         if sigma is not None and 0 <= min(sigma) < MIN_EXTENT:  # triangle failures: warned
-            thin = sum(s < MIN_EXTENT for s in sigma)
-            shape = {1: 'a flat plate (at the triangle inequality\'s limit)',
-                     2: 'a rod (near-singular inertia)', 3: 'a point mass'}[thin]
+            thin = (sigma[0] < MIN_EXTENT) + (sigma[1] < MIN_EXTENT) + (sigma[2] < MIN_EXTENT)
+            shape = _SHAPES[thin]
             degenerate.append(
                 f'inertia of link {name!r} is degenerate: {m:.4g} kg with '
                 f'principal moments {_moments(moments)} kg m^2 is {shape}, thinner than '
@@ -184,7 +191,7 @@ def _travel(model):
 def _moments(values):
     values = list(values)
     floor = max(1e-12, 1e-12 * max(map(abs, values)))               # round-off, kg m^2
-    return '[' + ', '.join(f'{0.0 if abs(v) <= floor else v:.3g}' for v in values) + ']'
+    return '[' + ', '.join([f'{0.0 if abs(v) <= floor else v:.3g}' for v in values]) + ']'
 
 
 def _millimetres(values):

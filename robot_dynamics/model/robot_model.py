@@ -146,9 +146,8 @@ class RobotModel:
         set_(self, 'joint_types', types)
         set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
         set_(self, 'link_names', _names(self.link_names, n, 'link'))
-        for name, array in frozen_fields({name: getattr(self, name) for name in
-                                          [*PER_JOINT_SHAPES, *FIXED_SHAPES]}, n).items():
-            set_(self, name, array)
+        values = vars(self)                      # set_ of each field, at once (no __slots__)
+        values.update(frozen_fields({name: values[name] for name in _ARRAY_FIELDS}, n))
         self._set_locked()
         set_(self, 'notes', tuple(map(bounded, tuple(self.notes))))
         set_(self, 'warnings', tuple(map(bounded, self.notes + tuple(self.warnings)
@@ -309,9 +308,10 @@ class RobotModel:
         if overrides or cls is not RobotModel:          # fields changed, a subclass: cls(...)
             return cls(**{'notes': notes, **loaded, **overrides})
         model = object.__new__(cls)                     # cls(...) but fewer checks (_finish)
-        for name, default in _DEFAULTS:
-            object.__setattr__(model, name, loaded.get(name, default))
-        object.__setattr__(model, 'notes', notes)
+        values = vars(model)                            # object.__setattr__'s, field by field
+        values.update(_DEFAULTS)
+        values.update(loaded)                           # fields only (as cls(**loaded) takes)
+        values['notes'] = notes
         model._finish(loaded=True)
         return model
 
@@ -329,8 +329,10 @@ class RobotModel:
         return model_to_urdf(self)
 
 
-#: Every field's name and default, in order (:meth:`RobotModel.from_urdf`).
-_DEFAULTS = tuple((item.name, item.default) for item in fields(RobotModel))
+#: The array fields' names, in order (:meth:`RobotModel._finish`).
+_ARRAY_FIELDS = (*PER_JOINT_SHAPES, *FIXED_SHAPES)
+#: Every field's name → default, in order (:meth:`RobotModel.from_urdf`).
+_DEFAULTS = {item.name: item.default for item in fields(RobotModel)}
 
 
 # ---------------------------------------------------------------------- helpers

@@ -23,7 +23,7 @@ import numpy as np
 from robot_dynamics.errors import ModelError
 from robot_dynamics.model.friction import check_friction_fields
 from robot_dynamics.model.inertia_screen import certainly_plausible
-from robot_dynamics.model.plausibility import indices, link_warnings, reach_warnings
+from robot_dynamics.model.plausibility import indices, plain_link_warnings, reach_warnings
 
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
@@ -31,6 +31,9 @@ MAX_INERTIA_MAGNITUDE = 1e150
 #: A smallest principal moment this far below zero (relative to the largest) is the rounding of
 #: entries written to a few digits (a rod or plate at four digits: ~2e-5): a warning, not an error.
 ROUNDING_INDEFINITE = 1e-3
+#: Largest |entries| that LAPACK's ``syevd`` does not scale (its ``sqrt(safmin / eps)`` and
+#: inverse, ~1e-146 and ~1e146), with a margin: :func:`diagonal_moments`.
+UNSCALED = (1e-140, 1e140)
 _EYE, _ORTHONORMAL = np.eye(3), 1e-8 + 1e-5 * np.eye(3)      # R Rᵀ = E within these
 
 
@@ -39,18 +42,22 @@ def validate(model, loaded=False):
 
     ``loaded``: the fields are the URDF loader's, unchanged (``RobotModel._finish``).
     """
+    masses = model.mass.tolist()
     if not loaded:
         check_frames(model)
-        rows = np.arange(len(model.mass))
+        rows = list(range(len(masses)))
+        found, principal = _inertia_checks(model, np.array(rows, dtype=int))
     else:
-        rows = np.array([i for i, clear in enumerate(certainly_plausible(
-            model.mass.tolist(), model.inertia.tolist())) if not clear], dtype=int)
-    found, principal = _inertia_checks(model, rows, loaded) if len(rows) else ([], None)
-    massless = [name for name, m in zip(model.link_names, model.mass.tolist()) if m == 0]
+        inertias = model.inertia.tolist()
+        rows = [i for i, clear in enumerate(certainly_plausible(masses, inertias)) if not clear]
+        found, principal = loaded_inertia_checks([model.link_names[i] for i in rows],
+                                                 [inertias[i] for i in rows]) if rows else ([], [])
+    massless = [name for name, m in zip(model.link_names, masses) if m == 0]
     if massless:
         found.append(f'massless moving links: {", ".join(massless)}')
-    if principal is not None:
-        found += link_warnings([model.link_names[i] for i in rows], model.mass[rows], principal)
+    if rows:
+        found += plain_link_warnings([model.link_names[i] for i in rows],
+                                     [masses[i] for i in rows], principal)
     found += reach_warnings(model)
     if not loaded and (model.lower_limit > model.upper_limit).any():
         bad = [n for n, lo, hi in zip(model.joint_names, model.lower_limit, model.upper_limit)
@@ -59,8 +66,8 @@ def validate(model, loaded=False):
     signed = ('viscous_friction', 'coulomb_friction', 'rotor_inertia') if loaded else (
         'velocity_limit', 'effort_limit', 'viscous_friction', 'coulomb_friction',
         'rotor_inertia')
-    for name in signed if (np.concatenate([getattr(model, k) for k in signed]) < 0).any() \
-            else ():
+    negative = np.count_nonzero(np.concatenate([getattr(model, k) for k in signed]) < 0)
+    for name in signed if negative else ():
         if (getattr(model, name) < 0).any():
             raise ModelError(f'{name} must be >= 0 for every joint, got '
                              f'{getattr(model, name).tolist()}')
@@ -72,59 +79,106 @@ def validate(model, loaded=False):
     return found
 
 
-def _inertia_checks(model, rows, loaded):
+def _inertia_checks(model, rows):
     """Check the inertias of links ``rows`` (indices, in order); return warnings, moments.
 
     Raises for an entry beyond :data:`MAX_INERTIA_MAGNITUDE`, a negative mass, an asymmetric
     or indefinite inertia; warns for the triangle inequality and for an inertia indefinite by
-    rounding alone (:data:`ROUNDING_INDEFINITE`). ``principal``: (len(rows), 3).
+    rounding alone (:data:`ROUNDING_INDEFINITE`). ``principal``: len(rows) lists of 3.
     """
     names = [model.link_names[i] for i in rows]
     inertia, mass = model.inertia[rows], model.mass[rows]
     absolute, transposed = np.abs(inertia), inertia.transpose(0, 2, 1)
     largest = absolute.max(axis=(1, 2))
-    huge = indices(largest > MAX_INERTIA_MAGNITUDE)
-    for i in huge[:1]:                # LAPACK overflows on them (LinAlgError), so would M
-        raise ModelError(f'inertia of link {names[i]!r} has an entry of '
-                         f'{np.abs(inertia[i]).max():.3g} kg m^2, beyond what double '
-                         f'precision dynamics can handle ({MAX_INERTIA_MAGNITUDE:g}); '
-                         'check the units (kg m^2)')
-    if loaded:                        # symmetric by construction, masses checked >= 0
-        negative = asymmetric = np.zeros(len(largest), dtype=bool)
-    else:
-        scale = np.maximum(1.0, largest)[:, None, None]
-        asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale
-                      + 1e-5 * absolute.transpose(0, 2, 1)).any(axis=(1, 2))
-        negative = mass < 0
-    principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2)
+    for i in indices(largest > MAX_INERTIA_MAGNITUDE)[:1]:
+        _refuse_huge(names[i], float(largest[i]))
+    scale = np.maximum(1.0, largest)[:, None, None]
+    asymmetric = (np.abs(inertia - transposed) > 1e-12 * scale
+                  + 1e-5 * absolute.transpose(0, 2, 1)).any(axis=(1, 2))
+    negative = mass < 0
+    refusals = [None] * len(names)
+    for i in indices(negative | asymmetric):
+        refusals[i] = (f'mass of link {names[i]!r} is {mass[i]}; a mass must be >= 0 kg'
+                       if negative[i] else f'inertia of link {names[i]!r} is not symmetric; '
+                       'give ixy, ixz, iyz once each')
+    principal = np.linalg.eigvalsh(inertia / 2 + transposed / 2).tolist()
+    return _moment_findings(names, principal, refusals), principal
+
+
+def loaded_inertia_checks(names, inertias):
+    """:func:`_inertia_checks` of the URDF loader's inertias: symmetric, masses >= 0.
+
+    ``names``: the links; ``inertias``: their 3×3 nested lists (``array.tolist()``). The same
+    findings and moments: a diagonal inertia's principal moments are its diagonal, sorted
+    (:func:`diagonal_moments`), the others' are ``eigvalsh``'s.
+    """
+    principal, full = [], []
+    for name, rows in zip(names, inertias):
+        largest = max(max(map(abs, row)) for row in rows)
+        if largest > MAX_INERTIA_MAGNITUDE:
+            _refuse_huge(name, largest)
+        moments = diagonal_moments(rows, largest)
+        if moments is None:
+            full.append(len(principal))
+        principal.append(moments)
+    if full:
+        inertia = np.array([inertias[k] for k in full])
+        for k, moments in zip(full, np.linalg.eigvalsh(
+                inertia / 2 + inertia.transpose(0, 2, 1) / 2).tolist()):
+            principal[k] = moments
+    return _moment_findings(names, principal, [None] * len(names)), principal
+
+
+def diagonal_moments(rows, largest):
+    """Return ``eigvalsh``'s moments of a diagonal 3×3 ``rows`` (lists), or None if not diagonal.
+
+    LAPACK's ``syevd`` on a diagonal matrix (of largest |entry| ``largest``, unscaled: 0 or
+    within :data:`UNSCALED`) keeps the diagonal, bit for bit (its Householder reflections are
+    the identity, every off-diagonal splits the tridiagonal matrix), and sorts it (insertion
+    sort, stable); the diagonal is that of ``I / 2 + Iᵀ / 2``.
+    """
+    (a, b, c), (d, e, f), (g, h, k) = rows
+    if b or c or d or f or g or h or not (largest == 0 or UNSCALED[0] < largest < UNSCALED[1]):
+        return None
+    return sorted([a / 2 + a / 2, e / 2 + e / 2, k / 2 + k / 2])
+
+
+def _refuse_huge(name, largest):
+    """Refuse an inertia entry beyond :data:`MAX_INERTIA_MAGNITUDE` (LAPACK overflows on it)."""
+    raise ModelError(f'inertia of link {name!r} has an entry of {largest:.3g} kg m^2, beyond '
+                     f'what double precision dynamics can handle ({MAX_INERTIA_MAGNITUDE:g}); '
+                     'check the units (kg m^2)')
+
+
+def _moment_findings(names, principal, refusals):
+    """Warnings from the links' principal moments (lists); raise at the first refused link.
+
+    ``refusals``: per link None or the message of an error found before (a negative mass, an
+    asymmetric inertia), raised where the link's turn comes.
+    """
     found = []
-    for i, (low, middle, high) in enumerate(principal.tolist()):
+    for name, refusal, (low, middle, high) in zip(names, refusals, principal):
         indefinite = low < -1e-12 * max(1.0, high)
         rounded = indefinite and low >= -ROUNDING_INDEFINITE * high
-        if not (negative[i] or asymmetric[i] or indefinite
-                or low + middle < high * (1 - 1e-9) - 1e-12):     # the triangle inequality
+        if refusal:
+            raise ModelError(refusal)
+        if not (indefinite or low + middle < high * (1 - 1e-9) - 1e-12):   # triangle ineq.
             continue
-        name = names[i]
-        if negative[i]:
-            raise ModelError(f'mass of link {name!r} is {mass[i]}; '
-                             'a mass must be >= 0 kg')
-        if asymmetric[i]:
-            raise ModelError(f'inertia of link {name!r} is not symmetric; '
-                             'give ixy, ixz, iyz once each')
         if rounded:                   # Pinocchio and KDL load it; one warning says why
             found.append(f'inertia of link {name!r} is slightly indefinite: smallest principal '
                          f'moment {low:.3g} kg m^2, {-low / high:.1g} of the largest, the '
                          'rounding of entries written to a few digits (a thin link); accepted '
                          'as given: write more digits')
             continue
+        moments = np.array([low, middle, high])
         if indefinite:
             raise ModelError(f'inertia of link {name!r} is not positive semi-definite '
-                             f'(principal moments {principal[i]}); check signs and units '
+                             f'(principal moments {moments}); check signs and units '
                              '(kg m^2, about the centre of mass)')
         found.append(f'inertia of link {name!r} violates the triangle inequality '
-                     f'(principal moments {np.round(principal[i], 6).tolist()}): '
+                     f'(principal moments {np.round(moments, 6).tolist()}): '
                      'not a physical rigid body, accepted as given')
-    return found, principal
+    return found
 
 
 def check_frames(model):

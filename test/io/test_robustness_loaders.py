@@ -255,6 +255,16 @@ def test_oversized_file_refused_without_reading_it(tmp_path):
     assert not _opened, 'the oversized file was opened'
 
 
+def test_a_grown_file_is_read_on_within_the_bound(tmp_path, monkeypatch):
+    """The read sized by ``stat`` reads on if the file has grown since: up to max + 1 bytes."""
+    from robot_dynamics.io import files
+    path = tmp_path / 'grown.txt'
+    path.write_bytes(b'0123456789' * 10)
+    monkeypatch.setattr(files, 'check_regular_file', lambda *args: 7)     # stat saw 7 bytes
+    assert files.read_text_file(str(path), 'DH', 1000, DHError, '') == '0123456789' * 10
+    assert files.read_text_file(str(path), 'DH', 25, DHError, '') == ('0123456789' * 3)[:26]
+
+
 def test_oversized_text_refused():
     from robot_dynamics.io.urdf import MAX_URDF_BYTES
     text = GOOD.replace('<link name="b"/>', '<link name="b"/><!--' + 'x' * MAX_URDF_BYTES

@@ -21,7 +21,8 @@ from robot_dynamics.model.plausibility import (
     DENSITY_RANGE, equivalent_density, link_warnings, MIN_EXTENT, principal_extents,
     VOLUME_FACTOR,
 )
-from robot_dynamics.model.validation import validate
+from robot_dynamics.errors import ModelError
+from robot_dynamics.model.validation import diagonal_moments, UNSCALED, validate
 from robots import random_model
 
 EDGE = [1 - 1e-12, 1 - 1e-9, 1 - 1e-6, 1 - 1e-3, 1.0, 1 + 1e-12, 1 + 1e-9, 1 + 1e-6, 1 + 1e-3]
@@ -119,3 +120,58 @@ def test_link_warnings_name_the_links_the_extents_and_densities_condemn():
              if 'uniform ellipsoid' in w else w.split(' kg m^2')[0].split(':')[0].split(' [')[0]
              for w in link_warnings(names, mass, principal)]
     assert len(expected) > 300 and found == expected
+
+
+def _diagonal_entry(rng):
+    """Return a diagonal moment: zero of either sign, negative, tiny, huge or ordinary."""
+    kind = rng.integers(6)
+    if kind < 2:
+        return (0.0, -0.0)[kind]
+    value = 10.0 ** rng.uniform(-6, 1) * rng.choice([1.0, 1.0, -1.0])
+    if kind == 2:
+        return float(10.0 ** rng.choice([-145, -141, -139, 139, 141, 145]) * rng.uniform(1, 9))
+    return float(value if kind > 3 else np.round(value, int(rng.integers(1, 5))))
+
+
+def test_a_diagonal_inertias_moments_are_eigvalshs_bit_for_bit():
+    """``diagonal_moments``: LAPACK's eigenvalues of a diagonal matrix (signed zeros too)."""
+    rng = np.random.default_rng(3)
+    tried = 0
+    for _ in range(20000):
+        diagonal = [_diagonal_entry(rng) for _ in range(3)]
+        if rng.random() < 0.3:
+            diagonal[rng.integers(3)] = diagonal[rng.integers(3)]       # equal moments
+        rows = np.diag(diagonal)
+        largest = float(np.abs(rows).max())
+        moments = diagonal_moments(rows.tolist(), largest)
+        if moments is None:
+            assert not (largest == 0 or UNSCALED[0] < largest < UNSCALED[1])
+            continue
+        tried += 1
+        expected = np.linalg.eigvalsh(rows / 2 + rows.T / 2)
+        assert np.array(moments).tobytes() == expected.tobytes(), (diagonal, moments, expected)
+    assert tried > 15000
+    off_diagonal = np.eye(3)
+    off_diagonal[0, 1] = off_diagonal[1, 0] = 1e-300
+    assert diagonal_moments(off_diagonal.tolist(), 1.0) is None
+
+
+def test_the_loaders_diagonal_inertias_get_the_findings_of_the_full_checks():
+    """Point masses, rods, plates, triangle failures, indefinite ones: one finding each way."""
+    rng = np.random.default_rng(5)
+    errors = 0
+    for _ in range(300):
+        model = random_model(rng, 4, prismatic_fraction=0.0)
+        diagonals = [[_diagonal_entry(rng) for _ in range(3)] for _ in range(model.dof)]
+        masses = [float(rng.choice([0.0, 1e-3, 1.0, 50.0])) for _ in range(model.dof)]
+        object.__setattr__(model, 'mass', np.array(masses))         # unchecked, as loaded
+        object.__setattr__(model, 'inertia', np.array([np.diag(d) for d in diagonals]))
+        outcomes = []
+        for loaded in (True, False):
+            try:
+                outcomes.append(validate(model, loaded=loaded))
+            except ModelError as exc:
+                outcomes.append(str(exc))
+        errors += isinstance(outcomes[0], str)
+        assert outcomes[0] == outcomes[1]
+    assert 30 < errors < 270                         # refusals and warnings both compared

@@ -114,7 +114,7 @@ def test_a_lone_link_loads_its_inertial_as_written(tool):
     assert np.array_equal(model.inertia, [inertia] * 2)
 
 
-@pytest.mark.parametrize('name', ['panda', 'ur5', 'stanford', 'two_link'])
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'stanford', 'puma560', 'two_link'])
 def test_a_loaded_model_is_the_model_every_check_gives(name):
     """from_urdf leaves out the checks its loader has made: the same model, the same warnings."""
     text = pathlib.Path(data_path(BUNDLED_MODELS[name])).read_text(encoding='utf-8')
@@ -122,6 +122,8 @@ def test_a_loaded_model_is_the_model_every_check_gives(name):
         warnings.simplefilter('ignore', ModelWarning)
         loaded = RobotModel.from_urdf(text)
         checked = RobotModel(**urdf_fields(text), notes=loaded.notes)
+    assert list(vars(loaded)) == list(vars(checked))           # the fields, in their order
+    assert loaded.warnings == checked.warnings
     for item in fields(RobotModel):
         ours, theirs = getattr(loaded, item.name), getattr(checked, item.name)
         if isinstance(ours, np.ndarray):
