@@ -19,38 +19,19 @@ and a gripper's JointState topics, or Franka's two complete ones, needed ``--top
 """
 
 import json
-import warnings
 
 import numpy as np
 
-import robot_dynamics as rd
 from robot_dynamics.contacts.recording import observer_samples
 from robot_dynamics.identification import prepare
 from robot_dynamics.io.recordings import Recording, write_csv
 from bags import joint_state_bag
 from cli_helpers import run
-
-RATE = 100.0
-
-
-def turning_run(seconds=20.0):
-    """two_link (continuous joints), joint 1 swinging through pi; its efforts, no contact."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        model = rd.load_model('two_link')
-    t = np.arange(int(seconds * RATE)) / RATE
-    q = np.column_stack([np.pi - 0.05 + 0.8 * np.sin(1.3 * t), 0.5 * np.sin(0.7 * t + 1)])
-    qd = np.column_stack([0.8 * 1.3 * np.cos(1.3 * t), 0.35 * np.cos(0.7 * t + 1)])
-    qdd = np.column_stack([-0.8 * 1.69 * np.sin(1.3 * t), -0.245 * np.sin(0.7 * t + 1)])
-    return model, t, q, rd.inverse_dynamics(model, q, qd, qdd)
-
-
-def wrapped(q):
-    return (q + np.pi) % (2 * np.pi) - np.pi
+from turning_runs import turning_run, wrapped
 
 
 def test_the_observer_samples_unwrap_whole_turns_and_count_them():
-    model, t, q, tau = turning_run()
+    model, t, q, tau = turning_run(rate=100.0)
     jumps = np.count_nonzero(np.abs(np.diff(wrapped(q)[:, 0])) > np.pi)
     assert jumps > 5
     straight = observer_samples(Recording(model.joint_names, t, q, tau), model)
@@ -65,7 +46,7 @@ def test_the_observer_samples_unwrap_whole_turns_and_count_them():
 
 
 def test_the_contacts_command_estimates_the_same_from_wrapped_positions(tmp_path, capsys):
-    model, t, q, tau = turning_run()
+    model, t, q, tau = turning_run(rate=100.0)
     estimates = {}
     for name, positions in (('straight', q), ('wrapped', wrapped(q))):
         path = write_csv(tmp_path / f'{name}.csv', Recording(model.joint_names, t, positions,
@@ -81,7 +62,7 @@ def test_the_contacts_command_estimates_the_same_from_wrapped_positions(tmp_path
 
 
 def test_the_contacts_command_reads_the_topic_with_the_joints_and_efforts(tmp_path, capsys):
-    model, t, q, tau = turning_run(seconds=10.0)
+    model, t, q, tau = turning_run(seconds=10.0, rate=100.0)
     names = model.joint_names
     driver = [(s, names, p, e, '/arm/joint_states') for s, p, e in zip(100 + t, q, tau)]
     broadcaster = [(s, names, p, [], '/joint_states') for s, p in zip(100 + t[::3], q[::3])]

@@ -16,36 +16,20 @@ Was: a joint turning through +-pi read as jumping by 2 pi in one sample; the der
 those jumps went into the regressor as velocities of 230 rad/s, silently.
 """
 
-import warnings
-
 import numpy as np
 
-import robot_dynamics as rd
 from robot_dynamics.identification import prepare
 from robot_dynamics.io.recordings import Recording
-
-RATE = 94.0
-
-
-def turning_run(seconds=20.0):
-    """two_link (continuous joints): joint 1 swinging through pi, its efforts."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        model = rd.load_model('two_link')
-    t = np.arange(int(seconds * RATE)) / RATE
-    q = np.column_stack([np.pi - 0.05 + 0.8 * np.sin(1.3 * t), 0.5 * np.sin(0.7 * t + 1)])
-    qd = np.column_stack([0.8 * 1.3 * np.cos(1.3 * t), 0.35 * np.cos(0.7 * t + 1)])
-    qdd = np.column_stack([-0.8 * 1.69 * np.sin(1.3 * t), -0.245 * np.sin(0.7 * t + 1)])
-    return model, t, q, rd.inverse_dynamics(model, q, qd, qdd)
+from turning_runs import turning_run, wrapped
 
 
 def test_positions_reported_modulo_one_turn_are_unwrapped():
     model, t, q, tau = turning_run()
-    wrapped = (q + np.pi) % (2 * np.pi) - np.pi
-    jumps = np.count_nonzero(np.abs(np.diff(wrapped[:, 0])) > np.pi)
-    assert jumps > 5 and wrapped[0, 0] == q[0, 0]
+    turned_q = wrapped(q)
+    jumps = np.count_nonzero(np.abs(np.diff(turned_q[:, 0])) > np.pi)
+    assert jumps > 5 and turned_q[0, 0] == q[0, 0]
     straight = prepare(Recording(model.joint_names, t, q, tau), model, cutoff=8.0)
-    turned = prepare(Recording(model.joint_names, t, wrapped, tau), model, cutoff=8.0)
+    turned = prepare(Recording(model.joint_names, t, turned_q, tau), model, cutoff=8.0)
     assert np.allclose(turned.q, straight.q, atol=1e-9)
     assert np.allclose(turned.qd, straight.qd, atol=1e-7)
     assert np.abs(turned.qd[:, 0]).max() < 1.2                  # was 230 rad/s
