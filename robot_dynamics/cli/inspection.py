@@ -176,7 +176,7 @@ def run_info(args):
     if model.locked_joints:
         print('locked side-branch joints (rad, m; change with --lock NAME=VALUE): '
               + ', '.join(f'{k}={num(v)}' for k, v in model.locked_joints.items()))
-    print('warnings: ' + ('none' if not found else ''))
+    print('warnings: none' if not found else 'warnings:')
     for warning in found:
         print(f'  - {warning}')
     sidecar = unused_sidecar(args)

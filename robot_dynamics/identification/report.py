@@ -54,8 +54,9 @@ def report_lines(result, names=None):
                  '  standard deviations: white-noise formula s^2 (W^T W)^-1 (fewer than 10 '
                  'blocks for a bootstrap)')
     lines.append('')
-    lines.append(f'parameters ({len(result.names)}: {result.base.count} base, '
-                 f'{len(result.names) - result.base.count} friction), weighted least squares:')
+    lines.append(f'parameters ({len(result.names)}: {result.base.count} base, the joints\' FV, '
+                 f'FC and IA among them; {len(result.names) - result.base.count} of a further '
+                 'friction law), weighted least squares:')
     definitions = list(result.base.definitions) + ['friction law term'] * (
         len(result.names) - result.base.count)
     rows = [(name, f'{nominal:.6g}', f'{theta:.6g}', _percent(rel), f'{physical:.6g}',

@@ -53,14 +53,16 @@ class TrackingRun:
 
 def report(result, label=''):
     """Printable tracking and compute-time summary."""
+    width = max([10] + [len(name) for name in result.joint_names])
     lines = [f'{label}tracked {result.t[-1] - result.t[0]:.2f} s of trajectory in '
              f'{result.wall_time:.1f} s wall time ({len(result.t)} control cycles)',
-             f'{"joint":>10} {"rms error":>12} {"max error":>12}']
+             f'{"joint":>{width}} {"rms error":>12} {"max error":>12}']
     for name, rms, worst in zip(result.joint_names, result.rms_error, result.max_error):
-        lines.append(f'{name:>10} {rms:12.3e} {worst:12.3e}')
+        lines.append(f'{name:>{width}} {rms:12.3e} {worst:12.3e}')
     if result.compute_times.size:
         ms = result.compute_times * 1e3
-        lines.append(f'dynamics_node compute time per message: mean {ms.mean():.3f} ms, '
+        lines.append(f'dynamics_node compute time per message: median {np.median(ms):.3f} ms, '
+                     f'mean {ms.mean():.3f} ms (one slow message moves it), '
                      f'p99 {np.percentile(ms, 99):.3f} ms, max {ms.max():.3f} ms '
                      f'({ms.size} messages)')
     return '\n'.join(lines)

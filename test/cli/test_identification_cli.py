@@ -116,7 +116,8 @@ def test_identify_writes_urdf_report_and_plot(puma_run, tmp_path, capsys):
     output = tmp_path / 'identified.urdf'
     code, out, err = run(capsys, 'identify', 'puma560', bag, '-o', output)
     assert code == 0, err
-    assert 'parameters (52: 52 base, 0 friction), weighted least squares' in out
+    assert "parameters (52: 52 base, the joints' FV, FC and IA among them; 0 of a further " \
+        'friction law), weighted least squares' in out
     assert 'estimation window, s: ' in out
     assert 'held-out stretch (never fitted): the last 20 % of the time span, ' in out
     assert 'links, nominal -> identified' in out and 'MY5R' in out
