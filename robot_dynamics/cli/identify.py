@@ -227,8 +227,9 @@ def run_identify(args):
                                                   comment=f'for {args.output}')
     written.append(contacts)
     NOTES.extend(notes)
-    for warning in result.warnings:
-        print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
+    if args.json or not sys.stdout.isatty():       # else the report on screen has them
+        for warning in result.warnings:
+            print(f'robot-dynamics identify: WARNING: {bounded(warning)}', file=sys.stderr)
     if args.json:
         print_json(json_report(model, result, written))
         return 0

@@ -82,3 +82,17 @@ def test_identify_finds_the_truths_base_parameters():
         [(n, f, t, s) for n, f, t, s, d in zip(base.names, found, true, std, determined) if d]
     assert result.validation.relative_error('physical') == pytest.approx(
         result.validation.relative_error('base'), rel=0.01)
+
+
+def test_identify_warns_once_on_a_terminal_and_on_stderr_when_piped(
+        tmp_path, capsys, monkeypatch):
+    """A new user saw every WARNING twice: in the report on stdout and again on stderr."""
+    from cli_helpers import run
+    args = ('identify', 'puma560', RUN, '-o', tmp_path / 'sample.urdf', '--force')
+    code, out, err = run(capsys, *args)                  # captured: stdout is not a terminal
+    assert code == 0, err
+    in_report = [line for line in out.splitlines() if line.startswith('WARNING: ')]
+    assert in_report and err.count('robot-dynamics identify: WARNING: ') == len(in_report)
+    monkeypatch.setattr('sys.stdout.isatty', lambda: True)
+    code, out, err = run(capsys, *args)
+    assert code == 0 and 'WARNING: ' in out and 'identify: WARNING' not in err
