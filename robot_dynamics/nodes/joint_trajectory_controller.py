@@ -223,7 +223,9 @@ class JointTrajectoryController(Node):
         return goal
 
     def _publish_accepted(self, trajectory):
-        """Latch the motion that will run on ``~/accepted_trajectory`` (model order)."""
+        """Latch the motion that will run on ``~/accepted_trajectory`` (model order); log it."""
+        self.get_logger().info(f'following a {trajectory.duration:.2f} s motion of '
+                               f'{len(trajectory.times)} points')
         if trajectory.start_ns is not None:
             self.pub_accepted.publish(trajectory_message(
                 self.joint_names, trajectory.times, trajectory.positions,

@@ -317,6 +317,8 @@ def test_simulation_launch_tracks_the_trajectory(ros, launch):
     assert ros.spin_until(lambda: states and stamp(states[-1]) >= end, 180.0), \
         f'simulation did not reach t = {end} s:\n{launched.output()[-4000:]}'
     assert feedforward, 'no feed-forward torques reached the controller topic'
+    assert '[joint_trajectory_controller]: following a ' in launched.output(), \
+        'the launch shows no sign that the motion started'
     final = dict(zip(states[-1].name, states[-1].position))
     error = np.array([final[name] for name in model.joint_names]) - positions[-1]
     assert np.abs(error).max() < 0.01, error
