@@ -23,15 +23,19 @@ def report_lines(detection, thresholds):
     """Return the report: the thresholds and the largest ``|τ̂_ext| / T`` per joint, events."""
     rows = []
     ratio = np.abs(detection.tau_ext) / detection.threshold
+    width = max([5] + [len(name) for name in detection.joint_names])
     for j, name in enumerate(detection.joint_names):
-        rows.append(f'  {name:<24} {thresholds.constant[j]:9.3g} {thresholds.velocity[j]:9.3g} '
+        rows.append(f'  {name:<{width}} {thresholds.constant[j]:9.3g} '
+                    f'{thresholds.velocity[j]:9.3g} '
                     f'{thresholds.momentum_rate[j]:9.3g} {thresholds.gravity[j]:9.3g} '
                     f'{thresholds.peak[j]:9.3g} {np.abs(detection.tau_ext[:, j]).max():9.3g} '
                     f'{ratio[:, j].max():7.2f}')
     lines = [f'thresholds T = a + b |qd| + c |d(M qd)/dt| + d |G(q)| (safety '
              f'{thresholds.safety:g}; {thresholds.source or "learnt"}):',
-             f'  {"joint":<24} {"a":>9} {"b":>9} {"c":>9} {"d":>9} {"learnt":>9} '
-             f'{"max|est|":>9} {"max r/T":>7}'] + rows
+             f'  {"joint":<{width}} {"a":>9} {"b":>9} {"c":>9} {"d":>9} {"learnt":>9} '
+             f'{"max|est|":>9} {"max r/T":>7}'] + rows + [
+                 '  learnt: the largest |estimate| in the learning run; max|est|: in this run; '
+                 'max r/T: its largest ratio to the threshold (over 1: contact)']
     events = detection.events
     in_contact = float(np.count_nonzero(detection.contact)) / len(detection.t)
     lines.append(f'contact events: {len(events)} ({100 * in_contact:.3g} % of the samples)')

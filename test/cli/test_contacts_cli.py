@@ -54,6 +54,11 @@ def test_learn_detect_and_write(files, capsys):
     code, out, err = run(capsys, 'contacts', urdf, recording, '--learn', '0:8', '-o', prefix)
     assert code == 0, err
     assert 'contact events: 1 ' in out
+    table = out.splitlines()
+    start = next(i for i, line in enumerate(table) if line.split()[:2] == ['joint', 'a'])
+    assert [len(line) for line in table[start:start + 8]] == [len(table[start])] * 8  # aligned
+    assert table[start].index(' a') < len('  panda_joint1 ') + 9    # no blank 24-wide column
+    assert table[start + 8].strip().startswith('learnt: ') and 'max r/T: ' in table[start + 8]
     event = next(line for line in out.splitlines() if line.startswith('  9.0'))
     assert 'joints panda_joint2' in event and 'peak +6' in event
     assert float(event.split()[0]) - ONSET < 0.05
