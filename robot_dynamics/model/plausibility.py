@@ -88,18 +88,14 @@ def _density(mass, sigma):
 
 
 def link_warnings(names, mass, principal):
-    """Return the warnings on each link's inertia alone: ``names``, masses, ``principal`` (N, 3).
+    """Return the warnings on each link's inertia alone: ``names``, masses, ``principal``.
 
+    ``mass`` a list of floats, ``principal`` a list of 3 moments per link (``.tolist()``).
     One category after the other (degenerate, density, inertia without mass), each in the
     links' order, so the warnings of a subset of links are those of the whole, less the rest.
     Plain floats, per link: :func:`principal_extents`' and :func:`equivalent_density`'s
     arithmetic, operation for operation (the same values).
     """
-    return plain_link_warnings(names, mass.tolist(), principal.tolist())
-
-
-def plain_link_warnings(names, mass, principal):
-    """:func:`link_warnings` of masses and principal moments given as lists (``.tolist()``)."""
     degenerate, dense, massless = [], [], []
     low, high = DENSITY_RANGE
     for name, m, moments in zip(names, mass, principal):

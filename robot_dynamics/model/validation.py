@@ -23,7 +23,7 @@ import numpy as np
 from robot_dynamics.errors import ModelError
 from robot_dynamics.model.friction import check_friction_fields
 from robot_dynamics.model.inertia_screen import certainly_plausible
-from robot_dynamics.model.plausibility import indices, plain_link_warnings, reach_warnings
+from robot_dynamics.model.plausibility import indices, link_warnings, reach_warnings
 
 #: Largest |inertia entry| accepted, kg m^2: about the square root of the largest double, so
 #: the products of moments in the checks (the equivalent ellipsoid) cannot overflow.
@@ -56,8 +56,8 @@ def validate(model, loaded=False):
     if massless:
         found.append(f'massless moving links: {", ".join(massless)}')
     if rows:
-        found += plain_link_warnings([model.link_names[i] for i in rows],
-                                     [masses[i] for i in rows], principal)
+        found += link_warnings([model.link_names[i] for i in rows],
+                               [masses[i] for i in rows], principal)
     found += reach_warnings(model)
     if not loaded and (model.lower_limit > model.upper_limit).any():
         bad = [n for n, lo, hi in zip(model.joint_names, model.lower_limit, model.upper_limit)
