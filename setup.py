@@ -70,6 +70,16 @@ ENGINE = Extension(
                         else ['-O3', '-fno-math-errno', '-ffp-contract=off']),
 )
 
+# The URDF reader's filter (robot_dynamics/io/src/urdf_scan.c): Python's expat through
+# pyexpat's C API, building only what carries dynamics. Optional: without expat.h (or a
+# compiler) the package installs and robot_dynamics/io/urdf_xml.py parses the text itself.
+URDF_SCAN = Extension(
+    'robot_dynamics.io._urdf_scan',
+    sources=[os.path.join('robot_dynamics', 'io', 'src', 'urdf_scan.c')],
+    extra_compile_args=[] if sys.platform == 'win32' else ['-O2'],
+    optional=True,
+)
+
 
 def _provenance():
     """Load robot_dynamics/engine/provenance.py by path (the package is not importable yet)."""
@@ -105,7 +115,7 @@ setup(
     packages=find_packages(exclude=['test', 'test.*']),
     package_data={'robot_dynamics.codegen': ['*.h']},       # copied into generated C
     data_files=data_files,
-    ext_modules=[ENGINE],
+    ext_modules=[ENGINE, URDF_SCAN],
     install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'matplotlib',
                       'tqdm'],
     zip_safe=False,

@@ -28,6 +28,12 @@ refused by a substring test):
   names xacro (``xmlns:x="http://www.ros.org/wiki/xacro"``); the message gives the command
   that expands it. Names are written as they are, so a text without ``xacro:`` and without
   ``xmlns:`` has none: the walk over the tree is skipped then (a comment may still hold them).
+- The compiled filter ``_urdf_scan`` (``robot_dynamics/io/src/urdf_scan.c``) runs the same
+  expat over the whole text but builds only what the loader reads (``<robot>``, its children,
+  joints, transmissions with their text, links' inertials): visuals, collisions, gazebo and
+  ros2_control blocks are two thirds of a real description's elements. It declines, and
+  :func:`parse_full` decides, whenever a refusal or a name check is at stake: a ``<!``
+  declaration in the prolog, an XML error, a prefixed name in a part it leaves out.
 """
 
 import codecs
@@ -36,6 +42,11 @@ import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
 from robot_dynamics.errors import URDFError
+
+try:                       # the compiled filter (setup.py: optional, built with the package)
+    from robot_dynamics.io._urdf_scan import scan as _scan
+except ImportError:        # pragma: no cover - a build without expat.h; a source checkout
+    _scan = None
 
 DECLARATION_REFUSED = ('URDF contains a DOCTYPE or ENTITY declaration, which is refused (entity '
                        'expansion and external entities are unsafe); expand xacro and remove '
@@ -84,7 +95,26 @@ def decode(data, where):
 
 
 def parse_xml(text):
-    """Return the root element of URDF ``text`` (str); refuse a DTD, xacro or malformed XML."""
+    """Return the root element of URDF ``text`` (str); refuse a DTD, xacro or malformed XML.
+
+    The compiled filter (:func:`_scan`) builds only what the loader reads; when it declines
+    (a declaration in the prolog, an XML error) or leaves out a name that may be xacro's,
+    :func:`parse_full` parses the text and words the refusal.
+    """
+    if _scan is not None:
+        builder = ET.TreeBuilder()
+        unseen = _scan(text, builder)           # prefixes of names it left out, or False
+        if unseen is not False:
+            root = builder.close()
+            if not (unseen and unseen & _xacro_prefixes(root, 'xmlns')):   # none xacro's
+                if 'xacro:' in text or 'xmlns:' in text:     # as parse_full
+                    _refuse_xacro(root)
+                return root
+    return parse_full(text)
+
+
+def parse_full(text):
+    """Return the root element of the whole of URDF ``text``, as TinyXML reads it; or refuse."""
     def refuse(*_):
         raise URDFError(DECLARATION_REFUSED)
     builder = ET.TreeBuilder()
@@ -109,6 +139,14 @@ def parse_xml(text):
     return root
 
 
+def _xacro_prefixes(root, *more):
+    """Return ``{'xacro', *more}`` and every prefix ``root``'s tree binds to a xacro namespace."""
+    declared = {name for element in root.iter() for name in element.attrib
+                if name.startswith('xmlns:')}
+    return {'xacro', *more} | {key[len('xmlns:'):] for element in root.iter() for key in declared
+                               if 'xacro' in element.get(key, '').lower()}
+
+
 def _refuse_xacro(root):
     """Raise if an element or attribute is xacro's (prefix ``xacro`` or bound to its URI)."""
     names = set()
@@ -116,9 +154,7 @@ def _refuse_xacro(root):
         names.add(element.tag)
         names.update(element.attrib)
     prefixed = {name for name in names if ':' in name}
-    declared = {name for name in prefixed if name.startswith('xmlns:')}
-    prefixes = {'xacro'} | {key[len('xmlns:'):] for element in root.iter() for key in declared
-                            if 'xacro' in element.get(key, '').lower()}
+    prefixes = _xacro_prefixes(root)
     xacro = {name for name in prefixed if name.partition(':')[0] in prefixes}
     for element in root.iter() if xacro else ():
         for name in [element.tag, *element.attrib]:
