@@ -31,9 +31,10 @@ refused by a substring test):
 - The compiled filter ``_urdf_scan`` (``robot_dynamics/io/src/urdf_scan.c``) runs the same
   expat over the whole text but builds only what the loader reads (``<robot>``, its children,
   joints, transmissions with their text, links' inertials): visuals, collisions, gazebo and
-  ros2_control blocks are two thirds of a real description's elements. It declines, and
-  :func:`parse_full` decides, whenever a refusal or a name check is at stake: a ``<!``
-  declaration in the prolog, an XML error, a prefixed name in a part it leaves out.
+  ros2_control blocks are two thirds of a real description's elements. It notes every name's
+  prefix and what ``xmlns:p`` binds to xacro, so no walk over the tree is needed; it declines,
+  and :func:`parse_full` decides and words the refusal, on a ``<!`` declaration in the
+  prolog, NUL characters, an XML error or a name of xacro's.
 """
 
 import codecs
@@ -98,18 +99,14 @@ def parse_xml(text):
     """Return the root element of URDF ``text`` (str); refuse a DTD, xacro or malformed XML.
 
     The compiled filter (:func:`_scan`) builds only what the loader reads; when it declines
-    (a declaration in the prolog, an XML error) or leaves out a name that may be xacro's,
-    :func:`parse_full` parses the text and words the refusal.
+    (a declaration in the prolog, an XML error) or has seen a name of xacro's, :func:`parse_full`
+    parses the text and words the refusal.
     """
     if _scan is not None:
         builder = ET.TreeBuilder()
-        unseen = _scan(text, builder)           # prefixes of names it left out, or False
-        if unseen is not False:
-            root = builder.close()
-            if not (unseen and unseen & _xacro_prefixes(root, 'xmlns')):   # none xacro's
-                if 'xacro:' in text or 'xmlns:' in text:     # as parse_full
-                    _refuse_xacro(root)
-                return root
+        names = _scan(text, builder)         # (prefixes, those bound to xacro) or False
+        if names is not False and not names[0] & ({'xacro'} | names[1]):   # no xacro name
+            return builder.close()
     return parse_full(text)
 
 
@@ -139,14 +136,6 @@ def parse_full(text):
     return root
 
 
-def _xacro_prefixes(root, *more):
-    """Return ``{'xacro', *more}`` and every prefix ``root``'s tree binds to a xacro namespace."""
-    declared = {name for element in root.iter() for name in element.attrib
-                if name.startswith('xmlns:')}
-    return {'xacro', *more} | {key[len('xmlns:'):] for element in root.iter() for key in declared
-                               if 'xacro' in element.get(key, '').lower()}
-
-
 def _refuse_xacro(root):
     """Raise if an element or attribute is xacro's (prefix ``xacro`` or bound to its URI)."""
     names = set()
@@ -154,7 +143,9 @@ def _refuse_xacro(root):
         names.add(element.tag)
         names.update(element.attrib)
     prefixed = {name for name in names if ':' in name}
-    prefixes = _xacro_prefixes(root)
+    declared = {name for name in prefixed if name.startswith('xmlns:')}
+    prefixes = {'xacro'} | {key[len('xmlns:'):] for element in root.iter() for key in declared
+                            if 'xacro' in element.get(key, '').lower()}
     xacro = {name for name in prefixed if name.partition(':')[0] in prefixes}
     for element in root.iter() if xacro else ():
         for name in [element.tag, *element.attrib]:

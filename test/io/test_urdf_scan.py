@@ -19,7 +19,6 @@ loader's answer must be the full parse's.
 """
 
 import pathlib
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -58,10 +57,13 @@ def kept(element, depth=0, link=False, text=False):
 
 
 def scanned(text):
-    """Return the filter's tree as :func:`kept` writes it, or False when it declines."""
+    """Return the filter's tree as :func:`kept` writes it and its names, or False (declined).
+
+    The names: the prefixes of every element and attribute name, and those bound to xacro.
+    """
     builder = ET.TreeBuilder()
-    unseen = _urdf_scan.scan(text, builder)
-    return unseen if unseen is False else (kept(builder.close()), unseen)
+    names = _urdf_scan.scan(text, builder)
+    return names if names is False else (kept(builder.close()), *names)
 
 
 def full(text):
@@ -72,20 +74,23 @@ def full(text):
 @pytest.mark.parametrize('case', sorted(CORPUS))
 def test_the_exporters_files_give_the_full_parses_tree_pruned(case):
     text = read_urdf_text(CORPUS[case]())            # leading blank lines dropped, as loaded
-    tree, unseen = scanned(text)
+    tree, prefixes, bound = scanned(text)
     assert tree == full(text)
-    assert unseen <= set(re.findall(r'([A-Za-z_][\w.-]*):[A-Za-z_]', text))   # as written
+    whole = urdf_xml.parse_full(text)
+    names = {name for element in whole.iter() for name in (element.tag, *element.attrib)}
+    assert prefixes == {name.split(':')[0] for name in names if ':' in name}
+    assert bound == ({'xacro'} if 'xmlns:xacro' in names else set())
 
 
 @pytest.mark.parametrize('path', BUNDLED, ids=lambda path: path.stem)
 def test_the_bundled_files_give_the_full_parses_tree(path):
     text = path.read_text(encoding='utf-8')
-    assert scanned(text) == (full(text), set())
+    assert scanned(text) == (full(text), set(), set())
 
 
 def test_a_real_description_builds_a_third_of_its_elements():
     text = read_urdf_text(CORPUS['robot-description']())
-    (tree, _), whole = scanned(text), urdf_xml.parse_full(text)
+    tree, whole = scanned(text)[0], urdf_xml.parse_full(text)
 
     def count(node):
         return 1 + sum(count(child) for child in node[4])
@@ -120,7 +125,7 @@ def test_nul_characters_are_left_to_the_full_parse():
 
 def test_a_doctype_in_a_prolog_comment_is_only_a_comment():
     text = '<!-- <!DOCTYPE robot> -->\n' + ARM.format(extra='')
-    assert scanned(text) == (full(text), set())
+    assert scanned(text) == (full(text), set(), set())
 
 
 @pytest.mark.parametrize('extra', [
@@ -135,17 +140,18 @@ def test_an_xml_error_anywhere_is_left_to_the_full_parse(extra):
         urdf_xml.parse_xml(text)
 
 
-@pytest.mark.parametrize('extra, unseen, refused', [
-    ('<gazebo><xacro:if value="1"/></gazebo>', {'xacro'}, True),
+@pytest.mark.parametrize('extra, prefixes, bound', [
+    ('<gazebo><xacro:if value="1"/></gazebo>', {'xacro'}, set()),
     ('<gazebo xmlns:x="http://www.ros.org/wiki/xacro"><x:macro name="m"/></gazebo>',
-     {'x'}, True),                     # <gazebo> is built: its declaration seen
-    ('<gazebo><sensor:camera name="c"/><controller:plugin name="p"/></gazebo>',
-     {'sensor', 'controller'}, False),
+     {'xmlns', 'x'}, {'x'}),
+    ('<gazebo xmlns:sensor="http://playerstage.sourceforge.net/gazebo/xmlschema/#sensor">'
+     '<sensor:camera name="c"/><controller:plugin name="p"/></gazebo>',
+     {'xmlns', 'sensor', 'controller'}, set()),
 ])
-def test_a_prefixed_name_left_out_is_checked_for_xacro(extra, unseen, refused):
+def test_xacro_names_are_found_where_they_are_left_out(extra, prefixes, bound):
     text = ARM.format(extra=extra)
-    assert scanned(text)[1] == unseen
-    if refused:
+    assert scanned(text)[1:] == (prefixes, bound)
+    if prefixes & ({'xacro'} | bound):
         with pytest.raises(URDFError, match='xacro'):
             urdf_xml.parse_xml(text)
     else:
@@ -154,9 +160,9 @@ def test_a_prefixed_name_left_out_is_checked_for_xacro(extra, unseen, refused):
 
 def test_a_xacro_namespace_on_robot_binds_a_prefix_used_in_a_visual():
     text = ARM.format(extra='').replace('<robot name="r">', '<robot name="r" xmlns:m='
-                                        '"http://ros.org/wiki/xacro">').replace(
+                                        '"http://ros.org/wiki/XACRO">').replace(
         '<visual>', '<visual><m:insert_block name="b"/>')
-    assert scanned(text)[1] == {'m'}
+    assert scanned(text)[1:] == ({'xmlns', 'm'}, {'m'})
     with pytest.raises(URDFError, match=r'<m:insert_block>'):
         urdf_xml.parse_xml(text)
 

@@ -21,10 +21,12 @@
  * subtree. Visuals, collisions, gazebo and ros2_control blocks are parsed (a malformed one is
  * still an error) but build nothing: two thirds of a real robot description's elements.
  *
- * It returns the set of prefixes of the names in the parts left out ("xacro" of
- * <xacro:macro>, "xmlns" of xmlns:x=...: the caller's xacro check must see those), or False
+ * It returns (prefixes, bound): the prefixes of every element and attribute name ("xacro" of
+ * <xacro:macro>, "xmlns" of xmlns:x=...) and those an xmlns:p declaration binds to a namespace
+ * that names xacro, so that the caller's xacro check needs no walk over the tree; or False
  * when the caller must parse the text itself (robot_dynamics/io/urdf_xml.py, which words every
- * refusal): a prolog with a <!DOCTYPE (or any other <! declaration), or an XML error.
+ * refusal): a prolog with a <!DOCTYPE (or any other <! declaration), NUL characters, or an
+ * XML error.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,7 +48,7 @@ typedef struct {
     size_t text_length, text_capacity;
     int depth, skipped, failed;          /* open elements; inside a part left out; stop */
     int fallback;                        /* too deep for mode[]: the caller parses */
-    PyObject *prefixes;                  /* of the prefixed names in parts left out */
+    PyObject *prefixes, *bound;          /* of all prefixed names; bound to xacro's URI */
     int in_link;                         /* the open child of <robot> is a <link> */
     unsigned char mode[MAX_DEPTH];       /* per open element: SKIP, KEEP or KEEP_TEXT */
 } Scan;
@@ -62,21 +64,49 @@ static PyObject *name_of(Scan *s, const char *name)
     return known;
 }
 
-/* Add the prefix of a name in a part left out (``xacro`` of ``xacro:macro``) to the set. */
-static int note_prefix(Scan *s, const char *name)
+/* Add to `set` (made on first use) the `length` bytes of `name` as a str. */
+static int add_to(PyObject **set, const char *name, Py_ssize_t length)
 {
-    const char *colon = strchr(name, ':');
-    PyObject *prefix;
+    PyObject *item;
     int status;
-    if (colon == NULL)
-        return 0;
-    if (s->prefixes == NULL && (s->prefixes = PySet_New(NULL)) == NULL)
+    if (*set == NULL && (*set = PySet_New(NULL)) == NULL)
         return -1;
-    if ((prefix = PyUnicode_DecodeUTF8(name, colon - name, "strict")) == NULL)
+    if ((item = PyUnicode_DecodeUTF8(name, length, "strict")) == NULL)
         return -1;
-    status = PySet_Add(s->prefixes, prefix);
-    Py_DECREF(prefix);
+    status = PySet_Add(*set, item);
+    Py_DECREF(item);
     return status;
+}
+
+/* Does `value` name xacro ("xacro" in it, in any case)? */
+static int names_xacro(const char *value)
+{
+    for (; *value != '\0'; value++) {
+        int k = 0;
+        while (k < 5 && value[k] != '\0' && (value[k] | 0x20) == "xacro"[k])
+            k++;
+        if (k == 5)
+            return 1;
+    }
+    return 0;
+}
+
+/* Note the prefixes of an element's name and attributes, and what xmlns:p binds to xacro. */
+static int note_names(Scan *s, const char *tag, const char **attributes)
+{
+    const char *colon = strchr(tag, ':');
+    if (colon != NULL && add_to(&s->prefixes, tag, colon - tag) < 0)
+        return -1;
+    for (const char **a = attributes; *a != NULL; a += 2) {
+        if ((colon = strchr(a[0], ':')) == NULL)
+            continue;
+        if (add_to(&s->prefixes, a[0], colon - a[0]) < 0)
+            return -1;
+        if (colon - a[0] == 5 && memcmp(a[0], "xmlns", 5) == 0 && names_xacro(a[1]) &&
+                add_to(&s->bound, colon + 1, (Py_ssize_t)strlen(colon + 1)) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int flush_text(Scan *s)
@@ -127,12 +157,13 @@ static void on_start(void *user, const XML_Char *tag, const XML_Char **attribute
         s->failed = s->fallback = 1;
         return;
     }
+    if (note_names(s, tag, attributes) < 0) {
+        s->failed = 1;
+        return;
+    }
     if (!kept(s, tag)) {
         s->skipped += 1;
         s->depth += 1;
-        s->failed = note_prefix(s, tag) < 0;
-        for (const XML_Char **a = attributes; *a != NULL && !s->failed; a += 2)
-            s->failed = note_prefix(s, a[0]) < 0;
         return;
     }
     s->mode[s->depth] = (unsigned char)mode_of(s, tag, s->depth);
@@ -278,16 +309,22 @@ static PyObject *scan(PyObject *module, PyObject *args)
     PyMem_Free(s.text);
     if (PyErr_Occurred() || !status || s.failed || s.fallback) {
         Py_XDECREF(s.prefixes);
+        Py_XDECREF(s.bound);
         if (PyErr_Occurred())
             return NULL;
         Py_RETURN_FALSE;
     }
-    return s.prefixes != NULL ? s.prefixes : PySet_New(NULL);
+    if ((s.prefixes == NULL && (s.prefixes = PySet_New(NULL)) == NULL) ||
+            (s.bound == NULL && (s.bound = PySet_New(NULL)) == NULL)) {
+        Py_XDECREF(s.prefixes);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", s.prefixes, s.bound);
 }
 
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
-     "scan(text, builder) -> set of prefixes left out, or False: build the dynamics-bearing "
+     "scan(text, builder) -> (prefixes, bound to xacro) or False: build the dynamics-bearing "
      "part of URDF text"},
     {NULL, NULL, 0, NULL},
 };
