@@ -12,12 +12,12 @@
 # limitations under the License.
 """URDF loading time against Pinocchio's parser, and the cost of re-merging a locked gripper.
 
-Loads the bundled arms' URDFs (:data:`FILES`) and generated URDFs of a given size (arms of
-``--depth`` links with visuals and collisions on a torso joint, every ``--moving-every``-th
-joint revolute, the others fixed) with ``RobotModel.from_urdf`` and with
+Loads the bundled arms' URDFs (:data:`FILES`), exporter-style files (:data:`EXPORTED`) and
+generated URDFs of a given size (arms of ``--depth`` links with visuals and collisions on a
+torso joint, every ``--moving-every``-th joint revolute, the others fixed) with ``RobotModel.from_urdf`` and with
 ``pin.buildModelFromXML`` (the peer, same run, same text), the two timed in alternation, and
 prints the best CPU times (``time.process_time``) of ``--repeats`` runs (``--file-repeats``
-for the bundled files) and their ratio (issue 32's target: ≤ 2); then times
+for the files) and their ratio (issue 32's target: ≤ 2); then times
 ``model.with_locked_positions`` on an arm with a two-finger gripper against reloading the URDF
 with the new position. ``--write-docs`` puts the tables, with date, commit, machine and load,
 into docs/models.md's block (:mod:`doc_tables`)::
@@ -41,10 +41,15 @@ from robot_dynamics import BUNDLED_MODELS, data_path, RobotModel  # noqa: E402
 from robot_dynamics.errors import ModelWarning  # noqa: E402
 from doc_tables import provenance, write_block  # noqa: E402
 from harness import machine  # noqa: E402
+from urdf_corpus import CORPUS  # noqa: E402
 from urdf_trees import arm_with_gripper  # noqa: E402
 
 #: The bundled URDFs timed first (the issue's "small arm" case).
 FILES = ('panda', 'ur5', 'puma560', 'stanford', 'two_link')
+#: Then exporter-style files of this project's robots (``test/urdf_corpus.py``): a real
+#: description's visuals, collisions, gazebo and ros2_control blocks around an arm.
+EXPORTED = ('robot-description', 'xacro-industrial-arm', 'xacro-humanoid-arm-v1',
+            'solidworks-arm')
 #: Generated sizes (links) of the second table by default.
 LINKS = (1000, 7500)
 
@@ -94,15 +99,17 @@ def alternated(ours, theirs, repeats):
 
 def table_rows():
     """Table → the rows' first cells, in the order main() prints them (tests read it)."""
-    return [[(name,) for name in FILES], [(str(links),) for links in LINKS]]
+    return [[(name,) for name in FILES + EXPORTED], [(str(links),) for links in LINKS]]
 
 
 def files_table(repeats):
-    """Markdown: the bundled URDFs, ours against Pinocchio's parser."""
+    """Markdown: the bundled and exporter-style URDFs, ours against Pinocchio's parser."""
     lines = ['| URDF | KB | robot_dynamics, ms | Pinocchio, ms | ratio |',
              '|---|---:|---:|---:|---:|']
-    for name in FILES:
-        text = pathlib.Path(data_path(BUNDLED_MODELS[name])).read_text(encoding='utf-8')
+    texts = {name: pathlib.Path(data_path(BUNDLED_MODELS[name])).read_text(encoding='utf-8')
+             for name in FILES}
+    texts.update((name, CORPUS[name]()) for name in EXPORTED)
+    for name, text in texts.items():
         for _ in range(3):                                       # warm both up
             RobotModel.from_urdf(text), pin.buildModelFromXML(text)
         ours, peer = alternated(lambda: RobotModel.from_urdf(text),

@@ -26,7 +26,7 @@ import pytest
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io import urdf_xml
 from robot_dynamics.io.urdf import read_urdf_text
-from test_urdf_exporters import CORPUS
+from urdf_corpus import CORPUS
 
 from robot_dynamics.io import _urdf_scan          # built with the package (setup.py)
 
