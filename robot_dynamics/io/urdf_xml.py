@@ -102,12 +102,18 @@ def parse_xml(text):
     (a declaration in the prolog, an XML error) or has seen a name of xacro's, :func:`parse_full`
     parses the text and words the refusal.
     """
-    if _scan is not None:
-        builder = ET.TreeBuilder()
-        names = _scan(text, builder)         # (prefixes, those bound to xacro) or False
-        if names is not False and not names[0] & ({'xacro'} | names[1]):   # no xacro name
-            return builder.close()
-    return parse_full(text)
+    try:
+        if _scan is not None:
+            builder = ET.TreeBuilder()
+            names = _scan(text, builder)         # (prefixes, those bound to xacro) or False
+            if names is not False and not names[0] & ({'xacro'} | names[1]):   # none xacro's
+                return builder.close()
+        return parse_full(text)
+    except UnicodeEncodeError as exc:           # a str with lone surrogates, given as is
+        raise URDFError(f'URDF text has a character that is not Unicode text ({exc.reason}: '
+                        f'{text[exc.start:exc.start + 1]!r} at character {exc.start}); it was '
+                        'decoded with errors="surrogateescape"? Give the file\'s path or its '
+                        'bytes') from None
 
 
 def parse_full(text):

@@ -123,6 +123,15 @@ def test_nul_characters_are_left_to_the_full_parse():
         urdf_xml.parse_xml(text)
 
 
+@pytest.mark.parametrize('scan', [True, False], ids=['filter', 'full parse'])
+def test_a_lone_surrogate_is_a_urdf_error_naming_it(scan, monkeypatch):
+    if not scan:
+        monkeypatch.setattr(urdf_xml, '_scan', None)
+    text = ARM.format(extra='').replace('name="b"', 'name="b\udc80"')
+    with pytest.raises(URDFError, match=r"surrogates not allowed: '\\udc80' at character"):
+        urdf_xml.parse_xml(text)
+
+
 def test_a_doctype_in_a_prolog_comment_is_only_a_comment():
     text = '<!-- <!DOCTYPE robot> -->\n' + ARM.format(extra='')
     assert scanned(text) == (full(text), set(), set())
