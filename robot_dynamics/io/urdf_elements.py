@@ -26,7 +26,7 @@ import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
-                                            plain_numbers, plain_pose)
+                                            plain_numbers, plain_pose, spaced_inertial_note)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -328,6 +328,10 @@ def _inertial_parts(inertial, link):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
+    note = ' ' in mass_element.get('value') + ''.join(texts) and spaced_inertial_note(
+        link, mass_element.get('value'), dict(zip(MOMENTS, texts)))  # urdfdom reads otherwise
+    if note:
+        warn(note)
     return mass, origin, values
 
 

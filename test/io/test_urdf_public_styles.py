@@ -22,7 +22,9 @@ Red-team findings, each refused before though Pinocchio loads the file: a floati
 joint above the arm (``world`` → floating → ``base_link``: now the chain starts below it); a
 ``<transmission>`` whose reduction is empty or unexpanded (``<mechanicalReduction/>``,
 ``${ratio}``; Pinocchio never reads it: now a note unless a rotor inertia is at stake); a
-``<mimic joint=""/>`` (urdfdom reads it as a master the file does not have).
+``<mimic joint=""/>`` (urdfdom reads it as a master the file does not have). A space after
+an inertial's number (``<mass value="2.5 "/>``) is read as written, but urdfdom zeroes the
+link there (an error on its console only): now a ``ModelWarning`` says so.
 """
 
 import re
@@ -233,3 +235,20 @@ def test_a_mimic_naming_no_joint_is_a_finger_of_its_own():
     model, said = load(text, tip_link='fr3_rightfinger', urdf_friction=False)
     assert model.dof == 8 and any('<mimic> joint(s) on the chain' in line for line in said)
     assert_chain_equals_pinocchio(model, text)
+
+
+@pytest.mark.parametrize('before, after, lost', [
+    ('<mass value="0.54"/>', '<mass value="0.54 "/>', 'mass and inertia'),
+    ('<inertia ixx="', '<inertia ixx=" ', None),                 # urdfdom reads it too
+])
+def test_a_space_after_an_inertials_number_is_read_as_written_and_said(before, after, lost):
+    """Pinocchio's urdfdom refuses ``"0.54 "`` and zeroes the link (an error on its console)."""
+    text = fr3(hand=False)
+    spaced = text.replace(before, after)
+    model, said = load(spaced, urdf_friction=False)
+    notes = [line for line in said if 'a space after the number' in line]
+    if lost is None:
+        assert not notes
+    else:
+        assert len(notes) == 1 and f'zero {lost}' in notes[0] and "'fr3_link7'" in notes[0]
+    assert_chain_equals_pinocchio(model, text)      # the file without the space
