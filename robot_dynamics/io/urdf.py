@@ -12,7 +12,8 @@
 # limitations under the License.
 """Read URDF into the fields of a :class:`~.model.RobotModel`: the whole robot, no mass dropped.
 
-- Chain: ``base_link`` (default: the root) to ``tip_link`` (default: chosen by the rules of
+- Chain: ``base_link`` (default: the root, or below a floating or planar joint that alone
+  leaves its body: a mobile base above the arm) to ``tip_link`` (default: chosen by the rules of
   :mod:`robot_dynamics.io.urdf_tree`: the longest moving path, a gripper's fingers locked, the
   tool frame on ``tool0``/``flange``/… or the last moving link). Chain joints are
   ``revolute``, ``continuous`` (one coordinate, no position limits) and ``prismatic``.
@@ -90,7 +91,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     """
     document = parse(read_urdf_text(urdf))
     tree = Tree(document)
-    base = base_link or tree.root
+    base, passed = (base_link, []) if base_link else tree.default_base()
     tree.check_link(base, 'base_link')
     if not tip_link:                             # None or the nodes' '': the default
         tip = tree.choose_tip(base if tree.rigid_body(base)[1] else _mount(tree, base, None))
@@ -126,7 +127,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
         fields['rotor_inertia'] = [rotor.get(n, 0.0) for n in names]
     followers = {name for name, master, *_ in branches.mimics if master in given}
     defaulted = set(positions) - set(given) - followers          # locked without being asked
-    messages = document.notes + turned
+    messages = document.notes + _floating_note(passed, base) + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
     messages += _limit_notes(moving) + _degree_note(fields) + _mimic_note(moving)
     messages += _friction_note(fields, urdf_friction)
@@ -207,6 +208,16 @@ def _base_gravity(tree, base):
     return gravity, [f'{where}: the {kinds} joints above it ({names}) turn it from the root '
                      f'{tree.root!r}, upright (z up) as Pinocchio and ROS read a URDF; {fix} if '
                      'the root is not upright']
+
+
+def _floating_note(passed, base):
+    """Name the floating or planar joints above the default base (the chain starts below)."""
+    if not passed:
+        return []
+    listed = ', '.join(f'{joint.name!r} ({joint.type})' for joint in passed)
+    return [f'URDF joint(s) {listed} above the arm: a mobile or floating base; the fixed-base '
+            f'chain starts below, at base_link {base!r}, as Pinocchio\'s model with them locked '
+            'at their origin; pass base_link= (command line: --base-link) to choose another']
 
 
 def _mimic_note(moving):

@@ -26,7 +26,7 @@ import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
-                                            plain_numbers, plain_pose)
+                                            plain_numbers, plain_pose, spaced_inertial_note)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
@@ -86,7 +86,7 @@ class Joint:
             return None
         where = f"joint[@name='{self.name}']/mimic"
         master = element.get('joint')
-        if not master:
+        if master is None:                  # joint="": a master the URDF lacks, as urdfdom
             raise URDFError(f'{where}: attribute joint is required; name the mimicked joint')
         return (master, number(element.get('multiplier', '1'), f'{where} multiplier'),
                 number(element.get('offset', '0'), f'{where} offset'))
@@ -328,6 +328,10 @@ def _inertial_parts(inertial, link):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
+    note = ' ' in mass_element.get('value') + ''.join(texts) and spaced_inertial_note(
+        link, mass_element.get('value'), dict(zip(MOMENTS, texts)))  # urdfdom reads otherwise
+    if note:
+        warn(note)
     return mass, origin, values
 
 
@@ -381,8 +385,9 @@ def transmissions(document):
     (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
     inertia. Multi-joint (differential) transmissions are skipped. Where no rotor inertia is at
     stake (a gear ratio alone changes no torque), one naming a joint the URDF does not have,
-    or a second one for a joint with other values, is skipped with a note; with a rotor
-    inertia either is an error (a typo would drop or change it).
+    a second one for a joint with other values, or a reduction that is not a finite number
+    (empty, ``${ratio}``; Pinocchio and KDL never read it) is skipped with a note; with a
+    rotor inertia each is an error (a typo would drop or change it).
     """
     gear, rotor, owner = {}, {}, {}
     for transmission in document.transmissions:
@@ -398,12 +403,21 @@ def transmissions(document):
             continue
         if len(joints) != 1:
             continue
-        joint, values = joints[0], {}
+        joint, values, unread = joints[0], {}, None
         for element in transmission.iter():
             if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                values['gear'] = _finite(element, where)
+                try:
+                    values['gear'] = _finite(element, where)
+                except URDFError as exc:        # Pinocchio and KDL never read it
+                    unread = exc
             elif element.tag == 'rotorInertia':
                 values['rotor'] = _finite(element, where)
+        if unread is not None:
+            if 'rotor' in values:                                        # dynamics at stake
+                raise unread
+            values.pop('gear', None)
+            document.notes.append(f'{unread}: ignored, gear ratio 1 (it carries no rotor '
+                                  'inertia: no torque depends on it)')
         if joint in owner and owner[joint][1] != values:
             message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
                        f'{joint[:80]!r} with different values')

@@ -101,6 +101,23 @@ def number(text, where):
                         f'{_comma_hint(text)}') from None
 
 
+def spaced_inertial_note(link, mass, moments):
+    """Name an inertial's numbers followed by a space, which urdfdom reads otherwise.
+
+    urdfdom (Pinocchio, KDL, Gazebo) refuses ``value="2.5 "`` and loads the link with the mass
+    and inertia read so far (zero: the mass comes first) with an error on the console; read
+    here as written. ``mass``: the mass's text; ``moments``: name → text of ``<inertia>``.
+    """
+    spaced = [f'<mass value="{mass}">'] if mass != mass.rstrip() else []
+    spaced += [f'{key}="{text}"' for key, text in moments.items() if text != text.rstrip()]
+    if not spaced:
+        return None
+    lost = 'mass and inertia' if mass != mass.rstrip() else 'rotational inertia'
+    return (f"link {str(link)[:80]!r}: a space after the number in {', '.join(spaced)}: read "
+            f'as written; urdfdom (Pinocchio, KDL, Gazebo) refuses the number and loads the '
+            f'link with zero {lost}: remove the space to load one model everywhere')
+
+
 def _comma_hint(text):
     """Say how URDF writes what a comma was meant for, if ``text`` has one (else '')."""
     if ',' not in str(text):

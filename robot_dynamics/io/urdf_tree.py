@@ -20,9 +20,10 @@ Chain choice without ``tip_link`` (documented in docs/models.md):
 1. Moving joints are ``revolute``, ``continuous``, ``prismatic``, ``floating`` and ``planar``
    joints (the last two cannot be chain joints: followed only where no serial joint leaves
    the body, and refused with a clear error; beside a serial joint they count as fixed and
-   are locked). Fixed joints are transparent: links joined by fixed joints form one rigid
-   body. A joint with ``<mimic>`` counts in the path lengths but is never a chain joint:
-   where the chain would continue through one, it ends and the mimic's branch is locked.
+   are locked; alone above the default base, it is below them: :meth:`Tree.default_base`).
+   Fixed joints are transparent: links joined by fixed joints form one rigid body. A joint
+   with ``<mimic>`` counts in the path lengths but is never a chain joint: where the chain
+   would continue through one, it ends and the mimic's branch is locked.
 2. From the base, the chain follows the moving joint with the longest moving path below it.
    Shorter moving side branches are locked (merged rigidly into the body they hang from).
 3. Where several moving branches tie for the longest path, they form an end effector (a
@@ -155,6 +156,25 @@ class Tree:
         return poses, exits
 
     # ------------------------------------------------------------------ chain choice
+    def default_base(self):
+        """Return the default base: the root, or below the floating or planar joint leaving it.
+
+        A mobile or floating base above the arm (``world`` → floating → ``base_link``, a
+        planar ``odom`` joint) is the one moving joint leaving the root's rigid body: the fixed
+        base is its child (as Pinocchio's model with it locked at its origin), repeated while
+        that holds and a serial joint is below. Returns ``(base, the joints passed)``.
+        """
+        base, passed, depth = self.root, [], None
+        while True:
+            exits = self.rigid_body(base)[1]
+            if len(exits) != 1 or exits[0].type in SERIAL:
+                return base, passed
+            depth = depth or self._moving_depth()
+            if not depth[exits[0].child]:            # nothing serial below: its own error
+                return base, passed
+            passed.append(exits[0])
+            base = exits[0].child
+
     def choose_tip(self, base):
         """Return the tip link chosen by the rules of the module docstring.
 

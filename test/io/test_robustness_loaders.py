@@ -195,6 +195,7 @@ URDF_CASES = {
     'non-numeric-gear-ratio': (robot('<link name="b"/>', link('a'), joint('j', 'b', 'a'),
                                      '<transmission name="t"><joint name="j"/><actuator '
                                      'name="m"><mechanicalReduction>abc</mechanicalReduction>'
+                                     '<rotorInertia>1e-4</rotorInertia>'    # else a note
                                      '</actuator></transmission>'),
                                r"transmission\[@name='t'\]"),
     'nul-characters': (GOOD.encode('utf-16-le').decode('utf-8'), 'NUL characters'),

@@ -92,8 +92,8 @@ def test_a_free_object_hung_from_a_link_never_takes_the_chain(kind):
     """A floating or planar joint beside a serial one counts as fixed (issue 32 red team).
 
     It used to tie with the arm's next joint, so the chain ended there and locked the rest of
-    the arm; now it is locked at its origin and the arm goes on. Alone at the root, it is
-    still followed and refused with the base_link hint.
+    the arm; now it is locked at its origin and the arm goes on. Alone at the root, the
+    chain starts below it (issue 32; it was refused, as with base_link= the root still is).
     """
     joints = arm('arm', 'base_link', 4) + [('object_joint', kind, 'arm_link3', 'object')]
     text = tree_urdf(6, joints, 'arm_with_object')
@@ -110,4 +110,6 @@ def test_a_free_object_hung_from_a_link_never_takes_the_chain(kind):
     np.testing.assert_allclose(rd.mass_matrix(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
     rooted = tree_urdf(6, [('root', kind, 'world', 'base_link')] + arm('arm', 'base_link', 2))
     with pytest.raises(rd.URDFError, match=f"joint 'root' is '{kind}'.*base_link='base_link'"):
-        rd.RobotModel.from_urdf(rooted)
+        rd.RobotModel.from_urdf(rooted, base_link='world')
+    with pytest.warns(rd.ModelWarning, match=f"'root' \\({kind}\\) above the arm"):
+        assert rd.RobotModel.from_urdf(rooted).base_link == 'base_link'      # issue 32

@@ -15,8 +15,9 @@
 The URDF specification reads a moving link without ``<inertial>`` as massless: it loads (with a
 warning), as Pinocchio loads it. A joint with ``lower == upper`` moves, as in Pinocchio and KDL
 (issue 32: SolidWorks writes that on every joint to mean "not set"), with a warning; held fixed
-only on request (``locked_joints``). A floating root joint and an unexpanded xacro file are
-refused with the fix; xacro's output (namespace declared, macro calls in comments) loads.
+only on request (``locked_joints``). Below a floating root joint the chain starts (issue 32;
+it was refused); an unexpanded xacro file is refused with the fix; xacro's output (namespace
+declared, macro calls in comments) loads.
 """
 
 import re
@@ -113,16 +114,22 @@ def test_a_chain_joint_is_held_fixed_where_locked_joints_asks(value):
         rd.RobotModel.from_urdf(urdf, locked_joints={'j3': 2.5})
 
 
-def test_a_floating_root_joint_hints_base_link():
+def test_a_floating_root_joint_starts_the_chain_below_it():
+    """Issue 32 (was refused, naming base_link=): Pinocchio loads it; the fixed base is below.
+
+    Pinocchio's model with the floating joint locked at its origin; asked for explicitly, the
+    root is still refused with the hint.
+    """
     root = ('<link name="world"/><joint name="float" type="floating"><parent link="world"/>'
             '<child link="base_link"/></joint>')
+    model, said = load(arm(root=root))
+    assert list(model.joint_names) == ['j1', 'j2', 'j3'] and model.base_link == 'base_link'
+    assert any("'float' (floating) above the arm" in line and "base_link 'base_link'" in line
+               for line in said), said
+    agree_with_pinocchio(model, arm(root=root), locked={'float': 0.0})
     with pytest.raises(URDFError, match=r"'floating'.*base_link='base_link' \(command line: "
                                         r'--base-link base_link'):
-        load(arm(root=root))
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', rd.ModelWarning)
-        model = rd.RobotModel.from_urdf(arm(root=root), base_link='base_link')
-    assert list(model.joint_names) == ['j1', 'j2', 'j3']
+        rd.RobotModel.from_urdf(arm(root=root), base_link='world')
 
 
 XACRO = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
