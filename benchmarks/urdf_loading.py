@@ -14,13 +14,13 @@
 
 Loads the bundled arms' URDFs (:data:`FILES`), exporter-style files (:data:`EXPORTED`) and
 generated URDFs of a given size (arms of ``--depth`` links with visuals and collisions on a
-torso joint, every ``--moving-every``-th joint revolute, the others fixed) with ``RobotModel.from_urdf`` and with
-``pin.buildModelFromXML`` (the peer, same run, same text), the two timed in alternation, and
-prints the best CPU times (``time.process_time``) of ``--repeats`` runs (``--file-repeats``
-for the files) and their ratio (issue 32's target: ≤ 2); then times
-``model.with_locked_positions`` on an arm with a two-finger gripper against reloading the URDF
-with the new position. ``--write-docs`` puts the tables, with date, commit, machine and load,
-into docs/models.md's block (:mod:`doc_tables`)::
+torso joint, every ``--moving-every``-th joint revolute, the others fixed) with
+``RobotModel.from_urdf`` and with ``pin.buildModelFromXML`` (the peer, same run, same text),
+the two timed in alternation, and prints the best CPU times (``time.process_time``) of
+``--repeats`` runs (``--file-repeats`` for the files) and their ratio (issue 32's target:
+≤ 2); then times ``model.with_locked_positions`` on an arm with a two-finger gripper against
+reloading the URDF with the new position. ``--write-docs`` puts the tables, with date,
+commit, machine and load, into docs/models.md's block (:mod:`doc_tables`)::
 
     .venv/bin/python benchmarks/urdf_loading.py [--links 1000 7500] [--depth 100] [--write-docs]
 """

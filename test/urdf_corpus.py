@@ -10,9 +10,10 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The corpus of exporter-style URDFs (issue 32): this project's own robots, each written as one
-exporter writes it (:mod:`urdf_exporters`); tests compare them with Pinocchio, benchmarks time
-their loading.
+"""The corpus of exporter-style URDFs (issue 32): this project's robots as exporters write them.
+
+Each design is written as one exporter writes it (:mod:`urdf_exporters`); tests compare them
+with Pinocchio, benchmarks time their loading.
 
 The trees: an industrial arm, a humanoid's arm in two versions, a two-armed upper body, a
 SolidWorks assembly, a leg, a SCARA, a mobile manipulator. :data:`CORPUS` names one file per
