@@ -254,12 +254,19 @@ def _reversed_note(reversed_joints):
 def _friction_note(fields, included):
     """Name the joints whose ``<dynamics>`` carries friction; zero it if not ``included``."""
     units = {'revolute': ('N m s/rad', 'N m'), 'prismatic': ('N s/m', 'N')}
-    terms = [f'{name} (damping {d:g} {units[kind][0]}, friction {f:g} {units[kind][1]})'
-             for name, kind, d, f in zip(fields['joint_names'], fields['joint_types'],
-                                         fields['viscous_friction'],
-                                         fields['coulomb_friction']) if d or f]
+    given = [(f'{name} (damping {d:g} {units[kind][0]}, friction {f:g} {units[kind][1]})',
+              min(d, f)) for name, kind, d, f in zip(
+                 fields['joint_names'], fields['joint_types'], fields['viscous_friction'],
+                 fields['coulomb_friction']) if d or f]
+    terms = [term for term, _ in given]
     if not terms:
         return []
+    negative = [term for term, least in given if least < 0]
+    if negative and included:
+        raise URDFError(f"URDF <dynamics> friction negative on {', '.join(negative)}: friction "
+                        'must be >= 0; fix the URDF, or leave its friction out with '
+                        'urdf_friction=False (command line: --no-urdf-friction; node parameter '
+                        'urdf_friction: false)')
     if not included:
         fields['viscous_friction'] = [0.0] * len(fields['joint_names'])
         fields['coulomb_friction'] = [0.0] * len(fields['joint_names'])

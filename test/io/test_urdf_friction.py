@@ -82,3 +82,16 @@ def test_cli_no_urdf_friction(capsys, tmp_path):
         results[bool(flag)] = np.array(json.loads(out)['tau'])
     np.testing.assert_allclose(results[True], pinocchio_torque(Q, QD, QDD), rtol=0, atol=1e-10)
     assert results[False][0] - results[True][0] == pytest.approx(100.0, abs=1e-9)
+
+
+def test_negative_friction_names_the_joint_and_both_fixes():
+    negative = URDF.replace('damping="0.5"', 'damping="-0.5"')
+    assert negative != URDF
+    with pytest.raises(rd.URDFError, match=r"negative on shoulder \(damping -0\.5 N m s/rad.*"
+                                           r"fix the URDF, or .*urdf_friction=False"):
+        rd.RobotModel.from_urdf(negative)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', rd.ModelWarning)
+        model = rd.RobotModel.from_urdf(negative, urdf_friction=False)
+    np.testing.assert_allclose(rd.inverse_dynamics(model, Q, QD, QDD),
+                               pinocchio_torque(Q, QD, QDD), rtol=0, atol=1e-10)
