@@ -75,5 +75,9 @@ def ignore_further_interrupts():
     ``destroy_node`` as a ``KeyboardInterrupt`` traceback and end the node by the signal
     (launch: "process has died", exit code -2) instead of with code 0.
     """
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while threading.current_thread() is threading.main_thread():
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            return
+        except KeyboardInterrupt:      # that second SIGINT was pending: signal.signal runs
+            continue                   # the handlers of pending signals first (CPython)
