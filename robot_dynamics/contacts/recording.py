@@ -66,7 +66,7 @@ class ObserverSamples:
 def observer_samples(recording, model):
     """Return the :class:`ObserverSamples` of ``recording`` for ``model`` (module docstring)."""
     source = recording.source or 'recording'
-    columns, _ = match_joints(recording, model)
+    columns, _, _ = match_joints(recording, model)
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     no_effort = [model.joint_names[j] for j in range(model.dof)
                  if not np.any(np.isfinite(arrays['tau'][:, j]))]

@@ -54,6 +54,7 @@ Steps, each reported in a :class:`DataReport`:
 """
 
 from dataclasses import dataclass
+import re
 
 import numpy as np
 
@@ -113,7 +114,8 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
                         cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay,
                         recording_notes=recording.notes)
-    columns, report.ignored_joints = _match_joints(recording, model)
+    columns, report.ignored_joints, note = _match_joints(recording, model)
+    report.recording_notes += (note,) if note else ()
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     if velocity != 'differentiated' and recording.velocity is not None:
         recorded = recording.velocity[:, columns]
@@ -192,11 +194,14 @@ def _check_rate(report):
     rate = report.sample_rate
     if low <= rate <= high:
         return
+    plausible = [f'{rate / scale:.4g} Hz in {unit}' for unit, scale in
+                 (('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9)) if low <= rate / scale <= high]
     raise RecordingError(
         f'{report.source}: the time stamps are {1 / rate:.3g} s apart (median), a sample rate '
         f'of {rate:.3g} Hz, outside the {low:g} Hz - {high:.0e} Hz of joint states: the time '
         'column must be in seconds; if it holds nanoseconds divide it by 1e9, milliseconds '
-        'by 1e3')
+        'by 1e3, or name a CSV\'s time column with its unit (time_ns, time_us, time_ms)'
+        + (f'; read in another unit: {", ".join(plausible)}' if plausible else ''))
 
 
 def _too_few_rows(report, recording, columns, names, usable):
@@ -223,15 +228,39 @@ def _too_few_rows(report, recording, columns, names, usable):
 
 
 def _match_joints(recording, model):
+    """Return the recording's column of each model joint, the joints ignored and a note.
+
+    A recording whose joints are numbers (CSV ``q_1``…``q_6``, libfranka's ``q_0``…) reads
+    them as the model's joints: by the number that ends the model's joint names when these
+    are the same numbers, else in chain order; the note says which is which.
+    """
     names = list(recording.joint_names)
     missing = [name for name in model.joint_names if name not in names]
+    numbered = _numbered(names, model.joint_names) if len(missing) == model.dof else None
+    if numbered:
+        note = ('the recording numbers its joints: read as the model\'s '
+                + ', '.join(f'{k} = {j}' for k, j in zip(numbered, model.joint_names)))
+        return ([names.index(k) for k in numbered],
+                tuple(name for name in names if name not in numbered), note)
     if missing:
         raise RecordingError(f'{recording.source or "recording"}: joints {missing} of the '
                              f'model are not recorded (recorded: {names}); record them or '
                              'choose a sub-chain with base_link/tip_link'
                              + _prefix_hint(missing, names))
     ignored = tuple(name for name in names if name not in model.joint_names)
-    return [names.index(name) for name in model.joint_names], ignored
+    return [names.index(name) for name in model.joint_names], ignored, ''
+
+
+def _numbered(recorded, joints):
+    """Return the recorded joint number of each model joint, or None (see _match_joints)."""
+    numbers = sorted((int(name), name) for name in recorded if name.isdigit())
+    if len(numbers) != len(joints) or [k for k, _ in numbers] not in (
+            list(range(len(joints))), list(range(1, len(joints) + 1))):
+        return None
+    ends = [re.search(r'(\d+)$', joint) for joint in joints]
+    if all(ends) and sorted(int(end[1]) for end in ends) == [k for k, _ in numbers]:
+        return [dict(numbers)[int(end[1])] for end in ends]
+    return [name for _, name in numbers]
 
 
 def _prefix_hint(missing, recorded):

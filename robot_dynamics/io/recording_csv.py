@@ -49,14 +49,11 @@ import re
 import numpy as np
 
 from robot_dynamics.io.recording_base import Recording, RecordingError
+from robot_dynamics.io.recording_columns import BRACKETS, columns_of as _columns, not_state
 
-_PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
-             'effort': ('tau_', 'effort_', 'torque_')}
 #: A time column's name, its unit optionally after ``_`` or in brackets.
 _TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
 _SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
-#: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
-_PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
 _STAMP = '/header/stamp'
 #: A line that is blank or a comment.
 _SKIPPED = re.compile(r'\s*(?:#|$)')
@@ -73,15 +70,22 @@ def read_csv(path):
         header = [h.strip() for h in next(_rows(lines[:1], delimiter))]
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
+    if len(lines) > 2 and _is_units_row(lines[1], len(header), delimiter):
+        header = _with_units(header, next(_rows(lines[1:2], delimiter)))
+        numbers, lines = [numbers[0]] + list(numbers[2:]), lines[:1] + lines[2:]
     if len(lines) < 2:
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
     data = _Numbers(numbers[1:], lines[1:], len(header), delimiter, path)
     columns, topics = _columns(header, path)
     names = list(columns['position'])
     if not names or not columns['effort']:
+        unread = [h for h in header if not_state(h)]
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
                              f'joints; found positions {_some(names)}, efforts '
-                             f'{_some(list(columns["effort"]))}')
+                             f'{_some(list(columns["effort"]))}' + (
+                                 f'; {_some(unread, 4)} are desired or external values, not '
+                                 'the measured state: record the measured joint torques '
+                                 '(Franka: tau_J)' if unread else ''))
     t = _time(header, data, topics, path)
     names += [name for name in columns['effort'] if name not in columns['position']]
     arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
@@ -156,6 +160,38 @@ class _Numbers:
                                      'numbers in the time and joint columns')
             values[r] = value
         return values
+
+
+def _is_units_row(line, width, delimiter):
+    """Return whether ``line``, after the header, names units: text cells, none a number or date.
+
+    Loggers (LabVIEW, motion-capture and drive tools) write ``s; rad; rad; Nm``, or ``[s]``.
+    """
+    cells = [cell.strip() for cell in next(_rows([line], delimiter), [])]
+    filled = [cell for cell in cells if cell]
+    return len(cells) == width and bool(filled) and all(
+        len(cell) <= 12 and _float(cell, delimiter != ',') is None
+        and _clock(cell, delimiter != ',') is None for cell in filled)
+
+
+#: A time unit's other spellings in a units row.
+_TIME_UNITS = {'sec': 's', 'secs': 's', 'second': 's', 'seconds': 's', 'msec': 'ms',
+               'µs': 'us', 'μs': 'us', 'usec': 'us', 'nsec': 'ns'}
+
+
+def _with_units(header, units):
+    """Return ``header`` with each column's unit from a units row in brackets (``q_j1 [deg]``).
+
+    A time column keeps its name when the unit is none of s, ms, us, ns (a date's format).
+    """
+    named = []
+    for h, unit in zip(header, units):
+        unit = unit.strip().strip('[]()').strip()
+        unit = _TIME_UNITS.get(unit.lower(), unit) if _TIME.fullmatch(h) else unit
+        keep = not unit or BRACKETS.fullmatch(h) or (
+            _TIME.fullmatch(h) and unit.lower() not in _SECONDS)
+        named.append(h if keep else f'{h} [{unit}]')
+    return named
 
 
 def _rows(lines, delimiter):
@@ -251,66 +287,6 @@ def _lines(path):
     if isinstance(kept, range):
         return range(1, len(lines) + 1), lines
     return [k + 1 for k in kept], [lines[k] for k in kept]
-
-
-def _columns(header, path):
-    """Return ``{field: {joint: (column, scale to SI)}}`` and PlotJuggler's joint topics.
-
-    Refuse a quantity given in two columns (which one is meant cannot be told).
-    """
-    columns = {key: {} for key in _PREFIXES}
-    sources = {}                                       # meaning → its columns
-    topics = set()
-    for k, h in enumerate(header):
-        found = _PLOTJUGGLER.fullmatch(h)
-        if found:
-            topics.add(found[1])
-            key, joint = found[3], found[2]
-        else:
-            key, joint = next(((key, h[len(prefix):]) for key, prefixes in _PREFIXES.items()
-                               for prefix in prefixes if h.startswith(prefix)), (None, None))
-        if key:
-            joint, scale = _unit(key, joint, h, path)
-            columns[key].setdefault(joint, (k, scale))
-            sources.setdefault(f'{key} of {joint!r}', []).append(h)
-    repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
-    if repeated:
-        shown = '; '.join(f'{what[:60]} in columns {", ".join(g[:60] for g in given[:4])}'
-                          for what, given in repeated[:3])
-        raise RecordingError(f'{path}: {len(repeated)} quantities given more than once '
-                             f'({shown}); which one is meant cannot be told: keep one column '
-                             'each')
-    return columns, topics
-
-
-#: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
-#: compared without spaces, dots and case (``N.m``, ``Nm``, ``N m``).
-_UNITS = {'position': {'rad': 1.0, 'deg': np.pi / 180, '°': np.pi / 180, 'm': 1.0, 'mm': 1e-3},
-          'velocity': {'rad/s': 1.0, 'deg/s': np.pi / 180, '°/s': np.pi / 180, 'm/s': 1.0,
-                       'mm/s': 1e-3},
-          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3}}
-_SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
-          'effort': 'N m, N, mN m, kN m'}
-_BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
-
-
-def _unit(key, joint, header, path):
-    """Return the joint's name without a unit in brackets, and the unit's SI factor.
-
-    Refuse a unit that is none of a ``key``'s (an effort in A: a motor current, not a torque).
-    """
-    found = _BRACKETS.fullmatch(joint)
-    if not found:
-        return joint, 1.0
-    units = _UNITS[key]
-    unit = re.sub(r'[\s.·*]', '', found[2]).lower()
-    if unit not in units:
-        raise RecordingError(
-            f'{path}: column {header[:60]!r}: the unit {found[2][:20]!r} is no unit of '
-            f'{key} ({_SHOWN[key]}); record joint {key}s in SI units'
-            + (' (the joint torques in N m, N for a prismatic joint; a motor current times the '
-               'torque constant and the gear ratio)' if key == 'effort' else ''))
-    return found[1], units[unit]
 
 
 def _time(header, data, topics, path):

@@ -1,0 +1,215 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Recordings named and laid out as real loggers write them (red team, December 2026).
+
+Each was refused or misread before: CSV columns named after the joint (``joint1_pos``,
+``joint1_effort``) or numbered (``q1``, ``q_1``…, ``position_0``…: joints "1".."6" no model
+has); Franka's ``tau_J_<k>`` (read as the effort of a joint ``J_<k>``), its ``tau_ext`` (the
+external torque, no joint torque) called "no efforts"; a units row after the header
+(``s, rad, Nm``); a bag folder without ``metadata.yaml`` (a recording killed before it
+closed); a time column in ns from 0 refused without saying which unit fits.
+"""
+
+import shutil
+
+import numpy as np
+import pytest
+
+import robot_dynamics as rd
+from robot_dynamics.identification import prepare
+from robot_dynamics.io.recordings import (Recording, RecordingError, read_recording,
+                                          write_bag)
+from bags import joint_state_bag
+from robots import joint, link, quiet_model_from_urdf, robot
+
+NAMES = ('joint1', 'joint2', 'joint3')
+
+
+def motion(rows=400, rate=97.0, seed=0):
+    """Epoch stamps at ``rate``, positions and efforts (rows, 3), seeded."""
+    rng = np.random.default_rng(seed)
+    t = 1.7e9 + np.arange(rows) / rate
+    k = np.arange(1, 4)
+    q = 0.3 * np.sin(np.outer(t - t[0], k) + rng.uniform(0, 1, 3))
+    return t, q, 5.0 * np.cos(np.outer(t - t[0], k)) + rng.normal(0, 0.01, (rows, 3))
+
+
+def write(path, header, table, units=None, separator=','):
+    lines = [separator.join(header)] + ([separator.join(units)] if units else [])
+    lines += [separator.join(repr(float(x)) for x in row) for row in table]
+    path.write_text('\n'.join(lines) + '\n')
+    return path
+
+
+def at(time, t, values):
+    """Return the recorded ``values`` (N, n) at ``time``, linearly interpolated."""
+    return np.array([np.interp(time, t, column) for column in values.T])
+
+
+def joint_values(recording, names):
+    columns = [recording.joint_names.index(name) for name in names]
+    return recording.position[:, columns], recording.effort[:, columns]
+
+
+@pytest.mark.parametrize('position, effort', [
+    ('{}_pos', '{}_eff'), ('{}_position', '{}_effort'), ('{}.position', '{}.torque'),
+    ('{}_Position', '{}_tau')])
+def test_columns_named_after_the_joint_are_read(tmp_path, position, effort):
+    t, q, tau = motion()
+    header = ['t'] + [position.format(n) for n in NAMES] + [effort.format(n) for n in NAMES]
+    recording = read_recording(write(tmp_path / 'run.csv', header, np.column_stack([t, q, tau])))
+    got_q, got_tau = joint_values(recording, NAMES)
+    assert np.array_equal(got_q, q) and np.array_equal(got_tau, tau)
+    assert set(recording.joint_names) == set(NAMES)
+
+
+@pytest.mark.parametrize('position, effort, first', [
+    ('q_{}', 'tau_{}', 1), ('q{}', 'tau{}', 1), ('position_{}', 'effort_{}', 0),
+    ('q_{}', 'tau_J_{}', 0), ('q{}', 'tau_J{}', 1)])
+def test_numbered_joints_are_the_models_in_chain_order(tmp_path, position, effort, first):
+    model = rd.load_model('two_link')
+    names = [str(first + j) for j in range(model.dof)]
+    t, q, tau = motion()
+    q, tau = q[:, :model.dof], tau[:, :model.dof]
+    header = (['t'] + [position.format(n) for n in names] + [effort.format(n) for n in names]
+              + ['tau_ext_hat_filtered_0', 'q_d_0'])
+    table = np.column_stack([t, q, tau, 100 + tau[:, :1], 9 + q[:, :1]])
+    recording = read_recording(write(tmp_path / 'run.csv', header, table))
+    assert sorted(recording.joint_names) == names           # no J_0, ext_…, d_0 joints
+    samples = prepare(recording, model, cutoff=10.0)
+    assert any('numbers its joints' in line and f'{first} = {model.joint_names[0]}' in line
+               for line in samples.report.lines())
+    middle = len(samples.t) // 2
+    assert np.allclose(samples.tau[middle], at(samples.t[middle], t, tau), atol=1e-6)
+
+
+def test_numbered_joints_follow_the_numbers_that_end_the_models_joint_names():
+    # KUKA-style names whose numbers are not the chain order: a2 is the first joint
+    model = quiet_model_from_urdf(robot(
+        link('base'), link('upper'), link('lower'), joint('a2', 'base', 'upper'),
+        joint('a1', 'upper', 'lower', axis='0 1 0')))
+    t, q, tau = motion()
+    recording = Recording(('1', '2'), t, q[:, :2], tau[:, :2])   # 1 = a1, the second joint
+    samples = prepare(recording, model, cutoff=10.0)
+    assert 'read as the model\'s 2 = a2, 1 = a1' in '\n'.join(samples.report.lines())
+    middle = len(samples.t) // 2
+    assert np.allclose(samples.tau[middle], at(samples.t[middle], t, tau[:, [1, 0]]),
+                       atol=1e-6)
+
+
+def test_extra_numbers_are_refused_not_guessed():
+    model = rd.load_model('two_link')
+    t, q, tau = motion()
+    recording = Recording(('1', '2', '3'), t, q, tau, None, 'run.csv')
+    with pytest.raises(RecordingError, match="joints .* of the model are not recorded"):
+        prepare(recording, model, cutoff=10.0)
+
+
+def test_franka_external_torques_alone_are_named_not_read(tmp_path):
+    t, q, tau = motion()
+    header = ['time'] + [f'q_{k}' for k in range(3)] + [f'tau_ext_{k}' for k in range(3)]
+    with pytest.raises(RecordingError, match=r"'tau_ext_0', 'tau_ext_1', 'tau_ext_2'\] are "
+                       'desired or external values, not the measured state'):
+        read_recording(write(tmp_path / 'franka.csv', header, np.column_stack([t, q, tau])))
+
+
+def test_a_joint_named_j_keeps_its_name_beside_tau_j(tmp_path):
+    t, q, tau = motion()
+    names = ('J1', 'J2', 'J3')                       # a Fanuc-style arm, not Franka's tau_J
+    header = ['t'] + [f'q_{n}' for n in names] + [f'tau_{n}' for n in names]
+    recording = read_recording(write(tmp_path / 'run.csv', header, np.column_stack([t, q, tau])))
+    assert recording.joint_names == names
+    assert np.array_equal(joint_values(recording, names)[1], tau)
+
+
+@pytest.mark.parametrize('units, scale, separator', [
+    (['s', 'rad', 'rad', 'rad', 'Nm', 'Nm', 'Nm'], 1.0, ','),
+    (['[sec]', '[deg]', '[deg]', '[deg]', '[N.m]', '[N.m]', '[N.m]'], np.pi / 180, ';'),
+    (['ms', '', 'rad', 'rad', 'mNm', 'Nm', 'Nm'], 1.0, '\t')])
+def test_a_units_row_after_the_header_is_read_and_applied(tmp_path, units, scale, separator):
+    t, q, tau = motion()
+    header = ['time'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    stamps = (t - t[0]) * (1e3 if units[0] == 'ms' else 1.0)
+    path = write(tmp_path / 'run.csv', header, np.column_stack([stamps, q, tau]), units,
+                 separator)
+    recording = read_recording(path)
+    got_q, got_tau = joint_values(recording, NAMES)
+    assert np.allclose(recording.t, t - t[0], rtol=0, atol=1e-9)
+    assert np.allclose(got_q, q * scale, rtol=1e-12)
+    expected = tau * (np.array([1e-3, 1.0, 1.0]) if 'mNm' in units else 1.0)
+    assert np.allclose(got_tau, expected, rtol=1e-12)
+
+
+def test_a_current_in_the_units_row_is_refused(tmp_path):
+    t, q, tau = motion()
+    header = ['t'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    path = write(tmp_path / 'run.csv', header, np.column_stack([t, q, tau]),
+                 ['s'] + ['rad'] * 3 + ['A'] * 3)
+    with pytest.raises(RecordingError, match=r"column 'tau_joint1 \[A\]': the unit 'A' is no "
+                       'unit of effort'):
+        read_recording(path)
+
+
+def test_a_text_row_that_is_no_units_row_is_still_refused(tmp_path):
+    t, q, tau = motion()
+    header = ['t'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    path = write(tmp_path / 'run.csv', header, np.column_stack([t, q, tau]))
+    lines = path.read_text().splitlines()
+    lines.insert(5, ','.join(['x'] * 7))               # text in the middle: an error
+    path.write_text('\n'.join(lines) + '\n')
+    with pytest.raises(RecordingError, match="line 6: non-numeric value 'x'"):
+        read_recording(path)
+
+
+def test_a_bag_folder_without_metadata_reads_its_storage_file(tmp_path):
+    t, q, tau = motion()
+    bag = write_bag(tmp_path / 'run', Recording(NAMES, t, q, tau))
+    (bag / 'metadata.yaml').unlink()                    # ros2 bag record killed: no metadata
+    recording = read_recording(bag, joints=NAMES)
+    assert np.array_equal(joint_values(recording, NAMES)[0], q)
+    second = tmp_path / 'run' / 'run_1.db3'
+    shutil.copy(next((tmp_path / 'run').glob('*.db3')), second)
+    with pytest.raises(RecordingError, match='a folder without metadata.yaml holding 2 storage '
+                       'files .*ros2 bag reindex'):
+        read_recording(bag, joints=NAMES)
+
+
+def test_a_time_in_ns_from_0_is_refused_naming_the_unit_that_fits():
+    model = rd.load_model('two_link')
+    t, q, tau = motion()
+    recording = Recording(model.joint_names, np.round((t - t[0]) * 1e9), q[:, :2], tau[:, :2],
+                          None, 'run.csv')
+    with pytest.raises(RecordingError, match=r'time_ns.*97 Hz in ns'):
+        prepare(recording, model, cutoff=10.0)
+
+
+@pytest.mark.parametrize('stamp', [lambda t: t[0] + 0 * t, lambda t: np.floor(t * 10) / 10])
+def test_stamps_that_do_not_advance_give_way_to_the_receive_times(tmp_path, stamp):
+    # Was: one stamp for every message, every row a duplicate: "too few finite rows".
+    t, q, tau = motion()
+    received = t + 0.002
+    messages = [(s, NAMES, q[k], tau[k]) for k, s in enumerate(stamp(t))]
+    recording = read_recording(joint_state_bag(tmp_path / 'bag', messages, received=received))
+    assert np.allclose(recording.t, received, rtol=0, atol=1e-6)
+    assert 'distinct header stamps in 400 messages' in recording.notes[0]
+
+
+def test_two_publishers_sharing_stamps_keep_the_stamps(tmp_path):
+    t, q, tau = motion()
+    messages = []
+    for k in range(t.size):                       # each joint in a message of its own
+        messages += [(t[k], (name,), q[k, [j]], tau[k, [j]]) for j, name in enumerate(NAMES)]
+    received = np.repeat(t, 3) + np.tile([1e-3, 2e-3, 3e-3], t.size)
+    recording = read_recording(joint_state_bag(tmp_path / 'bag', messages, received=received))
+    assert recording.notes == () and np.allclose(recording.t, t, rtol=0, atol=1e-6)
+    assert np.array_equal(joint_values(recording, NAMES)[1], tau)
