@@ -246,7 +246,7 @@ def _float(text, decimal_comma):
 
 def _clock(text, decimal_comma):
     """Return an ISO 8601 date and time as seconds since 1970 (UTC unless it says), or None."""
-    text = text.replace(',', '.') if decimal_comma else text
+    text = iso_for_python310(text.replace(',', '.') if decimal_comma else text)
     try:
         moment = datetime.datetime.fromisoformat(text)
     except ValueError:
@@ -258,6 +258,23 @@ def _clock(text, decimal_comma):
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.timezone.utc)
     return moment.timestamp()
+
+
+#: An ISO 8601 time: the seconds, their fraction (any digits), the zone (Z, +01, +0100, +01:00).
+_ISO = re.compile(r'(.*\d\d:\d\d:\d\d)(?:[.,](\d+))?\s*(Z|[+-]\d\d(?::?\d\d)?)?', re.I)
+
+
+def iso_for_python310(text):
+    """Return an ISO 8601 time as Python 3.10's ``fromisoformat`` reads it (3.11 reads more).
+
+    Six digits of fraction (pandas writes nanoseconds: 9) and a zone ``+HH:MM`` (``Z`` is UTC).
+    """
+    found = _ISO.fullmatch(text)
+    if not found:
+        return text
+    zone = (found[3] or '').upper().replace(':', '')
+    zone = '+00:00' if zone == 'Z' else f'{zone[:3]}:{zone[3:5] or "00"}' if zone else ''
+    return f'{found[1]}.{(found[2] or "")[:6].ljust(6, "0")}{zone}'
 
 
 def _lines(path):

@@ -24,6 +24,10 @@ from robot_dynamics.io.recording_base import RecordingError
 
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
+#: ros2_control's topics that are no JointState, and what they are.
+_CONTROL = {DYNAMIC_JOINT_STATE: f'ros2_control\'s {DYNAMIC_JOINT_STATE}',
+            'control_msgs/msg/JointTrajectoryControllerState': 'a trajectory controller\'s '
+            'state (reference, feedback and error of its joints; measured efforts rarely)'}
 
 
 def topic_choice(path, reader, connections, typestore, joints):
@@ -41,10 +45,9 @@ def topic_choice(path, reader, connections, typestore, joints):
     """
     if not connections:
         found = sorted({(c.topic, c.msgtype) for c in reader.connections})
-        dynamic = [c.topic for c in reader.connections if c.msgtype == DYNAMIC_JOINT_STATE]
-        hint = (f' ({dynamic[0]} is ros2_control\'s {DYNAMIC_JOINT_STATE}: record the '
-                '/joint_states that its joint_state_broadcaster publishes beside it)'
-                if dynamic else '')
+        hint = next((f' ({c.topic} is {_CONTROL[c.msgtype]}: record the /joint_states that '
+                     'its joint_state_broadcaster publishes beside it)'
+                     for c in reader.connections if c.msgtype in _CONTROL), '')
         raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
                              'the joint states (ros2 bag record /joint_states)')
     fields, described = {}, []

@@ -27,6 +27,7 @@ import pytest
 
 import robot_dynamics as rd
 from robot_dynamics.identification import prepare
+from robot_dynamics.io.recording_csv import iso_for_python310
 from robot_dynamics.io.recordings import (Recording, RecordingError, read_recording,
                                           write_bag)
 from bags import joint_state_bag
@@ -213,3 +214,41 @@ def test_two_publishers_sharing_stamps_keep_the_stamps(tmp_path):
     recording = read_recording(joint_state_bag(tmp_path / 'bag', messages, received=received))
     assert recording.notes == () and np.allclose(recording.t, t, rtol=0, atol=1e-6)
     assert np.array_equal(joint_values(recording, NAMES)[1], tau)
+
+
+def test_a_bag_with_only_a_trajectory_controllers_state_names_the_topic_to_record(tmp_path):
+    # Was: only the topic list; the controller's state looks like joint states but is not.
+    from rosbags.rosbag2 import Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+    store = get_typestore(Stores.ROS2_JAZZY)
+    state = 'control_msgs/msg/JointTrajectoryControllerState'
+    store.register(get_types_from_msg(
+        'std_msgs/Header header\nstring[] joint_names\n'
+        'trajectory_msgs/JointTrajectoryPoint feedback', state))
+    with Writer(tmp_path / 'bag', version=9) as writer:
+        writer.add_connection('/arm_controller/controller_state', state, typestore=store)
+    with pytest.raises(RecordingError, match=r"/arm_controller/controller_state is a "
+                       r"trajectory controller's state .*record the /joint_states"):
+        read_recording(tmp_path / 'bag')
+
+
+@pytest.mark.parametrize('text, read', [
+    ('2026-12-06T17:44:37.123456789Z', '2026-12-06T17:44:37.123456+00:00'),
+    ('2026-12-06 17:44:37.1+0100', '2026-12-06 17:44:37.100000+01:00'),
+    ('2026-12-06 17:44:37', '2026-12-06 17:44:37.000000'), ('17:44:37,25', '17:44:37.250000'),
+    ('not a time', 'not a time')])
+def test_iso_times_are_given_to_python_310_in_the_form_it_reads(text, read):
+    # Python 3.10 (ROS 2 Humble; setup.py allows it) refuses Z, +0100 and 9 digits of fraction.
+    assert iso_for_python310(text) == read
+
+
+def test_iso_times_with_nanoseconds_and_z_are_read_as_utc_seconds(tmp_path):
+    t, q, tau = motion()
+    stamps = [np.datetime_as_string(np.datetime64(int(s * 1e9), 'ns'), unit='ns') + 'Z'
+              for s in t]
+    header = ['time'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    lines = [','.join(header)] + [','.join([stamp] + [repr(float(x)) for x in row])
+                                  for stamp, row in zip(stamps, np.column_stack([q, tau]))]
+    (tmp_path / 'run.csv').write_text('\n'.join(lines) + '\n')
+    recording = read_recording(tmp_path / 'run.csv')
+    assert np.allclose(recording.t, t, rtol=0, atol=2e-6)
