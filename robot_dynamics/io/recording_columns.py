@@ -59,6 +59,38 @@ _SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
 BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
 
 
+#: A column of a ``JointState``'s joint names as text (bag-to-CSV tools: ``name_0``, ``name[0]``).
+_NAME_COLUMN = re.compile(r'(?:.*[./])?(?:names?|joint_names?)\s*[_.\[]?\s*(\d+)\]?', re.I)
+
+
+def named_by_text(header, texts, names, path):
+    """Return ``names`` with each numbered joint renamed as its name column says (``name_0``).
+
+    A bag-to-CSV tool flattens ``JointState`` into ``name_0``, ``position_0``…: the joint of
+    ``position_0`` is the text in ``name_0``, in the message's order (often not the chain's).
+    ``texts(column)``: the cells of a column as text. Refuse a name that changes between rows.
+    """
+    given = {found[1]: k for k, h in enumerate(header) for found in [_NAME_COLUMN.fullmatch(h)]
+             if found}
+    numbered = [name for name in names if name.isdigit()]
+    if not numbered or not all(name in given for name in numbered):
+        return names
+    renamed = {}
+    for name in numbered:
+        cells = {cell.strip() for cell in texts(given[name])} - {''}
+        if len(cells) != 1:
+            raise RecordingError(
+                f'{path}: column {header[given[name]][:60]!r} names {len(cells)} joints '
+                f'({", ".join(sorted(cells)[:3])[:120]}): which joint its values belong to '
+                'cannot be told; write one column per joint, named after it (q_<joint>)')
+        renamed[name] = cells.pop()
+    names = [renamed.get(name, name) for name in names]
+    if len(set(names)) < len(names):
+        raise RecordingError(f'{path}: the name columns name a joint twice (joints '
+                             f'{names[:8]}); record each joint once')
+    return names
+
+
 def columns_of(header, path):
     """Return ``{field: {joint: (column, scale to SI)}}`` and PlotJuggler's joint topics.
 

@@ -49,7 +49,8 @@ import re
 import numpy as np
 
 from robot_dynamics.io.recording_base import Recording, RecordingError
-from robot_dynamics.io.recording_columns import BRACKETS, columns_of as _columns, not_state
+from robot_dynamics.io.recording_columns import BRACKETS, named_by_text, not_state
+from robot_dynamics.io.recording_columns import columns_of as _columns
 
 #: A time column's name, its unit optionally after ``_`` or in brackets.
 _TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
@@ -89,6 +90,7 @@ def read_csv(path):
     t = _time(header, data, topics, path)
     names += [name for name in columns['effort'] if name not in columns['position']]
     arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
+    names = named_by_text(header, data.texts, names, path)
     sample = np.zeros(len(t), dtype=bool)             # a row of another topic: no sample
     for values in arrays.values():
         if values is not None:
@@ -131,6 +133,10 @@ class _Numbers:
             return np.fromiter(map(float, texts), float, self.samples)   # every cell a number
         except ValueError:
             return self._convert(column, _float)         # empty cells, or say which is wrong
+
+    def texts(self, column):
+        """Return the cells of ``column`` as text (a file of numbers alone: as numbers)."""
+        return self.columns[column] if self.table is None else self.table[:, column].astype(str)
 
     def starts_with_number(self, column):
         """Return whether the first row's cell of ``column`` is a number (or empty)."""
@@ -331,9 +337,26 @@ def _time(header, data, topics, path):
         return t
     if header[0] == '' and not data.starts_with_number(0):
         return data.times(0)                        # pandas' unnamed index of datetimes
+    stamp = _stamp_columns(header)
+    if stamp:                            # a bag-to-CSV tool's header.stamp.sec and .nanosec
+        return data[stamp[0]] + 1e-9 * data[stamp[1]]
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
                          'time_ns, time_ms with the unit); found columns '
                          f'{[h[:40] for h in header[:8]]}')
+
+
+#: The seconds of a ``builtin_interfaces/Time`` (``header.stamp.sec``; ROS 1: ``secs``).
+_SEC = re.compile(r'(.*stamp[._/]?)(secs?)', re.I)
+
+
+def _stamp_columns(header):
+    """Return the columns of a stamp's seconds and nanoseconds (``…stamp.nanosec``), or None."""
+    for k, h in enumerate(header):
+        found = _SEC.fullmatch(h)
+        nano = found and found[1] + ('nanosec' if found[2].lower() == 'sec' else 'nsecs')
+        if nano and nano.lower() in (g.lower() for g in header):
+            return k, [g.lower() for g in header].index(nano.lower())
+    return None
 
 
 #: Times since 1970 in ms, us, ns (from 1973, 1973, 2001 on): no time in seconds is that large.

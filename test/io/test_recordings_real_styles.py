@@ -252,3 +252,41 @@ def test_iso_times_with_nanoseconds_and_z_are_read_as_utc_seconds(tmp_path):
     (tmp_path / 'run.csv').write_text('\n'.join(lines) + '\n')
     recording = read_recording(tmp_path / 'run.csv')
     assert np.allclose(recording.t, t, rtol=0, atol=2e-6)
+
+
+def flattened_joint_states(t, q, tau, names):
+    """Return a bag-to-CSV tool's text: header.stamp.sec/.nanosec, name_k, position_k, effort_k."""
+    header = (['header.stamp.sec', 'header.stamp.nanosec', 'header.frame_id']
+              + [f'name_{k}' for k in range(len(names[0]))]
+              + [f'position_{k}' for k in range(q.shape[1])]
+              + [f'effort_{k}' for k in range(q.shape[1])])
+    lines = [','.join(header)]
+    for k, stamp in enumerate(t):
+        sec, nanosec = divmod(int(round(stamp * 1e9)), 10 ** 9)
+        lines.append(','.join([str(sec), str(nanosec), 'base'] + list(names[k])
+                              + [repr(float(x)) for x in np.concatenate([q[k], tau[k]])]))
+    return '\n'.join(lines) + '\n'
+
+
+def test_a_flattened_joint_state_is_named_by_its_name_columns(tmp_path):
+    # Was: "no time column"; numbered alone, position_0 would be the chain's first joint, but
+    # drivers publish in their own order (the UR driver's /joint_states starts at the elbow).
+    t, q, tau = motion()
+    order = ('joint3', 'joint1', 'joint2')
+    path = tmp_path / 'flat.csv'
+    path.write_text(flattened_joint_states(t, q, tau, [order] * t.size))
+    recording = read_recording(path)
+    assert recording.joint_names == order
+    assert np.allclose(recording.t, t, rtol=0, atol=1e-6)
+    got_q, got_tau = joint_values(recording, order)
+    assert np.array_equal(got_q, q) and np.array_equal(got_tau, tau)
+
+
+def test_a_name_column_whose_joint_changes_between_rows_is_refused(tmp_path):
+    t, q, tau = motion()
+    names = [NAMES if k % 2 else NAMES[::-1] for k in range(t.size)]
+    path = tmp_path / 'flat.csv'
+    path.write_text(flattened_joint_states(t, q, tau, names))
+    with pytest.raises(RecordingError, match=r"column 'name_0' names 2 joints \(joint1, joint3\)"
+                       r": which joint its values belong to cannot be told"):
+        read_recording(path)
