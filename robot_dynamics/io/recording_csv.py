@@ -53,8 +53,13 @@ from robot_dynamics.io.recording_columns import BRACKETS, named_by_text, not_sta
 from robot_dynamics.io.recording_columns import columns_of as _columns
 
 #: A time column's name, its unit optionally after ``_`` or in brackets.
-_TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
-_SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
+_SECONDS = {None: 1.0, **dict.fromkeys(('s', 'sec', 'secs', 'second', 'seconds'), 1.0),
+            **dict.fromkeys(('ms', 'msec', 'millis'), 1e-3),
+            **dict.fromkeys(('us', 'µs', 'μs', 'usec', 'micros'), 1e-6),
+            **dict.fromkeys(('ns', 'nsec', 'nanos'), 1e-9)}
+_TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*('
+                   + '|'.join(sorted(filter(None, _SECONDS), key=len, reverse=True))
+                   + r')\s*[\])]?)?', re.I)
 _STAMP = '/header/stamp'
 #: A line that is blank or a comment.
 _SKIPPED = re.compile(r'\s*(?:#|$)')
@@ -180,11 +185,6 @@ def _is_units_row(line, width, delimiter):
         and _clock(cell, delimiter != ',') is None for cell in filled)
 
 
-#: A time unit's other spellings in a units row.
-_TIME_UNITS = {'sec': 's', 'secs': 's', 'second': 's', 'seconds': 's', 'msec': 'ms',
-               'µs': 'us', 'μs': 'us', 'usec': 'us', 'nsec': 'ns'}
-
-
 def _with_units(header, units):
     """Return ``header`` with each column's unit from a units row in brackets (``q_j1 [deg]``).
 
@@ -193,7 +193,6 @@ def _with_units(header, units):
     named = []
     for h, unit in zip(header, units):
         unit = unit.strip().strip('[]()').strip()
-        unit = _TIME_UNITS.get(unit.lower(), unit) if _TIME.fullmatch(h) else unit
         keep = not unit or BRACKETS.fullmatch(h) or (
             _TIME.fullmatch(h) and unit.lower() not in _SECONDS)
         named.append(h if keep else f'{h} [{unit}]')

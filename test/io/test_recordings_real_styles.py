@@ -290,3 +290,14 @@ def test_a_name_column_whose_joint_changes_between_rows_is_refused(tmp_path):
     with pytest.raises(RecordingError, match=r"column 'name_0' names 2 joints \(joint1, joint3\)"
                        r": which joint its values belong to cannot be told"):
         read_recording(path)
+
+
+@pytest.mark.parametrize('name, scale', [('Time [sec]', 1.0), ('time_usec', 1e6),
+                                         ('t (µs)', 1e6), ('timestamp_nsec', 1e9)])
+def test_time_units_spelled_out_are_read(tmp_path, name, scale):
+    # Was: "no time column" for sec, usec, µs, nsec.
+    t, q, tau = motion()
+    header = [name] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    stamps = np.round((t - t[0]) * scale)
+    path = write(tmp_path / 'run.csv', header, np.column_stack([stamps, q, tau]))
+    assert np.allclose(read_recording(path).t, stamps / scale, rtol=0, atol=1e-12)
