@@ -47,7 +47,8 @@ import numpy as np
 from robot_dynamics.io.files import check_regular_file
 from robot_dynamics.io.recording_base import Recording, RecordingError
 from robot_dynamics.io.recording_csv import read_csv, write_csv
-from robot_dynamics.io.recording_topics import JOINT_STATE, topic_choice
+from robot_dynamics.io.recording_dynamic import dynamic_connections, joint_states
+from robot_dynamics.io.recording_topics import DYNAMIC_JOINT_STATE, JOINT_STATE, topic_choice
 
 __all__ = ['JOINT_STATE', 'Recording', 'RecordingError', 'read_recording', 'read_bag',
            'read_csv', 'write_bag', 'write_csv', 'joined_messages', 'check_recording_files']
@@ -153,15 +154,23 @@ def read_bag(path, topic=None, joints=()):
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
-        chosen, notes = ([topic], ()) if topic else (topics, ()) if len(topics) == 1 else \
-            topic_choice(path, reader, connections, typestore, joints)
-        topic = '+'.join(chosen)
-        connections = [c for c in connections if c.topic in chosen]
-        if not connections:
-            raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; topics: '
-                                 f'{topics}')
-        for connection, received, raw in reader.messages(connections=connections):
-            msg = typestore.deserialize_cdr(raw, connection.msgtype)
+        dynamic = [c for c in dynamic_connections(reader) if c.topic == (topic or c.topic)]
+        if dynamic and (topic or not connections):           # ros2_control's alone
+            topic, notes = dynamic[0].topic, (f'no {JOINT_STATE} topic: read {dynamic[0].topic}, '
+                                              f'the position, velocity and effort interfaces '
+                                              f'of ros2_control\'s {DYNAMIC_JOINT_STATE}',)
+            messages = joint_states(reader, [c for c in dynamic if c.topic == topic], typestore)
+        else:
+            chosen, notes = ([topic], ()) if topic else (topics, ()) if len(topics) == 1 \
+                else topic_choice(path, reader, connections, typestore, joints)
+            topic = '+'.join(chosen)
+            connections = [c for c in connections if c.topic in chosen]
+            if not connections:
+                raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; '
+                                     f'topics: {topics}')
+            messages = ((c, received, typestore.deserialize_cdr(raw, c.msgtype))
+                        for c, received, raw in reader.messages(connections=connections))
+        for connection, received, msg in messages:
             stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
             row_names = list(msg.name)
             where = f'{path}:{topic}: message {len(rows) + 1}'

@@ -301,3 +301,40 @@ def test_time_units_spelled_out_are_read(tmp_path, name, scale):
     stamps = np.round((t - t[0]) * scale)
     path = write(tmp_path / 'run.csv', header, np.column_stack([stamps, q, tau]))
     assert np.allclose(read_recording(path).t, stamps / scale, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize('storage', ['sqlite3', 'mcap'])
+def test_a_bag_with_only_dynamic_joint_states_is_read_from_its_interfaces(tmp_path, storage):
+    # Was: refused ("record the /joint_states ..."): the broadcaster's other topic holds them.
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+    store = get_typestore(Stores.ROS2_JAZZY)
+    store.register(get_types_from_msg('string[] interface_names\nfloat64[] values',
+                                      'control_msgs/msg/InterfaceValue'))
+    kind = 'control_msgs/msg/DynamicJointState'
+    store.register(get_types_from_msg('std_msgs/Header header\nstring[] joint_names\n'
+                                      'control_msgs/InterfaceValue[] interface_values', kind))
+    types = store.types
+    t, q, tau = motion()
+    plugin = {'sqlite3': StoragePlugin.SQLITE3, 'mcap': StoragePlugin.MCAP}[storage]
+    with Writer(tmp_path / 'bag', version=9, storage_plugin=plugin) as writer:
+        connection = writer.add_connection('/dynamic_joint_states', kind, typestore=store)
+        for k, stamp in enumerate(t):
+            sec, nanosec = divmod(int(round(stamp * 1e9)), 10 ** 9)
+            values = [types['control_msgs/msg/InterfaceValue'](
+                interface_names=['temperature', 'effort', 'position'],
+                values=np.array([40.0, tau[k, j], q[k, j]])) for j in range(3)]
+            values.append(types['control_msgs/msg/InterfaceValue'](
+                interface_names=['position'], values=np.array([0.01])))     # the gripper
+            msg = types[kind](header=types['std_msgs/msg/Header'](
+                stamp=types['builtin_interfaces/msg/Time'](sec=sec, nanosec=nanosec),
+                frame_id=''), joint_names=list(NAMES) + ['finger'], interface_values=values)
+            writer.write(connection, int(round(stamp * 1e9)) + 10 ** 6,
+                         store.serialize_cdr(msg, kind))
+    recording = read_recording(tmp_path / 'bag', joints=NAMES)
+    assert recording.joint_names == NAMES + ('finger',) and recording.velocity is None
+    got_q, got_tau = joint_values(recording, NAMES)
+    assert np.array_equal(got_q, q) and np.array_equal(got_tau, tau)
+    assert np.all(np.isnan(recording.effort[:, 3])) and np.all(recording.position[:, 3] == 0.01)
+    assert np.allclose(recording.t, t, rtol=0, atol=1e-6)
+    assert 'read /dynamic_joint_states' in recording.notes[0]
