@@ -246,9 +246,18 @@ def _match_joints(recording, model):
         raise RecordingError(f'{recording.source or "recording"}: joints {missing} of the '
                              f'model are not recorded (recorded: {names}); record them or '
                              'choose a sub-chain with base_link/tip_link'
-                             + _prefix_hint(missing, names))
+                             + _prefix_hint(missing, names) + _number_hint(names, model))
     ignored = tuple(name for name in names if name not in model.joint_names)
     return [names.index(name) for name in model.joint_names], ignored, ''
+
+
+def _number_hint(recorded, model):
+    """Say that numbered joints are more or fewer than the model's (which are which: unknown)."""
+    numbers = [name for name in recorded if name.isdigit()]
+    return (f'; the recording numbers {len(numbers)} joints ({", ".join(numbers[:10])}), the '
+            f'model has {model.dof}: which are the model\'s cannot be told; name the columns '
+            'after the model\'s joints (q_<joint>), or choose the sub-chain with base_link/'
+            'tip_link' if len(numbers) >= 2 else '')
 
 
 def _numbered(recorded, joints):

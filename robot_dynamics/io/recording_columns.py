@@ -22,6 +22,7 @@ The names loggers write (any case, a unit in brackets after any of them: ``q_j1 
 - a number alone: ``q1``, ``dq1``, ``tau1`` (joints ``1``…);
 - PlotJuggler's ``<topic>/<joint>/position``;
 - Franka's (libfranka ``RobotState``): ``tau_J_<k>`` the measured joint torque of joint ``k``
+  (a number or a name)
   (when ``k`` has a position column; a joint named ``J_<k>`` keeps its name). The desired and
   external quantities (``q_d``, ``dq_d``, ``tau_J_d``, ``dtau_J``, ``tau_ext…``) are no
   measured state: left out, never read as the joint's torque.
@@ -45,7 +46,7 @@ _NUMBER_FIELD = {'q': 'position', 'qd': 'velocity', 'dq': 'velocity', 'tau': 'ef
 #: Franka's quantities that are no measured state: desired, derivative, external torques.
 _NOT_STATE = re.compile(r'(q_d|dq_d|ddq_d|tau_j_d|dtau_j|tau_ext)(_|\d|$).*', re.I)
 #: Franka's measured torque ``tau_J_<k>`` (read as tau_ of joint ``J_<k>`` first).
-_FRANKA_TORQUE = re.compile(r'J_?(\d+)')
+_FRANKA_TORQUE = re.compile(r'J_?(.+)')
 #: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
 _PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
 #: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
@@ -148,7 +149,10 @@ def _field(header):
 
 
 def _franka_torques(columns, sources):
-    """Read ``tau_J_<k>`` as the effort of joint ``k`` when ``k`` has a position, ``J_<k>`` not."""
+    """Read ``tau_J_<k>`` (``k``: a number or a name) as joint ``k``'s effort, as its position.
+
+    Only when ``k`` has a position column and ``J_<k>`` none (a joint named ``J_1`` keeps it).
+    """
     positions, efforts = columns['position'], columns['effort']
     for joint in list(efforts):
         found = _FRANKA_TORQUE.fullmatch(joint)

@@ -154,11 +154,15 @@ class _Numbers:
         """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
 
         ``2026-12-06 17:44:37.123456`` (pandas' ``to_csv`` of a datetime index) is seconds
-        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight.
+        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight, a
+        day added at each midnight passed (a step back of over 12 h).
         """
         if self.starts_with_number(column):
             return self[column]
-        return self._convert(column, _clock)
+        values = self._convert(column, _clock)
+        if np.nanmax(values, initial=0.0) < _DAY:             # clock readings alone
+            values[1:] += _DAY * np.cumsum(np.diff(values) < -_DAY / 2)
+        return values
 
     def _convert(self, column, convert):
         values = np.empty(self.samples)
@@ -265,6 +269,7 @@ def _clock(text, decimal_comma):
     return moment.timestamp()
 
 
+_DAY = 86400.0
 #: An ISO 8601 time: the seconds, their fraction (any digits), the zone (Z, +01, +0100, +01:00).
 _ISO = re.compile(r'(.*\d\d:\d\d:\d\d)(?:[.,](\d+))?\s*(Z|[+-]\d\d(?::?\d\d)?)?', re.I)
 

@@ -112,7 +112,9 @@ def test_extra_numbers_are_refused_not_guessed():
     model = rd.load_model('two_link')
     t, q, tau = motion()
     recording = Recording(('1', '2', '3'), t, q, tau, None, 'run.csv')
-    with pytest.raises(RecordingError, match="joints .* of the model are not recorded"):
+    with pytest.raises(RecordingError, match=r"joints .* of the model are not recorded.*the "
+                       r"recording numbers 3 joints \(1, 2, 3\), the model has 2: which are "
+                       r"the model's cannot be told"):
         prepare(recording, model, cutoff=10.0)
 
 
@@ -122,6 +124,16 @@ def test_franka_external_torques_alone_are_named_not_read(tmp_path):
     with pytest.raises(RecordingError, match=r"'tau_ext_0', 'tau_ext_1', 'tau_ext_2'\] are "
                        'desired or external values, not the measured state'):
         read_recording(write(tmp_path / 'franka.csv', header, np.column_stack([t, q, tau])))
+
+
+def test_franka_tau_j_of_named_joints_is_their_effort(tmp_path):
+    t, q, tau = motion()
+    header = (['t'] + [f'q_{n}' for n in NAMES] + [f'tau_J_{n}' for n in NAMES]
+              + [f'tau_ext_hat_filtered_{n}' for n in NAMES])
+    path = write(tmp_path / 'run.csv', header, np.column_stack([t, q, tau, 0 * tau]))
+    recording = read_recording(path)
+    assert recording.joint_names == NAMES
+    assert np.array_equal(joint_values(recording, NAMES)[1], tau)
 
 
 def test_a_joint_named_j_keeps_its_name_beside_tau_j(tmp_path):
@@ -338,3 +350,18 @@ def test_a_bag_with_only_dynamic_joint_states_is_read_from_its_interfaces(tmp_pa
     assert np.all(np.isnan(recording.effort[:, 3])) and np.all(recording.position[:, 3] == 0.01)
     assert np.allclose(recording.t, t, rtol=0, atol=1e-6)
     assert 'read /dynamic_joint_states' in recording.notes[0]
+
+
+def test_clock_readings_across_midnight_keep_going_forward(tmp_path):
+    # Was: the rows after midnight 86400 s before the others (sorted first by prepare).
+    t, q, tau = motion()
+    seconds = 86400 - 2.0 + (t - t[0])
+    clocks = [f'{int(s // 3600) % 24:02d}:{int(s // 60) % 60:02d}:{s % 60:09.6f}'
+              for s in seconds]
+    header = ['time'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    lines = [','.join(header)] + [','.join([c] + [repr(float(x)) for x in row])
+                                  for c, row in zip(clocks, np.column_stack([q, tau]))]
+    (tmp_path / 'run.csv').write_text('\n'.join(lines) + '\n')
+    recording = read_recording(tmp_path / 'run.csv')
+    assert np.all(np.diff(recording.t) > 0)
+    assert np.allclose(recording.t, seconds, rtol=0, atol=2e-6)
