@@ -36,7 +36,8 @@ import numpy as np
 
 from robot_dynamics.contacts.thresholds import collision_thresholds
 from robot_dynamics.errors import ModelWarning
-from robot_dynamics.identification.data import _match_joints as match_joints, DataReport
+from robot_dynamics.identification.data import DataReport
+from robot_dynamics.identification.recorded_joints import match_joints
 from robot_dynamics.identification.positions import unwrap_turns
 from robot_dynamics.identification.timing import clean_rows
 from robot_dynamics.io.recordings import RecordingError

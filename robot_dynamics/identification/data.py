@@ -54,12 +54,12 @@ Steps, each reported in a :class:`DataReport`:
 """
 
 from dataclasses import dataclass
-import re
 
 import numpy as np
 
 from robot_dynamics.identification.data_report import DataReport
 from robot_dynamics.identification.positions import check_limits, unwrap_turns
+from robot_dynamics.identification.recorded_joints import match_joints
 from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
 from robot_dynamics.identification.timing import (clean_rows, regular_period, segments,
                                                   uniform_grid)
@@ -114,7 +114,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
                         cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay,
                         recording_notes=recording.notes)
-    columns, report.ignored_joints, note = _match_joints(recording, model)
+    columns, report.ignored_joints, note = match_joints(recording, model)
     report.recording_notes += (note,) if note else ()
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     if velocity != 'differentiated' and recording.velocity is not None:
@@ -225,63 +225,6 @@ def _too_few_rows(report, recording, columns, names, usable):
     return (f'{report.source}: too few finite rows: {usable} of {rows} remain after dropping '
             f'rows with NaN/inf (and duplicate time stamps), need at least {MIN_SAMPLES}; '
             f'{"; ".join(found) or "duplicate time stamps"}: {fix}')
-
-
-def _match_joints(recording, model):
-    """Return the recording's column of each model joint, the joints ignored and a note.
-
-    A recording whose joints are numbers (CSV ``q_1``…``q_6``, libfranka's ``q_0``…) reads
-    them as the model's joints: by the number that ends the model's joint names when these
-    are the same numbers, else in chain order; the note says which is which.
-    """
-    names = list(recording.joint_names)
-    missing = [name for name in model.joint_names if name not in names]
-    numbered = _numbered(names, model.joint_names) if len(missing) == model.dof else None
-    if numbered:
-        note = ('the recording numbers its joints: read as the model\'s '
-                + ', '.join(f'{k} = {j}' for k, j in zip(numbered, model.joint_names)))
-        return ([names.index(k) for k in numbered],
-                tuple(name for name in names if name not in numbered), note)
-    if missing:
-        raise RecordingError(f'{recording.source or "recording"}: joints {missing} of the '
-                             f'model are not recorded (recorded: {names}); record them or '
-                             'choose a sub-chain with base_link/tip_link'
-                             + _prefix_hint(missing, names) + _number_hint(names, model))
-    ignored = tuple(name for name in names if name not in model.joint_names)
-    return [names.index(name) for name in model.joint_names], ignored, ''
-
-
-def _number_hint(recorded, model):
-    """Say that numbered joints are more or fewer than the model's (which are which: unknown)."""
-    numbers = [name for name in recorded if name.isdigit()]
-    return (f'; the recording numbers {len(numbers)} joints ({", ".join(numbers[:10])}), the '
-            f'model has {model.dof}: which are the model\'s cannot be told; name the columns '
-            'after the model\'s joints (q_<joint>), or choose the sub-chain with base_link/'
-            'tip_link' if len(numbers) >= 2 else '')
-
-
-def _numbered(recorded, joints):
-    """Return the recorded joint number of each model joint, or None (see _match_joints)."""
-    numbers = sorted((int(name), name) for name in recorded if name.isdigit())
-    if len(numbers) != len(joints) or [k for k, _ in numbers] not in (
-            list(range(len(joints))), list(range(1, len(joints) + 1))):
-        return None
-    ends = [re.search(r'(\d+)$', joint) for joint in joints]
-    if all(ends) and sorted(int(end[1]) for end in ends) == [k for k, _ in numbers]:
-        return [dict(numbers)[int(end[1])] for end in ends]
-    return [name for _, name in numbers]
-
-
-def _prefix_hint(missing, recorded):
-    """Name the one prefix (a driver's tf_prefix) that makes each missing joint recorded."""
-    prefixes = [{name[:-len(joint)] for name in recorded
-                 if name.endswith(joint) and len(name) > len(joint)} for joint in missing]
-    common = set.intersection(*prefixes)
-    if len(common) != 1:
-        return ''
-    prefix = common.pop()
-    return (f'; the recording names them with the prefix {prefix!r} (a driver\'s tf_prefix?): '
-            'load the model with the same prefix, or rename the recorded joints')
 
 
 def _slow_velocity(t, q, dt):
