@@ -19,7 +19,8 @@ The names loggers write (any case, a unit in brackets after any of them: ``q_j1 
 - a suffix: ``<joint>_pos``, ``<joint>_position``, ``<joint>_vel``, ``<joint>_velocity``,
   ``<joint>_eff``, ``<joint>_effort``, ``<joint>_torque``, ``<joint>_tau`` (also after ``.``
   or ``/``);
-- a number alone: ``q1``, ``dq1``, ``tau1`` (joints ``1``…);
+- a number alone: ``q1``, ``dq1``, ``tau1`` (joints ``1``…); ``rostopic echo -p``'s
+  ``field.position0``…;
 - PlotJuggler's ``<topic>/<joint>/position``;
 - Franka's (libfranka ``RobotState``): ``tau_J_<k>`` the measured joint torque of joint ``k``
   (a number or a name)
@@ -41,8 +42,9 @@ _PREFIXES = {'position': ('q_', 'position_', 'pos_'),
 _SUFFIXES = re.compile(r'(.+?)[_./](pos|position|vel|velocity|eff|effort|torque|tau)', re.I)
 _SUFFIX_FIELD = {'pos': 'position', 'position': 'position', 'vel': 'velocity',
                  'velocity': 'velocity'}
-_NUMBERED = re.compile(r'(q|qd|dq|tau)(\d+)', re.I)
-_NUMBER_FIELD = {'q': 'position', 'qd': 'velocity', 'dq': 'velocity', 'tau': 'effort'}
+_NUMBERED = re.compile(r'(?:field\.)?(q|qd|dq|tau|position|velocity|effort)(\d+)', re.I)
+_NUMBER_FIELD = {'q': 'position', 'qd': 'velocity', 'dq': 'velocity', 'tau': 'effort',
+                 'position': 'position', 'velocity': 'velocity', 'effort': 'effort'}
 #: Franka's quantities that are no measured state: desired, derivative, external torques.
 _NOT_STATE = re.compile(r'(q_d|dq_d|ddq_d|tau_j_d|dtau_j|tau_ext)(_|\d|$).*', re.I)
 #: Franka's measured torque ``tau_J_<k>`` (read as tau_ of joint ``J_<k>`` first).

@@ -28,6 +28,8 @@ pandas index, are ignored):
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
   position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
   ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
+- ``rostopic echo -p`` (ROS 1): ``%time`` (the receive time, ns), ``field.header.stamp``
+  (the stamp, used), ``field.name0``, ``field.position0``… (joints named by the name columns);
 - **PlotJuggler**'s export: ``__time`` (the receive time), ``<topic>/<joint>/position``
   (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time of a row of that topic
   when it has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
@@ -57,7 +59,7 @@ _SECONDS = {None: 1.0, **dict.fromkeys(('s', 'sec', 'secs', 'second', 'seconds')
             **dict.fromkeys(('ms', 'msec', 'millis'), 1e-3),
             **dict.fromkeys(('us', 'µs', 'μs', 'usec', 'micros'), 1e-6),
             **dict.fromkeys(('ns', 'nsec', 'nanos'), 1e-9)}
-_TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*('
+_TIME = re.compile(r'(?:(?:field\.)?header[._]stamp|t|time|timestamp|stamp)(?:\s*[_\[(]\s*('
                    + '|'.join(sorted(filter(None, _SECONDS), key=len, reverse=True))
                    + r')\s*[\])]?)?', re.I)
 _STAMP = '/header/stamp'
@@ -331,7 +333,8 @@ def _time(header, data, topics, path):
                              'cannot be told: keep one column each')
     if named:
         return named[0][1]
-    received = data[header.index('__time')] if '__time' in header else None
+    receipt = next((h for h in ('__time', '%time') if h in header), None)   # PlotJuggler's,
+    received = data[header.index(receipt)] if receipt else None              # rostopic's
     stamps = [data[k] for k, h in enumerate(header)
               if h.endswith(_STAMP) and h[:-len(_STAMP)] in topics]
     if stamps or received is not None:          # each topic's row: its stamp, else __time

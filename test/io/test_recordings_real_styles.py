@@ -365,3 +365,25 @@ def test_clock_readings_across_midnight_keep_going_forward(tmp_path):
     recording = read_recording(tmp_path / 'run.csv')
     assert np.all(np.diff(recording.t) > 0)
     assert np.allclose(recording.t, seconds, rtol=0, atol=2e-6)
+
+
+def test_rostopic_echo_p_of_joint_states_is_read_by_its_names_and_stamps(tmp_path):
+    # ROS 1's `rostopic echo -p /joint_states > run.csv`: was "need q_<joint> and tau_<joint>".
+    t, q, tau = motion()
+    order = ('joint2', 'joint3', 'joint1')
+    columns = [NAMES.index(name) for name in order]          # the message's order
+    header = (['%time', 'field.header.seq', 'field.header.stamp', 'field.header.frame_id']
+              + [f'field.name{k}' for k in range(3)] + [f'field.position{k}' for k in range(3)]
+              + [f'field.velocity{k}' for k in range(3)] + [f'field.effort{k}' for k in range(3)])
+    lines = [','.join(header)]
+    for k, stamp in enumerate(t):
+        ns = int(round(stamp * 1e9))
+        lines.append(','.join([str(ns + 2_000_000 + 1000 * (k % 7)), str(k), str(ns), '']
+                              + list(order) + [repr(float(x)) for x in np.concatenate(
+                                  [q[k, columns], 0 * q[k], tau[k, columns]])]))
+    (tmp_path / 'run.csv').write_text('\n'.join(lines) + '\n')
+    recording = read_recording(tmp_path / 'run.csv')
+    assert recording.joint_names == order
+    assert np.allclose(recording.t, t, rtol=0, atol=1e-6)           # the stamps, not %time
+    got_q, got_tau = joint_values(recording, NAMES)
+    assert np.array_equal(got_q, q) and np.array_equal(got_tau, tau)
