@@ -69,7 +69,7 @@ def read_recording(path, topic=None, joints=()):
         path = os.path.dirname(path) or '.'          # the bag it describes
     check_recording_files(path)
     path = _storage_file(path)
-    if path.lower().endswith('.csv'):
+    if path.lower().endswith(TABLES):
         return read_csv(path)
     _refuse_ros1_bag(path)
     try:
@@ -85,6 +85,10 @@ def read_recording(path, topic=None, joints=()):
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
                              f'{detail}){bag}; give a complete rosbag2 directory, .db3 or '
                              '.mcap file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+
+
+#: Suffixes of text tables, read as CSV (a logger's .tsv, .txt or .dat; separators are found).
+TABLES = ('.csv', '.tsv', '.txt', '.dat')
 
 
 def _storage_file(path):

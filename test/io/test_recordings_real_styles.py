@@ -387,3 +387,13 @@ def test_rostopic_echo_p_of_joint_states_is_read_by_its_names_and_stamps(tmp_pat
     assert np.allclose(recording.t, t, rtol=0, atol=1e-6)           # the stamps, not %time
     got_q, got_tau = joint_values(recording, NAMES)
     assert np.array_equal(got_q, q) and np.array_equal(got_tau, tau)
+
+
+@pytest.mark.parametrize('suffix, separator', [('.tsv', '\t'), ('.txt', ' '), ('.dat', ';')])
+def test_text_tables_with_other_suffixes_are_read_as_csv(tmp_path, suffix, separator):
+    # Was: "not a readable rosbag2 recording (...)": every file but .csv went to the bag reader.
+    t, q, tau = motion()
+    header = ['t'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    path = write(tmp_path / f'run{suffix}', header, np.column_stack([t, q, tau]),
+                 separator=separator)
+    assert np.array_equal(joint_values(read_recording(path), NAMES)[0], q)
