@@ -63,6 +63,8 @@ _TIME = re.compile(r'(?:(?:field\.)?header[._]stamp|t|time|timestamp|stamp)(?:\s
                    + '|'.join(sorted(filter(None, _SECONDS), key=len, reverse=True))
                    + r')\s*[\])]?)?', re.I)
 _STAMP = '/header/stamp'
+#: Cells that say a value is missing (R's NA, SQL's null, a dash): NaN, as an empty cell.
+MISSING = ('', 'na', 'n/a', 'null', 'none', '-', '--')
 #: A line that is blank or a comment.
 _SKIPPED = re.compile(r'\s*(?:#|$)')
 
@@ -170,7 +172,7 @@ class _Numbers:
         values = np.empty(self.samples)
         for r, row in enumerate(self.rows):
             text = row[column].strip()
-            value = convert(text, self.decimal_comma) if text else np.nan
+            value = np.nan if text.lower() in MISSING else convert(text, self.decimal_comma)
             if value is None:
                 raise RecordingError(f'{self.path}: line {self.numbers[r]}: non-numeric value '
                                      f'{text[:40]!r}; every row after the header must hold '
@@ -199,7 +201,7 @@ def _with_units(header, units):
     named = []
     for h, unit in zip(header, units):
         unit = unit.strip().strip('[]()').strip()
-        keep = not unit or BRACKETS.fullmatch(h) or (
+        keep = unit.lower() in MISSING or BRACKETS.fullmatch(h) or (
             _TIME.fullmatch(h) and unit.lower() not in _SECONDS)
         named.append(h if keep else f'{h} [{unit}]')
     return named

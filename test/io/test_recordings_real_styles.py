@@ -397,3 +397,19 @@ def test_text_tables_with_other_suffixes_are_read_as_csv(tmp_path, suffix, separ
     path = write(tmp_path / f'run{suffix}', header, np.column_stack([t, q, tau]),
                  separator=separator)
     assert np.array_equal(joint_values(read_recording(path), NAMES)[0], q)
+
+
+def test_missing_value_markers_are_nan_and_a_dash_in_the_units_row_is_no_unit(tmp_path):
+    # Was: "non-numeric value 'NA'" (R's write.csv) and "the unit '-' is no unit of position".
+    t, q, tau = motion()
+    header = ['index', 't'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
+    path = write(tmp_path / 'run.csv', header,
+                 np.column_stack([np.arange(t.size), t, q, tau]), ['-', 's', '-'] + ['rad'] * 2
+                 + ['Nm'] * 3)
+    lines = path.read_text().splitlines()
+    lines[7] = ','.join(lines[7].split(',')[:5] + ['NA', 'null', 'N/A'])   # sample 5
+    path.write_text('\n'.join(lines) + '\n')
+    recording = read_recording(path)
+    got_q, got_tau = joint_values(recording, NAMES)
+    assert np.array_equal(got_q, q) and np.all(np.isnan(got_tau[5]))
+    assert np.array_equal(np.delete(got_tau, 5, axis=0), np.delete(tau, 5, axis=0))
