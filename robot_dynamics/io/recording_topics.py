@@ -17,6 +17,7 @@
 
 from dataclasses import dataclass
 import itertools
+import re
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from robot_dynamics.io.recording_base import RecordingError
 
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
+#: Names of JointState topics that hold no measurement (franka's desired_joint_states, a
+#: controller's commands, external torques): read only when no other names the joints.
+NOT_MEASURED = re.compile(r'desired|command|cmd|reference|target|setpoint|external', re.I)
 #: ros2_control's topics that are no JointState, and what they are.
 _CONTROL = {DYNAMIC_JOINT_STATE: f'ros2_control\'s {DYNAMIC_JOINT_STATE}',
             'control_msgs/msg/JointTrajectoryControllerState': 'a trajectory controller\'s '
@@ -59,6 +63,13 @@ def topic_choice(path, reader, connections, typestore, joints):
                          f'{", ".join(name[:40] for name in shown[:8])}'
                          f'{", ..." if len(shown) > 8 else ""})')
     fields = {topic: found for topic, found in fields.items() if found}
+    measured = {topic: found for topic, found in fields.items()
+                if not NOT_MEASURED.search(topic)}
+    if measured and len(measured) < len(fields):
+        chosen, notes = topic_choice(path, reader, [c for c in connections
+                                                    if c.topic in measured], typestore, joints)
+        return chosen, notes + (f'left out {", ".join(sorted(set(fields) - set(measured)))}:'
+                                ' desired, commanded or external values by their names',)
     complete = [topic for topic, found in fields.items() if found.position and found.torques]
     both = [topic for topic, found in fields.items() if found.position and found.effort]
     positions = [topic for topic, found in fields.items() if found.position]

@@ -413,3 +413,17 @@ def test_missing_value_markers_are_nan_and_a_dash_in_the_units_row_is_no_unit(tm
     got_q, got_tau = joint_values(recording, NAMES)
     assert np.array_equal(got_q, q) and np.all(np.isnan(got_tau[5]))
     assert np.array_equal(np.delete(got_tau, 5, axis=0), np.delete(tau, 5, axis=0))
+
+
+def test_a_desired_joint_state_topic_is_not_read_beside_the_measured_one(tmp_path):
+    # Was: both complete at one rate: the first by name, desired_joint_states (the commands).
+    t, q, tau = motion()
+    base = '/franka_robot_state_broadcaster/'
+    messages = []
+    for k, stamp in enumerate(t):
+        messages.append((stamp, NAMES, q[k] + 0.1, tau[k] + 5.0, base + 'desired_joint_states'))
+        messages.append((stamp, NAMES, q[k], tau[k], base + 'measured_joint_states'))
+    recording = read_recording(joint_state_bag(tmp_path / 'bag', messages), joints=NAMES)
+    assert recording.source.endswith(base + 'measured_joint_states')
+    assert np.array_equal(joint_values(recording, NAMES)[1], tau)
+    assert 'left out ' + base + 'desired_joint_states' in recording.notes[-1]
