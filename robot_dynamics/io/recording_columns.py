@@ -52,11 +52,16 @@ _FRANKA_TORQUE = re.compile(r'J_?(.+)')
 #: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
 _PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
 #: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
-#: compared without spaces, dots and case (``N.m``, ``Nm``, ``N m``).
-_UNITS = {'position': {'rad': 1.0, 'deg': np.pi / 180, '°': np.pi / 180, 'm': 1.0, 'mm': 1e-3},
-          'velocity': {'rad/s': 1.0, 'deg/s': np.pi / 180, '°/s': np.pi / 180, 'm/s': 1.0,
+#: compared without spaces, dots, hyphens and case (``N.m``, ``Nm``, ``N m``, ``Newton-meter``).
+_DEGREE = np.pi / 180
+_UNITS = {'position': {'rad': 1.0, 'radian': 1.0, 'radians': 1.0, 'deg': _DEGREE,
+                       'degree': _DEGREE, 'degrees': _DEGREE, '°': _DEGREE, 'm': 1.0,
+                       'mm': 1e-3},
+          'velocity': {'rad/s': 1.0, 'rad/sec': 1.0, 'radians/s': 1.0, 'deg/s': _DEGREE,
+                       'deg/sec': _DEGREE, 'degrees/s': _DEGREE, '°/s': _DEGREE, 'm/s': 1.0,
                        'mm/s': 1e-3},
-          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3}}
+          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3, 'newtonmeter': 1.0,
+                     'newtonmeters': 1.0, 'newton': 1.0}}
 _SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
           'effort': 'N m, N, mN m, kN m'}
 BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
@@ -173,7 +178,7 @@ def _unit(key, joint, header, path):
     if not found:
         return joint, 1.0
     units = _UNITS[key]
-    unit = re.sub(r'[\s.·*]', '', found[2]).lower()
+    unit = re.sub(r'[\s.·*-]', '', found[2]).lower()
     if unit not in units:
         raise RecordingError(
             f'{path}: column {header[:60]!r}: the unit {found[2][:20]!r} is no unit of '

@@ -148,7 +148,9 @@ def test_a_joint_named_j_keeps_its_name_beside_tau_j(tmp_path):
 @pytest.mark.parametrize('units, scale, separator', [
     (['s', 'rad', 'rad', 'rad', 'Nm', 'Nm', 'Nm'], 1.0, ','),
     (['[sec]', '[deg]', '[deg]', '[deg]', '[N.m]', '[N.m]', '[N.m]'], np.pi / 180, ';'),
-    (['ms', '', 'rad', 'rad', 'mNm', 'Nm', 'Nm'], 1.0, '\t')])
+    (['ms', '', 'rad', 'rad', 'mNm', 'Nm', 'Nm'], 1.0, '\t'),
+    (['seconds', 'degrees', 'degrees', 'degrees', 'Newton-meter', 'N m', 'Nm'], np.pi / 180,
+     ',')])
 def test_a_units_row_after_the_header_is_read_and_applied(tmp_path, units, scale, separator):
     t, q, tau = motion()
     header = ['time'] + [f'q_{n}' for n in NAMES] + [f'tau_{n}' for n in NAMES]
