@@ -102,9 +102,14 @@ def _storage_file(path):
     if len(files) == 1:
         return os.path.join(path, files[0])
     if not files:
+        inside = sorted(name for name in os.listdir(path) if name.lower().endswith(TABLES)
+                        or os.path.isfile(os.path.join(path, name, 'metadata.yaml')))
         raise RecordingError(f'{path}: not a readable rosbag2 recording (a folder without '
                              'metadata.yaml, .db3 or .mcap file); give a complete rosbag2 '
-                             'directory, .db3 or .mcap file, or a .csv file')
+                             'directory, .db3 or .mcap file, or a .csv file'
+                             + (f'; it holds {", ".join(inside[:4])}'
+                                f'{", ..." if len(inside) > 4 else ""}: give one of them'
+                                if inside else ''))
     raise RecordingError(f'{path}: a folder without metadata.yaml holding {len(files)} storage '
                          f'files ({", ".join(files[:3])}): recreate it with ros2 bag reindex '
                          f'{path}, or give one of the files')

@@ -429,3 +429,12 @@ def test_a_desired_joint_state_topic_is_not_read_beside_the_measured_one(tmp_pat
     assert recording.source.endswith(base + 'measured_joint_states')
     assert np.array_equal(joint_values(recording, NAMES)[1], tau)
     assert 'left out ' + base + 'desired_joint_states' in recording.notes[-1]
+
+
+def test_the_folder_above_a_bag_names_the_bags_it_holds(tmp_path):
+    # Was: "a folder without metadata.yaml" only; users give the folder they recorded into.
+    t, q, tau = motion()
+    write_bag(tmp_path / 'rosbag2_2026_12_06-17_44_37', Recording(NAMES, t, q, tau))
+    with pytest.raises(RecordingError, match='it holds rosbag2_2026_12_06-17_44_37: give one '
+                                             'of them'):
+        read_recording(tmp_path, joints=NAMES)
