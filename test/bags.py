@@ -15,11 +15,11 @@
 import numpy as np
 
 
-def joint_state_bag(path, messages, received_after=1e-3):
+def joint_state_bag(path, messages, received_after=1e-3, received=None):
     """Write ``messages`` [(stamp s, names, position, effort)] as a /joint_states bag at ``path``.
 
     A fifth item is the message's topic instead. Each is received ``received_after`` s after
-    its stamp; returns ``path``.
+    its stamp, or at ``received`` (s, one per message); returns ``path``.
     """
     from rosbags.rosbag2 import Writer
     from rosbags.typesys import Stores, get_typestore
@@ -29,7 +29,7 @@ def joint_state_bag(path, messages, received_after=1e-3):
     Time = store.types['builtin_interfaces/msg/Time']
     with Writer(path, version=9) as writer:
         connections = {}
-        for stamp, names, position, effort, *topic in messages:
+        for k, (stamp, names, position, effort, *topic) in enumerate(messages):
             topic = topic[0] if topic else '/joint_states'
             if topic not in connections:
                 connections[topic] = writer.add_connection(topic, JointState.__msgtype__,
@@ -38,6 +38,7 @@ def joint_state_bag(path, messages, received_after=1e-3):
             msg = JointState(header=Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=''),
                              name=list(names), position=np.ascontiguousarray(position, float),
                              velocity=np.zeros(0), effort=np.ascontiguousarray(effort, float))
-            writer.write(connections[topic], int(round((stamp + received_after) * 1e9)),
+            receipt = stamp + received_after if received is None else received[k]
+            writer.write(connections[topic], int(round(receipt * 1e9)),
                          store.serialize_cdr(msg, JointState.__msgtype__))
     return path

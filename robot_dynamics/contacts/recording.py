@@ -36,7 +36,8 @@ import numpy as np
 
 from robot_dynamics.contacts.thresholds import collision_thresholds
 from robot_dynamics.errors import ModelWarning
-from robot_dynamics.identification.data import _match_joints as match_joints, DataReport
+from robot_dynamics.identification.data import DataReport
+from robot_dynamics.identification.recorded_joints import match_joints
 from robot_dynamics.identification.positions import unwrap_turns
 from robot_dynamics.identification.timing import clean_rows
 from robot_dynamics.io.recordings import RecordingError
@@ -66,7 +67,7 @@ class ObserverSamples:
 def observer_samples(recording, model):
     """Return the :class:`ObserverSamples` of ``recording`` for ``model`` (module docstring)."""
     source = recording.source or 'recording'
-    columns, _ = match_joints(recording, model)
+    columns, _, _ = match_joints(recording, model)
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     no_effort = [model.joint_names[j] for j in range(model.dof)
                  if not np.any(np.isfinite(arrays['tau'][:, j]))]

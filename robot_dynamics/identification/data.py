@@ -59,6 +59,7 @@ import numpy as np
 
 from robot_dynamics.identification.data_report import DataReport
 from robot_dynamics.identification.positions import check_limits, unwrap_turns
+from robot_dynamics.identification.recorded_joints import match_joints
 from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
 from robot_dynamics.identification.timing import (clean_rows, regular_period, segments,
                                                   uniform_grid)
@@ -113,7 +114,8 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
     report = DataReport(source=recording.source or 'recording', samples_in=recording.samples,
                         cutoff=cutoff, torque_cutoff=torque_cutoff, effort_delay=effort_delay,
                         recording_notes=recording.notes)
-    columns, report.ignored_joints = _match_joints(recording, model)
+    columns, report.ignored_joints, note = match_joints(recording, model)
+    report.recording_notes += (note,) if note else ()
     arrays = {'q': recording.position[:, columns], 'tau': recording.effort[:, columns]}
     if velocity != 'differentiated' and recording.velocity is not None:
         recorded = recording.velocity[:, columns]
@@ -192,11 +194,14 @@ def _check_rate(report):
     rate = report.sample_rate
     if low <= rate <= high:
         return
+    plausible = [f'{rate / scale:.4g} Hz in {unit}' for unit, scale in
+                 (('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9)) if low <= rate / scale <= high]
     raise RecordingError(
         f'{report.source}: the time stamps are {1 / rate:.3g} s apart (median), a sample rate '
         f'of {rate:.3g} Hz, outside the {low:g} Hz - {high:.0e} Hz of joint states: the time '
         'column must be in seconds; if it holds nanoseconds divide it by 1e9, milliseconds '
-        'by 1e3')
+        'by 1e3, or name a CSV\'s time column with its unit (time_ns, time_us, time_ms)'
+        + (f'; read in another unit: {", ".join(plausible)}' if plausible else ''))
 
 
 def _too_few_rows(report, recording, columns, names, usable):
@@ -220,30 +225,6 @@ def _too_few_rows(report, recording, columns, names, usable):
     return (f'{report.source}: too few finite rows: {usable} of {rows} remain after dropping '
             f'rows with NaN/inf (and duplicate time stamps), need at least {MIN_SAMPLES}; '
             f'{"; ".join(found) or "duplicate time stamps"}: {fix}')
-
-
-def _match_joints(recording, model):
-    names = list(recording.joint_names)
-    missing = [name for name in model.joint_names if name not in names]
-    if missing:
-        raise RecordingError(f'{recording.source or "recording"}: joints {missing} of the '
-                             f'model are not recorded (recorded: {names}); record them or '
-                             'choose a sub-chain with base_link/tip_link'
-                             + _prefix_hint(missing, names))
-    ignored = tuple(name for name in names if name not in model.joint_names)
-    return [names.index(name) for name in model.joint_names], ignored
-
-
-def _prefix_hint(missing, recorded):
-    """Name the one prefix (a driver's tf_prefix) that makes each missing joint recorded."""
-    prefixes = [{name[:-len(joint)] for name in recorded
-                 if name.endswith(joint) and len(name) > len(joint)} for joint in missing]
-    common = set.intersection(*prefixes)
-    if len(common) != 1:
-        return ''
-    prefix = common.pop()
-    return (f'; the recording names them with the prefix {prefix!r} (a driver\'s tf_prefix?): '
-            'load the model with the same prefix, or rename the recorded joints')
 
 
 def _slow_velocity(t, q, dt):

@@ -28,6 +28,8 @@ pandas index, are ignored):
   optionally ``qd_<joint>``/``velocity_<joint>`` (a joint without one of them, e.g. a gripper's
   position alone, is NaN there), in SI units or with the unit in brackets (``q_j1 [deg]``,
   ``qd_j1 (deg/s)``, ``tau_j1 [mNm]``: converted; ``tau_j1 [A]``, a current, is refused);
+- ``rostopic echo -p`` (ROS 1): ``%time`` (the receive time, ns), ``field.header.stamp``
+  (the stamp, used), ``field.name0``, ``field.position0``… (joints named by the name columns);
 - **PlotJuggler**'s export: ``__time`` (the receive time), ``<topic>/<joint>/position``
   (``/velocity``, ``/effort``) and ``<topic>/header/stamp``, the time of a row of that topic
   when it has one (the message's stamp, as in a bag). Rows of other topics (no joint value at
@@ -49,15 +51,20 @@ import re
 import numpy as np
 
 from robot_dynamics.io.recording_base import Recording, RecordingError
+from robot_dynamics.io.recording_columns import BRACKETS, named_by_text, not_state
+from robot_dynamics.io.recording_columns import columns_of as _columns
 
-_PREFIXES = {'position': ('q_', 'position_'), 'velocity': ('qd_', 'velocity_'),
-             'effort': ('tau_', 'effort_', 'torque_')}
 #: A time column's name, its unit optionally after ``_`` or in brackets.
-_TIME = re.compile(r'(?:t|time|timestamp|stamp)(?:\s*[_\[(]\s*(s|ms|us|ns)\s*[\])]?)?', re.I)
-_SECONDS = {None: 1.0, 's': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
-#: PlotJuggler's columns of a ``sensor_msgs/JointState`` topic.
-_PLOTJUGGLER = re.compile(r'(.*)/([^/]+)/(position|velocity|effort)')
+_SECONDS = {None: 1.0, **dict.fromkeys(('s', 'sec', 'secs', 'second', 'seconds'), 1.0),
+            **dict.fromkeys(('ms', 'msec', 'millis'), 1e-3),
+            **dict.fromkeys(('us', 'µs', 'μs', 'usec', 'micros'), 1e-6),
+            **dict.fromkeys(('ns', 'nsec', 'nanos'), 1e-9)}
+_TIME = re.compile(r'(?:(?:field\.)?header[._]stamp|t|time|timestamp|stamp)(?:\s*[_\[(]\s*('
+                   + '|'.join(sorted(filter(None, _SECONDS), key=len, reverse=True))
+                   + r')\s*[\])]?)?', re.I)
 _STAMP = '/header/stamp'
+#: Cells that say a value is missing (R's NA, SQL's null, a dash): NaN, as an empty cell.
+MISSING = ('', 'na', 'n/a', 'null', 'none', '-', '--')
 #: A line that is blank or a comment.
 _SKIPPED = re.compile(r'\s*(?:#|$)')
 
@@ -73,18 +80,26 @@ def read_csv(path):
         header = [h.strip() for h in next(_rows(lines[:1], delimiter))]
     except StopIteration:
         raise RecordingError(f'{path}: empty CSV; expected a header row t, q_*, tau_*') from None
+    if len(lines) > 2 and _is_units_row(lines[1], len(header), delimiter):
+        header = _with_units(header, next(_rows(lines[1:2], delimiter)))
+        numbers, lines = [numbers[0]] + list(numbers[2:]), lines[:1] + lines[2:]
     if len(lines) < 2:
         raise RecordingError(f'{path}: expected rows of {len(header)} numbers like the header')
     data = _Numbers(numbers[1:], lines[1:], len(header), delimiter, path)
     columns, topics = _columns(header, path)
     names = list(columns['position'])
     if not names or not columns['effort']:
+        unread = [h for h in header if not_state(h)]
         raise RecordingError(f'{path}: need q_<joint> and tau_<joint> columns for the same '
                              f'joints; found positions {_some(names)}, efforts '
-                             f'{_some(list(columns["effort"]))}')
+                             f'{_some(list(columns["effort"]))}' + (
+                                 f'; {_some(unread, 4)} are desired or external values, not '
+                                 'the measured state: record the measured joint torques '
+                                 '(Franka: tau_J)' if unread else ''))
     t = _time(header, data, topics, path)
     names += [name for name in columns['effort'] if name not in columns['position']]
     arrays = {key: _joint_columns(data, cols, names) for key, cols in columns.items()}
+    names = named_by_text(header, data.texts, names, path)
     sample = np.zeros(len(t), dtype=bool)             # a row of another topic: no sample
     for values in arrays.values():
         if values is not None:
@@ -128,6 +143,10 @@ class _Numbers:
         except ValueError:
             return self._convert(column, _float)         # empty cells, or say which is wrong
 
+    def texts(self, column):
+        """Return the cells of ``column`` as text (a file of numbers alone: as numbers)."""
+        return self.columns[column] if self.table is None else self.table[:, column].astype(str)
+
     def starts_with_number(self, column):
         """Return whether the first row's cell of ``column`` is a number (or empty)."""
         if self.table is not None:
@@ -139,23 +158,53 @@ class _Numbers:
         """Return a time column in seconds: numbers, or ISO 8601 dates and clock readings.
 
         ``2026-12-06 17:44:37.123456`` (pandas' ``to_csv`` of a datetime index) is seconds
-        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight.
+        since 1970 (UTC unless it names its zone); ``17:44:37.123`` seconds since midnight, a
+        day added at each midnight passed (a step back of over 12 h).
         """
         if self.starts_with_number(column):
             return self[column]
-        return self._convert(column, _clock)
+        values = self._convert(column, _clock)
+        if np.nanmax(values, initial=0.0) < _DAY:             # clock readings alone
+            values[1:] += _DAY * np.cumsum(np.diff(values) < -_DAY / 2)
+        return values
 
     def _convert(self, column, convert):
         values = np.empty(self.samples)
         for r, row in enumerate(self.rows):
             text = row[column].strip()
-            value = convert(text, self.decimal_comma) if text else np.nan
+            value = np.nan if text.lower() in MISSING else convert(text, self.decimal_comma)
             if value is None:
                 raise RecordingError(f'{self.path}: line {self.numbers[r]}: non-numeric value '
                                      f'{text[:40]!r}; every row after the header must hold '
                                      'numbers in the time and joint columns')
             values[r] = value
         return values
+
+
+def _is_units_row(line, width, delimiter):
+    """Return whether ``line``, after the header, names units: text cells, none a number or date.
+
+    Loggers (LabVIEW, motion-capture and drive tools) write ``s; rad; rad; Nm``, or ``[s]``.
+    """
+    cells = [cell.strip() for cell in next(_rows([line], delimiter), [])]
+    filled = [cell for cell in cells if cell]
+    return len(cells) == width and bool(filled) and all(
+        len(cell) <= 12 and _float(cell, delimiter != ',') is None
+        and _clock(cell, delimiter != ',') is None for cell in filled)
+
+
+def _with_units(header, units):
+    """Return ``header`` with each column's unit from a units row in brackets (``q_j1 [deg]``).
+
+    A time column keeps its name when the unit is none of s, ms, us, ns (a date's format).
+    """
+    named = []
+    for h, unit in zip(header, units):
+        unit = unit.strip().strip('[]()').strip()
+        keep = unit.lower() in MISSING or BRACKETS.fullmatch(h) or (
+            _TIME.fullmatch(h) and unit.lower() not in _SECONDS)
+        named.append(h if keep else f'{h} [{unit}]')
+    return named
 
 
 def _rows(lines, delimiter):
@@ -210,7 +259,7 @@ def _float(text, decimal_comma):
 
 def _clock(text, decimal_comma):
     """Return an ISO 8601 date and time as seconds since 1970 (UTC unless it says), or None."""
-    text = text.replace(',', '.') if decimal_comma else text
+    text = iso_for_python310(text.replace(',', '.') if decimal_comma else text)
     try:
         moment = datetime.datetime.fromisoformat(text)
     except ValueError:
@@ -222,6 +271,24 @@ def _clock(text, decimal_comma):
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.timezone.utc)
     return moment.timestamp()
+
+
+_DAY = 86400.0
+#: An ISO 8601 time: the seconds, their fraction (any digits), the zone (Z, +01, +0100, +01:00).
+_ISO = re.compile(r'(.*\d\d:\d\d:\d\d)(?:[.,](\d+))?\s*(Z|[+-]\d\d(?::?\d\d)?)?', re.I)
+
+
+def iso_for_python310(text):
+    """Return an ISO 8601 time as Python 3.10's ``fromisoformat`` reads it (3.11 reads more).
+
+    Six digits of fraction (pandas writes nanoseconds: 9) and a zone ``+HH:MM`` (``Z`` is UTC).
+    """
+    found = _ISO.fullmatch(text)
+    if not found:
+        return text
+    zone = (found[3] or '').upper().replace(':', '')
+    zone = '+00:00' if zone == 'Z' else f'{zone[:3]}:{zone[3:5] or "00"}' if zone else ''
+    return f'{found[1]}.{(found[2] or "")[:6].ljust(6, "0")}{zone}'
 
 
 def _lines(path):
@@ -253,66 +320,6 @@ def _lines(path):
     return [k + 1 for k in kept], [lines[k] for k in kept]
 
 
-def _columns(header, path):
-    """Return ``{field: {joint: (column, scale to SI)}}`` and PlotJuggler's joint topics.
-
-    Refuse a quantity given in two columns (which one is meant cannot be told).
-    """
-    columns = {key: {} for key in _PREFIXES}
-    sources = {}                                       # meaning → its columns
-    topics = set()
-    for k, h in enumerate(header):
-        found = _PLOTJUGGLER.fullmatch(h)
-        if found:
-            topics.add(found[1])
-            key, joint = found[3], found[2]
-        else:
-            key, joint = next(((key, h[len(prefix):]) for key, prefixes in _PREFIXES.items()
-                               for prefix in prefixes if h.startswith(prefix)), (None, None))
-        if key:
-            joint, scale = _unit(key, joint, h, path)
-            columns[key].setdefault(joint, (k, scale))
-            sources.setdefault(f'{key} of {joint!r}', []).append(h)
-    repeated = [(what, given) for what, given in sources.items() if len(given) > 1]
-    if repeated:
-        shown = '; '.join(f'{what[:60]} in columns {", ".join(g[:60] for g in given[:4])}'
-                          for what, given in repeated[:3])
-        raise RecordingError(f'{path}: {len(repeated)} quantities given more than once '
-                             f'({shown}); which one is meant cannot be told: keep one column '
-                             'each')
-    return columns, topics
-
-
-#: Units a joint column's name may give in brackets (``q_j1 [deg]``), and their SI factor;
-#: compared without spaces, dots and case (``N.m``, ``Nm``, ``N m``).
-_UNITS = {'position': {'rad': 1.0, 'deg': np.pi / 180, '°': np.pi / 180, 'm': 1.0, 'mm': 1e-3},
-          'velocity': {'rad/s': 1.0, 'deg/s': np.pi / 180, '°/s': np.pi / 180, 'm/s': 1.0,
-                       'mm/s': 1e-3},
-          'effort': {'nm': 1.0, 'n': 1.0, 'mnm': 1e-3, 'knm': 1e3}}
-_SHOWN = {'position': 'rad, deg, m, mm', 'velocity': 'rad/s, deg/s, m/s, mm/s',
-          'effort': 'N m, N, mN m, kN m'}
-_BRACKETS = re.compile(r'(.*?)\s*[\[(]\s*([^\])]*?)\s*[\])]')
-
-
-def _unit(key, joint, header, path):
-    """Return the joint's name without a unit in brackets, and the unit's SI factor.
-
-    Refuse a unit that is none of a ``key``'s (an effort in A: a motor current, not a torque).
-    """
-    found = _BRACKETS.fullmatch(joint)
-    if not found:
-        return joint, 1.0
-    units = _UNITS[key]
-    unit = re.sub(r'[\s.·*]', '', found[2]).lower()
-    if unit not in units:
-        raise RecordingError(
-            f'{path}: column {header[:60]!r}: the unit {found[2][:20]!r} is no unit of '
-            f'{key} ({_SHOWN[key]}); record joint {key}s in SI units'
-            + (' (the joint torques in N m, N for a prismatic joint; a motor current times the '
-               'torque constant and the gear ratio)' if key == 'effort' else ''))
-    return found[1], units[unit]
-
-
 def _time(header, data, topics, path):
     """Return the time column in seconds (a named unit converted; PlotJuggler's stamps).
 
@@ -328,7 +335,8 @@ def _time(header, data, topics, path):
                              'cannot be told: keep one column each')
     if named:
         return named[0][1]
-    received = data[header.index('__time')] if '__time' in header else None
+    receipt = next((h for h in ('__time', '%time') if h in header), None)   # PlotJuggler's,
+    received = data[header.index(receipt)] if receipt else None              # rostopic's
     stamps = [data[k] for k, h in enumerate(header)
               if h.endswith(_STAMP) and h[:-len(_STAMP)] in topics]
     if stamps or received is not None:          # each topic's row: its stamp, else __time
@@ -338,9 +346,26 @@ def _time(header, data, topics, path):
         return t
     if header[0] == '' and not data.starts_with_number(0):
         return data.times(0)                        # pandas' unnamed index of datetimes
+    stamp = _stamp_columns(header)
+    if stamp:                            # a bag-to-CSV tool's header.stamp.sec and .nanosec
+        return data[stamp[0]] + 1e-9 * data[stamp[1]]
     raise RecordingError(f'{path}: no time column; name the first column t (seconds; or '
                          'time_ns, time_ms with the unit); found columns '
                          f'{[h[:40] for h in header[:8]]}')
+
+
+#: The seconds of a ``builtin_interfaces/Time`` (``header.stamp.sec``; ROS 1: ``secs``).
+_SEC = re.compile(r'(.*stamp[._/]?)(secs?)', re.I)
+
+
+def _stamp_columns(header):
+    """Return the columns of a stamp's seconds and nanoseconds (``…stamp.nanosec``), or None."""
+    for k, h in enumerate(header):
+        found = _SEC.fullmatch(h)
+        nano = found and found[1] + ('nanosec' if found[2].lower() == 'sec' else 'nsecs')
+        if nano and nano.lower() in (g.lower() for g in header):
+            return k, [g.lower() for g in header].index(nano.lower())
+    return None
 
 
 #: Times since 1970 in ms, us, ns (from 1973, 1973, 2001 on): no time in seconds is that large.

@@ -40,8 +40,6 @@ named twice in one ``JointState`` message (which of the two values is meant cann
 """
 
 from collections import Counter
-from dataclasses import dataclass
-import itertools
 import os
 
 import numpy as np
@@ -49,12 +47,11 @@ import numpy as np
 from robot_dynamics.io.files import check_regular_file
 from robot_dynamics.io.recording_base import Recording, RecordingError
 from robot_dynamics.io.recording_csv import read_csv, write_csv
+from robot_dynamics.io.recording_dynamic import dynamic_connections, joint_states
+from robot_dynamics.io.recording_topics import DYNAMIC_JOINT_STATE, JOINT_STATE, topic_choice
 
 __all__ = ['JOINT_STATE', 'Recording', 'RecordingError', 'read_recording', 'read_bag',
            'read_csv', 'write_bag', 'write_csv', 'joined_messages', 'check_recording_files']
-
-JOINT_STATE = 'sensor_msgs/msg/JointState'
-DYNAMIC_JOINT_STATE = 'control_msgs/msg/DynamicJointState'
 
 
 def read_recording(path, topic=None, joints=()):
@@ -71,7 +68,8 @@ def read_recording(path, topic=None, joints=()):
     if os.path.basename(path) == 'metadata.yaml':
         path = os.path.dirname(path) or '.'          # the bag it describes
     check_recording_files(path)
-    if path.lower().endswith('.csv'):
+    path = _storage_file(path)
+    if path.lower().endswith(TABLES):
         return read_csv(path)
     _refuse_ros1_bag(path)
     try:
@@ -87,6 +85,34 @@ def read_recording(path, topic=None, joints=()):
         raise RecordingError(f'{path}: not a readable rosbag2 recording ({type(exc).__name__}: '
                              f'{detail}){bag}; give a complete rosbag2 directory, .db3 or '
                              '.mcap file, or a .csv file (t, q_<joint>, tau_<joint>)') from None
+
+
+#: Suffixes of text tables, read as CSV (a logger's .tsv, .txt or .dat; separators are found).
+TABLES = ('.csv', '.tsv', '.txt', '.dat')
+
+
+def _storage_file(path):
+    """Return a bag folder without ``metadata.yaml`` as its only storage file; refuse several.
+
+    A recording killed before it closed, or a bag's folder copied without its metadata.
+    """
+    if not os.path.isdir(path) or os.path.isfile(os.path.join(path, 'metadata.yaml')):
+        return path
+    files = sorted(name for name in os.listdir(path) if name.endswith(('.db3', '.mcap')))
+    if len(files) == 1:
+        return os.path.join(path, files[0])
+    if not files:
+        inside = sorted(name for name in os.listdir(path) if name.lower().endswith(TABLES)
+                        or os.path.isfile(os.path.join(path, name, 'metadata.yaml')))
+        raise RecordingError(f'{path}: not a readable rosbag2 recording (a folder without '
+                             'metadata.yaml, .db3 or .mcap file); give a complete rosbag2 '
+                             'directory, .db3 or .mcap file, or a .csv file'
+                             + (f'; it holds {", ".join(inside[:4])}'
+                                f'{", ..." if len(inside) > 4 else ""}: give one of them'
+                                if inside else ''))
+    raise RecordingError(f'{path}: a folder without metadata.yaml holding {len(files)} storage '
+                         f'files ({", ".join(files[:3])}): recreate it with ros2 bag reindex '
+                         f'{path}, or give one of the files')
 
 
 def _refuse_ros1_bag(path):
@@ -137,15 +163,23 @@ def read_bag(path, topic=None, joints=()):
     with Reader(path) as reader:
         connections = [c for c in reader.connections if c.msgtype == JOINT_STATE]
         topics = sorted({c.topic for c in connections})
-        chosen, notes = ([topic], ()) if topic else (topics, ()) if len(topics) == 1 else \
-            _topic_choice(path, reader, connections, typestore, joints)
-        topic = '+'.join(chosen)
-        connections = [c for c in connections if c.topic in chosen]
-        if not connections:
-            raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; topics: '
-                                 f'{topics}')
-        for connection, received, raw in reader.messages(connections=connections):
-            msg = typestore.deserialize_cdr(raw, connection.msgtype)
+        dynamic = [c for c in dynamic_connections(reader) if c.topic == (topic or c.topic)]
+        if dynamic and (topic or not connections):           # ros2_control's alone
+            topic, notes = dynamic[0].topic, (f'no {JOINT_STATE} topic: read {dynamic[0].topic}, '
+                                              f'the position, velocity and effort interfaces '
+                                              f'of ros2_control\'s {DYNAMIC_JOINT_STATE}',)
+            messages = joint_states(reader, [c for c in dynamic if c.topic == topic], typestore)
+        else:
+            chosen, notes = ([topic], ()) if topic else (topics, ()) if len(topics) == 1 \
+                else topic_choice(path, reader, connections, typestore, joints)
+            topic = '+'.join(chosen)
+            connections = [c for c in connections if c.topic in chosen]
+            if not connections:
+                raise RecordingError(f'{path}: no {JOINT_STATE} messages on {topic!r}; '
+                                     f'topics: {topics}')
+            messages = ((c, received, typestore.deserialize_cdr(raw, c.msgtype))
+                        for c, received, raw in reader.messages(connections=connections))
+        for connection, received, msg in messages:
             stamp = msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec
             row_names = list(msg.name)
             where = f'{path}:{topic}: message {len(rows) + 1}'
@@ -165,140 +199,39 @@ def read_bag(path, topic=None, joints=()):
             receipts.append(received * 1e-9)
     if not rows:
         raise RecordingError(f'{path}: topic {topic!r} has no messages')
-    return _from_rows(_stamped(rows, receipts), names, f'{path}:{topic}', uneven, notes)
+    rows, stuck = _stamped(rows, receipts)
+    return _from_rows(rows, names, f'{path}:{topic}', uneven, tuple(notes) + stuck)
 
 
 def _stamped(rows, receipts):
-    """Give rows whose ``header.stamp`` is 0 their receive time, on the stamps' clock.
+    """Give rows whose ``header.stamp`` is 0 their receive time, on the stamps' clock; a note.
 
     The stamps' clock may not be the recorder's (simulated time from 0, a controller's clock):
     the receive time is moved by the median offset of the stamped messages (none stamped: 0).
-    A simulation's first message at time 0 stays first, not 1.7e9 s later.
+    A simulation's first message at time 0 stays first, not 1.7e9 s later. Stamps that do not
+    advance (of the most frequent kind of message, fewer than :data:`STUCK_STAMPS` as many
+    distinct stamps as messages: a driver that stamps once) give way to the receive times.
     """
     stamps, receipts = np.array([row[0] for row in rows]), np.array(receipts)
+    kinds = [tuple(row[1]) for row in rows]
+    usual = Counter(kinds).most_common(1)[0][0]
+    common = np.array([kind == usual for kind in kinds]) & (stamps > 0)
+    count, distinct = int(common.sum()), np.unique(stamps[common]).size
+    if count >= 20 and distinct < STUCK_STAMPS * count < np.unique(receipts[common]).size:
+        note = (f'{distinct} distinct header stamps in {count} messages (a driver '
+                'that does not stamp each message): read the bag\'s receive times instead')
+        return [(receipt,) + row[1:] for row, receipt in zip(rows, receipts)], (note,)
     unstamped = stamps <= 0
     if not unstamped.any():
-        return rows
+        return rows, ()
     offset = float(np.median(stamps[~unstamped] - receipts[~unstamped])) \
         if not unstamped.all() else 0.0
     return [(receipt + offset,) + row[1:] if zero else row
-            for row, receipt, zero in zip(rows, receipts, unstamped)]
+            for row, receipt, zero in zip(rows, receipts, unstamped)], ()
 
 
-def _topic_choice(path, reader, connections, typestore, joints):
-    """Return the JointState topics that carry ``joints``' positions and efforts, and a note.
-
-    The only topic whose first message names all ``joints``; of several (Franka's
-    ``/joint_states`` from the joint_state_broadcaster and ``/franka/joint_states`` from the
-    driver), the one with positions and a finite effort of every joint (identification and
-    the observer need the torques; without one, with positions and some efforts), then the
-    higher message rate, then the first by name: the note says which was read and why.
-    Without any: the only pair where one has the positions and the other the efforts (a
-    driver's efforts on a topic of their own). Otherwise raise
-    :class:`RecordingError` saying which topics the bag holds (joints, messages) and how to
-    choose one.
-    """
-    if not connections:
-        found = sorted({(c.topic, c.msgtype) for c in reader.connections})
-        dynamic = [c.topic for c in reader.connections if c.msgtype == DYNAMIC_JOINT_STATE]
-        hint = (f' ({dynamic[0]} is ros2_control\'s {DYNAMIC_JOINT_STATE}: record the '
-                '/joint_states that its joint_state_broadcaster publishes beside it)'
-                if dynamic else '')
-        raise RecordingError(f'{path}: no {JOINT_STATE} topic (topics: {found}){hint}; record '
-                             'the joint states (ros2 bag record /joint_states)')
-    fields, described = {}, []
-    for topic in sorted({c.topic for c in connections}):
-        shown, fields[topic] = _topic_fields(reader, [c for c in connections if c.topic == topic],
-                                             typestore, joints)
-        count = sum(c.msgcount for c in connections if c.topic == topic)
-        described.append(f'{topic} ({count} messages, joints '
-                         f'{", ".join(name[:40] for name in shown[:8])}'
-                         f'{", ..." if len(shown) > 8 else ""})')
-    fields = {topic: found for topic, found in fields.items() if found}
-    complete = [topic for topic, found in fields.items() if found.position and found.torques]
-    both = [topic for topic, found in fields.items() if found.position and found.effort]
-    positions = [topic for topic, found in fields.items() if found.position]
-    efforts = [topic for topic, found in fields.items() if found.effort]
-    if len(fields) == 1:
-        return list(fields), ()
-    if complete or both:
-        return _ranked(complete or both, fields, 'efforts of every joint' if complete
-                       else 'positions and efforts')
-    if len(positions) == 1 and len(efforts) == 1:
-        return positions + efforts, ()
-    raise RecordingError(f'{path}: {len(described)} {JOINT_STATE} topics: '
-                         f'{"; ".join(described)}; '
-                         + ('more than one names all the model\'s joints and none has their '
-                            'positions and efforts; ' if fields else '')
-                         + 'choose the one with the model\'s joints and their efforts: '
-                         '--topic TOPIC (topic= in Python)')
-
-
-@dataclass(frozen=True)
-class _TopicFields:
-    """What a topic's first message holds for the model's joints, and its message rate (Hz)."""
-
-    position: bool
-    effort: bool
-    torques: bool              # a finite effort of every model joint
-    rate: float
-
-
-#: Messages whose receive times give a topic's rate; rates closer than this ratio are alike.
-RATE_MESSAGES = 100
-SAME_RATE = 1.1
-
-
-def _topic_fields(reader, connections, typestore, joints):
-    """Return the names in a topic's first message and its :class:`_TopicFields`.
-
-    None instead of the fields when the message does not name all ``joints``.
-    """
-    first = list(itertools.islice(reader.messages(connections=connections), RATE_MESSAGES))
-    msg = first and typestore.deserialize_cdr(first[0][2], JOINT_STATE)
-    shown = list(msg.name) if msg else []
-    if not (msg and joints and set(joints) <= set(shown)):
-        return shown, None
-    effort = np.asarray(msg.effort, dtype=float)
-    torques = effort.size == len(shown) and all(np.isfinite(effort[shown.index(name)])
-                                                for name in joints)
-    received = np.diff([received for _, received, _ in first])
-    rate = 1e9 / float(np.median(received)) if received.size and np.median(received) > 0 \
-        else 0.0
-    return shown, _TopicFields(len(msg.position) > 0, effort.size > 0, torques, rate)
-
-
-def _ranked(candidates, fields, what):
-    """Return the fastest of the ``candidates`` (alike: the first by name) and a note.
-
-    ``what``: what the candidates have that the other topics in ``fields`` lack.
-    """
-    fastest = max(fields[topic].rate for topic in candidates)
-    alike = [topic for topic in candidates if fields[topic].rate * SAME_RATE >= fastest]
-    chosen = alike[0]                                  # sorted by name
-    if len(alike) > 1:
-        why = (f'{" and ".join(alike)} alike ({what}, {_hz(fields[chosen].rate)}): the first '
-               'by name')
-    elif len(candidates) > 1:
-        why = (f'{_hz(fields[chosen].rate)}, the highest rate of the topics with {what} ('
-               + ', '.join(f'{t} {_hz(fields[t].rate)}' for t in candidates if t != chosen)
-               + ')')
-    else:
-        why = f'the only one with {what}'
-    lacking = ''.join(f'; {t}: {_lacks(found)}' for t, found in fields.items()
-                      if t not in candidates)
-    return [chosen], (f'{len(fields)} JointState topics name every model joint; read {chosen}: '
-                      f'{why}{lacking}; --topic TOPIC (topic= in Python) reads another',)
-
-
-def _lacks(found):
-    """Say what a topic's :class:`_TopicFields` lack: positions, efforts, some efforts."""
-    return ('no positions' if not found.position else 'no efforts' if not found.effort
-            else 'efforts of some joints missing or NaN')
-
-
-def _hz(rate):
-    return f'{rate:.4g} Hz' if rate > 0 else 'rate unknown'
+#: Distinct stamps per message below which a bag's header stamps are stuck (see _stamped).
+STUCK_STAMPS = 0.2
 
 
 def _refuse_repeated(names, where):

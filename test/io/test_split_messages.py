@@ -157,14 +157,17 @@ def test_a_ros1_bag_is_refused_with_the_command_that_converts_it(tmp_path):
         read_recording(path)
 
 
-def test_joints_recorded_with_a_prefix_are_named_with_it():
-    # Was: only "joints [...] of the model are not recorded (recorded: ['ur_...', ...])".
+def test_joints_recorded_with_a_prefix_are_read_without_it():
+    # Was: only "joints [...] of the model are not recorded (recorded: ['ur_...', ...])"; then
+    # refused naming the prefix, which the command line had no option to give.
     model = rd.load_model('two_link')
-    t, q, tau = arm_motion(model.joint_names, seconds=1.0)
+    t, q, tau = arm_motion(model.joint_names, seconds=3.0)
     prefixed = tuple('ur_' + name for name in model.joint_names)
-    with pytest.raises(RecordingError, match=r"with the prefix 'ur_' \(a driver's tf_prefix"):
-        prepare(Recording(prefixed + ('ur_gripper',), t, np.c_[q, q[:, :1]],
-                          np.c_[tau, tau[:, :1]]), model)
+    samples = prepare(Recording(('ur_gripper',) + prefixed, t, np.c_[q[:, :1], q],
+                                np.c_[tau[:, :1], tau]), model)
+    assert "with the prefix 'ur_' (a driver's tf_prefix)" in '\n'.join(samples.report.lines())
+    assert samples.report.ignored_joints == ('ur_gripper',)
+    assert np.allclose(samples.tau[5], [np.interp(samples.t[5], t, x) for x in tau.T])
     both = tuple(side + name for side in ('left_', 'right_') for name in model.joint_names)
     with pytest.raises(RecordingError, match='not recorded') as error:
         prepare(Recording(both, t, np.c_[q, q], np.c_[tau, tau]), model)
