@@ -194,7 +194,7 @@ SNIPPETS = ('<', '>', '/', '"', "'", '&', '&amp;', '<!--', '-->', '<?x?>', '<!DO
 
 
 def outcome(text):
-    """The tree :func:`kept` writes, or the URDFError's message."""
+    """Return the tree :func:`kept` writes, or the URDFError's message."""
     try:
         return kept(urdf_xml.parse_xml(text))
     except URDFError as exc:
