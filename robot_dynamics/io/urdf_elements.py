@@ -307,13 +307,14 @@ def _inertial_parts(inertial, link):
     where = f"link[@name='{link}']/inertial"
     origin = _pose_parts(inertial.find('origin'), where)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
-    if moments is None:
-        raise URDFError(f'link {link!r}: <inertial> has no <inertia>; add '
-                        '<inertia ixx= iyy= izz= ixy= ixz= iyz=/>')
     if mass_element is None or mass_element.get('value') is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
-    texts = [moments.get(key) for key in MOMENTS]
+    texts = ['0'] * 6 if moments is None else [moments.get(key) for key in MOMENTS]
+    if moments is None:                           # a point mass, as urdfdom reads it
+        warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
+             f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
+             'ixx= iyy= izz= ixy= ixz= iyz=/> if the link has rotational inertia')
     values = plain_floats(texts)                               # the loop below, at once
     if values is None:
         values = []

@@ -252,3 +252,15 @@ def test_a_space_after_an_inertials_number_is_read_as_written_and_said(before, a
     else:
         assert len(notes) == 1 and f'zero {lost}' in notes[0] and "'fr3_link7'" in notes[0]
     assert_chain_equals_pinocchio(model, text)      # the file without the space
+
+
+def test_an_inertial_without_inertia_is_a_point_mass_as_urdfdom_reads_it():
+    """Was refused ("has no <inertia>"); urdfdom keeps the mass and origin, no rotation."""
+    text = re.sub(r'<inertia [^>]*/>', '', fr3(hand=False))
+    assert '<inertia ' not in text and '<mass ' in text
+    model, said = load(text, urdf_friction=False)
+    notes = [line for line in said if 'has no <inertia>: loaded as a point mass' in line]
+    assert any("'fr3_link7'" in line for line in notes), said
+    assert_chain_equals_pinocchio(model, text)
+    with pytest.raises(rd.URDFError, match=r"inertial/mass: <mass value=\"\"/> is required"):
+        rd.RobotModel.from_urdf(re.sub(r'<mass [^>]*/>', '', fr3(hand=False)))
