@@ -258,9 +258,9 @@ def _friction_note(fields, included):
               min(d, f)) for name, kind, d, f in zip(
                  fields['joint_names'], fields['joint_types'], fields['viscous_friction'],
                  fields['coulomb_friction']) if d or f]
-    terms = [term for term, _ in given]
-    if not terms:
+    if not given:
         return []
+    terms = [term for term, _ in given]
     negative = [term for term, least in given if least < 0]
     if negative and included:
         raise URDFError(f"URDF <dynamics> friction negative on {', '.join(negative)}: friction "

@@ -310,11 +310,13 @@ def _inertial_parts(inertial, link):
     if mass_element is None or mass_element.get('value') is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
     mass = number(mass_element.get('value'), f'{where}/mass value')
-    texts = ['0'] * 6 if moments is None else [moments.get(key) for key in MOMENTS]
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
              'ixx= iyy= izz= ixy= ixz= iyz=/> if the link has rotational inertia')
+        texts = ['0'] * 6
+    else:
+        texts = [moments.get(key) for key in MOMENTS]
     values = plain_floats(texts)                               # the loop below, at once
     if values is None:
         values = []
