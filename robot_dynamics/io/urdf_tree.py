@@ -22,8 +22,10 @@ Chain choice without ``tip_link`` (documented in docs/models.md):
    the body, and refused with a clear error; beside a serial joint they count as fixed and
    are locked; alone above the default base, it is below them: :meth:`Tree.default_base`).
    Fixed joints are transparent: links joined by fixed joints form one rigid body. A joint
-   with ``<mimic>`` counts in the path lengths but is never a chain joint: where the chain
-   would continue through one, it ends and the mimic's branch is locked.
+   with ``<mimic>`` counts in the path lengths; where the chain would continue through one,
+   it ends and the mimic's branch is locked (a gripper's coupled finger), unless a joint
+   without ``<mimic>`` lies below it (a palletizer's parallelogram joint mid-arm): then the
+   chain goes on through it, a coordinate of its own as in Pinocchio and KDL.
 2. From the base, the chain follows the moving joint with the longest moving path below it.
    Shorter moving side branches are locked (merged rigidly into the body they hang from).
 3. Where several moving branches tie for the longest path, they form an end effector (a
@@ -75,7 +77,7 @@ class Tree:
     """Parent and children maps of a :class:`~robot_dynamics.io.urdf_elements.Document`."""
 
     def __init__(self, document):
-        self.document, self._rigid = document, {}
+        self.document, self._rigid, self._driven = document, {}, None
         self.choice = ''                          # why choose_tip chose what it did
         self.parent_joint, self.children = {}, {name: [] for name in document.links}
         for joint in document.joints.values():
@@ -228,7 +230,8 @@ class Tree:
         if not chainable:
             return 'no moving joint is below it'
         if len(chainable) == 1:
-            return f'its next joint {chainable[0].name!r} is a <mimic> (locked)'
+            return (f'its next joint {chainable[0].name!r} is a <mimic> with no other moving '
+                    'joint below it (locked)')
         names = sorted(j.name for j in chainable)
         return (f'its moving branches ({", ".join(map(repr, names[:6]))}) tie '
                 'and are shorter than the chain: an end effector, locked')
@@ -246,9 +249,21 @@ class Tree:
             ranked = [(1 + depth[j.child], j) for j in _candidates(exits)]
             longest = max((d for d, _ in ranked), default=0)
             winners = [j for d, j in ranked if d == longest]
-        if len(winners) == 1 and _mimics(winners[0]) or len(winners) > 1 and longest < walked:
+        if len(winners) == 1 and _mimics(winners[0]) and not self._drives_below(winners[0]):
+            return [], longest
+        if len(winners) > 1 and longest < walked:
             return [], longest
         return winners, longest
+
+    def _drives_below(self, joint):
+        """Tell whether a serial joint without ``<mimic>`` lies below ``joint``'s child."""
+        if self._driven is None:                 # every link's answer, leaves first, once
+            self._driven = {}
+            for link in reversed(self.order):
+                self._driven[link] = any(
+                    below.type in SERIAL and not _mimics(below) or self._driven[below.child]
+                    for below in self.children[link])
+        return self._driven[joint.child]
 
     def _moving_depth(self):
         """Longest number of serial moving joints below each link.

@@ -42,7 +42,7 @@ import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
-from robot_dynamics.errors import URDFError
+from robot_dynamics.errors import URDFError, warn
 
 try:                       # the compiled filter (setup.py: optional, built with the package)
     from robot_dynamics.io._urdf_scan import scan as _scan
@@ -61,6 +61,7 @@ DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=
 
 #: Byte-order marks of UTF-32 and UTF-16 (UTF-32's first: FF FE 00 00 starts with FF FE).
 #: Windows PowerShell's ``xacro robot.urdf.xacro > robot.urdf`` writes UTF-16 with one.
+LINE_END = re.compile(r'\r\n|\r|\n')
 WIDE_ENCODINGS = ((codecs.BOM_UTF32_LE, 'UTF-32'), (codecs.BOM_UTF32_BE, 'UTF-32'),
                   (codecs.BOM_UTF16_LE, 'UTF-16'), (codecs.BOM_UTF16_BE, 'UTF-16'))
 
@@ -117,29 +118,66 @@ def parse_xml(text):
 
 
 def parse_full(text):
-    """Return the root element of the whole of URDF ``text``, as TinyXML reads it; or refuse."""
+    """Return the root element of the whole of URDF ``text``, as TinyXML reads it; or refuse.
+
+    Elements after the root (a second ``<robot>``, a ``<gazebo>`` pasted after ``</robot>``)
+    are ignored with a warning, as urdfdom reads the first ``<robot>`` of what TinyXML
+    accepts; they must still be well formed. Text after the root is refused, as by TinyXML.
+    """
+    builder = ET.TreeBuilder()
+    try:
+        _parser(builder, 'transmission' in text).Parse(text, True)
+    except expat.ExpatError as exc:
+        if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
+            raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
+        if not _ignorable_tail(text, exc):
+            raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed'
+                            f'{_leading_text_hint(text)}') from None
+    root = builder.close()
+    if 'xacro:' in text or 'xmlns:' in text:   # else no name has xacro's prefix or namespace
+        _refuse_xacro(root)
+    return root
+
+
+def _parser(builder, with_text):
+    """Return an expat parser feeding ``builder`` that refuses declarations, external entities."""
     def refuse(*_):
         raise URDFError(DECLARATION_REFUSED)
-    builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse
     parser.StartElementHandler, parser.EndElementHandler = builder.start, builder.end
-    if 'transmission' in text:         # only <transmission>s' elements' text is read
+    if with_text:                      # only <transmission>s' elements' text is read
         parser.buffer_text = True
         parser.CharacterDataHandler = builder.data
+    return parser
+
+
+def _ignorable_tail(text, error):
+    """Warn and return True if ``error`` is well-formed elements after the root element."""
+    if error.code != expat.errors.codes[expat.errors.XML_ERROR_JUNK_AFTER_DOC_ELEMENT]:
+        return False
+    start = _offset(text, error.lineno, error.offset)
+    tail = text[start:]
+    if not tail.startswith('<'):
+        return False
     try:
-        parser.Parse(text, True)
-    except expat.ExpatError as exc:
-        if _at_declaration(text, exc.lineno, exc.offset):     # <!doctype, <!ENTITY outside
-            raise URDFError(DECLARATION_REFUSED) from None    # a DTD: malformed, and a DTD
-        raise URDFError(f'malformed URDF: {exc}; check that the XML is well formed'
-                        f'{_leading_text_hint(text)}') from None
-    root = builder.close()
-    if 'xacro:' in text or 'xmlns:' in text:   # else no name has xacro's prefix or namespace
-        _refuse_xacro(root)
-    return root
+        _parser(ET.TreeBuilder(), False).Parse(f'<tail>{tail}</tail>', True)
+    except expat.ExpatError:
+        return False
+    warn(f'URDF has elements after the root element, from line {error.lineno} column '
+         f'{error.offset + 1} ({tail[:40]!r}): ignored, as urdfdom reads the first <robot>; '
+         'remove them (two files pasted together?)')
+    return True
+
+
+def _offset(text, line, column):
+    """Index in ``text`` of expat's ``line`` (1-based), ``column`` (0-based; CR, LF, CRLF)."""
+    start = 0
+    for _, end in zip(range(line - 1), LINE_END.finditer(text)):
+        start = end.end()
+    return start + column
 
 
 def _refuse_xacro(root):

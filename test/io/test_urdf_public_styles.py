@@ -264,3 +264,32 @@ def test_an_inertial_without_inertia_is_a_point_mass_as_urdfdom_reads_it():
     assert_chain_equals_pinocchio(model, text)
     with pytest.raises(rd.URDFError, match=r"inertial/mass: <mass value=\"\"/> is required"):
         rd.RobotModel.from_urdf(re.sub(r'<mass [^>]*/>', '', fr3(hand=False)))
+
+
+@pytest.mark.parametrize('tail, loads', [
+    ('<robot name="second"><link name="x"/></robot>', True),    # two files pasted together
+    ('\r\n<gazebo reference="fr3_link7"><material>Gray</material></gazebo>\r\n', True),
+    ('<!-- end -->\n<gazebo/>', True),
+    ('junk', False),                                              # TinyXML refuses text too
+    ('<gazebo>', False)])                                         # not well formed
+def test_elements_after_the_root_are_ignored_with_a_warning_as_urdfdom_reads_it(tail, loads):
+    """Was "junk after document element"; urdfdom takes the first ``<robot>`` TinyXML parsed."""
+    text = fr3(hand=False)
+    pasted = text.replace('</robot>', '</robot>' + tail)
+    assert pasted != text
+    try:
+        pin.buildModelFromXML(pasted)
+        pinocchio_loads = True
+    except (RuntimeError, ValueError):
+        pinocchio_loads = False
+    assert pinocchio_loads == loads
+    if not loads:
+        with pytest.raises(rd.URDFError, match=r'malformed URDF|DOCTYPE'):
+            rd.RobotModel.from_urdf(pasted)
+        return
+    model, said = load(pasted, urdf_friction=False)
+    assert [line for line in said if line.startswith('URDF has elements after the root '
+                                                     'element, from line')]
+    assert_chain_equals_pinocchio(model, text)
+    with pytest.raises(rd.URDFError, match='DOCTYPE or ENTITY declaration, which is refused'):
+        rd.RobotModel.from_urdf(text.replace('</robot>', '</robot><!DOCTYPE x>'))   # TinyXML

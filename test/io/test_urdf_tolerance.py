@@ -27,7 +27,8 @@ from robot_dynamics import RobotModel, URDFError
 from robot_dynamics.errors import ModelWarning
 from cost import growth_ratio
 from robots import random_state
-from urdf_trees import arm, tree_urdf
+from urdf_trees import (arm, assert_chain_equals_pinocchio, gripper, load_with_notes,
+                        tree_urdf)
 
 EXTRAS = {
     'icub-texture': ('<link name="arm_link1">', '<link name="arm_link1"><visual><geometry><mesh '
@@ -99,6 +100,27 @@ def test_mimic_of_a_chain_joint_is_locked_at_its_default_and_said_so():
                                           'locked at its default instead'):
         model = RobotModel.from_urdf(urdf)
     assert model.joint_names == ('j',) and dict(model.locked_joints) == {'k': 0.0}
+
+
+def test_a_mimic_mid_arm_continues_the_default_chain_as_pinocchio_loads_it():
+    """A palletizer: the parallelogram joint mimics the shoulder, a wrist joint lies below it.
+
+    The default chain goes on through the mimic (it used to end there and lock the wrist):
+    five coordinates, the note gives the coupling, dynamics = Pinocchio's model to 1e-13. A
+    gripper's mimic finger at the end still ends the chain.
+    """
+    joints = arm('p', 'base', 3) + [
+        ('p_parallel', 'revolute', 'p_link3', 'p_link4', (-2.0, 2.0), ('p_j2', -1.0, 0.0)),
+        ('p_wrist', 'revolute', 'p_link4', 'p_flange'),
+        ('p_flange_tool0', 'fixed', 'p_flange', 'p_tool0')] + gripper('p', 'p_tool0')
+    urdf = tree_urdf(8, joints, name='palletizer')
+    model, said = load_with_notes(urdf)
+    assert model.joint_names == ('p_j1', 'p_j2', 'p_j3', 'p_parallel', 'p_wrist')
+    assert sorted(dict(model.locked_joints)) == ['p_finger_joint1', 'p_finger_joint2']
+    assert [line for line in said if 'keep p_parallel = -1 p_j2 + 0 in q' in line]
+    assert_chain_equals_pinocchio(model, urdf)
+    tip = tree_urdf(8, joints[:4], name='ends_in_a_mimic')     # nothing below the mimic
+    assert load_with_notes(tip)[0].joint_names == ('p_j1', 'p_j2', 'p_j3')
 
 
 # ---------------------------------------------------------------------- size and depth
