@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_dynamics.identification.data_report import DataReport
-from robot_dynamics.identification.positions import check_limits, unwrap_turns
+from robot_dynamics.identification.positions import check_limits, check_speeds, unwrap_turns
 from robot_dynamics.identification.recorded_joints import match_joints
 from robot_dynamics.identification.rest import joint_rest, moving_span, rest_speeds
 from robot_dynamics.identification.timing import (clean_rows, regular_period, segments,
@@ -129,6 +129,7 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
                                            t.size))
     arrays['q'] = unwrap_turns(arrays['q'], model, report)
     check_limits(report.source, arrays['q'], model)
+    check_speeds(report.source, t, arrays['q'], model)
     recorded = (t - effort_delay, arrays['tau'])          # as recorded: held-out errors
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt

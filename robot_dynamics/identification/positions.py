@@ -18,7 +18,9 @@ sample, and its derivative, a velocity of hundreds of rad/s, would go into the r
 :func:`unwrap_turns` adds the whole turns back (``numpy.unwrap``: a step of more than pi
 between samples is a wrap; no joint turns half a turn in one sample). A joint whose range is
 under one turn is never unwrapped: its readings cannot wrap, a step there is the data's.
-:func:`check_limits` then refuses positions far outside a joint's limits.
+:func:`check_limits` then refuses positions far outside a joint's limits, and
+:func:`check_speeds` positions that change far faster than the joint moves (a joint without
+limits, continuous, recorded in degrees).
 """
 
 import numpy as np
@@ -71,3 +73,48 @@ def check_limits(source, q, model):
             f'[{lower[j]:.6g}, {upper[j]:.6g}] on {np.count_nonzero(outside)} of {len(q)} '
             f'samples: record positions in {unit} ({other}) with the model\'s zero and joint '
             'names, or correct the limits of the model')
+
+
+#: A position changing faster than this many times the joint's velocity limit on a tenth of
+#: the recording is a unit mistake (degrees read as rad are 57.3 times faster), not motion.
+SPEED_FACTOR = 3.0
+#: Without a velocity limit: faster than arm joints move (rad/s, and m/s for prismatic).
+NO_LIMIT_SPEED = {'revolute': 20.0, 'prismatic': 5.0}
+#: The speed is measured over this window (s): sensor noise differentiated sample by sample
+#: at 1 kHz would read as speed.
+SPEED_WINDOW = 0.1
+
+
+def check_speeds(source, t, q, model):
+    """Refuse positions that change far faster than their joint can move: a unit mistake.
+
+    ``t`` (K,) increasing, ``q`` (K, n) unwrapped. A continuous joint has no limits for
+    :func:`check_limits` to meet: a driver that reports degrees (a Kinova Gen3's) reads as a
+    joint turning 57.3 times too fast. The speed is the 90th percentile of ``|Δq| / Δt`` over
+    ``SPEED_WINDOW``; its bound ``SPEED_FACTOR`` times the velocity limit, or
+    ``NO_LIMIT_SPEED`` where the model has none.
+    """
+    step = max(1, int(round(SPEED_WINDOW / float(np.median(np.diff(t))))))
+    if len(t) <= step:
+        return
+    span = t[step:] - t[:-step]
+    moved = np.abs(q[step:] - q[:-step])[span > 0] / span[span > 0, None]
+    if not len(moved):
+        return
+    typical = np.percentile(moved, 90, axis=0)
+    limits = (model.velocity_limit if model.velocity_limit is not None
+              else np.full(model.dof, np.inf))
+    for j, name in enumerate(model.joint_names):
+        kind = model.joint_types[j]
+        known = np.isfinite(limits[j]) and limits[j] > 0
+        bound = SPEED_FACTOR * limits[j] if known else NO_LIMIT_SPEED[kind]
+        if not typical[j] > bound:
+            continue
+        unit, other = (('m', 'mm: divide by 1000') if kind == 'prismatic'
+                       else ('rad', 'degrees: divide by 57.3'))
+        against = (f'{SPEED_FACTOR:g} times its velocity limit {limits[j]:.6g} {unit}/s' if known
+                   else f'{bound:g} {unit}/s, faster than arm joints move')
+        raise RecordingError(
+            f'{source}: position of joint {name!r} changes at {typical[j]:.6g} {unit}/s on a '
+            f'tenth of the recording, beyond {against}: record positions in {unit} ({other}), '
+            'or correct the velocity limit of the model')

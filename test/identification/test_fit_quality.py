@@ -146,6 +146,32 @@ def test_positions_far_outside_the_joint_limits_are_refused_with_the_unit_hint()
         identify(model, data)
 
 
+@pytest.mark.parametrize('velocity_limit', [2.0, np.inf])
+def test_a_continuous_joint_in_degrees_is_refused_by_its_speed(velocity_limit):
+    """No limits to meet: degrees read as rad turn the joint 57.3 times too fast.
+
+    The same run in rad, with a millirad of sensor noise at 1 kHz, passes: the speed is
+    measured over 0.1 s, not differentiated sample by sample.
+    """
+    model = rd.load_model('puma560')
+    sixth = np.arange(6) == 5
+    model = model.replace(lower_limit=np.where(sixth, -np.inf, model.lower_limit),
+                          upper_limit=np.where(sixth, np.inf, model.upper_limit),
+                          velocity_limit=np.where(sixth, velocity_limit, model.velocity_limit))
+    run = record(model, trajectory(model), 4.0)
+    noisy = run.position + np.random.default_rng(4).normal(0.0, 1e-3, run.position.shape)
+    prepare(Recording(run.joint_names, run.t, noisy, run.effort), model)
+    degrees = run.position.copy()
+    degrees[:, 5] = np.degrees(degrees[:, 5])
+    data = Recording(run.joint_names, run.t, degrees, run.effort, source='gen3.csv')
+    against = ('3 times its velocity limit 2 rad/s' if np.isfinite(velocity_limit) else
+               '20 rad/s, faster than arm joints move')
+    with pytest.raises(RecordingError, match=r"gen3.csv: position of joint 'joint6' changes at "
+                       rf'\d.* rad/s on a tenth of the recording, beyond {against}: record '
+                       r'positions in rad \(degrees: divide by 57.3\), or correct the velocity'):
+        prepare(data, model)
+
+
 def test_torques_a_thousand_times_too_large_are_refused_naming_the_units():
     """Trial 3: ×1000 was refused with the wrong reason ("the efforts do not follow").
 
