@@ -22,9 +22,9 @@ The names loggers write (any case, a unit in brackets after any of them: ``q_j1 
 - a number alone: ``q1``, ``dq1``, ``tau1`` (joints ``1``…); ``rostopic echo -p``'s
   ``field.position0``…;
 - PlotJuggler's ``<topic>/<joint>/position``;
-- Franka's (libfranka ``RobotState``): ``tau_J_<k>`` the measured joint torque of joint ``k``
-  (a number or a name)
-  (when ``k`` has a position column; a joint named ``J_<k>`` keeps its name). The desired and
+- Franka's (libfranka ``RobotState``): ``tau_J_<k>`` the measured joint torque of joint ``k``,
+  a number or a name, when ``k`` has a position column (a joint named ``J_<k>`` keeps its
+  name). The desired and
   external quantities (``q_d``, ``dq_d``, ``tau_J_d``, ``dtau_J``, ``tau_ext…``) are no
   measured state: left out, never read as the joint's torque.
 """
