@@ -19,7 +19,8 @@ the dynamics node supplies ``tau_ff`` (the feed-forward of its desired motion) a
 motion followed; :meth:`~ModelTermsLoop.torque` is one step. A motion is read as every node
 reads one (:func:`~robot_dynamics.control.goals.commanded_motion`), the dynamics node's
 accepted motion joined from this controller's own state when the transit explains the gap
-(``join_in_transit``), and bounded by any joint's plausible speed and acceleration
+(``join_in_transit``; an arm still at its first point starts it late, whole), and bounded by
+any joint's plausible speed and acceleration
 (:func:`~robot_dynamics.control.policies.check_motion`). No ROS here.
 """
 

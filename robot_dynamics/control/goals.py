@@ -33,7 +33,8 @@ rush or step the arm, and ``jump`` says so, for a policy that refuses or re-time
 arm is there. A controller that reads another node's accepted motion (``join_in_transit``:
 its first point is that node's state at its stamp, a little older than this one's) joins it
 from its own state when the arm's own motion over the message's age explains the gap
-(:func:`_joins_in_transit`); a gap larger than that is still a step. Positions-only
+(:func:`_joins_in_transit`); an arm still at the first point of a motion read late starts
+it now, whole (:func:`_starts_late`); any other gap is still a step. Positions-only
 requests are straight lines with parabolic blends, from the current velocity to rest
 (:func:`~robot_dynamics.simulation.trajectory.parabolic_blends`), whose velocities and
 accelerations are part of what is judged. No rclpy here.
@@ -190,6 +191,8 @@ def commanded_motion(request, joint_names, current, now_ns, model=None, rules=Go
     start_ns = now_ns if now_ns > 0 else None
     jump = _jump(joint_names, q, elapsed, columns, rules)
     joined = bool(jump) and _joins_in_transit(q, qd, elapsed, columns, rules)
+    if jump and not joined and _starts_late(q, qd, elapsed, columns, rules):
+        joined, elapsed = True, 0.0         # none of it done: it starts now, from the arm
     jump = '' if joined else jump
     times, positions = columns[:2]
     ahead = times > elapsed
@@ -291,6 +294,25 @@ def _joins_in_transit(q, qd, elapsed, columns, rules):
     planned = sample_waypoints(times, positions, velocities, accelerations, elapsed)[0]
     return bool(np.all(np.abs(positions[0] - q) <= allowed) and
                 np.all(np.abs(planned - q) <= allowed))
+
+
+def _starts_late(q, qd, elapsed, columns, rules):
+    """Tell whether the arm is still where a motion begun at another node's state begins.
+
+    A controller that reads the motion ``elapsed`` s after its stamp (a dynamics node
+    restarted while the arm was still: the controller discovers it a second later on a loaded
+    machine) and whose arm nothing moved meanwhile finds the arm at the first point and the
+    plan gone on without it. Joining the plan would rush the arm; the motion starts now
+    instead, from the arm's state: the very motion the other node judged, late by
+    ``elapsed`` (its feed-forward ahead by as much until it ends). At the first point: every
+    joint within the hold tolerance of its position, and of its velocity times ``JOIN_SLACK``.
+    """
+    times, positions, velocities = columns[:3]
+    if not rules.join_in_transit or times[0] != 0 or not elapsed > 0:
+        return False
+    velocity = np.zeros_like(qd) if velocities is None else velocities[0]
+    return bool(np.all(np.abs(positions[0] - q) <= rules.hold_tolerance) and
+                np.all(np.abs(velocity - qd) * JOIN_SLACK <= rules.hold_tolerance))
 
 
 def _nominal_move(q, target, start_ns, model):

@@ -101,12 +101,59 @@ def test_at_rest_the_transit_explains_nothing():
 
 
 def test_a_motion_that_has_moved_on_is_not_joined_by_a_still_arm():
-    """First point at the arm, stamped 1.9 s ago: following it now would rush the arm."""
+    """First point at the arm, stamped 1.9 s ago: joining it now would rush the arm.
+
+    The arm never began it: it starts now, whole (the 2 s it was judged in, never 0.1 s).
+    Away from both its first point and its plan, the arm is a step still.
+    """
     request = TrajectoryRequest(NAMES, [0.0, 2.0], [Q0, Q0 + 0.7],
                                 stamp_ns=T_DYNAMICS - int(1.9 * SECOND))
+    assert 'is 1.9 s in' in commanded_motion(request, NAMES, (Q0, np.zeros(3)), T_DYNAMICS,
+                                             rules=BEFORE, ended_ok=True).jump
     motion = commanded_motion(request, NAMES, (Q0, np.zeros(3)), T_DYNAMICS,
                               rules=CONTROLLER, ended_ok=True)
-    assert 'is 1.9 s in' in motion.jump
+    assert motion.jump == '' and motion.trajectory.start_ns == T_DYNAMICS
+    assert motion.trajectory.duration == pytest.approx(2.0)
+    away = commanded_motion(request, NAMES, (Q0 + 0.02, np.zeros(3)), T_DYNAMICS,
+                            rules=CONTROLLER, ended_ok=True)
+    assert 'is 1.9 s in' in away.jump
+
+
+def test_a_motion_read_late_by_a_still_arm_starts_late_whole():
+    """The recovery test's restart (CI, loaded): read 0.97 s late, the arm still at rest.
+
+    The restarted dynamics node began the motion back to the hold posture at its first state;
+    the controller discovered it 0.97 s later, the arm resting meanwhile on joint b's stop. The
+    plan had gone on 0.049 rad: refused as a step, the arm stayed 0.18 rad off for good. Now
+    it starts then, from the arm's state: the very motion judged, 0.97 s late.
+    """
+    stop = np.array([0.0, -0.785, 0.4])
+    request = accepted_motion(stop, np.array([0.004, 0.0, -0.01]))
+    q, qd = stop + np.array([0.002, 0.0, -0.003]), np.array([0.0, 0.0, 0.02])
+    now = T_DYNAMICS + int(0.97 * SECOND)
+    assert commanded_motion(request, NAMES, (q, qd), now, rules=BEFORE, ended_ok=True).jump
+    motion = commanded_motion(request, NAMES, (q, qd), now, rules=CONTROLLER, ended_ok=True)
+    assert motion.jump == ''
+    check_motion(motion, NAMES)
+    trajectory = motion.trajectory
+    assert trajectory.start_ns == now
+    np.testing.assert_array_equal(trajectory.times, request.times)       # the whole motion
+    np.testing.assert_array_equal(trajectory.positions[1:], request.positions[1:])
+    np.testing.assert_array_equal(trajectory.velocities[1:], request.velocities[1:])
+    desired = trajectory.sample(now)                        # from the arm's state: no step
+    np.testing.assert_allclose(desired[0], q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(desired[1], qd, rtol=0, atol=1e-12)
+    assert abs(trajectory.sample(now + 3 * SECOND)[0] - TARGET).max() < 1e-12
+
+
+@pytest.mark.parametrize('offset, velocity', [(0.02, 0.0), (0.0, 0.2)])
+def test_an_arm_off_the_first_point_does_not_start_late(offset, velocity):
+    """Off its position by twice the hold tolerance, or moving at 0.2 rad/s: a step still."""
+    request = accepted_motion(Q0, np.zeros(3))
+    q, qd = Q0 + np.array([0.0, offset, 0.0]), np.array([0.0, velocity, 0.0])
+    motion = commanded_motion(request, NAMES, (q, qd), T_DYNAMICS + int(0.97 * SECOND),
+                              rules=CONTROLLER, ended_ok=True)
+    assert 'joint b' in motion.jump
 
 
 def test_the_arm_on_the_motion_still_follows_the_motion_itself():
