@@ -101,6 +101,11 @@ def chain_bodies(tree, base, tip):
     :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the
     tool frame in the last body's frame.
     """
+    document = tree.document
+    if not any(joint.moving for joint in document.joints.values()):
+        raise URDFError(f'the URDF has no moving joint ({len(document.links)} link(s), '
+                        f'{len(document.joints)} fixed joint(s)): nothing moves, and a model '
+                        'needs at least one revolute, continuous or prismatic joint')
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
     fixed, locked, bare = [], [], []

@@ -146,3 +146,15 @@ def test_some_links_without_inertial_share_one_line():
         "'arm5_joint') have no <inertial>: loaded massless (URDF specification); add <inertial> "
         'with <mass> and <inertia> where a link has mass']
     assert_chain_equals_pinocchio(model, text)
+
+
+def test_a_file_without_a_moving_joint_says_so():
+    """Onshape's export of a single part: Pinocchio builds an empty model; a chain needs one."""
+    text = ('<robot name="onshape"><link name="as_1112_-_m3,5(2)"><inertial><mass value="0"/>'
+            '<inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>'
+            '<link name="plate"/><joint name="fix" type="fixed"><parent link="as_1112_-_m3,5(2)"/>'
+            '<child link="plate"/></joint></robot>')
+    assert pin.buildModelFromXML(text).nq == 0
+    with pytest.raises(rd.URDFError, match=r'the URDF has no moving joint \(2 link\(s\), 1 fixed '
+                       r'joint\(s\)\): nothing moves, and a model needs at least one revolute'):
+        rd.RobotModel.from_urdf(text)
