@@ -143,16 +143,19 @@ def oracle_dynamics(reduced, q, qd, qdd, base_link):
     M = np.triu(M) + np.triu(M, 1).T
     g = pin.computeGeneralizedGravity(reduced, data, config)
     pin.framesForwardKinematics(reduced, data, config)
-    R_base = data.oMf[reduced.getFrameId(base_link)].rotation
+    R_base = data.oMf[reduced.getFrameId(base_link, pin.BODY)].rotation
     return tau, M, g, R_base.T @ reduced.gravity.linear
 
 
 def oracle_tip_pose(reduced, q, base_link, tip_link):
-    """Pose (4, 4) of ``tip_link`` in ``base_link``'s frame in the reduced Pinocchio model."""
+    """Pose (4, 4) of ``tip_link`` in ``base_link``'s frame in the reduced Pinocchio model.
+
+    Links are looked up as body frames: a joint may share a link's name (SO-100's ``gripper``).
+    """
     data = reduced.createData()
     pin.framesForwardKinematics(reduced, data, pinocchio_configuration(reduced, q))
-    base = data.oMf[reduced.getFrameId(base_link)]
-    return (base.inverse() * data.oMf[reduced.getFrameId(tip_link)]).homogeneous
+    base = data.oMf[reduced.getFrameId(base_link, pin.BODY)]
+    return (base.inverse() * data.oMf[reduced.getFrameId(tip_link, pin.BODY)]).homogeneous
 
 
 def load_with_notes(text, **options):
@@ -167,22 +170,34 @@ def assert_chain_equals_pinocchio(model, text, tolerance=1e-13):
     """ID, M, G (relative to the largest entry), gravity and the tool pose = Pinocchio's.
 
     Pinocchio's model of the whole ``text`` with the other joints locked where ``model`` locks
-    them. Its ``buildReducedModel`` cannot tell a fixed joint from the link of the same name
-    (Sawyer's ``right_hand``): its fixed joints are renamed for it (no name of the chain's).
+    them. Its ``buildReducedModel`` cannot tell a joint from the link of the same name
+    (Sawyer's fixed ``right_hand``, SO-100's moving ``gripper``): such links are renamed for it.
     """
-    text = re.sub(r'<joint name="([^"]*)" type="fixed"', r'<joint name="\1 (fixed)" '
-                  'type="fixed"', text)
+    text, renamed = _rename_links_named_like_joints(text)
     reduced = reduced_oracle(text, list(model.joint_names), dict(model.locked_joints))
+    base, tip = renamed.get(model.base_link, model.base_link), renamed.get(model.tip_link,
+                                                                           model.tip_link)
     rng = np.random.default_rng(3)
     for _ in range(3):
         q, qd, qdd = rng.uniform(-1.5, 1.5, (3, model.dof))
-        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, model.base_link)
+        tau, M, g, gravity = oracle_dynamics(reduced, q, qd, qdd, base)
         np.testing.assert_allclose(model.gravity, gravity, rtol=0, atol=1e-14)
         for ours, theirs in ((rd.inverse_dynamics(model, q, qd, qdd), tau),
                              (rd.mass_matrix(model, q), M), (rd.gravity_torques(model, q), g)):
             assert np.abs(ours - theirs).max() <= tolerance * np.abs(theirs).max()
-        tip = oracle_tip_pose(reduced, q, model.base_link, model.tip_link)
-        np.testing.assert_allclose(rd.tip_pose(model, q), tip, rtol=0, atol=tolerance)
+        np.testing.assert_allclose(rd.tip_pose(model, q), oracle_tip_pose(reduced, q, base, tip),
+                                   rtol=0, atol=tolerance)
+
+
+def _rename_links_named_like_joints(text):
+    """Return the text with every link named like a joint renamed, and old name → new name."""
+    joints = set(re.findall(r'<joint\b[^>]*?\bname="([^"]*)"', text))
+    links = set(re.findall(r'<link\b[^>]*?\bname="([^"]*)"', text))
+    renamed = {name: f'{name} (link)' for name in joints & links}
+    for old, new in renamed.items():
+        text = re.sub(r'(<link\b[^>]*?\bname=|\blink=)"' + re.escape(old) + '"',
+                      lambda match: f'{match.group(1)}"{new}"', text)
+    return text, renamed
 
 
 # A torso lift and a shoulder whose <dynamics> carry Gazebo-style tuning values (issue 20.8).

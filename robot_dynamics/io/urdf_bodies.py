@@ -101,17 +101,20 @@ def chain_bodies(tree, base, tip):
     :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the
     tool frame in the last body's frame.
     """
+    document = tree.document
+    if not any(joint.moving for joint in document.joints.values()):
+        raise URDFError(f'the URDF has no moving joint ({len(document.links)} link(s), '
+                        f'{len(document.joints)} fixed joint(s)): nothing moves, and a model '
+                        'needs at least one revolute, continuous or prismatic joint')
     moving = chain_joints(tree.path(base, tip), base, tip)
     poses, _ = tree.rigid_body(base)
-    fixed, locked = [], []
+    fixed, locked, bare = [], [], []
     placements, origins = [poses[moving[0].parent]], [moving[0].origin_parts]
     for i, joint in enumerate(moving):
         poses, exits = tree.rigid_body(joint.child)
         body = rigid_inertia(tree, poses, pending=True)
         if body is None:       # massless, as the URDF specification reads a missing inertial
-            warn(f'moving link {joint.child!r} (child of joint {joint.name!r}) has no '
-                 '<inertial>: loaded massless (URDF specification); add <inertial> with <mass> '
-                 'and <inertia> if the link has mass')
+            bare.append(joint)
             body = origin_form_zero()
         fixed.append(body)
         following = moving[i + 1] if i + 1 < len(moving) else None
@@ -124,7 +127,29 @@ def chain_bodies(tree, base, tip):
                 _add_branch(tree, exit_joint, poses[exit_joint.parent], groups)
         if groups:
             locked.append(LockedBody(i, tuple(groups)))
+    if bare:
+        _warn_without_inertial(bare, len(moving))
     return moving, compose_all(placements, stacked_poses(origins)), fixed, locked, poses[tip]
+
+
+def _warn_without_inertial(bare, n):
+    """One line for the moving links without ``<inertial>`` (massless, as the spec reads it).
+
+    A kinematics-only description (ROS-Industrial's support packages: no link has one) gets
+    one line, not one a link.
+    """
+    links = ', '.join(f'{j.child!r} (child of joint {j.name!r})' for j in bare)
+    if len(bare) == 1:
+        warn(f'moving link {links} has no <inertial>: loaded massless (URDF specification); '
+             'add <inertial> with <mass> and <inertia> if the link has mass')
+    elif len(bare) < n:
+        warn(f'moving links {links} have no <inertial>: loaded massless (URDF specification); '
+             'add <inertial> with <mass> and <inertia> where a link has mass')
+    else:
+        names = ', '.join(joint.child for joint in bare)
+        warn(f'no moving link has an <inertial> ({names}): a kinematics-only description, '
+             'loaded massless (URDF specification), so only friction, rotor inertia and a '
+             'payload make torques; add <inertial> with <mass> and <inertia> for the dynamics')
 
 
 def _add_branch(tree, first, parent_pose, groups):

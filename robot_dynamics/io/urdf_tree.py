@@ -34,8 +34,9 @@ Chain choice without ``tip_link`` (documented in docs/models.md):
    candidate tips.
 4. The tool frame is on the last moving link's rigid body: its single end if its fixed links
    form one path; else the deepest link named like a tool frame (:data:`TOOL_NAMES`: exactly,
-   or ending in ``_`` + the name; ties by the order of the list, then alphabetically); else
-   the last moving link itself.
+   ending in ``_`` + the name, or the name + ``_link`` or ``_frame``: Kinova's and
+   OpenManipulator's ``end_effector_link``; ties by the order of the list, then
+   alphabetically); else the last moving link itself.
 
 The choice is explained (:attr:`Tree.choice`, kept as ``RobotModel.chain_choice``); a doubtful
 one is also a ``ModelWarning`` naming the fix (issue 36): a last chain joint named like a
@@ -319,7 +320,7 @@ class Tree:
         branches = ', '.join(repr(j.child) for j in fixed_children[end][:6])
         return link, (f'the last moving link itself: the fixed links below it branch (at '
                       f'{end!r}: {branches}) and none is named like a tool frame '
-                      f'({", ".join(TOOL_NAMES)})'), True
+                      f'({", ".join(TOOL_NAMES)}; or one of them + _link or _frame)'), True
 
 
 def _candidates(exits):
@@ -338,7 +339,8 @@ def _mimics(joint):
 
 def _tool_rank(name):
     lowered = name.lower()
+    bare = lowered.rsplit('_', 1)[0] if lowered.endswith(('_link', '_frame')) else None
     for rank, tool in enumerate(TOOL_NAMES):
-        if lowered == tool or lowered.endswith('_' + tool):
+        if lowered == tool or lowered.endswith('_' + tool) or bare == tool:
             return rank
     return None

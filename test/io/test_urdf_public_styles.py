@@ -115,7 +115,7 @@ FILES = {
     'ur5e': (ur5e, 6, 'tool0', 0), 'fr3': (fr3, 7, 'fr3_hand_tcp', 2),
     'fr3-no-hand': (lambda: fr3(hand=False), 7, 'fr3_link8', 0),
     'iiwa14': (iiwa14, 7, 'iiwa_link_ee', 0), 'jaco2': (jaco2, 6, 'j2n6s300_end_effector', 6),
-    'gen3-robotiq': (gen3_robotiq, 7, 'bracelet_link', 6),
+    'gen3-robotiq': (gen3_robotiq, 7, 'end_effector_link', 6),
     'abb-irb': (abb_irb, 6, 'tool0', 0), 'fetch': (lambda: mobile('fetch'), 8, 'gripper_link', 4),
     'stretch': (lambda: mobile('stretch'), 6, 'link_wrist_yaw', 0),
 }
