@@ -306,9 +306,11 @@ def _starts_late(q, qd, elapsed, columns, rules):
     instead, from the arm's state: the very motion the other node judged, late by
     ``elapsed`` (its feed-forward ahead by as much until it ends). At the first point: every
     joint within the hold tolerance of its position, and of its velocity times ``JOIN_SLACK``.
+    Only while the plan is still under way: a motion whose plan has ended (a controller
+    started long after it was accepted) never sets the arm moving; it is a step, held.
     """
     times, positions, velocities = columns[:3]
-    if not rules.join_in_transit or times[0] != 0 or not elapsed > 0:
+    if not rules.join_in_transit or times[0] != 0 or not 0 < elapsed < times[-1]:
         return False
     velocity = np.zeros_like(qd) if velocities is None else velocities[0]
     return bool(np.all(np.abs(positions[0] - q) <= rules.hold_tolerance) and

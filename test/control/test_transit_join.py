@@ -146,6 +146,17 @@ def test_a_motion_read_late_by_a_still_arm_starts_late_whole():
     assert abs(trajectory.sample(now + 3 * SECOND)[0] - TARGET).max() < 1e-12
 
 
+def test_a_motion_whose_plan_has_ended_never_sets_a_still_arm_moving():
+    """A controller started 5 s after a 3 s motion was accepted: a step, held, not begun."""
+    request = accepted_motion(Q0, np.zeros(3))
+    late = commanded_motion(request, NAMES, (Q0, np.zeros(3)), T_DYNAMICS + 2 * SECOND,
+                            rules=CONTROLLER, ended_ok=True)
+    assert late.jump == '' and late.trajectory.start_ns == T_DYNAMICS + 2 * SECOND
+    ended = commanded_motion(request, NAMES, (Q0, np.zeros(3)), T_DYNAMICS + 5 * SECOND,
+                             rules=CONTROLLER, ended_ok=True)
+    assert 'joint' in ended.jump
+
+
 @pytest.mark.parametrize('offset, velocity', [(0.02, 0.0), (0.0, 0.2)])
 def test_an_arm_off_the_first_point_does_not_start_late(offset, velocity):
     """Off its position by twice the hold tolerance, or moving at 0.2 rad/s: a step still."""
