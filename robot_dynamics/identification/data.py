@@ -129,13 +129,13 @@ def prepare(recording, model, cutoff=20.0, torque_cutoff=None, min_segment=1.0, 
                                            t.size))
     arrays['q'] = unwrap_turns(arrays['q'], model, report)
     check_limits(report.source, arrays['q'], model)
-    check_speeds(report.source, t, arrays['q'], model)
     recorded = (t - effort_delay, arrays['tau'])          # as recorded: held-out errors
     dt = float(np.median(np.diff(t)))
     report.sample_rate = 1.0 / dt
     report.span = float(t[-1] - t[0])
     report.mean_rate = (t.size - 1) / report.span
     _check_rate(report)
+    check_speeds(report.source, t, arrays['q'], model, dt)
     dt = regular_period(t, dt)
     report.cutoff = min(cutoff, 0.4 / dt)
     if torque_cutoff:

@@ -85,16 +85,16 @@ NO_LIMIT_SPEED = {'revolute': 20.0, 'prismatic': 5.0}
 SPEED_WINDOW = 0.1
 
 
-def check_speeds(source, t, q, model):
+def check_speeds(source, t, q, model, dt):
     """Refuse positions that change far faster than their joint can move: a unit mistake.
 
-    ``t`` (K,) increasing, ``q`` (K, n) unwrapped. A continuous joint has no limits for
-    :func:`check_limits` to meet: a driver that reports degrees (a Kinova Gen3's) reads as a
-    joint turning 57.3 times too fast. The speed is the 90th percentile of ``|Δq| / Δt`` over
-    ``SPEED_WINDOW``; its bound ``SPEED_FACTOR`` times the velocity limit, or
-    ``NO_LIMIT_SPEED`` where the model has none.
+    ``t`` (K,) increasing, ``q`` (K, n) unwrapped, ``dt`` the median sample period (s). A
+    continuous joint has no limits for :func:`check_limits` to meet: a driver that reports
+    degrees (a Kinova Gen3's) reads as a joint turning 57.3 times too fast. The speed is the
+    90th percentile of ``|Δq| / Δt`` over ``SPEED_WINDOW``; its bound ``SPEED_FACTOR`` times
+    the velocity limit, or ``NO_LIMIT_SPEED`` where the model has none.
     """
-    step = max(1, int(round(SPEED_WINDOW / float(np.median(np.diff(t))))))
+    step = max(1, int(round(SPEED_WINDOW / dt)))
     if len(t) <= step:
         return
     span = t[step:] - t[:-step]
@@ -102,8 +102,7 @@ def check_speeds(source, t, q, model):
     if not len(moved):
         return
     typical = np.percentile(moved, 90, axis=0)
-    limits = (model.velocity_limit if model.velocity_limit is not None
-              else np.full(model.dof, np.inf))
+    limits = model.velocity_limit                # inf where unknown (model fields' default)
     for j, name in enumerate(model.joint_names):
         kind = model.joint_types[j]
         known = np.isfinite(limits[j]) and limits[j] > 0

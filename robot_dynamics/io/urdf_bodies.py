@@ -72,14 +72,19 @@ def rigid_inertia(tree, poses, pending=False):
     return float(mass.sum()), mass @ com, (inertia + point).sum(axis=0)
 
 
-def chain_joints(path, base, tip):
-    """Return the moving joints of ``path``, checked for a serial chain.
+def chain_joints(tree, base, tip):
+    """Return the moving joints of the path ``base`` → ``tip``, checked for a serial chain.
 
     A ``<mimic>`` joint on it (a finger named as ``tip_link``) is a coordinate of its own, as
     Pinocchio and KDL load it; :func:`~robot_dynamics.io.urdf.urdf_fields` says so.
     """
-    moving = [joint for joint in path if joint.moving]
+    moving = [joint for joint in tree.path(base, tip) if joint.moving]
     if not moving:
+        document = tree.document
+        if not any(joint.moving for joint in document.joints.values()):
+            raise URDFError(f'the URDF has no moving joint ({len(document.links)} link(s), '
+                            f'{len(document.joints)} fixed joint(s)): nothing moves, and a '
+                            'model needs at least one revolute, continuous or prismatic joint')
         raise URDFError(f'the chain from {base!r} to {tip!r} has no moving joint')
     for joint in moving:
         if joint.type not in SERIAL_TYPES:
@@ -101,12 +106,7 @@ def chain_bodies(tree, base, tip):
     :func:`merged_bodies`), one :class:`LockedBody` per body with locked branches, and the
     tool frame in the last body's frame.
     """
-    document = tree.document
-    if not any(joint.moving for joint in document.joints.values()):
-        raise URDFError(f'the URDF has no moving joint ({len(document.links)} link(s), '
-                        f'{len(document.joints)} fixed joint(s)): nothing moves, and a model '
-                        'needs at least one revolute, continuous or prismatic joint')
-    moving = chain_joints(tree.path(base, tip), base, tip)
+    moving = chain_joints(tree, base, tip)
     poses, _ = tree.rigid_body(base)
     fixed, locked, bare = [], [], []
     placements, origins = [poses[moving[0].parent]], [moving[0].origin_parts]

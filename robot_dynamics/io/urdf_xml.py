@@ -59,9 +59,10 @@ DECLARED_ENCODING = re.compile(rb'(?:\xef\xbb\xbf)?\s*<\?xml\s[^>]*?encoding\s*=
                                rb'["\']([A-Za-z][A-Za-z0-9._-]*)["\']')
 
 
+#: Line ends as expat counts lines (CR, LF, CRLF).
+LINE_END = re.compile(r'\r\n|\r|\n')
 #: Byte-order marks of UTF-32 and UTF-16 (UTF-32's first: FF FE 00 00 starts with FF FE).
 #: Windows PowerShell's ``xacro robot.urdf.xacro > robot.urdf`` writes UTF-16 with one.
-LINE_END = re.compile(r'\r\n|\r|\n')
 WIDE_ENCODINGS = ((codecs.BOM_UTF32_LE, 'UTF-32'), (codecs.BOM_UTF32_BE, 'UTF-32'),
                   (codecs.BOM_UTF16_LE, 'UTF-16'), (codecs.BOM_UTF16_BE, 'UTF-16'))
 
@@ -201,12 +202,8 @@ def _refuse_xacro(root):
 
 def _at_declaration(text, line, column):
     """Tell whether expat's error at ``line`` (1-based), ``column`` is at a ``<!`` declaration."""
-    start = 0
-    for _ in range(line - 1):
-        start = text.find('\n', start) + 1
-        if start == 0:
-            return False
-    return text.startswith('<!', start + column) and not text.startswith('<!--', start + column)
+    at = _offset(text, line, column)
+    return text.startswith('<!', at) and not text.startswith('<!--', at)
 
 
 def _leading_text_hint(text):

@@ -291,5 +291,9 @@ def test_elements_after_the_root_are_ignored_with_a_warning_as_urdfdom_reads_it(
     assert [line for line in said if line.startswith('URDF has elements after the root '
                                                      'element, from line')]
     assert_chain_equals_pinocchio(model, text)
+
+
+def test_a_declaration_after_the_root_is_refused_as_any_declaration():
+    """Refuse it: TinyXML (Pinocchio) accepts it there, this loader no DOCTYPE (security)."""
     with pytest.raises(rd.URDFError, match='DOCTYPE or ENTITY declaration, which is refused'):
-        rd.RobotModel.from_urdf(text.replace('</robot>', '</robot><!DOCTYPE x>'))   # TinyXML
+        rd.RobotModel.from_urdf(fr3(hand=False).replace('</robot>', '</robot><!DOCTYPE x>'))
