@@ -51,6 +51,13 @@ class SimProbe:
             self.sim = ros.add(SimulationNode(namespace=ros.namespace,
                                               parameter_overrides=overrides))
         self.simulator = self.sim.simulator        # the library's state: q, failed, error, ...
+        self.commands_taken = 0
+        take = self.simulator.set_command
+
+        def counted(*args, **kwargs):
+            take(*args, **kwargs)
+            self.commands_taken += 1
+        self.simulator.set_command = counted
         self.ros = ros
         self.node = ros.node('probe')
         base = f'{ros.namespace}/simulation_node'
@@ -64,11 +71,14 @@ class SimProbe:
                               and self.efforts.get_subscription_count() > 0)
 
     def command(self, values):
-        """Publish an effort command and spin until the simulator has it."""
-        before = self.simulator.command_time
+        """Publish an effort command and spin until the simulator has taken it.
+
+        Counted, not read from ``command_time``: two commands taken between two steps carry
+        the same simulated time.
+        """
+        before = self.commands_taken
         self.efforts.publish(Float64MultiArray(data=[float(v) for v in values]))
-        assert self.ros.spin_until(lambda: self.simulator.command_time is not before
-                                   and self.simulator.command_time != before)
+        assert self.ros.spin_until(lambda: self.commands_taken > before)
 
     def wait_time(self, seconds, timeout=10.0):
         """Spin until a joint state at simulated time >= ``seconds`` arrived."""
