@@ -33,6 +33,8 @@ from conftest import RosGraph
 from nodes.test_launch_files import HOW_TO_GET, Launch, ROS2, wait_for_node
 from nodes.test_trajectory_action import FJT, Client, goal_to, stamp_seconds
 import robot_dynamics as rd
+from robot_dynamics.contacts import DEFAULT_GAIN
+from robot_dynamics.contacts.verdicts import SETTLE_TIME_CONSTANTS
 from robot_dynamics.nodes.qos import LATCHED
 import yaml
 
@@ -91,14 +93,24 @@ def over_thresholds(msg):
 
 
 def test_the_demo_motion_flags_no_collision(panda):
-    """The bundled demo's motion ran and ended: verdicts were given, all of them False."""
+    """The bundled demo's motion ran and ended: verdicts were given, all of them False.
+
+    Every estimate the node judges (from 3/K after the observer's start, docs/contacts.md)
+    is below the thresholds. Before that the start-up transient of the lockstep simulator's
+    hold is published, unjudged: on a loaded machine it reached 2.2 x a threshold (CI).
+    """
     client, verdicts, estimates, _ = panda
     assert verdicts and not any(v.data for v in verdicts), 'a false alarm in the demo motion'
     assert len(estimates) > 100
-    largest = max(max(abs(x) / T for x, T in zip(
-        [dict(zip(m.name, m.effort))[n] for n in NAMES], THRESHOLDS)) for m in estimates)
-    assert largest < 1.0
-    print(f'demo motion: largest estimate {largest:.2f} x its threshold')
+    times = np.array([stamp_seconds(m.header.stamp) for m in estimates])
+    ratios = np.array([max(abs(dict(zip(m.name, m.effort))[n]) / T
+                           for n, T in zip(NAMES, THRESHOLDS)) for m in estimates])
+    judged = times >= times[0] + SETTLE_TIME_CONSTANTS / DEFAULT_GAIN   # the first estimate
+    largest = ratios[judged].max()                                      # comes 1 sample late
+    at = times[judged][np.argmax(ratios[judged])] - times[0]
+    assert largest < 1.0, f'{largest:.2f} x a threshold {at:.3f} s after the first estimate'
+    print(f'demo motion: largest judged estimate {largest:.2f} x its threshold ({at:.3f} s '
+          f'in), {ratios[~judged].max():.2f} x while the observer settled')
 
 
 def test_a_push_mid_motion_is_flagged_the_goal_aborted_and_the_arm_held(panda):
