@@ -83,6 +83,15 @@ URDF_SCAN = Extension(
     optional=True,
 )
 
+# The inertia screen (robot_dynamics/model/src/inertia_screen.c): Python's float operations in
+# C, in the same order, no fused multiply-add. Optional: without it every link is checked.
+INERTIA_SCREEN = Extension(
+    'robot_dynamics.model._inertia_screen',
+    sources=[os.path.join('robot_dynamics', 'model', 'src', 'inertia_screen.c')],
+    extra_compile_args=[] if sys.platform == 'win32' else ['-O2', '-ffp-contract=off'],
+    optional=True,
+)
+
 
 def _provenance():
     """Load robot_dynamics/engine/provenance.py by path (the package is not importable yet)."""
@@ -118,7 +127,7 @@ setup(
     packages=find_packages(exclude=['test', 'test.*']),
     package_data={'robot_dynamics.codegen': ['*.h']},       # copied into generated C
     data_files=data_files,
-    ext_modules=[ENGINE, URDF_SCAN],
+    ext_modules=[ENGINE, URDF_SCAN, INERTIA_SCREEN],
     install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'matplotlib',
                       'tqdm'],
     zip_safe=False,
