@@ -212,15 +212,10 @@ class Document:
         self._inertials, self._bodies = {}, {}
         self.transmissions = []
         unknown = set()
-        links, inertials = self.links, self._inertials
         for element in root:
             tag = element.tag
             if tag == 'link':
-                name = element.get('name')
-                if not name or name in links:
-                    self._add_link(element)              # raises, naming the problem
-                links[name] = element                    # _add_link's lines, inline
-                inertials[name] = element.find('inertial')
+                self._add_link(element)
             elif tag == 'joint':
                 self._add_joint(element)
             elif tag == 'transmission':

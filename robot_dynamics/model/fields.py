@@ -71,13 +71,7 @@ def frozen_fields(values, n):
                 out[name] = (_filled(n, DEFAULTS[name]) if name in DEFAULTS else
                              np.array(FIXED_DEFAULTS[name]))
                 continue
-            try:                                      # _converted's lines, inline
-                array = np.array(value, dtype=float)
-            except (TypeError, ValueError) as exc:
-                raise ModelError(NOT_NUMBERS.format(name, shape, value)) from exc
-            if array.shape != shape:
-                raise ModelError(WRONG_SHAPE.format(name, shape, array.shape))
-            out[name] = array
+            out[name] = _converted(value, shape, name)
             given.append(name)
     except Exception:                    # an earlier field's NaN first, as field by field
         _check_each(out, given)
