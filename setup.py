@@ -71,12 +71,24 @@ ENGINE = Extension(
 )
 
 # The URDF reader's filter (robot_dynamics/io/src/urdf_scan.c): Python's expat through
-# pyexpat's C API, building only what carries dynamics. Optional: without expat.h (or a
+# pyexpat's C API, building only what carries dynamics, and the loader's plain-number readers
+# (urdf_numbers.c). Optional: without expat.h (or a
 # compiler) the package installs and robot_dynamics/io/urdf_xml.py parses the text itself.
 URDF_SCAN = Extension(
     'robot_dynamics.io._urdf_scan',
-    sources=[os.path.join('robot_dynamics', 'io', 'src', 'urdf_scan.c')],
+    sources=[os.path.join('robot_dynamics', 'io', 'src', name)
+             for name in ('urdf_scan.c', 'urdf_numbers.c')],
+    depends=[os.path.join('robot_dynamics', 'io', 'src', 'urdf_numbers.h')],
     extra_compile_args=[] if sys.platform == 'win32' else ['-O2'],
+    optional=True,
+)
+
+# The inertia screen (robot_dynamics/model/src/inertia_screen.c): Python's float operations in
+# C, in the same order, no fused multiply-add. Optional: without it every link is checked.
+INERTIA_SCREEN = Extension(
+    'robot_dynamics.model._inertia_screen',
+    sources=[os.path.join('robot_dynamics', 'model', 'src', 'inertia_screen.c')],
+    extra_compile_args=[] if sys.platform == 'win32' else ['-O2', '-ffp-contract=off'],
     optional=True,
 )
 
@@ -115,7 +127,7 @@ setup(
     packages=find_packages(exclude=['test', 'test.*']),
     package_data={'robot_dynamics.codegen': ['*.h']},       # copied into generated C
     data_files=data_files,
-    ext_modules=[ENGINE, URDF_SCAN],
+    ext_modules=[ENGINE, URDF_SCAN, INERTIA_SCREEN],
     install_requires=['setuptools', 'numpy', 'scipy', 'pyyaml', 'matplotlib',
                       'tqdm'],
     zip_safe=False,

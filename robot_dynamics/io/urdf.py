@@ -51,11 +51,15 @@ from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.files import read_text_file
 from robot_dynamics.io.urdf_bodies import (chain_bodies, hold_chain_joints, locked_note,
                                            locked_positions, merged_bodies)
-from robot_dynamics.io.urdf_elements import parse, transmissions
+from robot_dynamics.io.urdf_elements import parse
+from robot_dynamics.io.urdf_transmissions import transmissions
 from robot_dynamics.io.urdf_tree import Tree
 from robot_dynamics.io.urdf_xml import decode
 
 MAX_URDF_BYTES = 50 * 1024 * 1024
+#: The fields of :meth:`~robot_dynamics.io.urdf_elements.Joint.chain_numbers`' values, in order.
+NUMBER_FIELDS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit',
+                 'viscous_friction', 'coulomb_friction')
 
 
 def read_urdf_text(urdf):
@@ -129,7 +133,9 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + _floating_note(passed, base) + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
-    messages += _limit_notes(moving) + _degree_note(fields) + _mimic_note(moving)
+    messages += _limit_notes([joint for joint, lower in zip(moving, fields['lower_limit'])
+                              if lower == -np.inf])       # (an empty range has no limit)
+    messages += _degree_note(fields) + _mimic_note(moving)
     messages += _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
     for message in messages:
@@ -295,6 +301,8 @@ def _degree_note(fields):
 def _limit_notes(moving):
     """Name the chain joints whose ``<limit>`` has no range (loaded moving, no position limit).
 
+    ``moving``: the chain joints that may have one (no finite lower limit was loaded).
+
     One line for the exporters' all-zero "not set" pattern (no position, effort or velocity
     limit: unknown), one for other equal ``lower``/``upper``, one for inverted ones
     (docs/models.md).
@@ -328,14 +336,20 @@ def _limit_notes(moving):
 
 def _joint_fields(moving, placements):
     """Per-joint arrays of the chain: type, axis, placement, limits, friction."""
-    limits = [joint.limits() for joint in moving]
-    return dict(
+    fields = dict(
         joint_types=['prismatic' if j.type == 'prismatic' else 'revolute' for j in moving],
         joint_names=[j.name for j in moving], link_names=[j.child for j in moving],
         axis=[j.axis for j in moving],
-        placement_rotation=placements[0], placement_translation=placements[1],
+        placement_rotation=placements[0], placement_translation=placements[1])
+    numbers = [joint.chain_numbers() for joint in moving]          # the lines below, at once
+    if None not in numbers:
+        fields.update(zip(NUMBER_FIELDS, map(list, zip(*numbers))))
+        return fields
+    limits = [joint.limits() for joint in moving]
+    fields.update(
         lower_limit=[lower for lower, _ in limits], upper_limit=[upper for _, upper in limits],
         velocity_limit=[j.rate_limit('velocity') for j in moving],
         effort_limit=[j.rate_limit('effort') for j in moving],
         viscous_friction=[j.attribute('dynamics', 'damping', 0.0) for j in moving],
         coulomb_friction=[j.attribute('dynamics', 'friction', 0.0) for j in moving])
+    return fields

@@ -10,14 +10,15 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Read what carries dynamics from a URDF document: links' inertials, joints, transmissions.
+"""Read what carries dynamics from a URDF document: links' inertials, joints.
 
 One pass over an ElementTree, linear in the document's size. Everything else (visuals,
 collisions, materials, textures, sensors, gazebo and ros2_control tags, ROS 1 transmission
 details) is skipped unread, so a part that carries no dynamics never makes a load fail.
 Inertials and joint details are parsed when the loader asks for them, so a malformed inertial
 on a link the model does not use (above the base, beside the chain on the fixed base) is not
-an error either. Errors name the element as ``link[@name='a']/inertial/mass``.
+an error either. Errors name the element as ``link[@name='a']/inertial/mass``. Transmissions
+are collected here and read by :mod:`robot_dynamics.io.urdf_transmissions`.
 """
 
 import math
@@ -61,7 +62,7 @@ class Joint:
     def origin(self):
         """``(R, p)``: the child frame in the parent link frame at zero joint position."""
         if self._origin is None:
-            self._origin = pose(self.element.find('origin'), f"joint[@name='{self.name}']")
+            self._origin = _pose(self.origin_parts)                 # pose() of <origin>
             if self.locked_at:     # its motion at the held position (none at 0: identity)
                 R, p = self._origin
                 if self._motion == 'prismatic':
@@ -76,7 +77,12 @@ class Joint:
 
         :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
         """
-        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
+        origin = self.element.find('origin')
+        if origin is None:
+            return None
+        values = plain_pose(origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0'))
+        return values if values is not None else \
+            _pose_parts(origin, f"joint[@name='{self.name}']")       # decides, words the error
 
     @property
     def mimic(self):
@@ -162,6 +168,30 @@ class Joint:
         return self.empty_range == (0.0, 0.0) and all(
             self.attribute('limit', name, 0.0) == 0 for name in ('effort', 'velocity'))
 
+    def chain_numbers(self):
+        """``(lower, upper, velocity, effort, damping, friction)`` of a chain joint, or None.
+
+        What :meth:`limits`, :meth:`rate_limit` and :meth:`attribute` (``<dynamics>``, 0 when
+        absent) return, read at once when every number is plain (:func:`plain_number`) and
+        the rate limits are >= 0; None otherwise: then those methods decide, and word errors.
+        """
+        limit, dynamics = self.element.find('limit'), self.element.find('dynamics')
+        texts = (None,) * 4 if limit is None else (
+            limit.get('lower'), limit.get('upper'), limit.get('velocity'), limit.get('effort'))
+        texts += (None, None) if dynamics is None else (
+            dynamics.get('damping'), dynamics.get('friction'))
+        values = [None if text is None else plain_number(text) for text in texts]
+        if values.count(None) != texts.count(None):
+            return None                                     # a number to check and word
+        lower, upper, velocity, effort, damping, friction = [
+            0.0 if value is None else value for value in values]
+        if not (velocity >= 0 and effort >= 0):
+            return None                                     # rate_limit's error
+        if self.type == 'continuous' or limit is None or lower >= upper:
+            lower, upper = -np.inf, np.inf
+        return (lower, upper, np.inf if velocity == 0 else velocity,
+                np.inf if effort == 0 else effort, damping, friction)
+
     def rate_limit(self, name):
         """``<limit effort|velocity>``: inf when absent or 0 (not given, as ROS reads it)."""
         value = self.attribute('limit', name)
@@ -211,19 +241,20 @@ class Document:
             raise URDFError('a <joint> has no name attribute; give every joint a unique name')
         if name in self.joints:
             raise URDFError(f'duplicate link or joint names [{name!r}]; names must be unique')
-        where = f"joint[@name='{name}']"
         kind = element.get('type')
         if kind is None:
-            raise URDFError(f'{where}: attribute type is required; one of {JOINT_TYPES}')
+            raise URDFError(f"joint[@name='{name}']: attribute type is required; one of "
+                            f'{JOINT_TYPES}')
         if kind not in JOINT_TYPES:
-            raise URDFError(f'{where}: invalid joint type {kind!r}; one of {JOINT_TYPES}')
-        ends = []
-        for tag in ('parent', 'child'):
-            end = element.find(tag)
-            if end is None or not end.get('link'):
-                raise URDFError(f'{where}: <{tag} link=""/> is required')
-            ends.append(end.get('link'))
-        self.joints[name] = Joint(element, name, kind, *ends)
+            raise URDFError(f"joint[@name='{name}']: invalid joint type {kind!r}; one of "
+                            f'{JOINT_TYPES}')
+        parent, child = element.find('parent'), element.find('child')
+        parent = None if parent is None else parent.get('link')
+        child = None if child is None or not parent else child.get('link')
+        if not parent or not child:
+            tag = 'child' if parent else 'parent'
+            raise URDFError(f"joint[@name='{name}']: <{tag} link=\"\"/> is required")
+        self.joints[name] = Joint(element, name, kind, parent, child)
 
     def body(self, link):
         """``(mass, com (3,), inertia about com (3, 3))`` in the link frame, or None."""
@@ -307,16 +338,19 @@ def _inertial_parts(inertial, link):
     where = f"link[@name='{link}']/inertial"
     origin = _pose_parts(inertial.find('origin'), where)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
-    if mass_element is None or mass_element.get('value') is None:
+    mass_text = None if mass_element is None else mass_element.get('value')
+    if mass_text is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
-    mass = number(mass_element.get('value'), f'{where}/mass value')
+    mass = plain_number(mass_text)                # number()'s first step, no message made
+    if mass is None:
+        mass = number(mass_text, f'{where}/mass value')
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
              'ixx= iyy= izz= ixy= ixz= iyz=/> if the link has rotational inertia')
         texts = ['0'] * 6
     else:
-        texts = [moments.get(key) for key in MOMENTS]
+        texts = list(map(moments.get, MOMENTS))
     values = plain_floats(texts)                               # the loop below, at once
     if values is None:
         values = []
@@ -325,14 +359,14 @@ def _inertial_parts(inertial, link):
                 raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all '
                                 'six of ixx iyy izz ixy ixz iyz)')
             values.append(number(text, f'{where}/inertia {key}'))
-    if not all(map(math.isfinite, values)):
+    if not math.isfinite(sum(values)) and not all(map(math.isfinite, values)):
         inertia_matrix(values, f'link {link!r} inertia')          # raises, naming the link
     if not math.isfinite(mass):
         raise URDFError(f'link {link!r}: mass is not finite')
     if mass < 0:
         raise URDFError(f'link {link!r}: negative mass {mass}; a mass must be >= 0 kg')
-    note = ' ' in mass_element.get('value') + ''.join(texts) and spaced_inertial_note(
-        link, mass_element.get('value'), dict(zip(MOMENTS, texts)))  # urdfdom reads otherwise
+    note = ' ' in mass_text + ''.join(texts) and spaced_inertial_note(
+        link, mass_text, dict(zip(MOMENTS, texts)))           # urdfdom reads otherwise
     if note:
         warn(note)
     return mass, origin, values
@@ -348,7 +382,8 @@ def stacked_poses(parts):
 
     The values of :func:`pose`, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
     """
-    R = np.array([IDENTITY[0]] * len(parts))
+    R = np.empty((len(parts), 3, 3))
+    R[:] = IDENTITY[0]
     turned = [k for k, part in enumerate(parts) if part is not None and part[1] != [0.0, 0.0, 0.0]]
     if turned:
         R[turned] = rpy_matrices([parts[k][1] for k in turned])
@@ -379,68 +414,3 @@ def _pose_parts(origin, where):
                             if where.startswith('joint') else
                             f'{where}/origin {what} contains NaN or inf')
     return xyz, rpy
-
-
-def transmissions(document):
-    """Gear ratio and rotor inertia by joint name from single-joint ``<transmission>``s.
-
-    ``mechanicalReduction`` (ROS 1 actuator or transmission form) or ``mechanical_reduction``
-    (ros2_control) → gear ratio; ``<rotorInertia>`` (kg m², a robot_dynamics extension) → rotor
-    inertia. Multi-joint (differential) transmissions are skipped. Where no rotor inertia is at
-    stake (a gear ratio alone changes no torque), one naming a joint the URDF does not have,
-    a second one for a joint with other values, or a reduction that is not a finite number
-    (empty, ``${ratio}``; Pinocchio and KDL never read it) is skipped with a note; with a
-    rotor inertia each is an error (a typo would drop or change it).
-    """
-    gear, rotor, owner = {}, {}, {}
-    for transmission in document.transmissions:
-        joints = [j.get('name') for j in transmission.findall('joint')]
-        where = f"transmission[@name='{str(transmission.get('name'))[:80]}']"
-        unknown = [name for name in joints if name not in document.joints]
-        if unknown:
-            message = (f'{where} names joint {str(unknown[0])[:80]!r}, which the URDF does not '
-                       'have')
-            if transmission.find('.//rotorInertia') is not None:     # dynamics at stake
-                raise URDFError(f'{message}; fix the name or remove the transmission')
-            document.notes.append(f'{message}: ignored (it carries no rotor inertia)')
-            continue
-        if len(joints) != 1:
-            continue
-        joint, values, unread = joints[0], {}, None
-        for element in transmission.iter():
-            if element.tag in ('mechanicalReduction', 'mechanical_reduction'):
-                try:
-                    values['gear'] = _finite(element, where)
-                except URDFError as exc:        # Pinocchio and KDL never read it
-                    unread = exc
-            elif element.tag == 'rotorInertia':
-                values['rotor'] = _finite(element, where)
-        if unread is not None:
-            if 'rotor' in values:                                        # dynamics at stake
-                raise unread
-            values.pop('gear', None)
-            document.notes.append(f'{unread}: ignored, gear ratio 1 (it carries no rotor '
-                                  'inertia: no torque depends on it)')
-        if joint in owner and owner[joint][1] != values:
-            message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
-                       f'{joint[:80]!r} with different values')
-            if 'rotor' in values or 'rotor' in owner[joint][1]:          # dynamics at stake
-                raise URDFError(f'{message}; keep one transmission per joint')
-            document.notes.append(f'{message}: the first is kept (no rotor inertia: no effect '
-                                  'on the dynamics)')
-            continue
-        owner[joint] = str(transmission.get('name'))[:80], values
-        gear.update({joint: values['gear']} if 'gear' in values else {})
-        rotor.update({joint: values['rotor']} if 'rotor' in values else {})
-    return gear, rotor
-
-
-def _finite(element, where):
-    """Return the finite number in ``element``'s text; ``where``: its transmission (messages)."""
-    text = (element.text or '').strip()
-    value = plain_number(text)                  # number()'s first step, no message made
-    if value is None:
-        value = number(text, f'{where} {element.tag}')
-    if not math.isfinite(value):
-        raise URDFError(f'{where} {element.tag}: not finite')
-    return value

@@ -13,7 +13,9 @@
 """Numbers in URDF attributes: exactly what :data:`~robot_dynamics.io.files.NUMBER` takes.
 
 ``float`` reads the common case (printable ASCII without ``_``) directly; anything else goes
-through the regex, which also words the error (``where``: the element and attribute).
+through the regex, which also words the error (``where``: the element and attribute). The
+common case's readers (:func:`plain_floats`, :func:`plain_pose`, :func:`plain_number`) run in C
+when the compiled filter is built (:data:`PYTHON` keeps these definitions).
 """
 
 import math
@@ -85,6 +87,15 @@ def plain_number(text):
         except ValueError:
             pass
     return None
+
+
+#: The Python definitions above, which the compiled filter's (``io/src/urdf_scan.c``: the same
+#: results, float() reading each part) replace when it is built; tests compare the two.
+PYTHON = {'plain_floats': plain_floats, 'plain_pose': plain_pose, 'plain_number': plain_number}
+try:
+    from robot_dynamics.io._urdf_scan import plain_floats, plain_number, plain_pose  # noqa: F811
+except ImportError:        # pragma: no cover - a build without the filter; a source checkout
+    pass
 
 
 def number(text, where):

@@ -80,19 +80,21 @@ class Tree:
     def __init__(self, document):
         self.document, self._rigid, self._driven = document, {}, None
         self.choice = ''                          # why choose_tip chose what it did
-        self.parent_joint, self.children = {}, {name: [] for name in document.links}
+        links, parents, children = document.links, {}, {name: [] for name in document.links}
+        self.parent_joint, self.children = parents, children
         for joint in document.joints.values():
-            for link in (joint.parent, joint.child):
-                if link not in document.links:
-                    raise URDFError(f'joint {joint.name!r} names unknown link {link!r}; declare '
-                                    f'<link name="{link}"/>')
-            if joint.child in self.parent_joint:
-                raise URDFError(f'link {joint.child!r} has two parent joints '
-                                f'({self.parent_joint[joint.child].name!r} and {joint.name!r}): '
+            parent, child = joint.parent, joint.child
+            if parent not in links or child not in links:
+                link = child if parent in links else parent
+                raise URDFError(f'joint {joint.name!r} names unknown link {link!r}; declare '
+                                f'<link name="{link}"/>')
+            if child in parents:
+                raise URDFError(f'link {child!r} has two parent joints '
+                                f'({parents[child].name!r} and {joint.name!r}): '
                                 'a kinematic loop; only trees are supported')
-            self.parent_joint[joint.child] = joint
-            self.children[joint.parent].append(joint)
-        roots = [link for link in document.links if link not in self.parent_joint]
+            parents[child] = joint
+            children[parent].append(joint)
+        roots = [link for link in links if link not in parents]
         if not document.links:
             raise URDFError('the URDF has no <link>: a robot description needs at least one '
                             '<link name="..."/> inside <robot> (and a <joint> per moving '

@@ -29,56 +29,34 @@ density needs only their product, ``det Σ``; so a link with mass passes them al
 Then whatever round-off ``eigvalsh`` gives, the checks find nothing, and the model skips them for
 that link; any other link (massless, thin, near a bound, of extreme magnitude, or failing) goes
 through the checks themselves, so the warnings and errors are theirs, unchanged.
-"""
 
-import math
+The screen runs in C (``robot_dynamics/model/src/inertia_screen.c``: Python's float operations
+in the same order, no fused multiply-add, so the same answers); a build without it screens no
+link (every link is checked: the same findings, more slowly).
+"""
 
 from robot_dynamics.model.plausibility import DENSITY_RANGE, MIN_EXTENT, VOLUME_FACTOR
 
+try:                       # the compiled screen (setup.py: optional, built with the package)
+    from robot_dynamics.model._inertia_screen import screen as _screen
+except ImportError:        # pragma: no cover - a build without a compiler; a source checkout
+    _screen = None
+
 #: Masses (kg) and inertia entries (kg m²) screened: far from overflow and underflow.
 SCREENED = (1e-30, 1e30)
+#: The screen's constants (``robot_dynamics/model/src/inertia_screen.c``): the screened range,
+#: ``MIN_EXTENT²`` widened by 1e-9, the volume factor, ``DENSITY_RANGE`` narrowed by 1e-3.
+CONSTANTS = (*SCREENED, MIN_EXTENT ** 2, 1 + 1e-9, VOLUME_FACTOR,
+             DENSITY_RANGE[0] * (1 + 1e-3), DENSITY_RANGE[1] * (1 - 1e-3))
 
 
 def certainly_plausible(mass, inertia):
     """Tell per link whether the inertia checks certainly find nothing (list of bool).
 
     ``mass``: n floats, kg; ``inertia``: n nested 3×3 lists about the centres of mass, kg m²
-    (``array.tolist()``). False means unsure, not implausible: run the checks.
+    (``array.tolist()``). False means unsure, not implausible: run the checks (every link,
+    without the compiled screen).
     """
-    return [_passes(m, rows) for m, rows in zip(mass, inertia)]
-
-
-def _passes(m, rows):
-    (a, b, c), (d, e, f), (g, h, k) = rows
-    low, high = SCREENED
-    scale = max(abs(a), abs(b), abs(c), abs(d), abs(e), abs(f), abs(g), abs(h), abs(k))
-    if not (low < m < high and low < scale < high):
-        return False
-    xy, xz, yz = b / 2 + d / 2, c / 2 + g / 2, f / 2 + h / 2        # numpy's symmetric part
-    xx, yy, zz = (e + k - a) / 2, (a + k - e) / 2, (a + e - k) / 2       # Σ's diagonal
-    shift = max(MIN_EXTENT ** 2 * m * (1 + 1e-9), 1e-6 * scale, 6e-12 * max(1.0, scale)) \
-        + 4e-11 * scale
-    if _determinant(xx - shift, yy - shift, zz - shift, -xy, -xz, -yz) is None:
-        return False
-    determinant = _determinant(xx, yy, zz, -xy, -xz, -yz)
-    if determinant is None:
-        return False
-    density = m / (VOLUME_FACTOR * math.sqrt(determinant / m ** 3))
-    low, high = DENSITY_RANGE
-    return low * (1 + 1e-3) < density < high * (1 - 1e-3)
-
-
-def _determinant(xx, yy, zz, xy, xz, yz):
-    """``det`` of the symmetric matrix from its LDLᵀ pivots, or None if one is not positive."""
-    first = xx
-    if not first > 0:
-        return None
-    l_yx, l_zx = xy / first, xz / first
-    second = yy - l_yx * xy
-    if not second > 0:
-        return None
-    coupling = yz - l_zx * xy
-    third = zz - l_zx * xz - coupling * coupling / second
-    if not third > 0:
-        return None
-    return first * second * third
+    if _screen is None:
+        return [False] * min(len(mass), len(inertia))
+    return _screen(mass, inertia, CONSTANTS)

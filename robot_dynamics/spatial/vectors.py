@@ -59,15 +59,15 @@ def axis_rotation(axis, angle):
 def rpy_matrix(rpy):
     """URDF roll-pitch-yaw (fixed X, then Y, then Z axes) to a rotation matrix (3, 3)."""
     angles = np.asarray(rpy, dtype=float)          # one ufunc call each (the same values)
-    return np.array(_rpy_rows(np.cos(angles).tolist(), np.sin(angles).tolist()))
+    return np.array(_rpy_entries(np.cos(angles).tolist(), np.sin(angles).tolist())).reshape(3, 3)
 
 
-def _rpy_rows(cosines, sines):
-    """Rows of :func:`rpy_matrix` from the angles' cosines and sines (floats)."""
+def _rpy_entries(cosines, sines):
+    """Entries of :func:`rpy_matrix`, row by row (a flat list: numpy reads it fastest)."""
     (cr, cp, cy), (sr, sp, sy) = cosines, sines
-    return [[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-            [-sp, cp * sr, cp * cr]]
+    return [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+            sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+            -sp, cp * sr, cp * cr]
 
 
 def rpy_matrices(rpy):
@@ -78,7 +78,8 @@ def rpy_matrices(rpy):
     """
     rpy = np.asarray(rpy, dtype=float)
     if 0 < len(rpy) <= 16:
-        return np.array(list(map(_rpy_rows, np.cos(rpy).tolist(), np.sin(rpy).tolist())))
+        return np.array(list(map(_rpy_entries, np.cos(rpy).tolist(),
+                                 np.sin(rpy).tolist()))).reshape(-1, 3, 3)
     (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
     return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
                      sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,

@@ -21,6 +21,9 @@
  * subtree. Visuals, collisions, gazebo and ros2_control blocks are parsed (a malformed one is
  * still an error) but build nothing: two thirds of a real robot description's elements.
  *
+ * The module also holds robot_dynamics/io/urdf_numbers.py's plain-number readers in C
+ * (urdf_numbers.c).
+ *
  * It returns (prefixes, bound): the prefixes of every element and attribute name ("xacro" of
  * <xacro:macro>, "xmlns" of xmlns:x=...) and those an xmlns:p declaration binds to a namespace
  * that names xacro, so that the caller's xacro check needs no walk over the tree; or False
@@ -35,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "urdf_numbers.h"
 
 static struct PyExpat_CAPI *expat;
 
@@ -53,9 +58,59 @@ typedef struct {
     unsigned char mode[MAX_DEPTH];       /* per open element: SKIP, KEEP or KEEP_TEXT */
 } Scan;
 
+/* The names the loader reads (tags and attributes), made once as interned str: the same
+   objects as the loader's literals, so find() and get() match them by identity, and a load
+   makes no str for them. Any other name is made as it comes (name_of). */
+static const char *const KNOWN[] = {
+    "robot", "link", "joint", "inertial", "origin", "mass", "inertia", "parent", "child",
+    "axis", "limit", "dynamics", "mimic", "transmission", "actuator", "mechanicalReduction",
+    "mechanical_reduction", "rotorInertia", "hardwareInterface", "calibration",
+    "safety_controller", "name", "type", "xyz", "rpy", "value", "ixx", "ixy", "ixz", "iyy",
+    "iyz", "izz", "lower", "upper", "effort", "velocity", "damping", "friction", "multiplier",
+    "offset", "version",
+};
+#define KNOWN_COUNT (sizeof(KNOWN) / sizeof(KNOWN[0]))
+#define TABLE_SIZE 256                   /* a power of two, > 3 * KNOWN_COUNT */
+static struct { const char *name; PyObject *object; } table[TABLE_SIZE];
+
+static size_t hash_of(const char *name)
+{
+    size_t h = 2166136261u;              /* FNV-1a */
+    for (; *name != '\0'; name++)
+        h = (h ^ (unsigned char)*name) * 16777619u;
+    return h & (TABLE_SIZE - 1);
+}
+
+static int make_table(void)
+{
+    static int made;
+    if (made)                            /* a second import of the module (subinterpreter) */
+        return 0;
+    for (size_t k = 0; k < KNOWN_COUNT; k++) {
+        size_t slot = hash_of(KNOWN[k]);
+        while (table[slot].name != NULL && strcmp(table[slot].name, KNOWN[k]) != 0)
+            slot = (slot + 1) & (TABLE_SIZE - 1);
+        if (table[slot].name != NULL)    /* made by an import that failed later */
+            continue;
+        if ((table[slot].object = PyUnicode_InternFromString(KNOWN[k])) == NULL)
+            return -1;
+        table[slot].name = KNOWN[k];
+    }
+    made = 1;
+    return 0;
+}
+
 static PyObject *name_of(Scan *s, const char *name)
 {
-    PyObject *key = PyUnicode_FromString(name), *known;
+    PyObject *key, *known;
+    for (size_t slot = hash_of(name); table[slot].name != NULL;
+            slot = (slot + 1) & (TABLE_SIZE - 1)) {
+        if (strcmp(table[slot].name, name) == 0) {
+            Py_INCREF(table[slot].object);
+            return table[slot].object;
+        }
+    }
+    key = PyUnicode_FromString(name);
     if (key == NULL)
         return NULL;
     known = PyDict_SetDefault(s->names, key, key);
@@ -179,7 +234,13 @@ static void on_start(void *user, const XML_Char *tag, const XML_Char **attribute
         Py_XDECREF(key);
         Py_XDECREF(value);
     }
-    result = attrib == NULL ? NULL : PyObject_CallFunctionObjArgs(s->start, name, attrib, NULL);
+    if (attrib != NULL) {                /* start(name, attrib), a slot before for self */
+        PyObject *stack[3] = {NULL, name, attrib};
+        result = PyObject_Vectorcall(s->start, stack + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                     NULL);
+    } else {
+        result = NULL;
+    }
     Py_DECREF(name);
     Py_XDECREF(attrib);
     Py_XDECREF(result);
@@ -326,6 +387,12 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
      "scan(text, builder) -> (prefixes, bound to xacro) or False: build the dynamics-bearing "
      "part of URDF text"},
+    {"plain_floats", urdf_plain_floats, METH_O,
+     "plain_floats(texts) -> list of floats or None, as robot_dynamics.io.urdf_numbers'"},
+    {"plain_pose", urdf_plain_pose, METH_VARARGS,
+     "plain_pose(xyz, rpy) -> ([x, y, z], [r, p, y]) or None, as robot_dynamics.io.urdf_numbers'"},
+    {"plain_number", urdf_plain_number, METH_O,
+     "plain_number(text) -> float or None, as robot_dynamics.io.urdf_numbers'"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -345,5 +412,7 @@ PyMODINIT_FUNC PyInit__urdf_scan(void)
         PyErr_SetString(PyExc_ImportError, "pyexpat's C API is not the one built against");
         return NULL;
     }
+    if (make_table() < 0)
+        return NULL;
     return PyModule_Create(&definition);
 }

@@ -1,0 +1,85 @@
+# Copyright 2026 robot_dynamics contributors
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The compiled filter's shortcuts give what the Python code they stand for gives, bit for bit.
+
+- Its number readers (``io/src/urdf_numbers.c``) against the Python definitions they replace
+  (:data:`robot_dynamics.io.urdf_numbers.PYTHON`).
+- Its names are the loader's own (interned) strings, so ``find`` and ``get`` match by
+  identity; any other name is still read.
+"""
+
+import itertools
+import math
+import random
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from robot_dynamics.io import _urdf_scan, urdf_numbers          # built with the package
+
+TEXTS = ['0', '1', '-1', '3.7', ' 3.7', '3.7 ', '1e308', '1e309', '-1e309', 'inf', '-inf', 'nan',
+         'NaN', 'Infinity', '1_0', '\uff13', '1,5', '', ' ', '\t1', '1\n', '0x10', '1e', '.5',
+         '5.', '+.5e-3', '0.014972358333333331', '1e-400', '\u00a01', '1\u2003', 'abc', '--1',
+         '1 2', '1  2 3', '1 2 3', '0 0 0', '1e308 1e308 0', 'nan 0 0', '\x7f1', '1~', '${a}',
+         '-0', '-0.0 0 0']
+
+
+def same(a, b):
+    """Equal and of one type, floats bit for bit (NaN equal to NaN)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isnan(a) and math.isnan(b) or a.hex() == b.hex()
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    return type(a) is type(b) and a == b
+
+
+def outcome(function, *args):
+    try:
+        return function(*args)
+    except (TypeError, ValueError) as exc:
+        return type(exc)
+
+
+def test_the_compiled_readers_are_the_loaders():
+    assert urdf_numbers.plain_floats is _urdf_scan.plain_floats
+    assert urdf_numbers.plain_pose is _urdf_scan.plain_pose
+    assert urdf_numbers.plain_number is _urdf_scan.plain_number
+
+
+@pytest.mark.parametrize('name', ['plain_number', 'plain_pose', 'plain_floats'])
+def test_a_compiled_reader_gives_the_python_readers_result(name):
+    compiled, python = getattr(_urdf_scan, name), urdf_numbers.PYTHON[name]
+    if name == 'plain_number':
+        cases = [(text,) for text in TEXTS + [None, 3, b'1']]
+    elif name == 'plain_pose':
+        cases = list(itertools.product(TEXTS, repeat=2))
+    else:
+        rng = random.Random(5)
+        cases = [([],)] + [(rng.choices(TEXTS + [None], k=rng.randint(1, 6)),)
+                           for _ in range(3000)]
+    for args in cases:
+        assert same(outcome(compiled, *args), outcome(python, *args)), args
+
+
+def test_the_filters_names_are_the_loaders_strings():
+    builder = ET.TreeBuilder()
+    _urdf_scan.scan('<robot name="r"><link name="a"><inertial><mass value="1"/></inertial>'
+                    '</link><joint name="j" type="fixed" odd="1"><parent link="a"/><other/>'
+                    '</joint></robot>', builder)
+    root = builder.close()
+    link, joint = root
+    assert link.tag is sys.intern('link') and joint[0].tag is sys.intern('parent')
+    assert next(iter(link.attrib)) is sys.intern('name')
+    assert link.find('inertial').find('mass').get('value') == '1'
+    assert joint.get('odd') == '1' and joint[1].tag == 'other'      # names not in the table
