@@ -62,7 +62,7 @@ class Joint:
     def origin(self):
         """``(R, p)``: the child frame in the parent link frame at zero joint position."""
         if self._origin is None:
-            self._origin = _pose(self.origin_parts)                 # pose() of <origin>
+            self._origin = _pose(self.origin_parts)
             if self.locked_at:     # its motion at the held position (none at 0: identity)
                 R, p = self._origin
                 if self._motion == 'prismatic':
@@ -372,15 +372,10 @@ def _inertial_parts(inertial, link):
     return mass, origin, values
 
 
-def pose(origin, where):
-    """``(R, p)`` of an ``<origin xyz rpy>`` element (identity when absent)."""
-    return _pose(_pose_parts(origin, where))
-
-
 def stacked_poses(parts):
     """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
 
-    The values of :func:`pose`, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    The values of :func:`_pose` of each part, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
     """
     R = np.empty((len(parts), 3, 3))
     R[:] = IDENTITY[0]
@@ -391,6 +386,7 @@ def stacked_poses(parts):
 
 
 def _pose(parts):
+    """``(R, p)`` of :func:`_pose_parts`' result (identity when the origin is absent)."""
     if parts is None:
         return IDENTITY
     xyz, rpy = parts
