@@ -375,7 +375,8 @@ def _inertial_parts(inertial, link):
 def stacked_poses(parts):
     """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
 
-    The values of :func:`_pose` of each part, bit for bit (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    The values of :func:`_pose` of each part, bit for bit
+    (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
     """
     R = np.empty((len(parts), 3, 3))
     R[:] = IDENTITY[0]
