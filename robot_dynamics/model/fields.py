@@ -46,9 +46,6 @@ LIMITS = ('lower_limit', 'upper_limit', 'velocity_limit', 'effort_limit')
 FIXED_SHAPES = {'tip_rotation': (3, 3), 'tip_translation': (3,), 'gravity': (3,)}
 FIXED_DEFAULTS = {'tip_rotation': np.eye(3), 'tip_translation': np.zeros(3),
                   'gravity': np.array([0.0, 0.0, -9.81])}
-#: A field's errors (name, expected shape, the value or its shape).
-NOT_NUMBERS = '{}: expected numbers of shape {}, got {!r}'
-WRONG_SHAPE = '{}: expected shape {}, got {}'
 DEFAULTS = {
     'lower_limit': -np.inf, 'upper_limit': np.inf, 'velocity_limit': np.inf,
     'effort_limit': np.inf, 'viscous_friction': 0.0, 'coulomb_friction': 0.0,
@@ -70,9 +67,9 @@ def frozen_fields(values, n):
             if value is None:
                 out[name] = (_filled(n, DEFAULTS[name]) if name in DEFAULTS else
                              np.array(FIXED_DEFAULTS[name]))
-                continue
-            out[name] = _converted(value, shape, name)
-            given.append(name)
+            else:
+                out[name] = _converted(value, shape, name)
+                given.append(name)
     except Exception:                    # an earlier field's NaN first, as field by field
         _check_each(out, given)
         raise
@@ -118,9 +115,9 @@ def _converted(value, shape, name):
     try:
         array = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ModelError(NOT_NUMBERS.format(name, shape, value)) from exc
+        raise ModelError(f'{name}: expected numbers of shape {shape}, got {value!r}') from exc
     if array.shape != shape:
-        raise ModelError(WRONG_SHAPE.format(name, shape, array.shape))
+        raise ModelError(f'{name}: expected shape {shape}, got {array.shape}')
     return array
 
 
