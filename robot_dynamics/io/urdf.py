@@ -133,8 +133,7 @@ def urdf_fields(urdf, base_link=None, tip_link=None, locked_joints=None, urdf_fr
     defaulted = set(positions) - set(given) - followers          # locked without being asked
     messages = document.notes + _floating_note(passed, base) + turned
     messages += [locked_note(branches, positions, notes)] if defaulted else []
-    messages += _limit_notes([joint for joint, lower in zip(moving, fields['lower_limit'])
-                              if lower == -np.inf])       # (an empty range has no limit)
+    messages += _limit_notes(moving, fields['lower_limit'])
     messages += _degree_note(fields) + _mimic_note(moving)
     messages += _friction_note(fields, urdf_friction)
     messages += _reversed_note([(n, gear[n]) for n in names if gear.get(n, 1.0) < 0])
@@ -298,16 +297,17 @@ def _degree_note(fields):
             'radians (165 degrees = 2.88 rad); loaded as written']
 
 
-def _limit_notes(moving):
+def _limit_notes(moving, lower_limits):
     """Name the chain joints whose ``<limit>`` has no range (loaded moving, no position limit).
 
-    ``moving``: the chain joints that may have one (no finite lower limit was loaded).
+    ``lower_limits``: the loaded ones; only a joint loaded without one (-inf) can have no range.
 
     One line for the exporters' all-zero "not set" pattern (no position, effort or velocity
     limit: unknown), one for other equal ``lower``/``upper``, one for inverted ones
     (docs/models.md).
     """
-    ranges = [(joint, joint.empty_range) for joint in moving]
+    ranges = [(joint, joint.empty_range) for joint, lower in zip(moving, lower_limits)
+              if lower == -np.inf]
     ranges = [(joint, bounds) for joint, bounds in ranges if bounds is not None]
     unset = [joint.name for joint, _ in ranges if joint.unset_limits]
     empty = [(joint.name, *bounds) for joint, bounds in ranges if joint.name not in unset]

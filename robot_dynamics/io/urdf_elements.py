@@ -77,12 +77,7 @@ class Joint:
 
         :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
         """
-        origin = self.element.find('origin')
-        if origin is None:
-            return None
-        values = plain_pose(origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0'))
-        return values if values is not None else \
-            _pose_parts(origin, f"joint[@name='{self.name}']")       # decides, words the error
+        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
 
     @property
     def mimic(self):
@@ -141,10 +136,8 @@ class Joint:
         element = self.element.find('limit')
         if self.type == 'continuous' or element is None:
             return -np.inf, np.inf
-        lower, upper = self.attribute('limit', 'lower', 0.0), self.attribute('limit', 'upper', 0.0)
-        if lower >= upper:
-            return -np.inf, np.inf
-        return lower, upper
+        return _position_range(self.attribute('limit', 'lower', 0.0),
+                               self.attribute('limit', 'upper', 0.0))
 
     @property
     def empty_range(self):
@@ -187,10 +180,9 @@ class Joint:
             0.0 if value is None else value for value in values]
         if not (velocity >= 0 and effort >= 0):
             return None                                     # rate_limit's error
-        if self.type == 'continuous' or limit is None or lower >= upper:
-            lower, upper = -np.inf, np.inf
-        return (lower, upper, np.inf if velocity == 0 else velocity,
-                np.inf if effort == 0 else effort, damping, friction)
+        bounds = (-np.inf, np.inf) if self.type == 'continuous' or limit is None else \
+            _position_range(lower, upper)
+        return (*bounds, _given_rate(velocity), _given_rate(effort), damping, friction)
 
     def rate_limit(self, name):
         """``<limit effort|velocity>``: inf when absent or 0 (not given, as ROS reads it)."""
@@ -198,7 +190,17 @@ class Joint:
         if value is not None and not value >= 0:
             raise URDFError(f'joint {self.name!r}: <limit {name}="{value}"> must be >= 0 (0: '
                             'not given, as MoveIt and ros2_control read it)')
-        return np.inf if value is None or value == 0 else float(value)
+        return _given_rate(value)
+
+
+def _position_range(lower, upper):
+    """``(lower, upper)``, or ``(-inf, inf)`` when written with no range: the joint moves."""
+    return (-np.inf, np.inf) if lower >= upper else (lower, upper)
+
+
+def _given_rate(value):
+    """Return a ``<limit effort|velocity>`` value, inf when absent or 0 (not given)."""
+    return np.inf if value is None or value == 0 else float(value)
 
 
 class Document:
@@ -341,9 +343,7 @@ def _inertial_parts(inertial, link):
     mass_text = None if mass_element is None else mass_element.get('value')
     if mass_text is None:
         raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
-    mass = plain_number(mass_text)                # number()'s first step, no message made
-    if mass is None:
-        mass = number(mass_text, f'{where}/mass value')
+    mass = number(mass_text, f'{where}/mass value')
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
