@@ -13,7 +13,8 @@
 
 /* Declarations shared by the CPython binding's files: module.c (row kernels, function table,
  * the module), binding_dispatch.c (a call over its rows), binding_model.c (the Model type,
- * hooks, argument checks) and binding_simulate.c (step and simulate). numpy's C API is
+ * hooks, argument checks), binding_results.c (single calls' result arrays, recycled) and
+ * binding_simulate.c (step and simulate). numpy's C API is
  * imported once, in module.c. */
 #ifndef RD_BINDING_H
 #define RD_BINDING_H
@@ -86,6 +87,9 @@ PyObject *dispatch(const Spec *spec, PyObject *const *argv, Py_ssize_t nargs);
 PyObject *new_output(int out, int single, npy_intp N, int n);
 int take_all(PyObject *robot, const Spec *spec, PyObject *const *values, int n,
              Arg *args, npy_intp *N, int *single);
+
+/* ------------------------------------------------------------------ binding_results.c */
+PyObject *single_result(int nd, const npy_intp *dims);
 
 /* ------------------------------------------------------------------ binding_public.c */
 extern PyTypeObject PublicType;

@@ -45,7 +45,7 @@ PyObject *new_output(int out, int single, npy_intp N, int n)
     else if (out == OUT_POSE) { dims[nd++] = 4; dims[nd++] = 4; }
     else if (out == OUT_MATRICES) { dims[nd++] = 3; dims[nd++] = n; dims[nd++] = n; }
     else if (single) dims[nd++] = 1;
-    return PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+    return single ? single_result(nd, dims) : PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
 }
 
 static npy_intp row_size(int out, int n)
