@@ -90,7 +90,7 @@ def plain_number(text):
 
 
 #: The Python definitions above, which the compiled filter's (``io/src/urdf_scan.c``: the same
-#: results, float() reading each part) replace when it is built; tests compare the two.
+#: results, correctly rounded as float()) replace when it is built; tests compare the two.
 PYTHON = {'plain_floats': plain_floats, 'plain_pose': plain_pose, 'plain_number': plain_number}
 try:
     from robot_dynamics.io._urdf_scan import plain_floats, plain_number, plain_pose  # noqa: F811

@@ -13,7 +13,7 @@
 """The compiled filter's shortcuts give what the Python code they stand for gives, bit for bit.
 
 - Its number readers (``io/src/urdf_numbers.c``) against the Python definitions they replace
-  (:data:`robot_dynamics.io.urdf_numbers.PYTHON`).
+  (:data:`robot_dynamics.io.urdf_numbers.PYTHON`); its own decimal reader against ``float``.
 - Its names are the loader's own (interned) strings, so ``find`` and ``get`` match by
   identity; any other name is still read.
 """
@@ -70,6 +70,32 @@ def test_a_compiled_reader_gives_the_python_readers_result(name):
                            for _ in range(3000)]
     for args in cases:
         assert same(outcome(compiled, *args), outcome(python, *args)), args
+
+
+def decimal_texts(rng, count):
+    """Decimal texts as exporters write them, and halfway cases between two doubles."""
+    texts = ['9007199254740993', '9007199254740995', '18446744073709551615', '1e-27', '1e27',
+             '9999999999999999999e27', '123456789012345678e-27', '-0', '0e-999', '1e1000']
+    for _ in range(count):
+        value = rng.uniform(-10, 10) * 10.0 ** rng.randint(-30, 30)
+        digits = ''.join(rng.choice('0123456789') for _ in range(rng.randint(1, 21)))
+        point = rng.randint(0, len(digits))
+        texts += [repr(value), f'{value:.{rng.randint(0, 20)}e}', f'{value:.{rng.randint(0, 22)}f}',
+                  f'{rng.randint(2 ** 53, 2 ** 64)}e{rng.randint(-30, 30)}',      # ties, many
+                  f"{rng.choice(['', '-', '+'])}{digits[:point]}.{digits[point:]}"
+                  f"{rng.choice(['', 'e', 'E-', 'e+'])}{rng.randint(0, 40)}"]
+    return texts
+
+
+def test_the_compiled_decimal_reader_rounds_as_float():
+    # plain_number reads a plain decimal of up to 19 digits itself (m 10^e rounded once);
+    # float() rounds correctly too, so the bits must agree; others go to float().
+    for text in decimal_texts(random.Random(7), 4000):
+        try:
+            expected = float(text)
+        except ValueError:
+            expected = None
+        assert same(_urdf_scan.plain_number(text), expected), text
 
 
 def test_the_filters_names_are_the_loaders_strings():
