@@ -27,16 +27,18 @@ import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
-                                            plain_numbers, plain_pose, spaced_inertial_note)
+                                            plain_numbers, plain_pose, rpy_entries,
+                                            spaced_inertial_note)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
-from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
+from robot_dynamics.spatial.vectors import axis_rotation
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
+_UNTURNED = IDENTITY[0].ravel().tolist()                   # its entries, row by row
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
 #: The 3×3 matrix's entries, row by row, as indices into :data:`MOMENTS`' values.
 _SYMMETRIC = np.array([0, 3, 5, 3, 1, 4, 5, 4, 2])
@@ -324,7 +326,7 @@ def _stacked(parts):
     turned = [k for k, (_, origin, _) in enumerate(parts)
               if origin is not None and origin[1] != [0.0, 0.0, 0.0]]
     if turned:
-        R = rpy_matrices([parts[k][1][1] for k in turned])
+        R = _rotations([rpy_entries(parts[k][1][1]) for k in turned])
         inertia[turned] = R @ inertia[turned] @ R.transpose(0, 2, 1)
     return com, inertia
 
@@ -375,15 +377,10 @@ def _inertial_parts(inertial, link):
 def stacked_poses(parts):
     """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
 
-    The values of :func:`_pose` of each part, bit for bit
-    (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    The values of :func:`_pose` of each part, bit for bit (the same entries).
     """
-    R = np.empty((len(parts), 3, 3))
-    R[:] = IDENTITY[0]
-    turned = [k for k, part in enumerate(parts) if part is not None and part[1] != [0.0, 0.0, 0.0]]
-    if turned:
-        R[turned] = rpy_matrices([parts[k][1] for k in turned])
-    return R, np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts])
+    return (_rotations([_UNTURNED if part is None else _entries(part[1]) for part in parts]),
+            np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts]))
 
 
 def _pose(parts):
@@ -391,7 +388,21 @@ def _pose(parts):
     if parts is None:
         return IDENTITY
     xyz, rpy = parts
-    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else _rotations([rpy_entries(rpy)])[0]), \
+        np.array(xyz)
+
+
+def _entries(rpy):
+    """Return the rotation's nine entries (:func:`~.urdf_numbers.rpy_entries`; 1s, 0s if 0)."""
+    return _UNTURNED if rpy == [0.0, 0.0, 0.0] else rpy_entries(rpy)
+
+
+def _rotations(entries):
+    """Rotations (N, 3, 3) of :func:`_entries` lists: one array, row by row.
+
+    :func:`~robot_dynamics.spatial.vectors.rpy_matrix`'s values, bit for bit.
+    """
+    return np.array(entries).reshape(-1, 3, 3)
 
 
 def _pose_parts(origin, where):

@@ -12,8 +12,9 @@
 # limitations under the License.
 """The compiled filter's shortcuts give what the Python code they stand for gives, bit for bit.
 
-- Its number readers (``io/src/urdf_numbers.c``) against the Python definitions they replace
-  (:data:`robot_dynamics.io.urdf_numbers.PYTHON`); its own decimal reader against ``float``.
+- Its number readers (``io/src/urdf_numbers.c``) and rotation entries (``urdf_rotations.c``)
+  against the Python definitions they replace (:data:`robot_dynamics.io.urdf_numbers.PYTHON`);
+  its own decimal reader against ``float``.
 - Its names are the loader's own (interned) strings, so ``find`` and ``get`` match by
   identity; any other name is still read.
 """
@@ -55,12 +56,19 @@ def test_the_compiled_readers_are_the_loaders():
     assert urdf_numbers.plain_floats is _urdf_scan.plain_floats
     assert urdf_numbers.plain_pose is _urdf_scan.plain_pose
     assert urdf_numbers.plain_number is _urdf_scan.plain_number
+    assert urdf_numbers.rpy_entries is _urdf_scan.rpy_entries
 
 
-@pytest.mark.parametrize('name', ['plain_number', 'plain_pose', 'plain_floats'])
+@pytest.mark.parametrize('name', ['plain_number', 'plain_pose', 'plain_floats', 'rpy_entries'])
 def test_a_compiled_reader_gives_the_python_readers_result(name):
     compiled, python = getattr(_urdf_scan, name), urdf_numbers.PYTHON[name]
-    if name == 'plain_number':
+    if name == 'rpy_entries':                # an origin's rotation: numpy's cos and sin
+        rng = random.Random(9)
+        angles = [0.0, -0.0, math.pi / 2, -math.pi / 2, math.pi, 1e-300, 1e22, 3]
+        cases = [([1.0, 2.0],), ((1.0, 2.0, 3.0, 4.0),)] + [
+            ([rng.choice(angles) if rng.random() < 0.3 else rng.uniform(-7, 7)
+              for _ in range(3)],) for _ in range(3000)]
+    elif name == 'plain_number':
         cases = [(text,) for text in TEXTS + [None, 3, b'1']]
     elif name == 'plain_pose':
         cases = list(itertools.product(TEXTS, repeat=2))
@@ -80,7 +88,8 @@ def decimal_texts(rng, count):
         value = rng.uniform(-10, 10) * 10.0 ** rng.randint(-30, 30)
         digits = ''.join(rng.choice('0123456789') for _ in range(rng.randint(1, 21)))
         point = rng.randint(0, len(digits))
-        texts += [repr(value), f'{value:.{rng.randint(0, 20)}e}', f'{value:.{rng.randint(0, 22)}f}',
+        texts += [repr(value), f'{value:.{rng.randint(0, 20)}e}',
+                  f'{value:.{rng.randint(0, 22)}f}',
                   f'{rng.randint(2 ** 53, 2 ** 64)}e{rng.randint(-30, 30)}',      # ties, many
                   f"{rng.choice(['', '-', '+'])}{digits[:point]}.{digits[point:]}"
                   f"{rng.choice(['', 'e', 'E-', 'e+'])}{rng.randint(0, 40)}"]
