@@ -33,7 +33,7 @@ TEXTS = ['0', '1', '-1', '3.7', ' 3.7', '3.7 ', '1e308', '1e309', '-1e309', 'inf
          'NaN', 'Infinity', '1_0', '\uff13', '1,5', '', ' ', '\t1', '1\n', '0x10', '1e', '.5',
          '5.', '+.5e-3', '0.014972358333333331', '1e-400', '\u00a01', '1\u2003', 'abc', '--1',
          '1 2', '1  2 3', '1 2 3', '0 0 0', '1e308 1e308 0', 'nan 0 0', '\x7f1', '1~', '${a}',
-         '-0', '-0.0 0 0']
+         '-0', '-0.0 0 0', '1\x1c2\x1f3', '1\x0b2\x0c3\r', '0.5 \x1b1 2', '1 2 3 4']
 
 
 def same(a, b):
@@ -56,10 +56,12 @@ def test_the_compiled_readers_are_the_loaders():
     assert urdf_numbers.plain_floats is _urdf_scan.plain_floats
     assert urdf_numbers.plain_pose is _urdf_scan.plain_pose
     assert urdf_numbers.plain_number is _urdf_scan.plain_number
+    assert urdf_numbers.plain_numbers is _urdf_scan.plain_numbers
     assert urdf_numbers.rpy_entries is _urdf_scan.rpy_entries
 
 
-@pytest.mark.parametrize('name', ['plain_number', 'plain_pose', 'plain_floats', 'rpy_entries'])
+@pytest.mark.parametrize('name', ['plain_number', 'plain_numbers', 'plain_pose', 'plain_floats',
+                                  'rpy_entries'])
 def test_a_compiled_reader_gives_the_python_readers_result(name):
     compiled, python = getattr(_urdf_scan, name), urdf_numbers.PYTHON[name]
     if name == 'rpy_entries':                # an origin's rotation: numpy's cos and sin
@@ -70,6 +72,9 @@ def test_a_compiled_reader_gives_the_python_readers_result(name):
               for _ in range(3)],) for _ in range(3000)]
     elif name == 'plain_number':
         cases = [(text,) for text in TEXTS + [None, 3, b'1']]
+    elif name == 'plain_numbers':
+        cases = [(text, count) for text in TEXTS + [f'{a} {b}' for a, b in itertools.product(
+            TEXTS, repeat=2)] for count in (1, 2, 3)]
     elif name == 'plain_pose':
         cases = list(itertools.product(TEXTS, repeat=2))
     else:

@@ -389,6 +389,8 @@ static PyMethodDef methods[] = {
      "part of URDF text"},
     {"plain_floats", urdf_plain_floats, METH_O,
      "plain_floats(texts) -> list of floats or None, as robot_dynamics.io.urdf_numbers'"},
+    {"plain_numbers", urdf_plain_numbers, METH_VARARGS,
+     "plain_numbers(text, count) -> list of floats or None, as robot_dynamics.io.urdf_numbers'"},
     {"plain_pose", urdf_plain_pose, METH_VARARGS,
      "plain_pose(xyz, rpy) -> ([x, y, z], [r, p, y]) or None, as robot_dynamics.io.urdf_numbers'"},
     {"plain_number", urdf_plain_number, METH_O,
