@@ -40,6 +40,8 @@ IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group
 IDENTITY = (np.eye(3), np.zeros(3))
 _UNTURNED = IDENTITY[0].ravel().tolist()                   # its entries, row by row
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
+#: Where an origin is, for messages: ``.format(name)`` (made only for one).
+JOINT, INERTIAL = "joint[@name='{}']", "link[@name='{}']/inertial"
 #: The 3×3 matrix's entries, row by row, as indices into :data:`MOMENTS`' values.
 _SYMMETRIC = np.array([0, 3, 5, 3, 1, 4, 5, 4, 2])
 
@@ -79,7 +81,7 @@ class Joint:
 
         :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
         """
-        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
+        return _pose_parts(self.element.find('origin'), JOINT, self.name)
 
     @property
     def mimic(self):
@@ -167,19 +169,19 @@ class Joint:
         """``(lower, upper, velocity, effort, damping, friction)`` of a chain joint, or None.
 
         What :meth:`limits`, :meth:`rate_limit` and :meth:`attribute` (``<dynamics>``, 0 when
-        absent) return, read at once when every number is plain (:func:`plain_number`) and
+        absent) return, read at once when every number is plain (:func:`plain_floats`) and
         the rate limits are >= 0; None otherwise: then those methods decide, and word errors.
         """
         limit, dynamics = self.element.find('limit'), self.element.find('dynamics')
-        texts = (None,) * 4 if limit is None else (
-            limit.get('lower'), limit.get('upper'), limit.get('velocity'), limit.get('effort'))
-        texts += (None, None) if dynamics is None else (
-            dynamics.get('damping'), dynamics.get('friction'))
-        values = [None if text is None else plain_number(text) for text in texts]
-        if values.count(None) != texts.count(None):
+        texts = ['0'] * 4 if limit is None else [          # an absent number reads 0
+            limit.get('lower', '0'), limit.get('upper', '0'), limit.get('velocity', '0'),
+            limit.get('effort', '0')]
+        texts += ['0', '0'] if dynamics is None else [
+            dynamics.get('damping', '0'), dynamics.get('friction', '0')]
+        values = plain_floats(texts)
+        if values is None:
             return None                                     # a number to check and word
-        lower, upper, velocity, effort, damping, friction = [
-            0.0 if value is None else value for value in values]
+        lower, upper, velocity, effort, damping, friction = values
         if not (velocity >= 0 and effort >= 0):
             return None                                     # rate_limit's error
         bounds = (-np.inf, np.inf) if self.type == 'continuous' or limit is None else \
@@ -339,13 +341,14 @@ def _inertial_parts(inertial, link):
     """
     if inertial is None:
         return None
-    where = f"link[@name='{link}']/inertial"
-    origin = _pose_parts(inertial.find('origin'), where)
+    origin = _pose_parts(inertial.find('origin'), INERTIAL, link)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
     mass_text = None if mass_element is None else mass_element.get('value')
     if mass_text is None:
-        raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
-    mass = number(mass_text, f'{where}/mass value')
+        raise URDFError(f'{INERTIAL.format(link)}/mass: <mass value=""/> is required (kg)')
+    mass = plain_number(mass_text)                            # number()'s first step
+    if mass is None:
+        mass = number(mass_text, f'{INERTIAL.format(link)}/mass value')
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
@@ -355,7 +358,7 @@ def _inertial_parts(inertial, link):
         texts = list(map(moments.get, MOMENTS))
     values = plain_floats(texts)                               # the loop below, at once
     if values is None:
-        values = []
+        values, where = [], INERTIAL.format(link)
         for key, text in zip(MOMENTS, texts):
             if text is None:
                 raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all '
@@ -405,14 +408,18 @@ def _rotations(entries):
     return np.array(entries).reshape(-1, 3, 3)
 
 
-def _pose_parts(origin, where):
-    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
+def _pose_parts(origin, template, name):
+    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent.
+
+    ``template.format(name)`` (:data:`JOINT`, :data:`INERTIAL`): where it is, for messages.
+    """
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
     values = plain_pose(xyz, rpy)
     if values is not None:                                         # the lines below, at once
         return values
+    where = template.format(name)
     xyz = numbers(xyz, 3, f'{where}/origin xyz')
     rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):
