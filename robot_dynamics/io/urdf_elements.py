@@ -98,7 +98,12 @@ class Joint:
 
     @property
     def axis(self):
-        """Return the unit axis vector in the child frame (URDF default ``1 0 0``)."""
+        """Return the unit axis vector (3,) in the child frame (URDF default ``1 0 0``)."""
+        return np.array(self.unit_axis)
+
+    @property
+    def unit_axis(self):
+        """Return the unit axis in the child frame, ``(x, y, z)`` floats (read once)."""
         if self._axis is None:
             self._axis = self._read_axis()
         return self._axis
@@ -116,7 +121,7 @@ class Joint:
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
-        return np.array([x / norm, y / norm, z / norm])
+        return x / norm, y / norm, z / norm
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
@@ -391,8 +396,8 @@ def _pose(parts):
     if parts is None:
         return IDENTITY
     xyz, rpy = parts
-    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else _rotations([rpy_entries(rpy)])[0]), \
-        np.array(xyz)
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else
+            np.array(rpy_entries(rpy)).reshape(3, 3)), np.array(xyz)
 
 
 def _entries(rpy):
