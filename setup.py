@@ -72,14 +72,15 @@ ENGINE = Extension(
 
 # The URDF reader's filter (robot_dynamics/io/src/urdf_scan.c): Python's expat through
 # pyexpat's C API, building only what carries dynamics, and the loader's plain-number readers
-# (urdf_numbers.c). Optional: without expat.h (or a
+# (urdf_numbers.c) and origin rotations (urdf_rotations.c). Optional: without expat.h (or a
 # compiler) the package installs and robot_dynamics/io/urdf_xml.py parses the text itself.
 URDF_SCAN = Extension(
     'robot_dynamics.io._urdf_scan',
     sources=[os.path.join('robot_dynamics', 'io', 'src', name)
-             for name in ('urdf_scan.c', 'urdf_numbers.c')],
+             for name in ('urdf_scan.c', 'urdf_numbers.c', 'urdf_rotations.c')],
     depends=[os.path.join('robot_dynamics', 'io', 'src', 'urdf_numbers.h')],
-    extra_compile_args=[] if sys.platform == 'win32' else ['-O2'],
+    # no fused multiply-add contraction: the rotation entries are Python's products
+    extra_compile_args=[] if sys.platform == 'win32' else ['-O2', '-ffp-contract=off'],
     optional=True,
 )
 

@@ -339,7 +339,7 @@ def _joint_fields(moving, placements):
     fields = dict(
         joint_types=['prismatic' if j.type == 'prismatic' else 'revolute' for j in moving],
         joint_names=[j.name for j in moving], link_names=[j.child for j in moving],
-        axis=[j.axis for j in moving],
+        axis=[j.unit_axis for j in moving],
         placement_rotation=placements[0], placement_translation=placements[1])
     numbers = [joint.chain_numbers() for joint in moving]          # the lines below, at once
     if None not in numbers:

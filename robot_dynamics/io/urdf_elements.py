@@ -27,17 +27,21 @@ import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
-                                            plain_numbers, plain_pose, spaced_inertial_note)
+                                            plain_numbers, plain_pose, rpy_entries,
+                                            spaced_inertial_note)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
-from robot_dynamics.spatial.vectors import axis_rotation, rpy_matrices, rpy_matrix
+from robot_dynamics.spatial.vectors import axis_rotation
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
 IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
+_UNTURNED = IDENTITY[0].ravel().tolist()                   # its entries, row by row
 MOMENTS = ('ixx', 'iyy', 'izz', 'ixy', 'iyz', 'ixz')      # <inertia>'s, read in this order
+#: Where an origin is, for messages: ``.format(name)`` (made only for one).
+JOINT, INERTIAL = "joint[@name='{}']", "link[@name='{}']/inertial"
 #: The 3×3 matrix's entries, row by row, as indices into :data:`MOMENTS`' values.
 _SYMMETRIC = np.array([0, 3, 5, 3, 1, 4, 5, 4, 2])
 
@@ -77,7 +81,7 @@ class Joint:
 
         :func:`stacked_poses` builds many at once (the values of :attr:`origin`).
         """
-        return _pose_parts(self.element.find('origin'), f"joint[@name='{self.name}']")
+        return _pose_parts(self.element.find('origin'), JOINT, self.name)
 
     @property
     def mimic(self):
@@ -94,7 +98,12 @@ class Joint:
 
     @property
     def axis(self):
-        """Return the unit axis vector in the child frame (URDF default ``1 0 0``)."""
+        """Return the unit axis vector (3,) in the child frame (URDF default ``1 0 0``)."""
+        return np.array(self.unit_axis)
+
+    @property
+    def unit_axis(self):
+        """Return the unit axis in the child frame, ``(x, y, z)`` floats (read once)."""
         if self._axis is None:
             self._axis = self._read_axis()
         return self._axis
@@ -112,7 +121,7 @@ class Joint:
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
                             f'all zero; got {text!r}')
-        return np.array([x / norm, y / norm, z / norm])
+        return x / norm, y / norm, z / norm
 
     def attribute(self, tag, name, default=None):
         """Return the number ``<tag name=…>``, or ``default`` when it is absent."""
@@ -165,19 +174,19 @@ class Joint:
         """``(lower, upper, velocity, effort, damping, friction)`` of a chain joint, or None.
 
         What :meth:`limits`, :meth:`rate_limit` and :meth:`attribute` (``<dynamics>``, 0 when
-        absent) return, read at once when every number is plain (:func:`plain_number`) and
+        absent) return, read at once when every number is plain (:func:`plain_floats`) and
         the rate limits are >= 0; None otherwise: then those methods decide, and word errors.
         """
         limit, dynamics = self.element.find('limit'), self.element.find('dynamics')
-        texts = (None,) * 4 if limit is None else (
-            limit.get('lower'), limit.get('upper'), limit.get('velocity'), limit.get('effort'))
-        texts += (None, None) if dynamics is None else (
-            dynamics.get('damping'), dynamics.get('friction'))
-        values = [None if text is None else plain_number(text) for text in texts]
-        if values.count(None) != texts.count(None):
+        texts = ['0'] * 4 if limit is None else [          # an absent number reads 0
+            limit.get('lower', '0'), limit.get('upper', '0'), limit.get('velocity', '0'),
+            limit.get('effort', '0')]
+        texts += ['0', '0'] if dynamics is None else [
+            dynamics.get('damping', '0'), dynamics.get('friction', '0')]
+        values = plain_floats(texts)
+        if values is None:
             return None                                     # a number to check and word
-        lower, upper, velocity, effort, damping, friction = [
-            0.0 if value is None else value for value in values]
+        lower, upper, velocity, effort, damping, friction = values
         if not (velocity >= 0 and effort >= 0):
             return None                                     # rate_limit's error
         bounds = (-np.inf, np.inf) if self.type == 'continuous' or limit is None else \
@@ -324,7 +333,7 @@ def _stacked(parts):
     turned = [k for k, (_, origin, _) in enumerate(parts)
               if origin is not None and origin[1] != [0.0, 0.0, 0.0]]
     if turned:
-        R = rpy_matrices([parts[k][1][1] for k in turned])
+        R = _rotations([rpy_entries(parts[k][1][1]) for k in turned])
         inertia[turned] = R @ inertia[turned] @ R.transpose(0, 2, 1)
     return com, inertia
 
@@ -337,13 +346,14 @@ def _inertial_parts(inertial, link):
     """
     if inertial is None:
         return None
-    where = f"link[@name='{link}']/inertial"
-    origin = _pose_parts(inertial.find('origin'), where)
+    origin = _pose_parts(inertial.find('origin'), INERTIAL, link)
     mass_element, moments = inertial.find('mass'), inertial.find('inertia')
     mass_text = None if mass_element is None else mass_element.get('value')
     if mass_text is None:
-        raise URDFError(f'{where}/mass: <mass value=""/> is required (kg)')
-    mass = number(mass_text, f'{where}/mass value')
+        raise URDFError(f'{INERTIAL.format(link)}/mass: <mass value=""/> is required (kg)')
+    mass = plain_number(mass_text)                            # number()'s first step
+    if mass is None:
+        mass = number(mass_text, f'{INERTIAL.format(link)}/mass value')
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '
@@ -353,7 +363,7 @@ def _inertial_parts(inertial, link):
         texts = list(map(moments.get, MOMENTS))
     values = plain_floats(texts)                               # the loop below, at once
     if values is None:
-        values = []
+        values, where = [], INERTIAL.format(link)
         for key, text in zip(MOMENTS, texts):
             if text is None:
                 raise URDFError(f'{where}/inertia: attribute {key} is required (kg m^2; all '
@@ -375,15 +385,10 @@ def _inertial_parts(inertial, link):
 def stacked_poses(parts):
     """Rotations (N, 3, 3) and translations (N, 3) of :func:`_pose_parts` results at once.
 
-    The values of :func:`_pose` of each part, bit for bit
-    (:func:`~robot_dynamics.spatial.vectors.rpy_matrices`).
+    The values of :func:`_pose` of each part, bit for bit (the same entries).
     """
-    R = np.empty((len(parts), 3, 3))
-    R[:] = IDENTITY[0]
-    turned = [k for k, part in enumerate(parts) if part is not None and part[1] != [0.0, 0.0, 0.0]]
-    if turned:
-        R[turned] = rpy_matrices([parts[k][1] for k in turned])
-    return R, np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts])
+    return (_rotations([_UNTURNED if part is None else _entries(part[1]) for part in parts]),
+            np.array([[0.0, 0.0, 0.0] if part is None else part[0] for part in parts]))
 
 
 def _pose(parts):
@@ -391,17 +396,35 @@ def _pose(parts):
     if parts is None:
         return IDENTITY
     xyz, rpy = parts
-    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else rpy_matrix(rpy)), np.array(xyz)
+    return (IDENTITY[0] if rpy == [0.0, 0.0, 0.0] else
+            np.array(rpy_entries(rpy)).reshape(3, 3)), np.array(xyz)
 
 
-def _pose_parts(origin, where):
-    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent."""
+def _entries(rpy):
+    """Return the rotation's nine entries (:func:`~.urdf_numbers.rpy_entries`; 1s, 0s if 0)."""
+    return _UNTURNED if rpy == [0.0, 0.0, 0.0] else rpy_entries(rpy)
+
+
+def _rotations(entries):
+    """Rotations (N, 3, 3) of :func:`_entries` lists: one array, row by row.
+
+    :func:`~robot_dynamics.spatial.vectors.rpy_matrix`'s values, bit for bit.
+    """
+    return np.array(entries).reshape(-1, 3, 3)
+
+
+def _pose_parts(origin, template, name):
+    """``(xyz, rpy)`` lists of an ``<origin>`` element, checked finite; None when absent.
+
+    ``template.format(name)`` (:data:`JOINT`, :data:`INERTIAL`): where it is, for messages.
+    """
     if origin is None:
         return None
     xyz, rpy = origin.get('xyz', '0 0 0'), origin.get('rpy', '0 0 0')
     values = plain_pose(xyz, rpy)
     if values is not None:                                         # the lines below, at once
         return values
+    where = template.format(name)
     xyz = numbers(xyz, 3, f'{where}/origin xyz')
     rpy = numbers(rpy, 3, f'{where}/origin rpy')
     for value, what in ((xyz, 'xyz'), (rpy, 'rpy')):

@@ -14,14 +14,16 @@
 
 ``float`` reads the common case (printable ASCII without ``_``) directly; anything else goes
 through the regex, which also words the error (``where``: the element and attribute). The
-common case's readers (:func:`plain_floats`, :func:`plain_pose`, :func:`plain_number`) run in C
-when the compiled filter is built (:data:`PYTHON` keeps these definitions).
+common case's readers (:func:`plain_floats`, :func:`plain_numbers`, :func:`plain_pose`,
+:func:`plain_number`) run in C when the compiled filter is built (:data:`PYTHON` keeps these
+definitions).
 """
 
 import math
 
 from robot_dynamics.errors import URDFError
 from robot_dynamics.io.files import NUMBER, strict_float
+from robot_dynamics.spatial.vectors import rpy_entries
 
 _NUMBER = NUMBER.fullmatch
 
@@ -89,11 +91,14 @@ def plain_number(text):
     return None
 
 
-#: The Python definitions above, which the compiled filter's (``io/src/urdf_scan.c``: the same
-#: results, float() reading each part) replace when it is built; tests compare the two.
-PYTHON = {'plain_floats': plain_floats, 'plain_pose': plain_pose, 'plain_number': plain_number}
+#: The Python definitions above and an origin's rotation entries (:func:`rpy_entries`), which
+#: the compiled filter's (``io/src/urdf_scan.c``: the same results, numbers correctly rounded
+#: as float()) replace when it is built; tests compare the two.
+PYTHON = {'plain_floats': plain_floats, 'plain_numbers': plain_numbers, 'plain_pose': plain_pose,
+          'plain_number': plain_number, 'rpy_entries': rpy_entries}
 try:
-    from robot_dynamics.io._urdf_scan import plain_floats, plain_number, plain_pose  # noqa: F811
+    from robot_dynamics.io._urdf_scan import (plain_floats, plain_number,  # noqa: F811
+                                              plain_numbers, plain_pose, rpy_entries)
 except ImportError:        # pragma: no cover - a build without the filter; a source checkout
     pass
 

@@ -45,8 +45,6 @@ a tool frame no rule names (fixed links that branch, none named like a tool fram
 TIAGo-class wrist puts it on ``arm_7_link``).
 """
 
-import numpy as np
-
 from robot_dynamics.errors import URDFError, warn
 from robot_dynamics.io.urdf_elements import IDENTITY
 
@@ -59,19 +57,28 @@ TIP_HINT = 'pass tip_link= (command line: --tip-link)'
 
 
 def compose(a, b):
-    """Pose ``a`` then ``b``: ``(R_a R_b, p_a + R_a p_b)``."""
+    """Pose ``a`` then ``b``: ``(R_a R_b, p_a + R_a p_b)``.
+
+    After :data:`~.urdf_elements.IDENTITY` (a body's own frame), ``b`` itself plus 0.0: the
+    products' values, a zero always +0 (as a product with the identity gives it).
+    """
+    if a is IDENTITY:
+        return b[0] + 0.0, b[1] + 0.0
     return a[0] @ b[0], a[1] + a[0] @ b[1]
 
 
 def compose_all(poses, stacked):
     """:func:`compose` of each of ``poses`` with the row of ``stacked`` (``R`` (N, 3, 3), ``p``).
 
-    Returns rotations (N, 3, 3) and translations (N, 3): stacked products, each by the kernel
-    of one ``@`` (the same values, bit for bit).
+    Returns rotations (N, 3, 3) and translations (N, 3), the same values, bit for bit: the rows
+    after :data:`~.urdf_elements.IDENTITY` (most) at once.
     """
-    Ra, pa = np.array([a[0] for a in poses]), np.array([a[1] for a in poses])
     Rb, pb = stacked
-    return Ra @ Rb, pa + (Ra @ pb[:, :, None])[:, :, 0]
+    R, p = compose(IDENTITY, stacked)
+    for k, a in enumerate(poses):
+        if a is not IDENTITY:
+            R[k], p[k] = compose(a, (Rb[k], pb[k]))
+    return R, p
 
 
 class Tree:

@@ -129,23 +129,20 @@ class RobotModel:
         """Check, fill and freeze the fields; ``loaded``: the URDF loader's own, unchanged.
 
         What the loader (:func:`~robot_dynamics.io.urdf.urdf_fields`) has checked or built so
-        is not checked twice: unit axes, rotations from rpy angles, symmetric inertias, masses
-        >= 0, lower <= upper limits, velocity and effort limits >= 0, unique joint names, no
-        friction beyond viscous and Coulomb (the extra terms are the defaults, zero).
+        is not checked twice: joint types and names (str, one per joint), unit axes, rotations
+        from rpy angles, symmetric inertias, masses >= 0, lower <= upper limits, velocity and
+        effort limits >= 0, unique joint names, no friction beyond viscous and Coulomb (the
+        extra terms are the defaults, zero).
         """
         n = len(self.joint_types)
-        if n == 0:
-            raise ModelError('joint_types: the chain has no moving joint; '
-                             'a model needs at least one revolute or prismatic joint')
-        types = tuple(str(t) for t in self.joint_types)
-        for i, t in enumerate(types):
-            if t not in JOINT_TYPES:
-                raise ModelError(f'joint_types[{i}]: unknown joint type {t!r}; '
-                                 f'use one of {JOINT_TYPES}')
         set_ = object.__setattr__
-        set_(self, 'joint_types', types)
-        set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
-        set_(self, 'link_names', _names(self.link_names, n, 'link'))
+        if loaded:                               # n >= 1 known types, n str names each
+            for name in ('joint_types', 'joint_names', 'link_names'):
+                set_(self, name, tuple(getattr(self, name)))
+        else:
+            set_(self, 'joint_types', _types(self.joint_types))
+            set_(self, 'joint_names', _names(self.joint_names, n, 'joint'))
+            set_(self, 'link_names', _names(self.link_names, n, 'link'))
         values = vars(self)                      # set_ of each field, at once (no __slots__)
         values.update(frozen_fields({name: values[name] for name in _ARRAY_FIELDS}, n))
         self._set_locked()
@@ -336,6 +333,19 @@ _DEFAULTS = {item.name: item.default for item in fields(RobotModel)}
 
 
 # ---------------------------------------------------------------------- helpers
+def _types(joint_types):
+    """Return ``joint_types`` as a tuple of str, each one of :data:`JOINT_TYPES`; or raise."""
+    if len(joint_types) == 0:
+        raise ModelError('joint_types: the chain has no moving joint; '
+                         'a model needs at least one revolute or prismatic joint')
+    types = tuple(str(t) for t in joint_types)
+    for i, t in enumerate(types):
+        if t not in JOINT_TYPES:
+            raise ModelError(f'joint_types[{i}]: unknown joint type {t!r}; '
+                             f'use one of {JOINT_TYPES}')
+    return types
+
+
 def _names(names, n, prefix):
     if names is None:
         return tuple(f'{prefix}{i + 1}' for i in range(n))

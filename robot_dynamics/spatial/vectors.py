@@ -58,8 +58,13 @@ def axis_rotation(axis, angle):
 
 def rpy_matrix(rpy):
     """URDF roll-pitch-yaw (fixed X, then Y, then Z axes) to a rotation matrix (3, 3)."""
+    return np.array(rpy_entries(rpy)).reshape(3, 3)
+
+
+def rpy_entries(rpy):
+    """Return the nine entries of :func:`rpy_matrix` (a list of floats, row by row)."""
     angles = np.asarray(rpy, dtype=float)          # one ufunc call each (the same values)
-    return np.array(_rpy_entries(np.cos(angles).tolist(), np.sin(angles).tolist())).reshape(3, 3)
+    return _rpy_entries(np.cos(angles).tolist(), np.sin(angles).tolist())
 
 
 def _rpy_entries(cosines, sines):

@@ -12,8 +12,9 @@
 // limitations under the License.
 
 /*
- * robot_dynamics.io._urdf_scan's number readers (urdf_numbers.c): the plain_floats, plain_pose
- * and plain_number of robot_dynamics/io/urdf_numbers.py, the same results, in C.
+ * robot_dynamics.io._urdf_scan's number readers (urdf_numbers.c): the plain_floats,
+ * plain_numbers, plain_pose and plain_number of robot_dynamics/io/urdf_numbers.py, the same results, in C; and an
+ * origin's rotation entries (urdf_rotations.c).
  */
 #ifndef ROBOT_DYNAMICS_URDF_NUMBERS_H
 #define ROBOT_DYNAMICS_URDF_NUMBERS_H
@@ -22,7 +23,9 @@
 #include <Python.h>
 
 PyObject *urdf_plain_floats(PyObject *module, PyObject *texts);
+PyObject *urdf_plain_numbers(PyObject *module, PyObject *args);
 PyObject *urdf_plain_pose(PyObject *module, PyObject *args);
 PyObject *urdf_plain_number(PyObject *module, PyObject *text);
+PyObject *urdf_rpy_entries(PyObject *module, PyObject *rpy);       /* urdf_rotations.c */
 
 #endif

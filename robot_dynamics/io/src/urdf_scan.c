@@ -22,7 +22,7 @@
  * still an error) but build nothing: two thirds of a real robot description's elements.
  *
  * The module also holds robot_dynamics/io/urdf_numbers.py's plain-number readers in C
- * (urdf_numbers.c).
+ * (urdf_numbers.c) and an origin's rotation entries (urdf_rotations.c).
  *
  * It returns (prefixes, bound): the prefixes of every element and attribute name ("xacro" of
  * <xacro:macro>, "xmlns" of xmlns:x=...) and those an xmlns:p declaration binds to a namespace
@@ -389,10 +389,14 @@ static PyMethodDef methods[] = {
      "part of URDF text"},
     {"plain_floats", urdf_plain_floats, METH_O,
      "plain_floats(texts) -> list of floats or None, as robot_dynamics.io.urdf_numbers'"},
+    {"plain_numbers", urdf_plain_numbers, METH_VARARGS,
+     "plain_numbers(text, count) -> list of floats or None, as robot_dynamics.io.urdf_numbers'"},
     {"plain_pose", urdf_plain_pose, METH_VARARGS,
      "plain_pose(xyz, rpy) -> ([x, y, z], [r, p, y]) or None, as robot_dynamics.io.urdf_numbers'"},
     {"plain_number", urdf_plain_number, METH_O,
      "plain_number(text) -> float or None, as robot_dynamics.io.urdf_numbers'"},
+    {"rpy_entries", urdf_rpy_entries, METH_O,
+     "rpy_entries(rpy) -> the 9 floats of its rotation, as robot_dynamics.spatial.vectors'"},
     {NULL, NULL, 0, NULL},
 };
 
