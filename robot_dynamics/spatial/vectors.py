@@ -16,6 +16,8 @@ They keep the recursions readable (``cross(w, v)`` rather than an einsum) and wo
 and complex arrays alike (the Coriolis matrix differentiates by complex step).
 """
 
+import math
+
 import numpy as np
 
 
@@ -62,9 +64,15 @@ def rpy_matrix(rpy):
 
 
 def rpy_entries(rpy):
-    """Return the nine entries of :func:`rpy_matrix` (a list of floats, row by row)."""
-    angles = np.asarray(rpy, dtype=float)          # one ufunc call each (the same values)
-    return _rpy_entries(np.cos(angles).tolist(), np.sin(angles).tolist())
+    """Return the nine entries of :func:`rpy_matrix` (a list of floats, row by row).
+
+    The C library's cosines and sines (``math``), as the URDF loader's compiled copy
+    (``io/src/urdf_rotations.c``) takes them: the same bits with or without it, on any machine.
+    """
+    angles = [float(angle) for angle in rpy]
+    if len(angles) != 3:
+        raise ValueError('rpy_entries: expected three angles')
+    return _rpy_entries([math.cos(a) for a in angles], [math.sin(a) for a in angles])
 
 
 def _rpy_entries(cosines, sines):
@@ -73,22 +81,6 @@ def _rpy_entries(cosines, sines):
     return [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
             sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
             -sp, cp * sr, cp * cr]
-
-
-def rpy_matrices(rpy):
-    """:func:`rpy_matrix` of many angle triples (N, 3): (N, 3, 3), the same values bit for bit.
-
-    A few (up to 16) are multiplied out as floats, row by row, like :func:`rpy_matrix` (the
-    same products; fewer numpy calls), more as arrays.
-    """
-    rpy = np.asarray(rpy, dtype=float)
-    if 0 < len(rpy) <= 16:
-        return np.array(list(map(_rpy_entries, np.cos(rpy).tolist(),
-                                 np.sin(rpy).tolist()))).reshape(-1, 3, 3)
-    (cr, cp, cy), (sr, sp, sy) = np.cos(rpy).T, np.sin(rpy).T
-    return np.stack([cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
-                     sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
-                     -sp, cp * sr, cp * cr], axis=1).reshape(-1, 3, 3)
 
 
 def matrix_rpy(R):

@@ -64,7 +64,7 @@ def test_the_compiled_readers_are_the_loaders():
                                   'rpy_entries'])
 def test_a_compiled_reader_gives_the_python_readers_result(name):
     compiled, python = getattr(_urdf_scan, name), urdf_numbers.PYTHON[name]
-    if name == 'rpy_entries':                # an origin's rotation: numpy's cos and sin
+    if name == 'rpy_entries':                # an origin's rotation: the C library's cos, sin
         rng = random.Random(9)
         angles = [0.0, -0.0, math.pi / 2, -math.pi / 2, math.pi, 1e-300, 1e22, 3]
         cases = [([1.0, 2.0],), ((1.0, 2.0, 3.0, 4.0),)] + [

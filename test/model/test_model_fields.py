@@ -29,7 +29,6 @@ from robot_dynamics import BUNDLED_MODELS, data_path, RobotModel
 from robot_dynamics.errors import ModelError, ModelWarning
 from robot_dynamics.io.urdf import urdf_fields
 from robot_dynamics.io.locked import centroidal_form, centroidal_forms, origin_form, origin_forms
-from robot_dynamics.spatial.vectors import rpy_matrices, rpy_matrix
 from robots import random_inertia
 
 ONE_JOINT = dict(joint_types=['revolute'], axis=[[0.0, 0.0, 1.0]],
@@ -75,16 +74,6 @@ def test_stacked_inertia_forms_are_bit_for_bit_the_one_body_forms():
         assert mass[k] == one[0] and com[k].tobytes() == np.asarray(one[1], float).tobytes()
         assert inertia[k].tobytes() == one[2].tobytes()
     assert (mass[::17] == 0).all() and (com[::17] == 0).all()
-
-
-@pytest.mark.parametrize('count', [1, 5, 16, 17, 40])
-def test_stacked_rpy_rotations_are_bit_for_bit_rpy_matrix(count):
-    """A few rows are multiplied out as floats, more as arrays: the same bits either way."""
-    rpy = np.random.default_rng(count).uniform(-4.0, 4.0, (count, 3))
-    stacked = rpy_matrices(rpy)
-    assert stacked.shape == (count, 3, 3)
-    for angles, rotation in zip(rpy, stacked):
-        assert rotation.tobytes() == rpy_matrix(angles).tobytes()
 
 
 @pytest.mark.parametrize('tool', ['', '<link name="tool0"/><joint name="t" type="fixed"><parent '

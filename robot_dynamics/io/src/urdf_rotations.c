@@ -14,8 +14,8 @@
 /*
  * robot_dynamics.io._urdf_scan's rpy_entries: the nine entries of a URDF origin's rotation from
  * its roll, pitch and yaw, row by row, as robot_dynamics/spatial/vectors.py's rpy_entries
- * multiplies them out: the same products in the same order (no fused multiply-add), of libm's
- * cos and sin (numpy's float64 np.cos and np.sin; tests compare the two).
+ * multiplies them out: the same products in the same order (no fused multiply-add), of the C
+ * library's cos and sin (which that function takes through Python's math; tests compare the two).
  */
 #include "urdf_numbers.h"
 
