@@ -26,9 +26,8 @@ import math
 import numpy as np
 
 from robot_dynamics.errors import URDFError, warn
-from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_number,
-                                            plain_numbers, plain_pose, rpy_entries,
-                                            spaced_inertial_note)
+from robot_dynamics.io.urdf_numbers import (number, numbers, plain_floats, plain_pose,
+                                            rpy_entries, spaced_inertial_note)
 from robot_dynamics.io.urdf_xml import parse_xml
 from robot_dynamics.spatial.inertia import inertia_matrix
 from robot_dynamics.spatial.vectors import axis_rotation
@@ -115,8 +114,7 @@ class Joint:
             warn(f'joint {self.name!r}: <axis> without xyz read as 1 0 0, the URDF default; '
                  'urdfdom (Pinocchio, KDL, robot_state_publisher) reads 0 0 0 there, a joint '
                  'that does not move: write <axis xyz="1 0 0"/> (or the real axis)')
-        values = plain_numbers(text, 3)           # numbers()' own first step, no message made
-        x, y, z = values or numbers(text, 3, f"joint[@name='{self.name}']/axis xyz")
+        x, y, z = numbers(text, 3, JOINT + '/axis xyz', self.name)
         norm = math.sqrt(x * x + y * y + z * z)
         if not math.isfinite(norm) or norm < 1e-9:
             raise URDFError(f'joint {self.name!r}: <axis xyz> must be three finite numbers, not '
@@ -129,9 +127,8 @@ class Joint:
         if value is self:
             element = self.element.find(tag)
             text = None if element is None else element.get(name)
-            value = None if text is None else plain_number(text)      # number()'s first step
-            if value is None and text is not None:
-                value = number(text, f"joint[@name='{self.name}']/{tag} {name}")
+            value = None if text is None else number(text, JOINT + '/{} {}', self.name, tag,
+                                                     name)
             self._values[tag, name] = value
         return default if value is None else value
 
@@ -351,9 +348,7 @@ def _inertial_parts(inertial, link):
     mass_text = None if mass_element is None else mass_element.get('value')
     if mass_text is None:
         raise URDFError(f'{INERTIAL.format(link)}/mass: <mass value=""/> is required (kg)')
-    mass = plain_number(mass_text)                            # number()'s first step
-    if mass is None:
-        mass = number(mass_text, f'{INERTIAL.format(link)}/mass value')
+    mass = number(mass_text, INERTIAL + '/mass value', link)
     if moments is None:                           # a point mass, as urdfdom reads it
         warn(f'link {link!r}: <inertial> has no <inertia>: loaded as a point mass of '
              f'{mass:g} kg at its origin, as urdfdom (Pinocchio, KDL) reads it; add <inertia '

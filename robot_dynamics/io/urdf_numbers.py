@@ -28,17 +28,21 @@ from robot_dynamics.spatial.vectors import rpy_entries
 _NUMBER = NUMBER.fullmatch
 
 
-def numbers(text, count, where):
-    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it."""
+def numbers(text, count, where, *names):
+    """``count`` floats (a list) from a space-separated attribute, or a URDFError naming it.
+
+    ``where`` and ``names`` as :func:`number`'s.
+    """
     values = plain_numbers(text, count) if text.__class__ is str else None
     if values is not None:                                          # the lines below, at once
         return values
     parts = str(text).split()
     if len(parts) != count:
+        where = where.format(*names) if names else where
         raise URDFError(f'{where}: expected {count} numbers, got {text!r}{_comma_hint(text)}')
     if all(map(_NUMBER, parts)):                  # number()'s test, all at once
         return list(map(float, parts))
-    return [number(part, where) for part in parts]
+    return [number(part, where, *names) for part in parts]
 
 
 def plain_floats(texts):
@@ -103,8 +107,11 @@ except ImportError:        # pragma: no cover - a build without the filter; a so
     pass
 
 
-def number(text, where):
-    """One float from attribute text, or a URDFError naming ``where``."""
+def number(text, where, *names):
+    """One float from attribute text, or a URDFError naming ``where``.
+
+    With ``names``, ``where`` is a template: ``where.format(*names)``, made only for the error.
+    """
     value = plain_number(text)
     if value is not None:
         return value
@@ -113,6 +120,7 @@ def number(text, where):
     except (TypeError, ValueError):
         hint = ('; this is xacro: expand it first (xacro robot.urdf.xacro > robot.urdf)'
                 if '$' in str(text) else ' (digits, one point, an optional exponent)')
+        where = where.format(*names) if names else where
         raise URDFError(f'{where}: {str(text)[:80]!r} is not a number{hint}'
                         f'{_comma_hint(text)}') from None
 

@@ -19,7 +19,7 @@ collected; errors and notes name the transmission.
 import math
 
 from robot_dynamics.errors import URDFError
-from robot_dynamics.io.urdf_numbers import number, plain_number
+from robot_dynamics.io.urdf_numbers import number
 
 
 def transmissions(document):
@@ -79,9 +79,7 @@ def transmissions(document):
 def _finite(element, where):
     """Return the finite number in ``element``'s text; ``where``: its transmission (messages)."""
     text = (element.text or '').strip()
-    value = plain_number(text)                  # number()'s first step, no message made
-    if value is None:
-        value = number(text, f'{where} {element.tag}')
+    value = number(text, '{} {}', where, element.tag)
     if not math.isfinite(value):
         raise URDFError(f'{where} {element.tag}: not finite')
     return value
