@@ -90,7 +90,7 @@ def test_every_way_of_holding_a_result_keeps_it(keep):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize('change', ['shape', 'read-only', 'dtype'])
+@pytest.mark.parametrize('change', ['shape', 'read-only', 'dtype', 'dtype metadata'])
 def test_a_result_its_user_changed_is_never_handed_out_again(change):
     model, qs = case()
     M = rd.mass_matrix(model, qs[0])
@@ -98,12 +98,14 @@ def test_a_result_its_user_changed_is_never_handed_out_again(change):
         M.shape = (N_JOINTS * N_JOINTS,)
     elif change == 'read-only':
         M.flags.writeable = False
-    else:
+    elif change == 'dtype':
         M.dtype = np.int64
+    else:                                   # float64 still, but not numpy's own dtype object
+        M.dtype = np.dtype(np.float64, metadata={'unit': 'kg m^2'})
     del M
     for q in qs:
         M = rd.mass_matrix(model, q)
-        assert M.shape == (N_JOINTS, N_JOINTS) and M.dtype == np.float64
+        assert M.shape == (N_JOINTS, N_JOINTS) and M.dtype is np.dtype(np.float64)
         assert M.flags.writeable and M.flags.c_contiguous and M.flags.owndata
         np.testing.assert_allclose(M, reference_mass_matrix(model, q), rtol=1e-12, atol=1e-12)
 

@@ -19,8 +19,10 @@
  * memoryview holds one), no weak reference, and its shape, strides, dtype, data, base and flags
  * as numpy made them. Such an array is unreachable, so writing the next result into it is
  * invisible, as in CPython's own free lists. A loop that keeps its previous result while it
- * asks for the next one alternates between two arrays. Free-threaded builds allocate every
- * result (a reference count of 1 means nothing there).
+ * asks for the next one alternates between two arrays. The table's reference has one visible
+ * effect: a dropped result that a weak reference still names lives on (never reused) until the
+ * next single call lets it go. Free-threaded builds allocate every result (a reference count of
+ * 1 means nothing there).
  */
 #include "binding.h"
 
@@ -29,22 +31,22 @@
 
 typedef struct {
     PyArrayObject *array;
-    void *data;                 /* its data and flags when it was made */
-    int flags;
+    void *data;                 /* its data, flags and dtype when it was made (numpy's float64 */
+    int flags;                  /* dtype is a static object: compared by address) */
+    PyArray_Descr *descr;
 } Kept;
 
 static Kept kept[SLOTS];
 static int next_slot;
 
-/* 1 if the kept array is still as numpy made it: C-ordered native doubles, no base, no weak
- * reference, its data and flags unchanged. */
+/* 1 if the kept array is still as numpy made it: C-ordered, numpy's own float64 dtype (not an
+ * equal one with metadata), no base, no weak reference, its data and flags unchanged. */
 static int pristine(const Kept *slot)
 {
     PyArrayObject *a = slot->array;
     npy_intp stride = sizeof(double);
     if (PyArray_DATA(a) != slot->data || PyArray_FLAGS(a) != slot->flags
-            || PyArray_BASE(a) != NULL || PyArray_DESCR(a)->type_num != NPY_DOUBLE
-            || !PyArray_ISNBO(PyArray_DESCR(a)->byteorder)
+            || PyArray_DESCR(a) != slot->descr || PyArray_BASE(a) != NULL
             || ((PyArrayObject_fields *)a)->weakreflist != NULL)
         return 0;
     for (int k = PyArray_NDIM(a) - 1; k >= 0; --k) {
@@ -86,6 +88,7 @@ PyObject *single_result(int nd, const npy_intp *dims)
         Py_XSETREF(slot->array, (PyArrayObject *)Py_NewRef(a));
         slot->data = PyArray_DATA(a);
         slot->flags = PyArray_FLAGS(a);
+        slot->descr = PyArray_DESCR(a);
     }
 #endif
     return (PyObject *)a;
