@@ -68,7 +68,9 @@ def read_urdf_text(urdf):
     Bytes and files are UTF-8, or in the encoding their XML declaration names
     (:func:`~robot_dynamics.io.urdf_xml.decode`). A byte-order mark and blank lines before
     the XML declaration are dropped (TinyXML, which Pinocchio's and KDL's parsers use, skips
-    them). What the parser refuses (a DTD, xacro) is :mod:`robot_dynamics.io.urdf_xml`'s.
+    them), and so are NUL characters after the document (pybullet's ``humanoid.urdf``: TinyXML
+    reads a C string and stops at the first); NULs inside it are refused (UTF-16 or UTF-32).
+    What the parser refuses (a DTD, xacro) is :mod:`robot_dynamics.io.urdf_xml`'s.
     """
     if isinstance(urdf, (bytes, bytearray)):
         urdf = decode(bytes(urdf), 'URDF bytes')
@@ -78,6 +80,7 @@ def read_urdf_text(urdf):
                               'strip meshes or comments', decode)
     if len(text) > MAX_URDF_BYTES:
         raise URDFError(f'URDF text is larger than {MAX_URDF_BYTES >> 20} MiB')
+    text = text.rstrip('\x00 \t\r\n')       # an exporter's C-string terminator written out
     if '\x00' in text:
         raise URDFError('URDF text contains NUL characters (UTF-16 or UTF-32?); give UTF-8 '
                         'text')

@@ -16,6 +16,10 @@ Red-team finding: the error said "invalid start byte at byte 0; save it as UTF-8
 its encoding: <?xml version="1.0" encoding="ISO-8859-1"?>", and declaring ISO-8859-1 turns the
 file into NUL characters. TinyXML (Pinocchio, KDL) cannot read these files either: refused,
 naming the encoding and the conversion.
+
+Sweep finding: NUL characters *after* the document (a C string's terminator written out, as
+in pybullet's ``humanoid.urdf``) were refused as "UTF-16 or UTF-32?", where TinyXML, reading a
+C string, stops at the first NUL and loads the file: they are dropped.
 """
 
 import codecs
@@ -47,3 +51,19 @@ def test_the_same_file_in_utf8_loads(tmp_path):
     path = tmp_path / 'robot.urdf'
     path.write_bytes(codecs.BOM_UTF8 + URDF.format('UTF-8').encode('utf-8'))
     assert rd.RobotModel.from_urdf(str(path)).joint_names == ('j',)
+
+
+@pytest.mark.parametrize('tail', ['\x00', '\r\n\x00', '\x00\x00\n', '\n\x00\n\x00'])
+def test_nul_characters_after_the_document_are_dropped_as_tinyxml_does(tmp_path, tail):
+    """A C string's terminator written out after ``</robot>`` (sweep: pybullet's humanoid)."""
+    text = URDF.format('UTF-8') + tail
+    path = tmp_path / 'robot.urdf'
+    path.write_bytes(text.encode('utf-8'))
+    for given in (text, text.encode('utf-8'), str(path)):
+        assert rd.RobotModel.from_urdf(given).joint_names == ('j',)
+
+
+def test_a_nul_character_inside_the_document_is_still_refused():
+    text = URDF.format('UTF-8').replace('<link name="a"/>', '<link name="a"/>\x00')
+    with pytest.raises(rd.URDFError, match='NUL characters'):
+        rd.RobotModel.from_urdf(text)
