@@ -34,7 +34,7 @@ from robot_dynamics.spatial.vectors import axis_rotation
 
 JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
 # <robot> children with no dynamics this loader reads (silently skipped).
-IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group',
+IGNORED_TAGS = {'material', 'gazebo', 'sensor', 'ros2_control', 'plugin', 'group', 'mujoco',
                 'disable_collisions', 'virtual_joint', 'end_effector', 'passive_joint'}
 IDENTITY = (np.eye(3), np.zeros(3))
 _UNTURNED = IDENTITY[0].ravel().tolist()                   # its entries, row by row

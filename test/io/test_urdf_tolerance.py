@@ -58,6 +58,8 @@ EXTRAS = {
     'ros2-control': ('</robot>', '<ros2_control name="hw" type="system"><hardware><plugin>'
                      'mock_components/GenericSystem</plugin></hardware><joint name="arm_j1">'
                      '<command_interface name="effort"/></joint></ros2_control></robot>'),
+    'mujoco': ('</robot>', '<mujoco><compiler meshdir="meshes" balanceinertia="true" '
+               'discardvisual="false"/></mujoco></robot>'),
     'no-robot-name': ('<robot name="tolerant">', '<robot>'),
 }
 
