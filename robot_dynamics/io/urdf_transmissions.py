@@ -33,7 +33,7 @@ def transmissions(document):
     (empty, ``${ratio}``; Pinocchio and KDL never read it) is skipped with a note; with a
     rotor inertia each is an error (a typo would drop or change it).
     """
-    gear, rotor, owner = {}, {}, {}
+    gear, rotor, owner, ignored = {}, {}, {}, []
     for transmission in document.transmissions:
         joints = [j.get('name') for j in transmission.findall('joint')]
         where = f"transmission[@name='{str(transmission.get('name'))[:80]}']"
@@ -60,8 +60,7 @@ def transmissions(document):
             if 'rotor' in values:                                        # dynamics at stake
                 raise unread
             values.pop('gear', None)
-            document.notes.append(f'{unread}: ignored, gear ratio 1 (it carries no rotor '
-                                  'inertia: no torque depends on it)')
+            ignored.append((where, unread))
         if joint in owner and owner[joint][1] != values:
             message = (f'{where} and transmission[@name={owner[joint][0]!r}] both drive joint '
                        f'{joint[:80]!r} with different values')
@@ -73,6 +72,12 @@ def transmissions(document):
         owner[joint] = str(transmission.get('name'))[:80], values
         gear.update({joint: values['gear']} if 'gear' in values else {})
         rotor.update({joint: values['rotor']} if 'rotor' in values else {})
+    if ignored:                                 # one line for an exporter's every transmission
+        more = '' if len(ignored) == 1 else (
+            f' (and the same in {len(ignored) - 1} more: '
+            f'{", ".join(where for where, _ in ignored[1:])})')
+        document.notes.append(f'{ignored[0][1]}{more}: ignored, gear ratio 1 (it carries no '
+                              'rotor inertia: no torque depends on it)')
     return gear, rotor
 
 

@@ -225,6 +225,19 @@ def test_an_unreadable_reduction_is_a_note_unless_a_rotor_inertia_is_at_stake(re
         load(rotor)
 
 
+def test_an_exporters_every_unreadable_reduction_is_one_line():
+    """pybullet's xArm: a placeholder in each transmission was one note per transmission."""
+    text = iiwa14()
+    count = text.count('<mechanicalReduction>1</mechanicalReduction>')
+    text = text.replace('<mechanicalReduction>1</mechanicalReduction>',
+                        '<mechanicalReduction>reduction</mechanicalReduction>')
+    model, said = load(text, urdf_friction=False)
+    lines = [line for line in said if 'mechanicalReduction' in line]
+    assert count == 7 and list(model.gear_ratio) == [1.0] * 7
+    assert len(lines) == 1 and f'the same in {count - 1} more' in lines[0], said
+    assert lines[0].count('transmission[@name=') == count, lines[0]
+
+
 def test_a_mimic_naming_no_joint_is_a_finger_of_its_own():
     """Was: "mimic: attribute joint is required"; urdfdom reads ``joint=""`` as a name."""
     text = fr3().replace('<mimic joint="fr3_finger_joint1"/>', '<mimic joint=""/>')
