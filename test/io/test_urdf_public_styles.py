@@ -226,7 +226,7 @@ def test_an_unreadable_reduction_is_a_note_unless_a_rotor_inertia_is_at_stake(re
 
 
 def test_an_exporters_every_unreadable_reduction_is_one_line():
-    """pybullet's xArm: a placeholder in each transmission was one note per transmission."""
+    """As in pybullet's xArm: a placeholder in each transmission was one note for each."""
     text = iiwa14()
     count = text.count('<mechanicalReduction>1</mechanicalReduction>')
     text = text.replace('<mechanicalReduction>1</mechanicalReduction>',
