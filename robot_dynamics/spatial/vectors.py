@@ -72,12 +72,7 @@ def rpy_entries(rpy):
     angles = [float(angle) for angle in rpy]
     if len(angles) != 3:
         raise ValueError('rpy_entries: expected three angles')
-    return _rpy_entries([math.cos(a) for a in angles], [math.sin(a) for a in angles])
-
-
-def _rpy_entries(cosines, sines):
-    """Entries of :func:`rpy_matrix`, row by row (a flat list: numpy reads it fastest)."""
-    (cr, cp, cy), (sr, sp, sy) = cosines, sines
+    (cr, cp, cy), (sr, sp, sy) = map(math.cos, angles), map(math.sin, angles)
     return [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
             sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
             -sp, cp * sr, cp * cr]
